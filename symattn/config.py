@@ -1,0 +1,34 @@
+"""Limits and defaults, as one frozen configuration object (no global mutable state)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Safety bounds on untrusted input. Each error that hits one names the field to raise.
+
+    Pass ``Limits(max_decimal_exponent=...)`` (or the command line's ``--limit NAME=VALUE``)
+    to raise a bound on purpose.
+    """
+
+    #: longest number literal (characters) the parser reads
+    max_literal_length: int = 400
+    #: largest |exponent| in scientific notation (``1e-3``) or of a power of ten
+    max_decimal_exponent: int = 400
+    #: largest number of entries in one input array
+    max_elements: int = 4_000_000
+    #: largest precision, in bits, that certified refinement may reach before giving up
+    max_precision_bits: int = 20_000
+    #: deepest nesting of arrays in a spec
+    max_nesting: int = 8
+    #: largest spec or document file, in bytes
+    max_file_bytes: int = 20_000_000
+    #: longest line audit reads in a document
+    max_line_length: int = 100_000
+    #: largest number of (query, key) pairs a document writes out in full
+    max_explained_pairs: int = 400
+
+
+DEFAULT_LIMITS = Limits()

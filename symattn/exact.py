@@ -1,0 +1,670 @@
+"""Exact values of attention's stages, and certified numbers drawn from them.
+
+Scores are rational; scaled scores live in Q(sqrt(r)) (:class:`Surd`); weights and
+outputs are built from ``exp`` of those. Each stage is an :class:`ExactTensor`: a lazy,
+read-only array that can give
+
+* ``exact()``: the exact entries (``Fraction`` where rational, sympy expressions otherwise),
+* ``enclose(digits)``: certified intervals (:class:`Ball`) narrower than ``10**-digits``,
+* ``evalf(digits)``: correctly rounded decimals (``Decimal``),
+* ``to_numpy()``: correctly rounded float64.
+
+Certified numbers come from Arb ball arithmetic (python-flint), refined until they decide;
+floats are never the source of truth. Where a value is rational (a weight of a row whose
+active scores are all equal, an output whose value groups average alike), it is known
+exactly: by the Lindemann-Weierstrass theorem ``exp`` of distinct algebraic numbers are
+linearly independent over the algebraic numbers, so these are the only rational cases, and
+ties at a rounding boundary are decided exactly instead of refined forever.
+"""
+
+from __future__ import annotations
+
+import math
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any, TypeVar
+
+import flint
+import numpy as np
+import sympy
+
+from .config import DEFAULT_LIMITS, Limits
+from .errors import InputError, LimitError, PrecisionError
+from .rounding import Rounding, round_decimals, round_significant
+
+T = TypeVar("T")
+
+_MAX_RADICAND = 10**15
+
+
+# --------------------------------------------------------------------------- scalars
+
+
+def _squarefree_split(n: int) -> tuple[int, int]:
+    """``(m, r)`` with ``n == m*m*r`` and ``r`` squarefree."""
+    if n > _MAX_RADICAND:
+        raise LimitError(
+            f"cannot take the exact square root of {n}: radicands above {_MAX_RADICAND} are not supported"
+        )
+    m, r, p = 1, 1, 2
+    while p * p * p <= n:
+        while n % (p * p) == 0:
+            n //= p * p
+            m *= p
+        if n % p == 0:
+            n //= p
+            r *= p
+        p += 1 if p == 2 else 2
+    s = math.isqrt(n)
+    if s * s == n:
+        m *= s
+    else:
+        r *= n
+    return m, r
+
+
+@dataclass(frozen=True)
+class Surd:
+    """The exact number ``p + q*sqrt(r)``: ``p, q`` rational, ``r >= 1`` squarefree."""
+
+    p: Fraction
+    q: Fraction = Fraction(0)
+    r: int = 1
+
+    def __post_init__(self) -> None:
+        if self.r == 1 and self.q != 0:
+            object.__setattr__(self, "p", self.p + self.q)
+            object.__setattr__(self, "q", Fraction(0))
+
+    @property
+    def is_rational(self) -> bool:
+        """Whether the value is rational."""
+        return self.q == 0
+
+    def __mul__(self, other: Fraction | int) -> Surd:
+        f = Fraction(other)
+        return Surd(self.p * f, self.q * f, self.r)
+
+    __rmul__ = __mul__
+
+    def __add__(self, other: Fraction | int) -> Surd:
+        return Surd(self.p + Fraction(other), self.q, self.r)
+
+    def sympy(self) -> sympy.Expr:
+        """The value as a sympy expression, e.g. ``5*sqrt(2)/4``."""
+        return sympy.Rational(self.p.numerator, self.p.denominator) + sympy.Rational(
+            self.q.numerator, self.q.denominator
+        ) * sympy.sqrt(self.r)
+
+    def arb(self) -> flint.arb:
+        """A ball around the value at the current Arb working precision."""
+        x = flint.arb(flint.fmpq(self.p.numerator, self.p.denominator))
+        if self.q:
+            x += flint.arb(flint.fmpq(self.q.numerator, self.q.denominator)) * flint.arb(self.r).sqrt()
+        return x
+
+    def __str__(self) -> str:
+        return str(self.sympy())
+
+
+def sqrt_surd(n: int | Fraction) -> Surd:
+    """``sqrt(n)`` exactly, for a positive rational ``n``."""
+    f = Fraction(n)
+    if f <= 0:
+        raise InputError(f"cannot take the square root of {f}: it must be positive")
+    a, b = f.numerator, f.denominator  # sqrt(a/b) = sqrt(a*b)/b
+    m, r = _squarefree_split(a * b)
+    return Surd(Fraction(0), Fraction(m, b), r)
+
+
+def inv_sqrt(n: int | Fraction) -> Surd:
+    """``1/sqrt(n)`` exactly, for a positive rational ``n`` (the default attention scale)."""
+    f = Fraction(n)
+    if f <= 0:
+        raise InputError(f"cannot take 1/sqrt({f}): it must be positive")
+    return sqrt_surd(1 / f)
+
+
+def arb_to_fraction(x: flint.arb) -> Fraction:
+    """The exact value of an exact (zero-radius) Arb number."""
+    man, exp = x.man_exp()
+    m, e = int(man), int(exp)
+    return Fraction(m * 2**e) if e >= 0 else Fraction(m, 2**-e)
+
+
+@dataclass(frozen=True, repr=False)
+class Ball:
+    """A certified enclosure: the exact value lies in ``[lower, upper]``.
+
+    Like a number with an uncertainty, value and error stay apart (``mid``, ``radius``);
+    it refuses silent conversion to ``float``, which would drop the guarantee.
+    """
+
+    lower: Fraction
+    upper: Fraction
+
+    @classmethod
+    def exact(cls, value: Fraction) -> Ball:
+        """The zero-width ball around a known value."""
+        return cls(value, value)
+
+    @classmethod
+    def from_arb(cls, x: flint.arb) -> Ball:
+        """The ball an Arb number stands for."""
+        if not x.is_finite():
+            raise PrecisionError(f"enclosure {x} is not finite")
+        mid, rad = arb_to_fraction(x.mid()), arb_to_fraction(x.rad())  # both exact
+        return cls(mid - rad, mid + rad)
+
+    @property
+    def mid(self) -> Fraction:
+        """The centre of the ball."""
+        return (self.lower + self.upper) / 2
+
+    @property
+    def radius(self) -> Fraction:
+        """Half the width."""
+        return (self.upper - self.lower) / 2
+
+    @property
+    def width(self) -> Fraction:
+        """``upper - lower``."""
+        return self.upper - self.lower
+
+    def __contains__(self, x: object) -> bool:
+        return self.lower <= Fraction(x) <= self.upper  # type: ignore[arg-type]
+
+    def __float__(self) -> float:
+        raise TypeError(
+            "a Ball is a certified interval; use .mid, .lower or .upper, or to_numpy() for correctly rounded floats"
+        )
+
+    def __repr__(self) -> str:
+        return f"Ball{self}"
+
+    def __str__(self) -> str:
+        if self.width == 0:
+            return f"[{_short(self.mid)}]"
+        digits = max(1, -_floor_log10(self.width) + 2)
+        return f"[{_short(self.mid, digits)} ± {float(self.radius):.1e}]"
+
+
+def _floor_log10(x: Fraction) -> int:
+    from .rounding import decimal_exponent
+
+    return decimal_exponent(x) if x else 0
+
+
+def _short(x: Fraction, decimals: int | None = None) -> str:
+    if x.denominator == 1:
+        return str(x.numerator)
+    if decimals is None:
+        decimals = 20
+    return str(round_decimals(x, decimals).normalize())
+
+
+# --------------------------------------------------------------------------- evaluation
+
+
+class Evaluator:
+    """Arb values of tensors at one working precision, each tensor computed once."""
+
+    def __init__(self, prec: int) -> None:
+        self.prec = prec
+        self._memo: dict[int, tuple[ExactTensor, np.ndarray]] = {}
+
+    def arb(self, tensor: ExactTensor) -> np.ndarray:
+        """The object array of ``flint.arb`` balls for ``tensor``."""
+        hit = self._memo.get(id(tensor))
+        if hit is None:
+            with flint.ctx.workprec(self.prec):
+                hit = (tensor, tensor._arb(self))
+            self._memo[id(tensor)] = hit
+        return hit[1]
+
+
+def _arb_of_fraction(x: Fraction) -> flint.arb:
+    return flint.arb(flint.fmpq(x.numerator, x.denominator))
+
+
+_ARB_OF_FRACTION = np.frompyfunc(_arb_of_fraction, 1, 1)
+
+
+def _indices(shape: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+    return iter(np.ndindex(*shape))
+
+
+class ExactTensor(ABC):
+    """A read-only array of exact real numbers, evaluated lazily."""
+
+    shape: tuple[int, ...]
+
+    @property
+    def ndim(self) -> int:
+        """Number of dimensions."""
+        return len(self.shape)
+
+    @abstractmethod
+    def _arb(self, ev: Evaluator) -> np.ndarray:
+        """Arb balls for every entry at ``ev.prec`` (call ``ev.arb`` for operands)."""
+
+    @abstractmethod
+    def rational(self, index: tuple[int, ...]) -> Fraction | None:
+        """The entry's value when it is rational, else ``None``."""
+
+    @abstractmethod
+    def sympy(self, index: tuple[int, ...]) -> sympy.Expr:
+        """The entry's exact value as a sympy expression."""
+
+    def is_neg_inf(self, index: tuple[int, ...]) -> bool:
+        """Whether the entry is -inf (a masked score)."""
+        return False
+
+    # -- exact ----------------------------------------------------------------
+
+    def exact(self) -> np.ndarray:
+        """Exact entries: ``Fraction`` where rational, otherwise a sympy expression."""
+        out = np.empty(self.shape, dtype=object)
+        for idx in _indices(self.shape):
+            q = self.rational(idx)
+            out[idx] = q if q is not None else self.sympy(idx)
+        out.flags.writeable = False
+        return out
+
+    # -- certified ------------------------------------------------------------
+
+    def certify(
+        self,
+        decide: Callable[[Ball], T | None],
+        *,
+        neg_inf: Any = None,
+        start_bits: int = 64,
+        limits: Limits = DEFAULT_LIMITS,
+    ) -> np.ndarray:
+        """Apply ``decide`` to enclosures of every entry, refining until each decides.
+
+        ``decide`` gets a :class:`Ball` and returns a result or ``None`` (undecided).
+        Rational entries get their exact zero-width ball at once; -inf entries (masked
+        scores) get ``neg_inf``. Precision doubles up to ``limits.max_precision_bits``;
+        past that, :class:`PrecisionError`.
+        """
+        out = np.empty(self.shape, dtype=object)
+        pending: list[tuple[int, ...]] = []
+        for idx in _indices(self.shape):
+            q = self.rational(idx)
+            if self.is_neg_inf(idx):
+                out[idx] = neg_inf
+            elif q is not None:
+                out[idx] = decide(Ball.exact(q))
+            else:
+                pending.append(idx)
+        prec = start_bits
+        while pending:
+            values = Evaluator(prec).arb(self)
+            still: list[tuple[int, ...]] = []
+            for idx in pending:
+                with flint.ctx.workprec(prec):
+                    x = values[idx]
+                    ball = Ball.from_arb(x) if x.is_finite() else None
+                res = decide(ball) if ball is not None else None
+                if res is None:
+                    still.append(idx)
+                else:
+                    out[idx] = res
+            pending = still
+            if pending:
+                if prec >= limits.max_precision_bits:
+                    raise PrecisionError(
+                        f"undecided at {prec} bits of precision for {len(pending)} entries "
+                        f"(first at index {pending[0]}); raise Limits(max_precision_bits=...)"
+                    )
+                prec = min(2 * prec, limits.max_precision_bits)
+        out.flags.writeable = False
+        return out
+
+    def enclose(self, digits: int = 30, *, limits: Limits = DEFAULT_LIMITS) -> np.ndarray:
+        """Certified balls, each narrower than ``10**-digits``."""
+        width = Fraction(1, 10**digits)
+        start = int(digits * 3.33) + 32
+        return self.certify(lambda b: b if b.width < width else None, start_bits=start, limits=limits)
+
+    def evalf(
+        self, digits: int = 15, *, mode: Rounding = Rounding.HALF_EVEN, limits: Limits = DEFAULT_LIMITS
+    ) -> np.ndarray:
+        """Entries correctly rounded to ``digits`` significant digits, as ``Decimal``."""
+
+        def decide(b: Ball) -> Decimal | None:
+            lo = round_significant(b.lower, digits, mode)
+            return lo if round_significant(b.upper, digits, mode) == lo else None
+
+        return self.certify(
+            decide, neg_inf=Decimal("-Infinity"), start_bits=int(digits * 3.33) + 32, limits=limits
+        )
+
+    def round(
+        self, decimals: int, *, mode: Rounding = Rounding.HALF_EVEN, limits: Limits = DEFAULT_LIMITS
+    ) -> np.ndarray:
+        """Entries correctly rounded to ``decimals`` places after the point, as ``Decimal``."""
+
+        def decide(b: Ball) -> Decimal | None:
+            lo = round_decimals(b.lower, decimals, mode)
+            return lo if round_decimals(b.upper, decimals, mode) == lo else None
+
+        return self.certify(
+            decide, neg_inf=Decimal("-Infinity"), start_bits=int(decimals * 3.33) + 48, limits=limits
+        )
+
+    def to_numpy(self, *, limits: Limits = DEFAULT_LIMITS) -> np.ndarray:
+        """Entries correctly rounded to float64 (round-to-nearest-even), decided from enclosures."""
+
+        def decide(b: Ball) -> float | None:
+            lo, hi = float(b.lower), float(b.upper)  # Fraction -> float rounds correctly
+            return lo if lo == hi else None
+
+        return np.asarray(self.certify(decide, neg_inf=-math.inf, start_bits=80, limits=limits), dtype=np.float64)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(shape={self.shape})"
+
+
+# --------------------------------------------------------------------------- tensors
+
+
+def _readonly(a: np.ndarray) -> np.ndarray:
+    a = np.array(a, dtype=object)
+    a.flags.writeable = False
+    return a
+
+
+@dataclass(frozen=True, repr=False)
+class RationalTensor(ExactTensor):
+    """An array of ``Fraction``: inputs, projections, scores."""
+
+    values: np.ndarray
+    shape: tuple[int, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "values", _readonly(self.values))
+        object.__setattr__(self, "shape", tuple(self.values.shape))
+
+    def _arb(self, ev: Evaluator) -> np.ndarray:
+        return np.asarray(_ARB_OF_FRACTION(self.values), dtype=object).reshape(self.shape)
+
+    def rational(self, index: tuple[int, ...]) -> Fraction:
+        return self.values[index]
+
+    def sympy(self, index: tuple[int, ...]) -> sympy.Expr:
+        v = self.values[index]
+        return sympy.Rational(v.numerator, v.denominator)
+
+    def exact(self) -> np.ndarray:
+        return self.values
+
+
+@dataclass(frozen=True, repr=False)
+class SurdTensor(ExactTensor):
+    """Scaled (and masked) scores: entries ``p + q*sqrt(r)``, or -inf where ``masked``."""
+
+    p: np.ndarray
+    q: np.ndarray
+    r: int
+    masked: np.ndarray  # bool, True = -inf (does not take part)
+    shape: tuple[int, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "p", _readonly(self.p))
+        object.__setattr__(self, "q", _readonly(self.q))
+        m = np.array(self.masked, dtype=bool)
+        m.flags.writeable = False
+        object.__setattr__(self, "masked", m)
+        object.__setattr__(self, "shape", tuple(self.p.shape))
+
+    def surd(self, index: tuple[int, ...]) -> Surd | None:
+        """The entry as a :class:`Surd`, ``None`` where masked."""
+        if self.masked[index]:
+            return None
+        return Surd(self.p[index], self.q[index], self.r)
+
+    def _arb(self, ev: Evaluator) -> np.ndarray:
+        out = np.empty(self.shape, dtype=object)
+        root = flint.arb(self.r).sqrt()
+        for idx in _indices(self.shape):
+            if self.masked[idx]:
+                out[idx] = flint.arb.neg_inf()
+            else:
+                x = _arb_of_fraction(self.p[idx])
+                if self.q[idx]:
+                    x += _arb_of_fraction(self.q[idx]) * root
+                out[idx] = x
+        return out
+
+    def rational(self, index: tuple[int, ...]) -> Fraction | None:
+        if self.masked[index] or self.q[index] != 0:
+            return None
+        return self.p[index]
+
+    def sympy(self, index: tuple[int, ...]) -> sympy.Expr:
+        s = self.surd(index)
+        return -sympy.oo if s is None else s.sympy()
+
+    def is_neg_inf(self, index: tuple[int, ...]) -> bool:
+        return bool(self.masked[index])
+
+
+@dataclass(frozen=True, repr=False)
+class ExpTensor(ExactTensor):
+    """``exp`` of every entry of a :class:`SurdTensor` (0 where masked)."""
+
+    logits: SurdTensor
+    shape: tuple[int, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "shape", self.logits.shape)
+
+    def _arb(self, ev: Evaluator) -> np.ndarray:
+        x = ev.arb(self.logits)
+        out = np.empty(self.shape, dtype=object)
+        for idx in _indices(self.shape):
+            out[idx] = flint.arb(0) if self.logits.masked[idx] else x[idx].exp()
+        return out
+
+    def rational(self, index: tuple[int, ...]) -> Fraction | None:
+        if self.logits.masked[index]:
+            return Fraction(0)
+        s = self.logits.surd(index)
+        return Fraction(1) if s is not None and s.p == 0 and s.q == 0 else None
+
+    def sympy(self, index: tuple[int, ...]) -> sympy.Expr:
+        s = self.logits.surd(index)
+        return sympy.Integer(0) if s is None else sympy.exp(s.sympy())
+
+
+@dataclass(frozen=True, repr=False)
+class RowSumTensor(ExactTensor):
+    """The sum over the last axis of an :class:`ExpTensor` (softmax's denominator)."""
+
+    terms: ExpTensor
+    shape: tuple[int, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "shape", self.terms.shape[:-1])
+
+    def _arb(self, ev: Evaluator) -> np.ndarray:
+        x = ev.arb(self.terms)
+        out = np.empty(self.shape, dtype=object)
+        for idx in _indices(self.shape):
+            total = flint.arb(0)
+            for v in x[idx]:
+                total += v
+            out[idx] = total
+        return out
+
+    def rational(self, index: tuple[int, ...]) -> Fraction | None:
+        parts = [self.terms.rational(index + (j,)) for j in range(self.terms.shape[-1])]
+        return sum(parts, Fraction(0)) if all(p is not None for p in parts) else None
+
+    def sympy(self, index: tuple[int, ...]) -> sympy.Expr:
+        return sympy.Add(*[self.terms.sympy(index + (j,)) for j in range(self.terms.shape[-1])])
+
+
+@dataclass(frozen=True, repr=False)
+class SoftmaxTensor(ExactTensor):
+    """``exp(s_ij) / sum_k exp(s_ik)``; a row with no active entry is all zeros (safe softmax)."""
+
+    terms: ExpTensor
+    sums: RowSumTensor
+    shape: tuple[int, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "shape", self.terms.shape)
+
+    @property
+    def logits(self) -> SurdTensor:
+        """The scaled, masked scores the weights come from."""
+        return self.terms.logits
+
+    def fully_masked(self, row: tuple[int, ...]) -> bool:
+        """Whether every entry of ``row`` (an index without the last axis) is masked."""
+        return bool(self.logits.masked[row].all())
+
+    def _arb(self, ev: Evaluator) -> np.ndarray:
+        e, s = ev.arb(self.terms), ev.arb(self.sums)
+        out = np.empty(self.shape, dtype=object)
+        for idx in _indices(self.shape):
+            row = idx[:-1]
+            if self.logits.masked[idx]:
+                out[idx] = flint.arb(0)
+            else:
+                out[idx] = e[idx] / s[row]
+        return out
+
+    def row_groups(self, row: tuple[int, ...]) -> dict[Surd, list[int]]:
+        """Active keys of ``row`` grouped by equal score."""
+        groups: dict[Surd, list[int]] = {}
+        for j in range(self.shape[-1]):
+            s = self.logits.surd(row + (j,))
+            if s is not None:
+                groups.setdefault(s, []).append(j)
+        return groups
+
+    def rational(self, index: tuple[int, ...]) -> Fraction | None:
+        if self.logits.masked[index]:
+            return Fraction(0)
+        groups = self.row_groups(index[:-1])
+        return Fraction(1, len(next(iter(groups.values())))) if len(groups) == 1 else None
+
+    def sympy(self, index: tuple[int, ...]) -> sympy.Expr:
+        if self.logits.masked[index]:
+            return sympy.Integer(0)
+        return self.terms.sympy(index) / self.sums.sympy(index[:-1])
+
+
+@dataclass(frozen=True, repr=False)
+class MatMulTensor(ExactTensor):
+    """``left @ right`` with an exact rational ``right`` (``P V``, ``concat(heads) W_O``)."""
+
+    left: ExactTensor
+    right: RationalTensor
+    shape: tuple[int, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        if self.left.shape[-1] != self.right.shape[-2]:
+            raise InputError(f"cannot multiply shapes {self.left.shape} and {self.right.shape}")
+        batch = np.broadcast_shapes(self.left.shape[:-2], self.right.shape[:-2])
+        object.__setattr__(self, "shape", tuple(batch) + (self.left.shape[-2], self.right.shape[-1]))
+
+    def _arb(self, ev: Evaluator) -> np.ndarray:
+        return np.matmul(ev.arb(self.left), ev.arb(self.right))
+
+    def _operands(self, index: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+        batch = index[:-2]
+        lb = batch[len(batch) - (self.left.ndim - 2) :] if self.left.ndim > 2 else ()
+        lb = tuple(0 if n == 1 else b for b, n in zip(lb, self.left.shape[:-2]))
+        rb = batch[len(batch) - (self.right.ndim - 2) :] if self.right.ndim > 2 else ()
+        rb = tuple(0 if n == 1 else b for b, n in zip(rb, self.right.shape[:-2]))
+        return lb + (index[-2],), rb, index[-1]
+
+    def rational(self, index: tuple[int, ...]) -> Fraction | None:
+        lrow, rb, col = self._operands(index)
+        n = self.left.shape[-1]
+        column = [self.right.values[rb + (k, col)] for k in range(n)]
+        if isinstance(self.left, SoftmaxTensor):
+            # sum_t a_t e^t / sum_t n_t e^t is rational iff every group averages alike
+            groups = self.left.row_groups(lrow)
+            if not groups:
+                return Fraction(0)
+            means = {sum((column[j] for j in js), Fraction(0)) / len(js) for js in groups.values()}
+            return means.pop() if len(means) == 1 else None
+        parts = [self.left.rational(lrow + (k,)) for k in range(n)]
+        if any(p is None for p in parts):
+            return None
+        return sum((p * c for p, c in zip(parts, column)), Fraction(0))  # type: ignore[operator]
+
+    def sympy(self, index: tuple[int, ...]) -> sympy.Expr:
+        lrow, rb, col = self._operands(index)
+        if isinstance(self.left, SoftmaxTensor):  # (sum_j v_j e^{s_j}) / (sum_j e^{s_j})
+            if self.left.fully_masked(lrow):
+                return sympy.Integer(0)
+            num = []
+            for k in range(self.left.shape[-1]):
+                c = self.right.values[rb + (k, col)]
+                if c and not self.left.logits.masked[lrow + (k,)]:
+                    num.append(sympy.Rational(c.numerator, c.denominator) * self.left.terms.sympy(lrow + (k,)))
+            return sympy.Add(*num) / self.left.sums.sympy(lrow)
+        terms = []
+        for k in range(self.left.shape[-1]):
+            c = self.right.values[rb + (k, col)]
+            if c:
+                terms.append(self.left.sympy(lrow + (k,)) * sympy.Rational(c.numerator, c.denominator))
+        return sympy.Add(*terms)
+
+
+@dataclass(frozen=True, repr=False)
+class ReshapeTensor(ExactTensor):
+    """A permutation/reshape of another tensor's entries (split and concat of heads)."""
+
+    base: ExactTensor
+    source: np.ndarray  # for each entry, the flat index into ``base``
+    shape: tuple[int, ...] = field(init=False)
+
+    @classmethod
+    def of(cls, base: ExactTensor, transform: Callable[[np.ndarray], np.ndarray]) -> ReshapeTensor:
+        """Apply ``transform`` (numpy reshape/transpose steps) to ``base``'s layout."""
+        flat = np.arange(math.prod(base.shape)).reshape(base.shape)
+        return cls(base, np.ascontiguousarray(transform(flat)))
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "shape", tuple(self.source.shape))
+
+    def _where(self, index: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(int(i) for i in np.unravel_index(int(self.source[index]), self.base.shape))
+
+    def _arb(self, ev: Evaluator) -> np.ndarray:
+        return ev.arb(self.base).reshape(-1)[self.source]
+
+    def rational(self, index: tuple[int, ...]) -> Fraction | None:
+        return self.base.rational(self._where(index))
+
+    def is_neg_inf(self, index: tuple[int, ...]) -> bool:
+        return self.base.is_neg_inf(self._where(index))
+
+    def sympy(self, index: tuple[int, ...]) -> sympy.Expr:
+        return self.base.sympy(self._where(index))
+
+
+def rational_tensor(values: np.ndarray) -> RationalTensor:
+    """A :class:`RationalTensor` over an object array of ``Fraction``."""
+    return RationalTensor(values)
+
+
+def check_size(shape: tuple[int, ...], what: str, limits: Limits) -> None:
+    """Refuse arrays larger than ``limits.max_elements``."""
+    n = math.prod(shape)
+    if n > limits.max_elements:
+        raise LimitError(
+            f"{what} has {n} entries, more than max_elements={limits.max_elements} "
+            "(raise it with Limits(max_elements=...))"
+        )

@@ -1,0 +1,121 @@
+"""Reading untrusted files and writing outputs without ever losing a user's work."""
+
+from __future__ import annotations
+
+import codecs
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from .config import DEFAULT_LIMITS, Limits
+from .errors import InputError, LimitError
+
+_BOMS = (
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+
+def decode(data: bytes, name: str) -> str:
+    """Text from bytes: UTF-8 (with or without BOM), UTF-16 with BOM, else GB18030.
+
+    Undecodable input is an :class:`InputError` naming the byte offset.
+    """
+    for bom, codec in _BOMS:
+        if data.startswith(bom):
+            return _decode(data, codec, name)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as utf8_error:
+        try:
+            return data.decode("gb18030")
+        except UnicodeDecodeError:
+            raise InputError(
+                f"{name}: cannot decode the text: invalid UTF-8 at byte offset {utf8_error.start} "
+                "(and it is not GB18030 either)"
+            ) from None
+
+
+def _decode(data: bytes, codec: str, name: str) -> str:
+    try:
+        return data.decode(codec)
+    except UnicodeDecodeError as e:
+        raise InputError(f"{name}: cannot decode the text as {codec}: invalid bytes at offset {e.start}") from None
+
+
+def read_bytes(path: str | os.PathLike[str], *, limits: Limits = DEFAULT_LIMITS) -> bytes:
+    """The bytes of ``path`` (``-`` is stdin), refusing files over ``limits.max_file_bytes``."""
+    name = str(path)
+    if name == "-":
+        data = sys.stdin.buffer.read(limits.max_file_bytes + 1)
+    else:
+        p = Path(path)
+        try:
+            if p.is_dir():
+                raise InputError(f"{name}: is a directory, not a file")
+            with p.open("rb") as f:
+                data = f.read(limits.max_file_bytes + 1)
+        except FileNotFoundError:
+            raise InputError(f"{name}: no such file") from None
+        except PermissionError:
+            raise InputError(f"{name}: permission denied") from None
+        except OSError as e:
+            raise InputError(f"{name}: cannot read: {e.strerror}") from None
+    if len(data) > limits.max_file_bytes:
+        raise LimitError(
+            f"{name}: larger than max_file_bytes={limits.max_file_bytes} "
+            "(raise it with --limit max_file_bytes=N or Limits(max_file_bytes=...))"
+        )
+    return data
+
+
+def read_text(path: str | os.PathLike[str], *, limits: Limits = DEFAULT_LIMITS) -> str:
+    """The decoded text of ``path`` (see :func:`decode`)."""
+    return decode(read_bytes(path, limits=limits), str(path))
+
+
+def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` through a temporary file and a rename.
+
+    On any error the temporary file is removed and an existing ``path`` is untouched.
+    """
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    if not directory.is_dir():
+        raise InputError(f"{path}: cannot write: folder {directory} does not exist")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> None:
+    """Like :func:`write_text_atomic` for bytes."""
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    if not directory.is_dir():
+        raise InputError(f"{path}: cannot write: folder {directory} does not exist")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

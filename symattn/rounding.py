@@ -1,0 +1,89 @@
+"""Exact decimal rounding of rational numbers.
+
+Every rounded number symattn displays, and every verdict about a rounded claim, starts
+here: the rounding of an *exact* value, done in integer arithmetic.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from enum import Enum
+from fractions import Fraction
+
+
+class Rounding(Enum):
+    """How a value is rounded to a number of decimals."""
+
+    HALF_UP = "half-up"  # ties away from zero (四舍五入)
+    HALF_DOWN = "half-down"  # ties toward zero
+    HALF_EVEN = "half-even"  # ties to the even digit (IEEE, Python's round)
+    TRUNCATE = "truncate"  # toward zero: drop the digits
+
+    @classmethod
+    def parse(cls, text: str) -> Rounding:
+        """The mode named ``text`` (its value, e.g. ``"half-up"``)."""
+        for mode in cls:
+            if mode.value == text:
+                return mode
+        names = ", ".join(m.value for m in cls)
+        raise ValueError(f"unknown rounding mode {text!r}; use one of {names}")
+
+
+def round_to_int(x: Fraction, mode: Rounding = Rounding.HALF_EVEN) -> int:
+    """``x`` rounded to an integer under ``mode``."""
+    sign = -1 if x < 0 else 1
+    a = abs(x)
+    whole, rest = divmod(a.numerator, a.denominator)
+    twice = 2 * rest
+    if mode is Rounding.TRUNCATE or twice < a.denominator:
+        up = False
+    elif twice > a.denominator:
+        up = True
+    elif mode is Rounding.HALF_UP:
+        up = True
+    elif mode is Rounding.HALF_DOWN:
+        up = False
+    else:
+        up = whole % 2 == 1
+    return sign * (whole + (1 if up else 0))
+
+
+def round_decimals(x: Fraction, decimals: int, mode: Rounding = Rounding.HALF_EVEN) -> Decimal:
+    """``x`` rounded to ``decimals`` places after the point (negative: tens, hundreds)."""
+    scaled = x * Fraction(10) ** decimals
+    n = round_to_int(scaled, mode)
+    return Decimal(n).scaleb(-decimals)
+
+
+def decimal_exponent(x: Fraction) -> int:
+    """``floor(log10(|x|))`` for ``x != 0``, exactly."""
+    a = abs(x)
+    if a == 0:
+        raise ValueError("decimal_exponent of zero")
+    e = len(str(a.numerator)) - len(str(a.denominator))
+    # 10**e <= a < 10**(e+1) after at most one correction either way
+    if a < Fraction(10) ** e:
+        e -= 1
+    elif a >= Fraction(10) ** (e + 1):
+        e += 1
+    return e
+
+
+def round_significant(x: Fraction, digits: int, mode: Rounding = Rounding.HALF_EVEN) -> Decimal:
+    """``x`` rounded to ``digits`` significant digits."""
+    if digits < 1:
+        raise ValueError("digits must be at least 1")
+    if x == 0:
+        return Decimal(0)
+    decimals = digits - 1 - decimal_exponent(x)
+    result = round_decimals(x, decimals, mode)
+    # rounding up may have carried into a new digit (9.99 -> 10.0): drop one place
+    if result != 0 and len(result.as_tuple().digits) > digits:
+        result = round_decimals(x, decimals - 1, mode)
+    return result
+
+
+def is_tie(x: Fraction, decimals: int) -> bool:
+    """Whether ``x`` lies exactly half-way between two values with ``decimals`` places."""
+    scaled = x * Fraction(10) ** decimals
+    return (2 * scaled).denominator == 1 and scaled.denominator != 1
