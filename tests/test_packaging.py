@@ -32,6 +32,8 @@ def _copy_source(dest: Path) -> Path:
     src = dest / "src"
     src.mkdir()
     for name in ("pyproject.toml", "README.md"):
+        if not (ROOT / name).is_file():
+            pytest.fail(f"{name} is missing; pyproject.toml needs it to build the wheel")
         shutil.copy2(ROOT / name, src / name)
     for license_file in ROOT.glob("LICENSE*"):
         shutil.copy2(license_file, src / license_file.name)
