@@ -1,0 +1,210 @@
+"""Tests of symattn.verdict: certified, rounding-aware verdicts on single claims."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from fractions import Fraction
+
+import flint
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from symattn.config import Limits
+from symattn.engine import scaled_dot_product_attention
+from symattn.numbers import parse_number
+from symattn.rounding import Rounding, round_decimals
+from symattn.verdict import (
+    CODES,
+    SEVERITY,
+    Computed,
+    Const,
+    Quantity,
+    TensorEntry,
+    claim_places,
+    consistent_with,
+    float32_repr,
+    judge,
+    rounding_interval,
+)
+
+E = Computed(lambda: flint.arb(1).exp())
+SQRT2 = Computed(lambda: flint.arb(2).sqrt())
+
+
+def W(text: str):  # noqa: N802 - reads like the claim it builds
+    return parse_number(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "code", "reason"),
+    [
+        ("2.72", E, None, "consistent"),
+        ("2.718", E, None, "consistent"),
+        ("2.7183", E, None, "consistent"),
+        ("3", E, None, "consistent"),
+        ("2.71", E, "truncated", "truncated"),
+        ("2.7182", E, "truncated", "truncated"),
+        ("2.73", E, "wrong-value", "wrong-value"),
+        ("1.41", SQRT2, None, "consistent"),
+        ("1.415", SQRT2, "wrong-value", "wrong-value"),
+        ("0.125", Const(Fraction(1, 8)), None, "consistent"),
+        ("0.12", Const(Fraction(1, 8)), None, "tie"),
+        ("0.13", Const(Fraction(1, 8)), None, "tie"),
+        ("-0.54", Const(Fraction(-5499, 10000)), "truncated", "truncated"),
+        ("-0.55", Const(Fraction(-5499, 10000)), None, "consistent"),
+        ("1/8", Const(Fraction(1, 8)), None, "consistent"),
+        ("1/7", Const(Fraction(1, 8)), "wrong-value", "wrong-value"),
+        ("1/7", E, "wrong-value", "wrong-value"),
+        ("1.2e3", Const(Fraction(1249)), None, "consistent"),
+        ("1.2e3", Const(Fraction(1140)), "wrong-value", "wrong-value"),
+        ("2.7182817", E, "float-representation", "float-representation"),
+        ("2.7182818284590451", E, "float-representation", "float-representation"),
+        ("0.100000001", Const(Fraction(1, 10)), "float-representation", "float-representation"),
+    ],
+)
+def test_judge_table(text: str, value: Quantity, code: str | None, reason: str) -> None:
+    v = judge(W(text), value)
+    assert (v.code, v.reason) == (code, reason)
+    assert v.claimed == text
+    assert (v.expected is None) == (code in (None, "float-representation"))
+
+
+def test_verdict_shows_exact_and_expected() -> None:
+    v = judge(W("2.71"), E)
+    assert v.exact == "2.71828" and v.expected == "2.72"
+    assert v.details["distance"] == "0.0083"
+    assert v.severity == "error"
+
+
+@pytest.mark.parametrize(
+    ("accepted", "claim", "ok"),
+    [
+        (frozenset({Rounding.HALF_EVEN}), "0.12", True),
+        (frozenset({Rounding.HALF_EVEN}), "0.13", False),
+        (frozenset({Rounding.HALF_UP}), "0.12", False),
+        (frozenset({Rounding.TRUNCATE}), "0.12", True),
+    ],
+)
+def test_accepted_modes_narrow(accepted: frozenset[Rounding], claim: str, ok: bool) -> None:
+    assert consistent_with(W(claim), Const(Fraction(1, 8)), accepted) is ok
+
+
+def test_truncate_accepted_makes_truncation_consistent() -> None:
+    assert judge(W("2.71"), E, accepted=frozenset({Rounding.TRUNCATE})).code is None
+
+
+def test_undecided_at_ceiling() -> None:
+    # a rational value the quantity does not admit to: refinement cannot decide the tie
+    hidden = Computed(lambda: flint.arb(flint.fmpq(1, 8)) + flint.arb(0, flint.arb(2) ** -400))
+    v = judge(W("0.13"), hidden, limits=Limits(max_precision_bits=256))
+    assert (v.code, v.reason, v.severity) == ("undecided", "undecided", "info")
+    assert not consistent_with(W("0.13"), hidden, limits=Limits(max_precision_bits=256))
+
+
+def test_tensor_entry_adapter() -> None:
+    r = scaled_dot_product_attention([[1, 2]], [[1, 2], [0, 1]], [[10, 20], [30, 40]])
+    w = TensorEntry(r.weights, (0, 0))
+    assert w.rational() is None
+    assert judge(W("0.8930"), w).code is None
+    assert judge(W("0.8929"), w).code == "truncated"
+    assert TensorEntry(r.scores, (0, 0)).rational() == 5
+
+
+@pytest.mark.parametrize(
+    ("text", "places", "interval"),
+    [
+        ("0.34", 2, (Fraction(335, 1000), Fraction(345, 1000))),
+        ("12", 0, (Fraction(23, 2), Fraction(25, 2))),
+        ("1.2e3", -2, (Fraction(1150), Fraction(1250))),
+        ("3/4", None, (Fraction(3, 4), Fraction(3, 4))),
+    ],
+)
+def test_places_and_interval(text: str, places: int | None, interval: tuple[Fraction, Fraction]) -> None:
+    assert claim_places(W(text)) == places
+    assert rounding_interval(W(text)) == interval
+
+
+@pytest.mark.parametrize("x", [Fraction(1, 10), Fraction(1, 3), Fraction(-7, 9), Fraction(10**6, 7)])
+def test_float32_repr_matches_numpy(x: Fraction) -> None:
+    # for these values double rounding through float64 is harmless, so numpy agrees
+    assert float32_repr(x) == str(np.float32(float(x)))
+
+
+def test_float32_repr_avoids_double_rounding() -> None:
+    # 1 + 2**-24 + 2**-60: nearest float32 is 1 + 2**-23; via float64 it would tie down to 1
+    x = 1 + Fraction(1, 2**24) + Fraction(1, 2**60)
+    assert float32_repr(x) == str(np.float32(1 + 2**-23))
+
+
+def test_severity_table() -> None:
+    assert SEVERITY["wrong-value"] == "error"
+    assert SEVERITY["propagated-rounding"] == "warning"
+    assert SEVERITY["missing-input"] == "info"
+    assert set(SEVERITY.values()) == {"error", "warning", "info"}
+    assert len({c.code for c in CODES}) == len(CODES)
+
+
+# --------------------------------------------------------------------------- properties
+
+fractions = st.fractions(min_value=-1000, max_value=1000, max_denominator=10**6)
+places_st = st.integers(min_value=0, max_value=6)
+
+
+def _text(d: Decimal, places: int) -> str:
+    return format(d.quantize(Decimal(1).scaleb(-places)), "f")
+
+
+@settings(max_examples=150, deadline=None)
+@given(x=fractions, places=places_st, mode=st.sampled_from([Rounding.HALF_UP, Rounding.HALF_DOWN]))
+def test_correct_rounding_never_flagged(x: Fraction, places: int, mode: Rounding) -> None:
+    claim = W(_text(round_decimals(x, places, mode), places))
+    assert judge(claim, Const(x)).code is None
+
+
+@settings(max_examples=150, deadline=None)
+@given(x=fractions, places=places_st, step=st.sampled_from([-1, 1]))
+def test_one_ulp_off_is_flagged_unless_within_rounding(x: Fraction, places: int, step: int) -> None:
+    base = round_decimals(x, places, Rounding.HALF_UP)
+    claim = W(_text(base + step * Decimal(1).scaleb(-places), places))
+    lo, hi = rounding_interval(claim)
+    v = judge(claim, Const(x))
+    if lo <= x <= hi:
+        assert v.code is None
+    else:
+        assert v.code is not None
+        if v.code == "float-representation":  # only when a float of x really prints so
+            f = Fraction(float(x)) if v.details["float"] == "float64" else Fraction(float(np.float32(float(x))))
+            assert lo <= f <= hi or Fraction(float32_repr(x)) == claim.value
+        else:
+            assert v.code in ("wrong-value", "truncated")
+
+
+@settings(max_examples=150, deadline=None)
+@given(x=fractions, places=places_st)
+def test_truncation_reported_as_truncated(x: Fraction, places: int) -> None:
+    t = round_decimals(x, places, Rounding.TRUNCATE)
+    claim = W(_text(t, places))
+    v = judge(claim, Const(x))
+    if round_decimals(x, places, Rounding.HALF_UP) == t or round_decimals(x, places, Rounding.HALF_DOWN) == t:
+        assert v.code is None
+    else:
+        assert v.code == "truncated" and v.expected is not None
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    scores=st.lists(st.integers(min_value=-6, max_value=6), min_size=2, max_size=4),
+    places=st.integers(min_value=1, max_value=5),
+)
+def test_softmax_weights_rounded_are_consistent(scores: list[int], places: int) -> None:
+    n = len(scores)
+    r = scaled_dot_product_attention([[1, 0]], [[s, 1] for s in scores], [[1, 0]] * n, scale=Fraction(1, 2))
+    rounded = r.weights.round(places, mode=Rounding.HALF_UP)
+    for j in range(n):
+        entry = TensorEntry(r.weights, (0, j))
+        claim = W(_text(rounded[0, j], places))
+        assert judge(claim, entry).code is None
+        off = W(_text(rounded[0, j] + Decimal(1).scaleb(-places), places))
+        assert judge(off, entry).code in ("wrong-value", "truncated")
