@@ -301,7 +301,7 @@ class ExactTensor(ABC):
                 out[idx] = decide(Ball.exact(q))
             else:
                 pending.append(idx)
-        prec = start_bits
+        prec = min(start_bits, limits.max_precision_bits)
         while pending:
             values = Evaluator(prec).arb(self)
             still: list[tuple[int, ...]] = []

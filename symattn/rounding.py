@@ -52,7 +52,7 @@ def round_decimals(x: Fraction, decimals: int, mode: Rounding = Rounding.HALF_EV
     """``x`` rounded to ``decimals`` places after the point (negative: tens, hundreds)."""
     scaled = x * Fraction(10) ** decimals
     n = round_to_int(scaled, mode)
-    return Decimal(n).scaleb(-decimals)
+    return Decimal(f"{n}e{-decimals}")  # exact: the constructor does not round
 
 
 def decimal_exponent(x: Fraction) -> int:

@@ -1,0 +1,1 @@
+"""symattn test suite."""

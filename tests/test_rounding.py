@@ -1,0 +1,115 @@
+from __future__ import annotations
+
+from decimal import Decimal
+from fractions import Fraction
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from symattn.rounding import (
+    Rounding,
+    decimal_exponent,
+    is_tie,
+    round_decimals,
+    round_significant,
+    round_to_int,
+)
+
+F = Fraction
+
+
+@pytest.mark.parametrize(
+    ("x", "mode", "expected"),
+    [
+        (F(5, 2), Rounding.HALF_UP, 3),
+        (F(5, 2), Rounding.HALF_DOWN, 2),
+        (F(5, 2), Rounding.HALF_EVEN, 2),
+        (F(7, 2), Rounding.HALF_EVEN, 4),
+        (F(-5, 2), Rounding.HALF_UP, -3),
+        (F(-5, 2), Rounding.HALF_DOWN, -2),
+        (F(29, 10), Rounding.TRUNCATE, 2),
+        (F(-29, 10), Rounding.TRUNCATE, -2),
+        (F(26, 10), Rounding.HALF_DOWN, 3),
+        (F(24, 10), Rounding.HALF_UP, 2),
+    ],
+)
+def test_round_to_int(x: Fraction, mode: Rounding, expected: int) -> None:
+    assert round_to_int(x, mode) == expected
+
+
+@pytest.mark.parametrize(
+    ("x", "decimals", "mode", "expected"),
+    [
+        (F(2718281828, 10**9), 2, Rounding.HALF_EVEN, "2.72"),
+        (F(2718281828, 10**9), 2, Rounding.TRUNCATE, "2.71"),
+        (F(1, 8), 2, Rounding.HALF_UP, "0.13"),
+        (F(1, 8), 2, Rounding.HALF_EVEN, "0.12"),
+        (F(31859, 10**6), 3, Rounding.HALF_UP, "0.032"),
+        (F(1234), -2, Rounding.HALF_UP, "1.2E+3"),
+        (F(-1, 3), 4, Rounding.HALF_EVEN, "-0.3333"),
+    ],
+)
+def test_round_decimals(x: Fraction, decimals: int, mode: Rounding, expected: str) -> None:
+    assert round_decimals(x, decimals, mode) == Decimal(expected)
+    assert str(round_decimals(x, decimals, mode)) == expected
+
+
+@pytest.mark.parametrize(
+    ("x", "digits", "expected"),
+    [
+        (F(1, 3), 3, "0.333"),
+        (F(999, 100), 2, "10"),
+        (F(12140836, 10**6), 4, "12.14"),
+        (F(0), 5, "0"),
+        (F(-2, 3), 2, "-0.67"),
+        (F(1, 10**20), 2, "1.0E-20"),
+    ],
+)
+def test_round_significant(x: Fraction, digits: int, expected: str) -> None:
+    assert round_significant(x, digits) == Decimal(expected)
+
+
+def test_round_significant_carry_keeps_digit_count() -> None:
+    r = round_significant(F(9999, 1000), 3)
+    assert r == 10 and len(r.as_tuple().digits) == 3
+
+
+@pytest.mark.parametrize(("x", "e"), [(F(1), 0), (F(999, 1000), -1), (F(10), 1), (F(1, 10), -1), (F(-123), 2)])
+def test_decimal_exponent(x: Fraction, e: int) -> None:
+    assert decimal_exponent(x) == e
+
+
+def test_is_tie() -> None:
+    assert is_tie(F(1, 8), 2)
+    assert not is_tie(F(1, 8), 3)
+    assert not is_tie(F(1, 3), 2)
+
+
+def test_parse_mode() -> None:
+    assert Rounding.parse("half-up") is Rounding.HALF_UP
+    with pytest.raises(ValueError, match="half-even"):
+        Rounding.parse("nearest")
+
+
+@given(st.fractions(max_denominator=10**6), st.integers(min_value=0, max_value=8))
+def test_rounding_is_within_half_unit(x: Fraction, decimals: int) -> None:
+    unit = F(1, 10**decimals)
+    for mode in (Rounding.HALF_UP, Rounding.HALF_DOWN, Rounding.HALF_EVEN):
+        assert abs(F(round_decimals(x, decimals, mode)) - x) <= unit / 2
+    t = F(round_decimals(x, decimals, Rounding.TRUNCATE))
+    assert abs(t) <= abs(x) and abs(x - t) < unit
+
+
+@given(st.fractions(max_denominator=10**6).filter(lambda f: f != 0), st.integers(min_value=1, max_value=12))
+def test_significant_matches_decimal_module(x: Fraction, digits: int) -> None:
+    from decimal import ROUND_HALF_EVEN, localcontext
+
+    with localcontext() as ctx:
+        ctx.prec = 200
+        exact = Decimal(x.numerator) / Decimal(x.denominator)
+        ctx.prec = digits
+        ctx.rounding = ROUND_HALF_EVEN
+        expected = +exact
+    # with denominators <= 1e6 a 200-digit quotient cannot land on a tie the exact value misses
+    assert round_significant(x, digits) == expected
