@@ -1,0 +1,83 @@
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from symattn.cli import main
+
+from .conftest import EXAMPLES, ROOT
+
+SEED000 = str(EXAMPLES / "thinking_machines.toml")
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_compute_text(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(["compute", SEED000], capsys)
+    assert code == 0 and err == ""
+    assert "d_k used = 2" in out
+    assert "5*sqrt(2)/2 ≈ 3.535533906" in out
+    assert "≈ 12.14083603" in out and "≈ 22.14083603" in out
+
+
+def test_compute_json_and_output_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "r.json"
+    code, out, _ = run(["compute", SEED000, "--format", "json", "--digits", "12", "-o", str(target)], capsys)
+    assert code == 0 and out == ""
+    data = json.loads(target.read_text(encoding="utf-8"))
+    steps = {s["name"]: s for s in data["steps"]}
+    assert steps["output"]["approx"] == [["12.1408360293", "22.1408360293"]]
+    assert data["spec"]["d_k_stated"] == 2
+
+
+def test_compute_from_embeddings(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["compute", str(EXAMPLES / "animal_street.toml"), "--digits", "6"], capsys)
+    assert code == 0
+    assert "它: [" in out and "≈ 0.0318595" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["compute", "does-not-exist.toml"], "does-not-exist.toml"),
+        (["compute", str(EXAMPLES / "fruit_dictionary.toml")], "cannot compute"),
+        (["compute", SEED000, "--digits", "0"], "--digits"),
+        (["compute", SEED000, "--limit", "max_elements=1"], "max_elements"),
+    ],
+)
+def test_errors_are_one_line_exit_2(argv: list[str], needle: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(argv, capsys)
+    assert code == 2
+    assert needle in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "argv", [["compute"], ["nope"], ["compute", SEED000, "--format", "yaml"], ["compute", SEED000, "--limit", "x=1"]]
+)
+def test_usage_errors_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    assert e.value.code == 2
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_bad_spec_field_through_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spec = tmp_path / "s.toml"
+    spec.write_text('tokens = ["a"]\nqueries = ["a"]\n[inputs]\nQ=[[1]]\nK=[[1]]\nV=[[1]]\n', encoding="utf-8")
+    code, _, err = run(["compute", str(spec)], capsys)
+    assert code == 2 and "queries" in err and "s.toml" in err
+
+
+def test_python_dash_m_help_and_version() -> None:
+    for argv, needle in ((["--help"], "compute"), (["--version"], "symattn 0.1.0")):
+        p = subprocess.run([sys.executable, "-m", "symattn", *argv], capture_output=True, text=True, cwd=ROOT)
+        assert p.returncode == 0 and needle in p.stdout
