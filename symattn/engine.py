@@ -30,7 +30,7 @@ from .exact import (
     check_size,
     sqrt_surd,
 )
-from .numbers import NEG_INF, to_exact_array, to_fraction
+from .numbers import NEG_INF, from_torch, is_torch, to_exact_array, to_fraction
 from .result import AttentionResult
 from .trace import Step, Trace
 
@@ -56,12 +56,6 @@ def _input(trace: Trace, name: str, x: Any, opts: _Options, *, min_ndim: int = 2
     return trace.append("input", name, (), RationalTensor(values))
 
 
-def _to_numpy_like(x: Any) -> Any:
-    if type(x).__module__.split(".")[0] == "torch":
-        return x.detach().cpu().numpy()
-    return x
-
-
 def _is_boolean(x: Any) -> bool:
     if isinstance(x, np.ndarray):
         return x.dtype == np.bool_
@@ -73,7 +67,8 @@ def _is_boolean(x: Any) -> bool:
 
 
 def _mask_input(trace: Trace, mask: Any, opts: _Options) -> Step:
-    mask = _to_numpy_like(mask)
+    if is_torch(mask):
+        mask = from_torch(mask)
     if _is_boolean(mask):
         arr = np.array(mask, dtype=bool)
         arr.flags.writeable = False
@@ -268,9 +263,9 @@ def scaled_dot_product_attention(
         raise InputError(f"dropout_p={dropout_p!r}: an exact result has no dropout; use 0.0")
     opts = _Options(exact_float, limits)
     trace = Trace()
-    q = _input(trace, "Q", _to_numpy_like(query), opts)
-    k = _input(trace, "K", _to_numpy_like(key), opts)
-    v = _input(trace, "V", _to_numpy_like(value), opts)
+    q = _input(trace, "Q", query, opts)
+    k = _input(trace, "K", key, opts)
+    v = _input(trace, "V", value, opts)
     _attend(trace, q, k, v, attn_mask=attn_mask, is_causal=is_causal, scale=scale, enable_gqa=enable_gqa, opts=opts)
     return _result(trace, q, k, query_labels, key_labels)
 
@@ -284,8 +279,8 @@ def _project(trace: Trace, x: Step, w: Step, name: str) -> Step:
 
 
 def _weights_in(trace: Trace, x: Any, w_q: Any, w_k: Any, w_v: Any, opts: _Options) -> tuple[Step, Step, Step]:
-    xs = _input(trace, "X", _to_numpy_like(x), opts)
-    ws = [_input(trace, f"W_{n}", _to_numpy_like(w), opts) for n, w in (("Q", w_q), ("K", w_k), ("V", w_v))]
+    xs = _input(trace, "X", x, opts)
+    ws = [_input(trace, f"W_{n}", w, opts) for n, w in (("Q", w_q), ("K", w_k), ("V", w_v))]
     return tuple(_project(trace, xs, w, n) for w, n in zip(ws, "QKV"))  # type: ignore[return-value]
 
 
@@ -351,7 +346,7 @@ def multi_head_attention(
     cat_name = "concat" if w_o is not None else "output"
     cat = trace.append("concat_heads", cat_name, (out,), ReshapeTensor.of(out.value, concat), num_heads=num_heads)
     if w_o is not None:
-        wo = _input(trace, "W_O", _to_numpy_like(w_o), opts)
+        wo = _input(trace, "W_O", w_o, opts)
         if wo.shape[-2] != cat.shape[-1]:
             raise ShapeError(f"W_O has {wo.shape[-2]} rows but the concatenated heads have width {cat.shape[-1]}")
         trace.append("matmul", "output", (cat, wo), MatMulTensor(cat.value, wo.value))

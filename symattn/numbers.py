@@ -295,7 +295,7 @@ def _is_sympy(x: object) -> bool:
     return type(x).__module__.startswith("sympy")
 
 
-def _is_torch(x: object) -> bool:
+def is_torch(x: object) -> bool:
     module = type(x).__module__
     return (module == "torch" or module.startswith("torch.")) and hasattr(x, "detach")
 
@@ -354,8 +354,8 @@ def to_fraction(
         return to_fraction(x[()], exact_float=exact_float, what=what, limits=limits)
     if _is_sympy(x):
         return _sympy_fraction(x, exact_float, what, limits)
-    if _is_torch(x):
-        arr = _from_torch(x)
+    if is_torch(x):
+        arr = from_torch(x)
         if arr.ndim == 0:
             return to_fraction(arr[()], exact_float=exact_float, what=what, limits=limits)
         raise NumberError(f"{what} is a tensor of shape {tuple(arr.shape)}, not a single number")
@@ -375,7 +375,7 @@ def to_fraction(
     )
 
 
-def _from_torch(t: object) -> np.ndarray:
+def from_torch(t: object) -> np.ndarray:
     """A torch tensor as a numpy array (bfloat16 goes through ``.float()``, which is exact)."""
     t = t.detach().cpu()  # type: ignore[attr-defined]
     if str(getattr(t, "dtype", "")) == "torch.bfloat16":
@@ -488,8 +488,8 @@ def to_exact_array(
 
     With ``allow_neg_inf``, minus infinity (``-inf``, ``−inf``, ``-∞``, float -inf) is ``NEG_INF``.
     """
-    if _is_torch(x):
-        x = _from_torch(x)
+    if is_torch(x):
+        x = from_torch(x)
     if isinstance(x, np.ndarray):
         _check_size(x.shape, what, limits)
         kind = x.dtype.kind

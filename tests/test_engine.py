@@ -235,3 +235,15 @@ def test_projection_shape_error_names_the_matrix() -> None:
 def test_size_limit() -> None:
     with pytest.raises(LimitError, match="max_elements"):
         symattn.scaled_dot_product_attention([[1]] * 50, [[1]] * 50, [[1]] * 50, limits=symattn.Limits(max_elements=100))
+
+
+def test_accepts_torch_tensors_exactly() -> None:
+    torch = require_module("torch")
+    q = torch.tensor([[0.1, 0.2]], dtype=torch.float32)
+    k = torch.tensor([[1.0, 2.0], [0.5, -1.0]], dtype=torch.bfloat16)
+    v = torch.tensor([[10, 20], [30, 40]], dtype=torch.int64)
+    mask = torch.tensor([[True, False]])
+    r = symattn.scaled_dot_product_attention(q, k, v, attn_mask=mask)
+    assert r.query.exact().tolist() == [[Fraction(1, 10), Fraction(1, 5)]]  # float32 shortest repr
+    assert r.key.exact()[1].tolist() == [Fraction(1, 2), Fraction(-1)]
+    assert r.output.exact().tolist() == [[Fraction(10), Fraction(20)]]

@@ -19,7 +19,7 @@ from symattn.numbers import (
     NEG_INF,
     NegInf,
     Written,
-    _from_torch,
+    from_torch,
     as_written,
     is_neg_inf_text,
     parse_number,
@@ -711,7 +711,7 @@ _FakeTensor.__module__ = "torch"
 
 def test_from_torch_float32() -> None:
     t = _FakeTensor(np.array([[0.1, 0.5]], dtype=np.float32), "torch.float32")
-    arr = _from_torch(t)
+    arr = from_torch(t)
     assert arr.dtype == np.float32
     assert _fractions(to_exact_array(t)) == [F(1, 10), F(1, 2)]
 
@@ -719,7 +719,7 @@ def test_from_torch_float32() -> None:
 def test_from_torch_bfloat16_goes_through_float() -> None:
     # 0.1 in bfloat16 is 0.10009765625; held here as the float32 that .float() gives exactly
     t = _FakeTensor(np.array([0.10009765625, -2.0], dtype=np.float32), "torch.bfloat16")
-    assert _from_torch(t).dtype == np.float32
+    assert from_torch(t).dtype == np.float32
     assert _fractions(to_exact_array(t, exact_float=True)) == [F(205, 2048), F(-2)]
 
 
