@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property
 from typing import Final, Union
@@ -184,9 +184,10 @@ def tokenize(text: str, *, limits: Limits = DEFAULT_LIMITS) -> tuple[Token, ...]
 
 @dataclass(frozen=True)
 class Num:
-    """A number as written."""
+    """A number as written, and its offset in the parsed text."""
 
     written: Written
+    pos: int = field(default=-1, compare=False)
 
 
 @dataclass(frozen=True)
@@ -330,7 +331,7 @@ class Parser:
     def primary(self) -> Node:
         t = self.take()
         if t.kind == "num":
-            return Num(parse_number(t.text, limits=self.limits))
+            return Num(parse_number(t.text, limits=self.limits), t.pos)
         if t.kind == "dots":
             raise ExprError("an ellipsis is not a value")
         if t.kind == "name":
@@ -382,9 +383,9 @@ class Parser:
             self.depth -= 1
 
 
-def parse(text: str, *, limits: Limits = DEFAULT_LIMITS) -> Node:
+def parse(text: str, *, limits: Limits = DEFAULT_LIMITS, normalized: bool = False) -> Node:
     """The syntax tree of ``text`` (normalized first); :class:`ExprError` when not in the grammar."""
-    norm, _ = normalize(text)
+    norm = text if normalized else normalize(text)[0]
     tokens = tokenize(norm, limits=limits)
     if not tokens:
         raise ExprError("empty expression")
@@ -826,6 +827,43 @@ def evaluate(
     """The exact value of a syntax tree; names from ``env``; ``e`` is Euler's number unless given."""
     ctx = _Ctx(env or {}, limits, e, [max(1000, limits.max_line_length)])
     return _eval(node, ctx)
+
+
+def names(node: Node) -> frozenset[str]:
+    """The names a syntax tree refers to."""
+    if isinstance(node, Ref):
+        return frozenset({node.name})
+    if isinstance(node, VecNode):
+        return frozenset().union(*(names(x) for x in node.items))
+    if isinstance(node, Unary):
+        return names(node.x)
+    if isinstance(node, Chain):
+        return names(node.first).union(*(names(x) for _, x in node.rest))
+    if isinstance(node, PowNode):
+        return names(node.base) | names(node.exponent)
+    if isinstance(node, Call):
+        return names(node.arg)
+    return frozenset()
+
+
+def literal_numbers(node: Node) -> list[tuple[Written, int]] | None:
+    """The numbers of a literal (``0.5``, ``-0.15``, ``[0.031, 0.111]``) with offsets; None if not literal."""
+    if isinstance(node, Num):
+        return [(node.written, node.pos)]
+    if isinstance(node, Unary) and isinstance(node.x, Num):
+        w = node.x.written
+        sign = -1 if node.op == "-" else 1
+        text = ("-" if sign < 0 else "") + w.text
+        return [(replace(w, value=sign * w.value, text=text), node.x.pos - (1 if sign < 0 else 0))]
+    if isinstance(node, VecNode):
+        out: list[tuple[Written, int]] = []
+        for x in node.items:
+            got = literal_numbers(x)
+            if got is None:
+                return None
+            out.extend(got)
+        return out
+    return None
 
 
 def flatten(v: Value) -> tuple[Scalar, ...]:
