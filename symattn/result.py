@@ -131,3 +131,31 @@ class AttentionResult:
         data["query_labels"] = list(self.query_labels) if self.query_labels else None
         data["key_labels"] = list(self.key_labels) if self.key_labels else None
         return data
+
+    # worked-example documents (symattn.document / symattn.render, imported lazily)
+    def _document(self, lang: str, **kw: Any) -> Any:
+        from .document import DocMeta, DocOptions, build_document
+
+        meta = DocMeta(lang=lang, title=kw.pop("title", ""))
+        return build_document(self, meta, DocOptions(**kw))
+
+    def to_markdown(self, lang: str = "en", **kw: Any) -> str:
+        """The worked example as Markdown (options as in :class:`symattn.document.DocOptions`)."""
+        from .render import render_markdown
+
+        templates = kw.pop("templates", None)
+        return render_markdown(self._document(lang, **kw), templates=templates)
+
+    def to_latex(self, lang: str = "en", **kw: Any) -> str:
+        """The worked example as a LaTeX document (``fragment=True`` for the body only)."""
+        from .render import render_latex
+
+        templates = kw.pop("templates", None)
+        fragment = kw.pop("fragment", False)
+        return render_latex(self._document(lang, **kw), fragment, templates=templates)
+
+    def _repr_markdown_(self) -> str:
+        return self.to_markdown()
+
+    def _repr_latex_(self) -> str:
+        return self.to_latex(fragment=True)
