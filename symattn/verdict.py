@@ -267,12 +267,24 @@ class _Decision:
 def _decide(
     claim: Written, places: int, modes: Iterable[Rounding], accepted: frozenset[Rounding], b: Ball
 ) -> _Decision | None:
+    """Round both ends of ``b``; decided when they agree for every mode that matters.
+
+    Truncation only matters when no accepted mode gives the claim, so a value exactly on a
+    truncation boundary (known only through balls) does not block a consistent verdict.
+    """
     rounded: dict[Rounding, Decimal] = {}
     for m in modes:
+        if m not in accepted:
+            continue
         lo = round_decimals(b.lower, places, m)
         if round_decimals(b.upper, places, m) != lo:
             return None
         rounded[m] = lo
+    if not any(r == claim.value for r in rounded.values()) and Rounding.TRUNCATE not in rounded:
+        lo = round_decimals(b.lower, places, Rounding.TRUNCATE)
+        if round_decimals(b.upper, places, Rounding.TRUNCATE) != lo:
+            return None
+        rounded[Rounding.TRUNCATE] = lo
     shown_places = max(places, 0) + 3
     shown = round_decimals(b.lower, shown_places, Rounding.HALF_EVEN)
     if round_decimals(b.upper, shown_places, Rounding.HALF_EVEN) != shown:
@@ -345,7 +357,7 @@ def judge(
         )
     distance = abs(claim.value - Fraction(dec.shown))
     details = {"distance": _fmt(round_significant(distance, 2)) if distance else "0", "mode": preferred.value}
-    if dec.rounded[Rounding.TRUNCATE] == claim.value:
+    if dec.rounded.get(Rounding.TRUNCATE) == claim.value:
         return Verdict("truncated", claim.text, shown, expected, dec.tie, "truncated", MappingProxyType(details))
     return Verdict("wrong-value", claim.text, shown, expected, dec.tie, "wrong-value", MappingProxyType(details))
 

@@ -1,0 +1,950 @@
+"""Check the numbers an author claims in a spec against the exact computation.
+
+``check(spec)`` judges every claim with :func:`symattn.verdict.judge` and, for each claim
+that is not a correct rounding, looks for the most specific explanation, in this order:
+
+1. ``float-representation`` (info): the claim is how a float64/float32 of the value prints;
+2. ``approximate-constant``: a rounded constant (``e ≈ 2.718``, ``√2 ≈ 1.414``) reproduces
+   the claim — long claims digit for digit in double precision, short ones by rounding;
+3. ``propagated-rounding`` (exact): the author's own earlier numbers, taken as written,
+   reproduce the claim (``12.18 + 2.71 = 14.89``);
+4. ``truncated``: the claim is the truncation of the exact value;
+5. ``wrong-value`` with a named slip (transposed or dropped digit, wrong sign, swapped operand);
+6. ``propagated-rounding`` (interval): the claim fits once each earlier claim stands for the
+   interval of values that round to it, carried forward with Arb balls ("unrounding");
+7. ``wrong-value``.
+
+Scaling is checked first (``dk-mismatch``, ``conflicting-definition``): when the author's
+divisor is not ``√d_k``, the later claims are judged in the author's frame and the finding
+says which claims hold in which frame. Row-level checks add ``not-normalized`` and
+``precision-mixed``. A spec whose inputs are missing yields ``missing-input`` (info) only.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from types import MappingProxyType
+from typing import Any
+
+import flint
+
+from ._resources import templates_dir
+from .config import DEFAULT_LIMITS, Limits
+from .errors import InputError
+from .exact import ExactTensor, Surd, inv_sqrt, sqrt_surd
+from .numbers import Written
+from .result import AttentionResult
+from .rounding import Rounding, round_decimals
+from .spec import Spec
+from .verdict import (
+    DEFAULT_ACCEPTED,
+    SEVERITY,
+    Computed,
+    Const,
+    Quantity,
+    TensorEntry,
+    Verdict,
+    judge,
+    rounding_interval,
+)
+
+__all__ = ["CheckReport", "Finding", "check", "load_catalog", "render_message", "APPROX_E"]
+
+#: the steps a row claim belongs to, in computation order (spec field -> trace step)
+ROW_STEPS: tuple[tuple[str, str], ...] = (
+    ("scores", "scores"),
+    ("scaled", "scaled_scores"),
+    ("exp", "exp_scores"),
+    ("sum", "exp_sums"),
+    ("weights", "weights"),
+    ("output", "output"),
+)
+_STEP_OF = MappingProxyType(dict(ROW_STEPS))
+_PREC = 256  # working precision of the unrounding balls (bits)
+
+
+@dataclass(frozen=True)
+class ApproxConstant:
+    """A rounded constant an author may have used instead of the exact one."""
+
+    symbol: str
+    text: str
+
+    @property
+    def value(self) -> Fraction:
+        """The rounded constant, exactly."""
+        return Fraction(self.text)
+
+
+#: approximations of e authors use for exp (e^x ≈ c^x)
+APPROX_E: tuple[ApproxConstant, ...] = tuple(
+    ApproxConstant("e", t) for t in ("2.718", "2.72", "2.7183", "2.71828", "2.7")
+)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One wrong or doubtful claim (or a spec-level problem)."""
+
+    code: str
+    severity: str
+    step: str
+    position: tuple[str, ...]
+    claimed: str
+    exact: str
+    expected: str | None
+    message_key: str
+    params: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
+    cause: str | None = None
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """The findings of one ``check`` run."""
+
+    path: str
+    findings: tuple[Finding, ...]
+    checked: int
+
+    def count(self, severity: str) -> int:
+        """How many findings have ``severity``."""
+        return sum(1 for f in self.findings if f.severity == severity)
+
+    @property
+    def has_errors(self) -> bool:
+        """Whether any finding is of severity error."""
+        return self.count("error") > 0
+
+
+# --------------------------------------------------------------------------- catalogs
+
+
+def load_catalog(lang: str) -> Mapping[str, str]:
+    """The message catalog ``templates/messages/check.<lang>.toml`` (key -> format string)."""
+    if lang not in ("en", "zh"):
+        raise InputError(f"unknown language {lang!r}; use en or zh")
+    path = templates_dir() / "messages" / f"check.{lang}.toml"
+    with open(path, "rb") as fh:
+        data = tomllib.load(fh)
+    return MappingProxyType({str(k): str(v) for k, v in data["messages"].items()})
+
+
+class _Params(dict):  # type: ignore[type-arg]
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def render_message(finding: Finding, catalog: Mapping[str, str]) -> str:
+    """The finding's one-sentence reason in the catalog's language."""
+    template = catalog.get(finding.message_key, finding.message_key)
+    params = _Params({k: _show(v) for k, v in finding.params.items()})
+    params.update(claimed=finding.claimed, exact=finding.exact, expected=finding.expected or "")
+    if finding.cause is not None:
+        params["cause"] = _show(finding.params.get("slip", finding.cause))
+        params["cause_text"] = catalog.get("cause." + finding.cause, finding.cause).format_map(params)
+    return template.format_map(params)
+
+
+def _show(v: object) -> str:
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_show(x) for x in v) + "]"
+    return str(v)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _arb(x: Fraction) -> flint.arb:
+    return flint.arb(flint.fmpq(x.numerator, x.denominator))
+
+
+def _interval(w: Written) -> flint.arb:
+    """The claim as the ball of values that round to it."""
+    lo, hi = rounding_interval(w)
+    mid, rad = (lo + hi) / 2, (hi - lo) / 2
+    return flint.arb(flint.fmpq(mid.numerator, mid.denominator), flint.fmpq(rad.numerator, rad.denominator))
+
+
+def _point(w: Written) -> flint.arb:
+    return _arb(w.value)
+
+
+def _fits(claim: Written, ball: flint.arb) -> bool:
+    """Whether some value in ``ball`` rounds to ``claim`` (the claim's interval meets the ball)."""
+    if not ball.is_finite():
+        return False
+    lo, hi = rounding_interval(claim)
+    with flint.ctx.workprec(_PREC):
+        b_lo = _frac(ball.lower())
+        b_hi = _frac(ball.upper())
+    return b_lo <= hi and lo <= b_hi
+
+
+def _frac(x: flint.arb) -> Fraction:
+    from .exact import arb_to_fraction
+
+    return arb_to_fraction(x)
+
+
+def _fmt_dec(x: object) -> str:
+    return format(x, "f")
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """One way of computing: the attention result with one divisor."""
+
+    result: AttentionResult
+    divisor: str  # as shown, e.g. "2" or "sqrt(2)"
+    scale: Surd
+
+
+def _run(spec: Spec, scale: Surd | Fraction) -> AttentionResult:
+    if isinstance(scale, Surd):
+        if scale.is_rational:
+            return replace(spec, scale=scale.p).run()
+        # a Surd scale: run with the d_k whose 1/sqrt is the scale
+        d = 1 / (scale.q * scale.q * scale.r)
+        if d.denominator == 1:
+            return replace(spec, scale=None, d_k=int(d)).run()
+        raise InputError(f"cannot use the divisor 1/({scale}) as an author's frame")
+    return replace(spec, scale=scale).run()
+
+
+# --------------------------------------------------------------------------- the checker
+
+
+class _Checker:
+    """One check run: frames, claims, and the findings collected in order."""
+
+    def __init__(self, spec: Spec, accepted: frozenset[Rounding], limits: Limits) -> None:
+        self.spec = spec
+        self.accepted = accepted
+        self.limits = limits
+        self.findings: list[Finding] = []
+        self.checked = 0
+
+    # -- recording --------------------------------------------------------
+
+    def add(
+        self,
+        code: str,
+        step: str,
+        position: tuple[str, ...],
+        claimed: str,
+        exact: str,
+        expected: str | None,
+        key: str | None = None,
+        params: Mapping[str, object] | None = None,
+        cause: str | None = None,
+    ) -> None:
+        self.findings.append(
+            Finding(
+                code, SEVERITY[code], step, position, claimed, exact, expected, key or code,
+                MappingProxyType(dict(params or {})), cause,
+            )
+        )
+
+    def judge(self, claim: Written, value: Quantity) -> Verdict:
+        return judge(claim, value, accepted=self.accepted, limits=self.limits)
+
+    # -- claims in spec order -----------------------------------------------
+
+    def all_claims(self) -> list[tuple[str, tuple[str, ...], Written]]:
+        """Every claim as (step, position, claim)."""
+        c = self.spec.claims
+        out: list[tuple[str, tuple[str, ...], Written]] = []
+        if c.d_k is not None:
+            out.append(("d_k", (), c.d_k))
+        if c.sqrt_d_k is not None:
+            out.append(("sqrt_d_k", (), c.sqrt_d_k))
+        for token, tc in c.tokens.items():
+            for name, vec in (("Q", tc.q), ("K", tc.k), ("V", tc.v)):
+                for j, w in enumerate(vec or ()):
+                    if w is not None:
+                        out.append((name, (token, str(j)), w))
+        for row, rc in c.rows.items():
+            for fieldname, step in ROW_STEPS:
+                val = getattr(rc, fieldname)
+                if fieldname == "sum":
+                    if val is not None:
+                        out.append((step, (row,), val))
+                    continue
+                for j, w in enumerate(val):
+                    if w is not None:
+                        out.append((step, (row, self.col_label(fieldname, j)), w))
+        return out
+
+    def col_label(self, fieldname: str, j: int) -> str:
+        if fieldname == "output":
+            return str(j)
+        tokens = self.spec.tokens
+        return tokens[j] if j < len(tokens) else str(j)
+
+    # -- main ---------------------------------------------------------------
+
+    def run(self) -> CheckReport:
+        spec = self.spec
+        claims = self.all_claims()
+        self.check_rows_without_inputs()
+        if not spec.computable:
+            absent = ", ".join(n for n in spec.needed if n not in spec.inputs)
+            for step, pos, w in claims:
+                self.add("missing-input", step, pos, w.text, "?", None, params={"absent": absent})
+            return self.report(len(claims))
+        correct = _Frame(spec.run(), "", Surd(Fraction(0)))
+        correct = replace(correct, scale=correct.result.scale, divisor=_divisor_text(correct.result))
+        author = self.check_scaling(correct)
+        self.check_tokens(correct)
+        for row in spec.claims.rows:
+            self.check_row(row, author or correct, correct)
+        return self.report(len(claims))
+
+    def report(self, checked: int) -> CheckReport:
+        return CheckReport(self.spec.path, tuple(self.findings), checked)
+
+    # -- spec-level: d_k ----------------------------------------------------
+
+    def check_scaling(self, correct: _Frame) -> _Frame | None:
+        """conflicting-definition and dk-mismatch; the author's frame when it differs."""
+        spec, c = self.spec, self.spec.claims
+        res = correct.result
+        width = res.key_width
+        if c.d_k is not None and spec.d_k is not None and c.d_k.value != spec.d_k:
+            self.add(
+                "conflicting-definition", "d_k", (), c.d_k.text, str(spec.d_k), str(spec.d_k),
+                params={"symbol": "d_k", "first": spec.d_k, "second": c.d_k.text},
+            )
+        candidates: list[tuple[str, Surd | Fraction]] = []
+        if c.sqrt_d_k is not None:
+            v = self.judge(c.sqrt_d_k, _SurdQuantity(sqrt_surd(spec.d_k or width)))
+            if v.code is None:
+                return None
+            candidates.append((c.sqrt_d_k.text, 1 / c.sqrt_d_k.value))
+        else:
+            if self.scaled_claims_hold(res):
+                return None
+            for d in _unique([c.d_k.value if c.d_k is not None else None, width, spec.d_k]):
+                if d is not None and d > 0:
+                    candidates.append((f"sqrt({d})", inv_sqrt(d)))
+            for d in _unique([spec.d_k, width, Fraction(1)]):
+                if d is not None and d > 0:
+                    candidates.append((str(d), Fraction(1, 1) / Fraction(d)))
+        for shown, scale in candidates:
+            try:
+                frame = _Frame(_run(spec, scale), shown, scale if isinstance(scale, Surd) else Surd(scale))
+            except InputError:
+                continue
+            if c.sqrt_d_k is None and not self.scaled_claims_hold(frame.result):
+                continue
+            self.report_mismatch(correct, frame)
+            return frame
+        if spec.d_k is not None and spec.d_k != width:
+            self.add(
+                "dk-mismatch", "sqrt_d_k", (), str(spec.d_k), str(width), None, key="dk-mismatch-width",
+                params={"stated": spec.d_k, "width": width},
+            )
+        return None
+
+    def scaled_claims_hold(self, res: AttentionResult) -> bool:
+        """Whether every claimed scaled score is consistent with ``res`` (vacuous: False)."""
+        seen = False
+        for row, rc in self.spec.claims.rows.items():
+            i = _row_index(res.query_labels, row)
+            if i is None:
+                continue
+            for j, w in enumerate(rc.scaled):
+                if w is None:
+                    continue
+                seen = True
+                if self.judge(w, TensorEntry(res.scaled_scores, (i, j))).code is not None:
+                    return False
+        return seen
+
+    def report_mismatch(self, correct: _Frame, author: _Frame) -> None:
+        spec, c = self.spec, self.spec.claims
+        res = correct.result
+        d_author = _divisor_square(author.result)
+        held_author, held_correct = [], []
+        for row, rc in c.rows.items():
+            for fieldname, step in ROW_STEPS[1:]:
+                for pos, w, q_a, q_c in self.row_entries(row, fieldname, author.result, correct.result):
+                    label = f"{w.text}"
+                    if self.judge(w, q_a).code is None:
+                        held_author.append(label)
+                    if self.judge(w, q_c).code is None:
+                        held_correct.append(label)
+        would: dict[str, str] = {}
+        for row in c.rows:
+            i = _row_index(res.query_labels, row)
+            if i is None:
+                continue
+            would["weights"] = _vector(res.weights, i, 4, self.limits)
+            would["output"] = _vector(res.output, i, 4, self.limits)
+            break
+        claimed = c.sqrt_d_k.text if c.sqrt_d_k is not None else author.divisor
+        self.add(
+            "dk-mismatch", "sqrt_d_k", (), claimed, correct.divisor, correct.divisor,
+            params={
+                "divisor": claimed,
+                "author_d_k": d_author if d_author is not None else "?",
+                "stated": spec.d_k if spec.d_k is not None else "-",
+                "width": res.key_width,
+                "held_author": held_author,
+                "held_correct": held_correct,
+                "weights": would.get("weights", "-"),
+                "output": would.get("output", "-"),
+            },
+        )
+
+    def row_entries(
+        self, row: str, fieldname: str, res_a: AttentionResult, res_c: AttentionResult
+    ) -> Iterable[tuple[tuple[str, ...], Written, Quantity, Quantity]]:
+        rc = self.spec.claims.rows[row]
+        i = _row_index(res_a.query_labels, row)
+        if i is None:
+            return
+        step = _STEP_OF[fieldname]
+        val = getattr(rc, fieldname)
+        if fieldname == "sum":
+            if val is not None:
+                yield (row,), val, TensorEntry(res_a.stage(step), (i,)), TensorEntry(res_c.stage(step), (i,))
+            return
+        for j, w in enumerate(val):
+            if w is not None:
+                pos = (row, self.col_label(fieldname, j))
+                yield pos, w, TensorEntry(res_a.stage(step), (i, j)), TensorEntry(res_c.stage(step), (i, j))
+
+    # -- tokens ---------------------------------------------------------------
+
+    def check_tokens(self, frame: _Frame) -> None:
+        res = frame.result
+        for token, tc in self.spec.claims.tokens.items():
+            for name, vec, labels in (
+                ("Q", tc.q, res.query_labels),
+                ("K", tc.k, res.key_labels),
+                ("V", tc.v, res.key_labels),
+            ):
+                if vec is None:
+                    continue
+                i = _row_index(labels, token)
+                tensor = res.stage(name)
+                self.mixed(name, token, vec, exact_of=None if i is None else (lambda j, t=tensor, r=i: t.rational((r, j))))
+                for j, w in enumerate(vec):
+                    if w is None:
+                        continue
+                    if i is None:
+                        self.add("missing-input", name, (token, str(j)), w.text, "?", None,
+                                 key="missing-token", params={"token": token})
+                        continue
+                    tensor = res.stage(name)
+                    self.judge_claim(name, (token, str(j)), w, TensorEntry(tensor, (i, j)), tensor, (i, j), None)
+
+    # -- rows -------------------------------------------------------------------
+
+    def check_rows_without_inputs(self) -> None:
+        """not-normalized and precision-mixed need only the claims."""
+        for row, rc in self.spec.claims.rows.items():
+            ws = rc.weights
+            if ws and all(w is not None for w in ws):
+                lo = sum((rounding_interval(w)[0] for w in ws), Fraction(0))  # type: ignore[arg-type]
+                hi = sum((rounding_interval(w)[1] for w in ws), Fraction(0))  # type: ignore[arg-type]
+                if not lo <= 1 <= hi:
+                    total = sum((w.value for w in ws), Fraction(0))  # type: ignore[union-attr]
+                    self.add(
+                        "not-normalized", "weights", (row,), " + ".join(w.text for w in ws),  # type: ignore[union-attr]
+                        "1", "1", params={"sum": _frac_text(total), "low": _frac_text(lo), "high": _frac_text(hi)},
+                    )
+            if not self.spec.computable:
+                for fieldname in ("scaled", "exp", "weights", "output"):
+                    self.mixed(_STEP_OF[fieldname], row, getattr(rc, fieldname), fieldname)
+
+    def mixed(
+        self,
+        step: str,
+        row: str,
+        vec: tuple[Written | None, ...],
+        fieldname: str = "",
+        exact_of: Callable[[int], Fraction | None] | None = None,
+    ) -> None:
+        """precision-mixed: claims of one vector written with different decimals.
+
+        The less precise ones are reported, unless they are the exact value (``0.22`` next to
+        ``-0.175`` when the value is exactly 0.22 is not a rounding).
+        """
+        ws = [(j, w) for j, w in enumerate(vec) if w is not None and w.kind == "decimal" and w.decimals]
+        if len(ws) < 2:
+            return
+        counts: dict[int, int] = {}
+        for _, w in ws:
+            counts[w.decimals or 0] = counts.get(w.decimals or 0, 0) + 1
+        if len(counts) < 2:
+            return
+        common = max(counts, key=lambda d: (counts[d], d))
+        for j, w in ws:
+            if w.decimals != common and not (exact_of is not None and exact_of(j) == w.value):
+                col = self.col_label(fieldname, j) if fieldname else str(j)
+                self.add(
+                    "precision-mixed", step, (row, col), w.text, "-", None,
+                    params={"decimals": w.decimals, "common": common, "others": [x.text for _, x in ws]},
+                )
+
+    def check_row(self, row: str, author: _Frame, correct: _Frame) -> None:
+        rc = self.spec.claims.rows[row]
+        res = author.result
+        i = _row_index(res.query_labels, row)
+        if i is None:
+            for fieldname, step in ROW_STEPS:
+                val = getattr(rc, fieldname)
+                for j, w in enumerate([val] if fieldname == "sum" else list(val)):
+                    if w is not None:
+                        self.add("missing-input", step, (row,), w.text, "?", None, key="missing-row",
+                                 params={"token": row})
+            return
+        if res.weights.ndim != 2:
+            raise InputError(f"{self.spec.path}: check supports single-head, unbatched specs")
+        chain = _Chain(self.spec, row, i, res, author.scale)
+        for fieldname in ("scaled", "exp", "weights", "output"):
+            t = res.stage(_STEP_OF[fieldname])
+            self.mixed(_STEP_OF[fieldname], row, getattr(rc, fieldname), fieldname,
+                       exact_of=lambda j, t=t: t.rational((i, j)))
+        for fieldname, step in ROW_STEPS:
+            tensor = res.stage(step)
+            val = getattr(rc, fieldname)
+            entries = [((i,), val, None)] if fieldname == "sum" else [
+                ((i, j), w, j) for j, w in enumerate(val)
+            ]
+            for idx, w, j in entries:
+                if w is None:
+                    continue
+                pos = (row,) if j is None else (row, self.col_label(fieldname, j))
+                self.judge_claim(step, pos, w, TensorEntry(tensor, idx), tensor, idx, (chain, fieldname, j))
+
+    # -- one claim --------------------------------------------------------------
+
+    def judge_claim(
+        self,
+        step: str,
+        pos: tuple[str, ...],
+        w: Written,
+        value: Quantity,
+        tensor: ExactTensor,
+        idx: tuple[int, ...],
+        chain_at: tuple[_Chain, str, int | None] | None,
+    ) -> None:
+        v = self.judge(w, value)
+        if v.code is None:
+            return
+        if v.code in ("float-representation", "undecided"):
+            self.add(v.code, step, pos, w.text, v.exact, v.expected, params=dict(v.details))
+            return
+        base = {"distance": v.details.get("distance", "?")}
+        if chain_at is not None:
+            chain, fieldname, j = chain_at
+            hit = self.approximate_constant(w, chain, fieldname, j)
+            if hit is not None:
+                self.add("approximate-constant", step, pos, w.text, v.exact, v.expected,
+                         params={**base, **hit})
+                return
+            own = chain.point(fieldname, j)
+            if own is not None and self.judge(w, own).code is None:
+                self.add("propagated-rounding", step, pos, w.text, v.exact, v.expected,
+                         key="propagated-exact", params={**base, "formula": chain.formula(fieldname, j)})
+                return
+        if v.code == "truncated":
+            self.add("truncated", step, pos, w.text, v.exact, v.expected, params=base)
+            return
+        slip = self.find_slip(w, v, tensor, idx)
+        if slip is not None:
+            cause, shown = slip
+            self.add("wrong-value", step, pos, w.text, v.exact, v.expected, key="wrong-value-slip",
+                     params={**base, "slip": shown}, cause=cause)
+            return
+        if chain_at is not None:
+            chain, fieldname, j = chain_at
+            ball_fn = chain.derive(fieldname, j, point=False)
+            if ball_fn is not None:
+                with flint.ctx.workprec(_PREC):
+                    ball = ball_fn()
+                if _fits(w, ball):
+                    self.add("propagated-rounding", step, pos, w.text, v.exact, v.expected,
+                             key="propagated-interval", params={**base, "formula": chain.formula(fieldname, j)})
+                    return
+        self.add("wrong-value", step, pos, w.text, v.exact, v.expected, params=base)
+
+    def approximate_constant(
+        self, w: Written, chain: _Chain, fieldname: str, j: int | None
+    ) -> dict[str, object] | None:
+        """A rounded constant that reproduces ``w`` (double precision for long claims)."""
+        if fieldname not in ("exp", "sum", "weights", "output"):
+            return None
+        long = (w.significant or 0) >= 12
+        for const in APPROX_E:
+            if long:
+                got = chain.float_value(fieldname, j, float(const.value))
+                if got is not None and Fraction(repr(got)) == w.value:
+                    own = chain.point(fieldname, j)
+                    own_text = _quantity_text(own, 6, self.limits) if own is not None else "?"
+                    return {
+                        "constant": f"{const.symbol} ≈ {const.text}",
+                        "computation": chain.float_formula(fieldname, j, const.text) + f" = {repr(got)}",
+                        "precision": "float64",
+                        "own": own_text,
+                    }
+            else:
+                q = chain.point(fieldname, j, base=const.value)
+                if q is not None and self.judge(w, q).code is None:
+                    own = chain.point(fieldname, j)
+                    return {
+                        "constant": f"{const.symbol} ≈ {const.text}",
+                        "computation": chain.formula(fieldname, j, base=const.text),
+                        "precision": "exact",
+                        "own": _quantity_text(own, (w.decimals or 0) + 3, self.limits) if own is not None else "?",
+                    }
+        return None
+
+    def find_slip(
+        self, w: Written, v: Verdict, tensor: ExactTensor, idx: tuple[int, ...]
+    ) -> tuple[str, str] | None:
+        """A plausible slip that reproduces the claim exactly, or None."""
+        expected = v.expected
+        if expected is not None:
+            digits_c, digits_e = _digits(w.text), _digits(expected)
+            sign_c, sign_e = w.text.strip().startswith("-"), expected.startswith("-")
+            if sign_c == sign_e and len(digits_c) == len(digits_e) and digits_c != digits_e:
+                diffs = [k for k in range(len(digits_c)) if digits_c[k] != digits_e[k]]
+                if (
+                    len(diffs) == 2
+                    and diffs[1] == diffs[0] + 1
+                    and digits_c[diffs[0]] == digits_e[diffs[1]]
+                    and digits_c[diffs[1]] == digits_e[diffs[0]]
+                ):
+                    return "transposed-digits", expected
+            if sign_c == sign_e and len(digits_c) + 1 == len(digits_e):
+                for k in range(len(digits_e)):
+                    if digits_e[:k] + digits_e[k + 1:] == digits_c:
+                        return "dropped-digit", expected
+        neg = replace(w, value=-w.value)
+        from .verdict import consistent_with
+
+        if w.value != 0 and consistent_with(neg, TensorEntry(tensor, idx), self.accepted, self.limits):
+            return "wrong-sign", v.exact
+        if len(idx) == 2 and tensor.ndim == 2:
+            i, j = idx
+            n, m = tensor.shape
+            others = [(i, k) for k in range(m) if k != j] + [(k, j) for k in range(n) if k != i]
+            if n == m and (j, i) not in others and (j, i) != (i, j):
+                others.append((j, i))
+            for o in others:
+                if tensor.is_neg_inf(o):
+                    continue
+                if consistent_with(w, TensorEntry(tensor, o), self.accepted, self.limits):
+                    return "swapped-operand", f"[{o[0]}, {o[1]}]"
+        return None
+
+
+# --------------------------------------------------------------------------- the author's chain
+
+
+class _Chain:
+    """One query row's computation from the author's own earlier numbers.
+
+    ``derive(field, j, point=...)`` returns a function computing the entry (inside a flint
+    working-precision context) from the previous step: the author's claim where they wrote
+    one — as its exact value (``point``) or as the interval of values that round to it —
+    and the exact value of the frame where they did not.
+    """
+
+    def __init__(self, spec: Spec, row: str, i: int, res: AttentionResult, scale: Surd) -> None:
+        self.spec = spec
+        self.rc = spec.claims.rows[row]
+        self.i = i
+        self.res = res
+        self.scale = scale
+        self.n = res.weights.shape[-1]
+        self.masked = [res.masked_scores.is_neg_inf((i, j)) for j in range(self.n)]
+        self.v_claims = self._v_claims()
+
+    def _v_claims(self) -> list[tuple[Written | None, ...] | None]:
+        labels = self.res.key_labels or ()
+        out: list[tuple[Written | None, ...] | None] = []
+        for k in range(self.n):
+            tc = self.spec.claims.tokens.get(labels[k]) if k < len(labels) else None
+            out.append(tc.v if tc is not None else None)
+        return out
+
+    def _exact(self, step: str, idx: tuple[int, ...]) -> flint.arb:
+        from .exact import Evaluator
+
+        return Evaluator(flint.ctx.prec).arb(self.res.stage(step))[idx]
+
+    def _claim(self, fieldname: str, j: int | None) -> Written | None:
+        val = getattr(self.rc, fieldname)
+        if fieldname == "sum":
+            return val
+        return val[j] if j is not None and j < len(val) else None
+
+    def value(self, fieldname: str, j: int | None, point: bool, base: Fraction | None) -> flint.arb:
+        """The author's value of an earlier entry: claim (point or interval) or derived."""
+        w = self._claim(fieldname, j)
+        if w is not None and not (base is not None and fieldname not in ("scores", "scaled")):
+            return _point(w) if point else _interval(w)
+        return self.compute(fieldname, j, point, base)
+
+    def compute(self, fieldname: str, j: int | None, point: bool, base: Fraction | None) -> flint.arb:
+        """The entry computed from the previous step's author values."""
+        i = self.i
+        if fieldname == "scores":
+            return self._exact("scores", (i, j))  # type: ignore[arg-type]
+        if fieldname == "scaled":
+            return self.value("scores", j, point, base) * self.scale.arb()
+        if fieldname == "exp":
+            if self.masked[j]:  # type: ignore[index]
+                return flint.arb(0)
+            x = self.value("scaled", j, point, base)
+            return x.exp() if base is None else (x * _arb(base).log()).exp()
+        if fieldname == "sum":
+            total = flint.arb(0)
+            for k in range(self.n):
+                total += self.value("exp", k, point, base)
+            return total
+        if fieldname == "weights":
+            return self.value("exp", j, point, base) / self.value("sum", None, point, base)
+        if fieldname == "output":
+            total = flint.arb(0)
+            for k in range(self.n):
+                total += self.value("weights", k, point, base) * self._v(k, j, point)  # type: ignore[arg-type]
+            return total
+        raise KeyError(fieldname)
+
+    def _v(self, k: int, c: int, point: bool) -> flint.arb:
+        claims = self.v_claims[k]
+        if claims is not None and c < len(claims) and claims[c] is not None:
+            return _point(claims[c]) if point else _interval(claims[c])  # type: ignore[arg-type]
+        return self._exact("V", (k, c))
+
+    def derive(
+        self, fieldname: str, j: int | None, *, point: bool, base: Fraction | None = None
+    ) -> Callable[[], flint.arb] | None:
+        """A function computing the entry from the author's earlier numbers (None: nothing to use)."""
+        if fieldname == "scores":
+            return None
+        return lambda: self.compute(fieldname, j, point, base)
+
+    def point(self, fieldname: str, j: int | None, base: Fraction | None = None) -> Computed | None:
+        """The entry from the author's own numbers taken as written, as a :class:`Quantity`."""
+        fn = self.derive(fieldname, j, point=True, base=base)
+        if fn is None:
+            return None
+        return Computed(fn, self.rational(fieldname, j, base))
+
+    def rational(self, fieldname: str, j: int | None, base: Fraction | None) -> Fraction | None:
+        """The point value exactly, when it is rational (claims only, no exp of a non-zero)."""
+        w = self._claim(fieldname, j)
+        if fieldname == "scores":
+            return self.res.scores.rational((self.i, j))  # type: ignore[arg-type]
+        if fieldname == "exp":
+            if self.masked[j]:  # type: ignore[index]
+                return Fraction(0)
+            x = self._point_in("scaled", j, base)
+            return Fraction(1) if x == 0 else None
+        if fieldname == "scaled":
+            x = self._point_in("scores", j, base)
+            return x * self.scale.p if x is not None and self.scale.is_rational else None
+        if fieldname == "sum":
+            parts = [self._point_in("exp", k, base) for k in range(self.n)]
+            return None if any(p is None for p in parts) else sum(parts, Fraction(0))  # type: ignore[arg-type]
+        if fieldname == "weights":
+            e, t = self._point_in("exp", j, base), self._point_in("sum", None, base)
+            return None if e is None or not t else e / t
+        if fieldname == "output":
+            total = Fraction(0)
+            for k in range(self.n):
+                wk = self._point_in("weights", k, base)
+                claims = self.v_claims[k]
+                vk = claims[j].value if claims is not None and j is not None and j < len(claims) and claims[j] is not None else self.res.value.rational((k, j))  # type: ignore[union-attr,arg-type]
+                if wk is None or vk is None:
+                    return None
+                total += wk * vk
+            return total
+        del w
+        return None
+
+    def _point_in(self, fieldname: str, j: int | None, base: Fraction | None) -> Fraction | None:
+        w = self._claim(fieldname, j)
+        if w is not None and not (base is not None and fieldname not in ("scores", "scaled")):
+            return w.value
+        return self.rational(fieldname, j, base)
+
+    def formula(self, fieldname: str, j: int | None, base: str = "e") -> str:
+        """The computation as the author wrote it, e.g. ``12.18 + 2.71``."""
+        def val(f: str, k: int | None) -> str:
+            w = self._claim(f, k)
+            return w.text if w is not None else f"{f}[{k}]" if k is not None else f
+        if fieldname == "scaled":
+            return f"{val('scores', j)} * {self.scale}"
+        if fieldname == "exp":
+            return f"{base}^{val('scaled', j)}"
+        if fieldname == "sum":
+            return " + ".join(
+                val("exp", k) if self._claim("exp", k) is not None and base == "e" else f"{base}^{val('scaled', k)}"
+                for k in range(self.n)
+            )
+        if fieldname == "weights":
+            return f"{val('exp', j)} / {val('sum', None)}"
+        if fieldname == "output":
+            parts = []
+            for k in range(self.n):
+                claims = self.v_claims[k]
+                vtxt = claims[j].text if claims is not None and j is not None and j < len(claims) and claims[j] is not None else f"V[{k},{j}]"  # type: ignore[union-attr]
+                parts.append(f"{val('weights', k)}×{vtxt}")
+            return " + ".join(parts)
+        return fieldname
+
+    # -- double precision, as an author's program would compute ----------------
+
+    def _float_in(self, fieldname: str, j: int | None) -> float | None:
+        w = self._claim(fieldname, j)
+        if w is not None:
+            return float(w.value)
+        return None
+
+    def float_value(self, fieldname: str, j: int | None, c: float) -> float | None:
+        """The entry computed in float64 with ``c`` for e, from the author's numbers."""
+        def scaled(k: int) -> float | None:
+            x = self._float_in("scaled", k)
+            if x is None:
+                x = float(self.res.scaled_scores.to_numpy()[self.i, k])
+            return x
+
+        def ex(k: int) -> float:
+            if self.masked[k]:
+                return 0.0
+            x = scaled(k)
+            return c ** x if x is not None else math.nan
+
+        try:
+            if fieldname == "exp":
+                return ex(j)  # type: ignore[arg-type]
+            exps = [ex(k) for k in range(self.n)]
+            total = 0.0
+            for e in exps:
+                total += e
+            if fieldname == "sum":
+                return total
+            weights = [e / total for e in exps]
+            if fieldname == "weights":
+                return weights[j]  # type: ignore[index]
+            if fieldname == "output":
+                vcol = [float(self.res.value.to_numpy()[k, j]) for k in range(self.n)]  # type: ignore[index]
+                out = 0.0
+                for wk, vk in zip(weights, vcol):
+                    out += wk * vk
+                return out
+        except (OverflowError, ZeroDivisionError):
+            return None
+        return None
+
+    def float_formula(self, fieldname: str, j: int | None, c: str) -> str:
+        """The float64 computation shown in a finding."""
+        def sc(k: int) -> str:
+            w = self._claim("scaled", k)
+            return w.text if w is not None else repr(float(self.res.scaled_scores.to_numpy()[self.i, k]))
+
+        if fieldname == "exp":
+            return f"{c}**{sc(j)}"  # type: ignore[arg-type]
+        terms = " + ".join(f"{c}**{sc(k)}" for k in range(self.n) if not self.masked[k])
+        if fieldname == "sum":
+            return terms
+        return f"({fieldname} from {terms})"
+
+
+class _SurdQuantity:
+    """A :class:`Surd` as a :class:`Quantity`."""
+
+    def __init__(self, s: Surd) -> None:
+        self.s = s
+
+    def rational(self) -> Fraction | None:
+        return self.s.p if self.s.is_rational else None
+
+    def arb(self, prec: int) -> flint.arb:
+        with flint.ctx.workprec(prec):
+            return self.s.arb()
+
+
+# --------------------------------------------------------------------------- small helpers
+
+
+def _row_index(labels: tuple[str, ...] | None, token: str) -> int | None:
+    if labels is None:
+        return None
+    try:
+        return labels.index(token)
+    except ValueError:
+        return None
+
+
+def _unique(xs: Iterable[Any]) -> list[Any]:
+    out: list[Any] = []
+    for x in xs:
+        if x is not None and x not in out:
+            out.append(x)
+    return out
+
+
+def _divisor_square(res: AttentionResult) -> Fraction | None:
+    d = res.d_k
+    return d
+
+
+def _divisor_text(res: AttentionResult) -> str:
+    d = res.d_k
+    if d is None:
+        return str(res.scale)
+    root = sqrt_surd(d)
+    return str(root.p) if root.is_rational else f"sqrt({d})"
+
+
+def _vector(t: ExactTensor, i: int, decimals: int, limits: Limits) -> str:
+    rounded = t.round(decimals, mode=Rounding.HALF_EVEN, limits=limits)
+    return "[" + ", ".join(_fmt_dec(x) for x in rounded[i]) + "]"
+
+
+def _frac_text(x: Fraction) -> str:
+    if x.denominator == 1:
+        return str(x.numerator)
+    return _fmt_dec(round_decimals(x, 6, Rounding.HALF_EVEN).normalize())
+
+
+def _digits(text: str) -> str:
+    return "".join(ch for ch in text if ch.isdigit()).lstrip("0")
+
+
+def _quantity_text(q: Quantity, decimals: int, limits: Limits) -> str:
+    from .verdict import certify_value
+    from .exact import Ball
+
+    def decide(b: Ball) -> str | None:
+        lo = round_decimals(b.lower, decimals, Rounding.HALF_EVEN)
+        return _fmt_dec(lo) if round_decimals(b.upper, decimals, Rounding.HALF_EVEN) == lo else None
+
+    got = certify_value(q, decide, start_bits=64, limits=limits)
+    return got if got is not None else "?"
+
+
+# --------------------------------------------------------------------------- API
+
+
+def check(
+    spec: Spec,
+    *,
+    accepted: frozenset[Rounding] = DEFAULT_ACCEPTED,
+    limits: Limits = DEFAULT_LIMITS,
+) -> CheckReport:
+    """Judge every claim of ``spec``; return the findings, most specific explanation each."""
+    return _Checker(spec, accepted, limits).run()
