@@ -1,0 +1,61 @@
+"""Regenerate the golden files of ``symattn explain`` and the documents in docs/examples.
+
+Run ``python -m tests.regen_golden`` from the repository root after a deliberate change to
+the document model, the templates or the message catalogs; review the diff, then commit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+from symattn.document import DocOptions, build_document, meta_from_spec
+from symattn.render import render_json, render_latex, render_markdown
+from symattn.spec import load_spec
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN = ROOT / "tests" / "golden"
+EXAMPLES = ROOT / "docs" / "examples"
+SEEDS = ("thinking_machines", "animal_street", "fruit_dictionary")
+LANGS = ("zh", "en")
+#: (suffix, render) per output format
+FORMATS = (
+    ("md", render_markdown),
+    ("tex", render_latex),
+    ("json", render_json),
+)
+
+
+def documents() -> Iterator[tuple[str, str, str, str]]:
+    """``(seed, lang, suffix, text)`` for every golden document."""
+    for seed in SEEDS:
+        spec = load_spec(EXAMPLES / f"{seed}.toml")
+        result = spec.run() if spec.computable else None
+        for lang in LANGS:
+            meta = meta_from_spec(spec)
+
+            doc = build_document(result, replace(meta, lang=lang), DocOptions())
+            for suffix, render in FORMATS:
+                yield seed, lang, suffix, render(doc)
+
+
+def targets(seed: str, lang: str, suffix: str) -> list[Path]:
+    """Where one document is stored: the golden file, plus docs/examples for md and tex."""
+    out = [GOLDEN / f"{seed}.{lang}.{suffix}"]
+    if suffix in ("md", "tex"):
+        out.append(EXAMPLES / f"{seed}.{lang}.{suffix}")
+    return out
+
+
+def main() -> None:
+    """Write every golden file and example document."""
+    GOLDEN.mkdir(parents=True, exist_ok=True)
+    for seed, lang, suffix, text in documents():
+        for path in targets(seed, lang, suffix):
+            path.write_text(text, encoding="utf-8")
+            print(f"wrote {path.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
