@@ -1,0 +1,581 @@
+"""Fast numeric paths: correctly rounded float64 attention for large inputs.
+
+:func:`attention_float64` computes ``softmax(Q K^T * scale + mask) V`` correctly rounded to
+float64 (round to nearest, ties to even) without per-entry Python in the hot loops:
+
+1. Inputs are read exactly and scaled to integer matrices, split into signed "slices" of at
+   most ``w`` bits, so every slice product ``A @ B`` done by float64 BLAS is *exact* (all
+   partial sums are integers below ``2**53``). ``Q K^T`` is exact.
+2. Logits ``t = gamma * S + a`` (``gamma`` = scale times the input units) are formed in
+   double-double (about 106 bits) with a proved absolute error bound per row; each row is
+   shifted by its (floating) maximum, which cancels exactly in the softmax.
+3. ``exp(t)`` is ``T0[d0] * T1[d1] * T2[d2] * exp(-y)``: three table values (computed in
+   Arb, each error measured rigorously) indexed by the binary digits of
+   ``delta = floor(-t * 2**26)``, and a degree-4 Taylor polynomial for the residual
+   ``|y| <= 2**-25``. Entries with ``-t > 80`` become 0 (true value below ``2**-115``).
+4. The weights ``e`` (``0 <= e < 2``) are cut exactly into four 26-bit fixed-point slices;
+   ``P V`` and the row sums are exact integer products of slices (BLAS again).
+5. ``o = (N / R) * unit_V`` in double-double, with an absolute bound on everything above;
+   an entry is accepted when the whole interval rounds to one double. The few undecided
+   entries (and exact zeros, ties) are recomputed by the pure Arb path of
+   :mod:`symattn.exact`, which also knows the rational cases exactly.
+
+The error bounds are in :func:`_decide` and documented in ``docs/performance.md``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import flint
+import numpy as np
+
+from .config import DEFAULT_LIMITS, Limits
+from .errors import InputError, ShapeError
+from .exact import (
+    ExpTensor,
+    MatMulTensor,
+    RationalTensor,
+    RowSumTensor,
+    SoftmaxTensor,
+    Surd,
+    SurdTensor,
+    inv_sqrt,
+)
+from .numbers import NEG_INF, to_exact_array, to_fraction
+
+Progress = Callable[[int, int], None]
+
+_U2 = 2.0**-106  # u**2 for double precision, u = 2**-53
+_F = 26  # fixed-point bits of the exp argument reduction
+_LEVEL_BITS = 11  # table index bits per level (3 levels: delta < 2**33)
+_CUTOFF = 80  # exp(-t) for t > 80 is treated as 0 (< 2**-115)
+_EW = 26  # bits per weight slice
+_EW_SLICES = 4  # weight slices: resolution 2**-(4*26-1) = 2**-103
+
+
+# --------------------------------------------------------------------------- double-double
+
+
+def _two_sum(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``a + b = s + e`` exactly (Knuth)."""
+    s = a + b
+    bb = s - a
+    return s, (a - (s - bb)) + (b - bb)
+
+
+def _fast_two_sum(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``a + b = s + e`` exactly when ``|a| >= |b|`` (Dekker)."""
+    s = a + b
+    return s, b - (s - a)
+
+
+def _split(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    c = 134217729.0 * a  # 2**27 + 1
+    hi = c - (c - a)
+    return hi, a - hi
+
+
+def _two_prod(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``a * b = p + e`` exactly (Dekker, no FMA)."""
+    p = a * b
+    ah, al = _split(a)
+    bh, bl = _split(b)
+    return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
+
+
+def _dd_mul(xh: Any, xl: Any, yh: Any, yl: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Double-double product (DWTimesDW1 of Joldes-Muller-Popescu; rel. error <= 7u^2)."""
+    ch, cl1 = _two_prod(xh, yh)
+    cl2 = xh * yl + xl * yh
+    return _fast_two_sum(ch, cl1 + cl2)
+
+
+def _dd_add(xh: Any, xl: Any, yh: Any, yl: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Double-double sum (AccurateDWPlusDW; rel. error <= 3u^2 + 13u^3)."""
+    sh, sl = _two_sum(xh, yh)
+    th, tl = _two_sum(xl, yl)
+    sl = sl + th
+    sh, sl = _fast_two_sum(sh, sl)
+    sl = sl + tl
+    return _fast_two_sum(sh, sl)
+
+
+def _dd_div(xh: Any, xl: Any, yh: Any, yl: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Double-double quotient (DWDivDW1; rel. error <= 15u^2 + 56u^3)."""
+    th = xh / yh
+    rh, rl = _dd_mul(yh, yl, th, 0.0)
+    ph, pl = _two_sum(xh, -rh)
+    dl = pl + (xl - rl)
+    tl = (ph + dl) / yh
+    return _fast_two_sum(th, tl)
+
+
+def _arb_dd(x: flint.arb) -> tuple[float, float, float]:
+    """``(hi, lo, err)``: ``|x - (hi + lo)| <= err`` for every point of the ball ``x``."""
+    hi = float(x)
+    lo = float(x - hi)
+    err = (x - hi - lo).abs_upper()
+    return hi, lo, float(err) * (1 + 2.0**-50) + 5e-324
+
+
+# --------------------------------------------------------------------------- exact integers
+
+
+@dataclass(frozen=True)
+class Sliced:
+    """An exact integer array ``sum_s slices[s] * 2**(width*s)``; the real value is that times ``unit``.
+
+    Every slice holds integers (as float64) of magnitude below ``2**width``.
+    """
+
+    slices: tuple[np.ndarray, ...]
+    width: int
+    unit: Fraction
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The array's shape."""
+        return tuple(self.slices[0].shape)
+
+    def abs_upper(self) -> np.ndarray:
+        """An upper bound of ``|integer|`` per entry (float64)."""
+        total = np.zeros(self.shape)
+        for s, a in enumerate(self.slices):
+            total += np.abs(a) * 2.0 ** (self.width * s)
+        return total * (1 + 2.0**-40)
+
+    def ints(self, index: Any) -> np.ndarray:
+        """The exact Python integers at ``index`` (an object array)."""
+        out = np.zeros(np.shape(self.slices[0][index]), dtype=object)
+        for s, a in enumerate(self.slices):
+            out = out + np.vectorize(int, otypes=[object])(a[index]) * (1 << (self.width * s)) if np.size(a[index]) else out
+        return out
+
+    def fractions(self, index: Any) -> np.ndarray:
+        """The exact values at ``index`` as ``Fraction`` (an object array)."""
+        u = self.unit
+        return np.vectorize(lambda i: Fraction(i) * u, otypes=[object])(self.ints(index))
+
+
+def _slice_float_ints(m: np.ndarray, width: int) -> tuple[np.ndarray, ...]:
+    """Signed ``width``-bit slices of an array of integer-valued floats (exact)."""
+    sign = np.where(m < 0, -1.0, 1.0)
+    r = np.abs(m)
+    step = 2.0**width
+    out = []
+    while True:
+        low = np.fmod(r, step)
+        out.append(sign * low)
+        r = (r - low) / step
+        if not r.any():
+            return tuple(out)
+
+
+def _from_float(a: np.ndarray, width: int) -> Sliced:
+    a = np.asarray(a, dtype=np.float64)
+    if not np.isfinite(a).all():
+        raise InputError("inputs must be finite (use a mask for -inf)")
+    nz = a != 0
+    if not nz.any():
+        return Sliced((np.zeros(a.shape),), width, Fraction(1))
+    mant, ex = np.frexp(a[nz])
+    mi = np.abs(np.ldexp(mant, 53)).astype(np.int64)
+    tz = np.log2((mi & -mi).astype(np.float64)).astype(np.int64)
+    e0 = int((ex - 53 + tz).min())
+    m = np.ldexp(a, -e0)  # exact: integers
+    return Sliced(_slice_float_ints(m, width), width, Fraction(2) ** e0)
+
+
+def _from_fractions(x: np.ndarray, width: int) -> Sliced:
+    flat = x.reshape(-1)
+    dens = {f.denominator for f in flat}
+    den = math.lcm(*dens) if dens else 1
+    ints = np.array([f.numerator * (den // f.denominator) for f in flat], dtype=object).reshape(x.shape)
+    big = max((abs(int(i)) for i in ints.reshape(-1)), default=0)
+    if big < 2**53:
+        m = ints.astype(np.float64) if ints.size else np.zeros(x.shape)
+        return Sliced(_slice_float_ints(m, width), width, Fraction(1, den))
+    sign = np.where(ints < 0, -1.0, 1.0) if ints.size else np.ones(x.shape)
+    mag = np.abs(ints)
+    mask = (1 << width) - 1
+    out = []
+    while True:
+        out.append(sign * (mag & mask).astype(np.float64))
+        mag = mag >> width
+        if not mag.any():
+            return Sliced(tuple(out), width, Fraction(1, den))
+
+
+def _exact_input(x: Any, width: int, exact_float: bool, what: str, limits: Limits) -> Sliced:
+    if type(x).__module__.split(".")[0] == "torch":
+        x = x.detach().cpu()
+        if str(x.dtype) == "torch.bfloat16":
+            x = x.float()
+        x = x.numpy()
+    if isinstance(x, np.ndarray) and x.dtype.kind == "f" and exact_float:
+        return _from_float(x, width)
+    return _from_fractions(to_exact_array(x, exact_float=exact_float, what=what, limits=limits), width)
+
+
+def _width_for(terms: int) -> int:
+    """Slice width so that a product of two slices summed ``terms`` times stays below 2**53."""
+    return max(4, (53 - (terms + 1).bit_length() - 1) // 2)
+
+
+def _exact_products(a: Sliced, b: Sliced, transpose_b: bool) -> list[tuple[np.ndarray, int]]:
+    """Exact ``a @ b(^T)`` as a list of ``(integer float array, power of two)`` terms."""
+    out = []
+    for i, x in enumerate(a.slices):
+        for j, y in enumerate(b.slices):
+            out.append((np.matmul(x, np.swapaxes(y, -1, -2) if transpose_b else y), a.width * i + b.width * j))
+    return out
+
+
+# --------------------------------------------------------------------------- exp tables
+
+
+@dataclass(frozen=True)
+class _Tables:
+    hi: tuple[np.ndarray, ...]
+    lo: tuple[np.ndarray, ...]
+    err: float  # max relative error of a table entry
+
+
+def _exp_tables() -> _Tables:
+    """``T_l[d] = exp(-d * 2**(11 l) * 2**-26)`` for ``l = 0, 1, 2`` as double-doubles."""
+    his, los, worst = [], [], 0.0
+    n = 1 << _LEVEL_BITS
+    with flint.ctx.workprec(256):
+        for level in range(3):
+            step = (flint.arb(2) ** (_LEVEL_BITS * level - _F)).neg().exp()
+            x = flint.arb(1)
+            hi, lo = np.empty(n), np.empty(n)
+            for d in range(n):
+                h, l, e = _arb_dd(x)
+                hi[d], lo[d] = h, l
+                worst = max(worst, e / h)
+                x = x * step
+            his.append(hi)
+            los.append(lo)
+    return _Tables(tuple(his), tuple(los), worst * (1 + 2.0**-40))
+
+
+def _exp_neg(th: np.ndarray, tl: np.ndarray, tables: _Tables) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``exp(t)`` for double-double ``t <= ~0``: ``(hi, lo, zeroed)``; relative error in ``_decide``."""
+    uh, ul = -th * 2.0**_F, -tl * 2.0**_F  # exact scaling
+    zeroed = uh > _CUTOFF * 2.0**_F
+    delta = np.floor(np.clip(uh, 0.0, _CUTOFF * 2.0**_F))
+    rh, rl = _two_sum(uh - delta, ul)  # uh - delta is exact
+    yh, yl = rh * 2.0**-_F, rl * 2.0**-_F  # |y| <= 2**-25
+    d = delta.astype(np.int64)
+    mask = (1 << _LEVEL_BITS) - 1
+    eh, el = tables.hi[0][d & mask], tables.lo[0][d & mask]
+    for level in (1, 2):
+        i = (d >> (_LEVEL_BITS * level)) & mask
+        eh, el = _dd_mul(eh, el, tables.hi[level][i], tables.lo[level][i])
+    # exp(-y) = (1 - yh + yh^2/2 - yh^3/6 + yh^4/24) (1 - yl) + O(2**-100)
+    z = yh * yh * (0.5 - yh * (1 / 6 - yh / 24)) - yl + yl * yh
+    ph, pl = _two_sum(np.ones_like(yh), -yh)
+    ph, pl = _fast_two_sum(ph, pl + z)
+    eh, el = _dd_mul(eh, el, ph, pl)
+    eh = np.where(zeroed, 0.0, eh)
+    el = np.where(zeroed, 0.0, el)
+    return eh, el, zeroed
+
+
+def _weight_slices(eh: np.ndarray, el: np.ndarray) -> list[np.ndarray]:
+    """Exact fixed-point slices ``A_s`` with ``e = sum_s A_s 2**-(26 s - 1) + rem``, ``|rem| < 2**-103``."""
+    out = []
+    h, l = eh * 2.0 ** (_EW - 1), el * 2.0 ** (_EW - 1)
+    for s in range(_EW_SLICES):
+        a = np.floor(h)
+        out.append(a)
+        h, l = _two_sum(h - a, l)  # exact
+        h, l = h * 2.0**_EW, l * 2.0**_EW
+    return out
+
+
+# --------------------------------------------------------------------------- the problem
+
+
+@dataclass(frozen=True)
+class _Problem:
+    q: Sliced
+    k: Sliced
+    v: Sliced
+    scale: Surd
+    masked: np.ndarray | None  # bool, broadcastable to (..., L, S); True = does not take part
+    add: np.ndarray | None  # additive mask values (object Fractions), broadcastable
+    batch: tuple[int, ...]
+
+
+def _prepare(
+    query: Any, key: Any, value: Any, attn_mask: Any, is_causal: bool, scale: Any, enable_gqa: bool,
+    exact_float: bool, limits: Limits,
+) -> _Problem:
+    shapes = [np.shape(x if not hasattr(x, "shape") else np.empty(tuple(x.shape), dtype=np.int8)) for x in (query, key, value)]
+    qs, ks, vs = (tuple(s) for s in shapes)
+    if min(len(qs), len(ks), len(vs)) < 2:
+        raise ShapeError("query, key and value need at least 2 dimensions")
+    if qs[-1] != ks[-1] or ks[-2] != vs[-2]:
+        raise ShapeError(f"incompatible shapes {qs}, {ks}, {vs}")
+    width = _width_for(qs[-1])
+    q = _exact_input(query, width, exact_float, "Q", limits)
+    k = _exact_input(key, width, exact_float, "K", limits)
+    v = _exact_input(value, 53 - _EW - (ks[-2] + 1).bit_length() - 2, exact_float, "V", limits)
+    if enable_gqa and len(qs) >= 3 and len(ks) >= 3 and qs[-3] != ks[-3]:
+        hq, hk = qs[-3], ks[-3]
+        if hk == 0 or hq % hk:
+            raise ShapeError(f"grouped-query attention needs query heads ({hq}) divisible by key heads ({hk})")
+        k = Sliced(tuple(np.repeat(a, hq // hk, axis=-3) for a in k.slices), k.width, k.unit)
+        v = Sliced(tuple(np.repeat(a, hq // hk, axis=-3) for a in v.slices), v.width, v.unit)
+    try:
+        batch = tuple(np.broadcast_shapes(q.shape[:-2], k.shape[:-2], v.shape[:-2]))
+    except ValueError:
+        raise ShapeError(f"batch dimensions do not broadcast: {q.shape}, {k.shape}, {v.shape}") from None
+    if scale is None:
+        c = inv_sqrt(qs[-1])
+    elif isinstance(scale, Surd):
+        c = scale
+    else:
+        c = Surd(to_fraction(scale, exact_float=exact_float, what="scale", limits=limits))
+    L, S = qs[-2], ks[-2]
+    masked = add = None
+    if is_causal and attn_mask is not None:
+        raise InputError("is_causal and attn_mask cannot both be given (as in torch)")
+    if is_causal:
+        masked = ~np.tril(np.ones((L, S), dtype=bool))
+    elif attn_mask is not None:
+        m = attn_mask
+        if type(m).__module__.split(".")[0] == "torch":
+            m = m.detach().cpu().float().numpy() if not str(m.dtype) == "torch.bool" else m.detach().cpu().numpy()
+        m = np.asarray(m) if not isinstance(m, np.ndarray) else m
+        if m.dtype == np.bool_:
+            masked = ~m
+        else:
+            vals = to_exact_array(m, exact_float=exact_float, allow_neg_inf=True, what="attn_mask", limits=limits)
+            masked = np.vectorize(lambda x: x is NEG_INF, otypes=[bool])(vals) if vals.size else np.zeros(vals.shape, bool)
+            add = np.where(masked, Fraction(0), vals)
+            if not any(f != 0 for f in add.reshape(-1)):
+                add = None
+    full = batch + (L, S)
+    try:
+        masked = np.broadcast_to(masked, full) if masked is not None else None
+        add = np.broadcast_to(add, full) if add is not None else None
+    except ValueError:
+        raise ShapeError(f"attn_mask does not broadcast to the scores' shape {full}") from None
+    return _Problem(q, k, v, c, masked, add, batch)
+
+
+def _gamma(p: _Problem) -> tuple[float, float, float]:
+    """``scale * unit_Q * unit_K`` as a double-double with an absolute error bound."""
+    u = p.q.unit * p.k.unit
+    with flint.ctx.workprec(320):
+        g = Surd(p.scale.p * u, p.scale.q * u, p.scale.r).arb()
+        if not g.is_zero() and not (2.0**-900 < float(abs(g)) < 2.0**900):
+            raise _Unsupported("scale times input units out of double range")
+        return _arb_dd(g)
+
+
+class _Unsupported(Exception):
+    """The fast path cannot represent this problem in double-double; use the Arb path."""
+
+
+def _index(a: np.ndarray | None, batch_idx: tuple[int, ...], ndim: int) -> Any:
+    """The ``(L, S)`` or ``(S, E)`` matrix of ``a`` for one batch index (numpy broadcasting)."""
+    if a is None:
+        return None
+    extra = a.ndim - 2
+    idx = batch_idx[len(batch_idx) - extra :] if extra > 0 else ()
+    idx = tuple(0 if n == 1 else i for i, n in zip(idx, a.shape[:extra]))
+    return a[idx]
+
+
+def attention_float64(
+    query: Any,
+    key: Any,
+    value: Any,
+    attn_mask: Any = None,
+    is_causal: bool = False,
+    scale: Any = None,
+    enable_gqa: bool = False,
+    *,
+    exact_float: bool = True,
+    progress: Progress | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+    block_rows: int = 256,
+) -> np.ndarray:
+    """``softmax(Q K^T * scale + mask) V`` correctly rounded to float64, fast.
+
+    Same semantics as :func:`symattn.scaled_dot_product_attention` (torch's argument order,
+    safe softmax for fully masked rows). Float arrays are read as their exact binary values
+    (``exact_float=True``, what a kernel computes with); ``exact_float=False`` reads them
+    through their shortest repr like the rest of symattn.
+    """
+    p = _prepare(query, key, value, attn_mask, is_causal, scale, enable_gqa, exact_float, limits)
+    L, S, Ev = p.q.shape[-2], p.k.shape[-2], p.v.shape[-1]
+    out = np.empty(p.batch + (L, Ev))
+    tables = _exp_tables()
+    try:
+        gamma = _gamma(p)
+    except _Unsupported:
+        gamma = None
+    blocks = [(b, r) for b in np.ndindex(*p.batch) for r in range(0, L, block_rows)]
+    for count, (b, r0) in enumerate(blocks, 1):
+        rows = slice(r0, min(L, r0 + block_rows))
+        undecided = np.ones((rows.stop - rows.start, Ev), dtype=bool)
+        if gamma is not None:
+            vals, undecided = _block(p, b, rows, gamma, tables)
+            out[b + (rows,)] = vals
+        for i, j in np.argwhere(undecided):
+            out[b + (rows.start + int(i), int(j))] = _fallback(p, b, rows.start + int(i), int(j), limits)
+        if progress is not None:
+            progress(count, len(blocks))
+    out.flags.writeable = False
+    return out
+
+
+def _block(
+    p: _Problem, b: tuple[int, ...], rows: slice, gamma: tuple[float, float, float], tables: _Tables
+) -> tuple[np.ndarray, np.ndarray]:
+    """Fast values and the undecided mask for query rows ``rows`` of batch entry ``b``."""
+    qsl = [_index(a, b, 2)[rows] for a in p.q.slices]
+    ksl = [_index(a, b, 2) for a in p.k.slices]
+    vsl = [_index(a, b, 2) for a in p.v.slices]
+    n_rows, S = qsl[0].shape[0], ksl[0].shape[0]
+    # exact scores as a double-double (exact when there is one term)
+    terms = [(qa @ kb.T, p.q.width * i + p.k.width * j) for i, qa in enumerate(qsl) for j, kb in enumerate(ksl)]
+    sh, sl = np.ldexp(terms[0][0], terms[0][1]), np.zeros((n_rows, S))
+    sabs = np.abs(sh)
+    for c, e in terms[1:]:
+        x = np.ldexp(c, e)
+        sh, sl = _dd_add(sh, sl, x, 0.0)
+        sabs = sabs + np.abs(x)
+    s_err = (len(terms) * 4 * _U2) * sabs if len(terms) > 1 else 0.0
+    gh, gl, gerr = gamma
+    th, tl = _dd_mul(sh, sl, gh, gl)
+    # |t - (th+tl)| <= |g| s_err + |S| gerr + |t| 7u^2 (+ the mask addition below)
+    s_mag = sabs if len(terms) > 1 else np.abs(sh)
+    t_err = abs(gh) * 1.01 * s_err + s_mag * (1.01 * gerr) + np.abs(th) * 8 * _U2
+    masked = p.masked[b][rows] if p.masked is not None else np.zeros((n_rows, S), dtype=bool)
+    if p.add is not None:
+        add = p.add[b][rows]
+        ah = add.astype(np.float64)
+        al = np.vectorize(lambda f, h: float(f - Fraction(h)), otypes=[np.float64])(add, ah) if add.size else ah
+        t_add = np.abs(ah) * 2.0**-104  # conversion error of each Fraction to a double-double
+        th, tl = _dd_add(th, tl, ah, al)
+        t_err = t_err + t_add + (np.abs(th) + np.abs(ah)) * 4 * _U2
+    active = ~masked
+    n_active = active.sum(axis=1)
+    m = np.where(active, th, -np.inf).max(axis=1, keepdims=True)
+    m = np.where(np.isfinite(m), m, 0.0)
+    th, tl = _dd_add(np.where(active, th, 0.0), tl, -m, 0.0)
+    th = np.where(active, th, 0.0)
+    tl = np.where(active, tl, 0.0)
+    t_err = t_err + (np.abs(th) + np.abs(m)) * 4 * _U2
+    row_t_err = np.max(np.where(active, t_err, 0.0), axis=1)  # absolute error of each logit
+    eh, el, _ = _exp_neg(th, tl, tables)
+    eh = np.where(active, eh, 0.0)
+    el = np.where(active, el, 0.0)
+    a = _weight_slices(eh, el)
+    # exact N = sum A_s V and R = sum A_s as double-doubles
+    nh = np.zeros((n_rows, vsl[0].shape[1]))
+    nl = np.zeros_like(nh)
+    nabs = np.zeros_like(nh)
+    rh = np.zeros(n_rows)
+    rl = np.zeros(n_rows)
+    n_terms = 0
+    for s, slab in enumerate(a):
+        shift = -(_EW * (s + 1) - 1)
+        r_part = np.ldexp(slab.sum(axis=1), shift)
+        rh, rl = _dd_add(rh, rl, r_part, 0.0)
+        for t, vb in enumerate(vsl):
+            x = np.ldexp(slab @ vb, shift + p.v.width * t)
+            nh, nl = _dd_add(nh, nl, x, 0.0)
+            nabs = nabs + np.abs(x)
+            n_terms += 1
+    return _decide(p, vsl, nh, nl, nabs, n_terms, rh, rl, n_active, row_t_err, tables)
+
+
+def _decide(
+    p: _Problem, vsl: list[np.ndarray], nh: np.ndarray, nl: np.ndarray, nabs: np.ndarray, n_terms: int,
+    rh: np.ndarray, rl: np.ndarray, n_active: np.ndarray, row_t_err: np.ndarray, tables: _Tables,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Round ``o = unit_V N / R`` and decide each entry from a proved absolute bound.
+
+    With ``rho`` the relative error of each computed weight ``e`` (logit error ``tau``:
+    ``exp(tau) - 1``; three tables; four double-double products at <= 7u^2 each; the
+    Taylor residual <= 2**-99), and fixed-point truncation ``< 2**-103``, the weights
+    used differ from the true ones by at most ``eta = 2 rho + 2**-101`` each (``e < 2``;
+    zeroed ``e < 2**-115``). Then ``|N - N_true| <= eta * sum_j |V_int[j]|`` and
+    ``|R - R_true| <= eta * n_active``; double-double accumulation and the division add
+    relative errors of a few ``u^2``, bounded generously by ``2**-96``.
+    """
+    tau = row_t_err * (1 + 2.0**-30)
+    rho = np.expm1(tau * 1.01) * 1.01 + 3 * tables.err + 4 * 8 * _U2 + 2.0**-99
+    eta = 2 * rho + 2.0**-101
+    vint_abs = np.zeros(vsl[0].shape)
+    for t, vb in enumerate(vsl):
+        vint_abs += np.abs(vb) * 2.0 ** (p.v.width * t)
+    colabs = vint_abs.sum(axis=0) * (1 + 2.0**-40)
+    n_acc = (n_terms * 4 * _U2) * nabs  # accumulation error of N (exact if one term)
+    r_acc = 4 * 4 * _U2 * (np.abs(rh) + 1)
+    d_n = eta[:, None] * colabs[None, :] + n_acc
+    d_r = eta * n_active + r_acc
+    r_lo = rh - np.abs(rl) - d_r
+    oh, ol = _dd_div(nh, nl, rh[:, None], rl[:, None])
+    uh, ul, uerr = _arb_dd_fraction(p.v.unit)
+    oh, ol = _dd_mul(oh, ol, uh, ul)
+    o_abs = np.abs(oh) + np.abs(ol)
+    # |o_true - o| <= unit (dN + |N/R| dR) / R_lo + relative 2**-96 |o| + |N/R| uerr
+    fix = np.abs(nh) / np.maximum(rh, 1e-300)[:, None]
+    bound = (abs(uh) * 1.01) * (d_n + fix * d_r[:, None]) / np.maximum(r_lo, 1e-300)[:, None]
+    bound = (bound + o_abs * 2.0**-96 + fix * uerr) * (1 + 2.0**-30)
+    ok = (r_lo > 0.25)[:, None] & np.isfinite(oh) & np.isfinite(bound)
+    gap_up = np.nextafter(oh, np.inf) - oh
+    gap_dn = oh - np.nextafter(oh, -np.inf)
+    ok &= (ol + bound) < 0.5 * gap_up * (1 - 2.0**-40)
+    ok &= (ol - bound) > -0.5 * gap_dn * (1 - 2.0**-40)
+    ok &= oh != 0
+    zero_rows = n_active == 0
+    out = np.where(zero_rows[:, None], 0.0, oh)
+    ok |= zero_rows[:, None]
+    return out, ~ok
+
+
+def _arb_dd_fraction(f: Fraction) -> tuple[float, float, float]:
+    with flint.ctx.workprec(256):
+        return _arb_dd(flint.arb(flint.fmpq(f.numerator, f.denominator)))
+
+
+# --------------------------------------------------------------------------- fallback
+
+
+def _fallback(p: _Problem, b: tuple[int, ...], i: int, j: int, limits: Limits) -> float:
+    """One output entry through the pure Arb path of :mod:`symattn.exact` (exact where rational)."""
+    qrow = Sliced(tuple(_index(a, b, 2)[i : i + 1] for a in p.q.slices), p.q.width, p.q.unit)
+    kmat = [_index(a, b, 2) for a in p.k.slices]
+    S = kmat[0].shape[0]
+    scores = np.zeros((1, S), dtype=object)
+    for si, qa in enumerate(qrow.slices):
+        for sj, kb in enumerate(kmat):
+            c = qa @ kb.T
+            scores = scores + np.vectorize(int, otypes=[object])(c) * (1 << (p.q.width * si + p.k.width * sj))
+    u = p.q.unit * p.k.unit
+    scores = np.vectorize(lambda x: Fraction(x) * u, otypes=[object])(scores)
+    masked = p.masked[b][i : i + 1] if p.masked is not None else np.zeros((1, S), dtype=bool)
+    add = p.add[b][i : i + 1] if p.add is not None else np.full((1, S), Fraction(0), dtype=object)
+    c = p.scale
+    pv = scores * c.p + add
+    qv = scores * c.q
+    logits = SurdTensor(pv, qv, c.r, masked)
+    exps = ExpTensor(logits)
+    weights = SoftmaxTensor(exps, RowSumTensor(exps))
+    vsl = Sliced(tuple(_index(a, b, 2)[:, j : j + 1] for a in p.v.slices), p.v.width, p.v.unit)
+    col = vsl.fractions(slice(None))
+    return float(MatMulTensor(weights, RationalTensor(col)).to_numpy(limits=limits)[0, 0])
