@@ -948,3 +948,96 @@ def check(
 ) -> CheckReport:
     """Judge every claim of ``spec``; return the findings, most specific explanation each."""
     return _Checker(spec, accepted, limits).run()
+
+
+# --------------------------------------------------------------------------- reports
+
+_MD_SPECIAL = frozenset("\\`*_[]<>#|~$&")
+
+
+def md_escape(text: object) -> str:
+    """``text`` safe inside Markdown: every punctuation Markdown or HTML reads is escaped."""
+    out = []
+    for ch in str(text):
+        if ch in _MD_SPECIAL:
+            out.append("&lt;" if ch == "<" else "&gt;" if ch == ">" else "&amp;" if ch == "&" else "\\" + ch)
+        elif ch in "\r\n":
+            out.append(" ")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def position_text(f: Finding) -> str:
+    """``step[row,col]`` as the terminal report shows it."""
+    return f"{f.step}[{','.join(f.position)}]" if f.position else f.step
+
+
+def summary(report: CheckReport, catalog: Mapping[str, str]) -> str:
+    """``N claims checked, E errors, W warnings`` in the catalog's language."""
+    return catalog["summary"].format(
+        checked=report.checked, errors=report.count("error"), warnings=report.count("warning")
+    )
+
+
+def render_text(report: CheckReport, lang: str = "en") -> str:
+    """One line per finding, like a linter, then the summary line."""
+    cat = load_catalog(lang)
+    lines = [
+        f"{report.path}:{position_text(f)}: {f.code} claimed {f.claimed}, exact {f.exact} — {render_message(f, cat)}"
+        for f in report.findings
+    ]
+    lines.append(summary(report, cat))
+    return "\n".join(lines) + "\n"
+
+
+def to_json(report: CheckReport, lang: str = "en") -> dict[str, Any]:
+    """``{"findings": [...], "checked": N}`` (plus the spec path)."""
+    cat = load_catalog(lang)
+    return {
+        "spec": report.path,
+        "findings": [
+            {
+                "code": f.code,
+                "severity": f.severity,
+                "step": f.step,
+                "position": list(f.position),
+                "claimed": f.claimed,
+                "exact": f.exact,
+                "expected": f.expected,
+                "message": render_message(f, cat),
+            }
+            for f in report.findings
+        ],
+        "checked": report.checked,
+    }
+
+
+def render_markdown(report: CheckReport, lang: str = "en", title: str = "") -> str:
+    """The errata page, through ``templates/markdown/check_report.md.j2``."""
+    import jinja2
+
+    cat = load_catalog(lang)
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(templates_dir() / "markdown")),
+        autoescape=False,
+        keep_trailing_newline=True,
+        undefined=jinja2.StrictUndefined,
+    )
+    env.filters["md"] = md_escape
+    rows = [
+        {
+            "code": f.code,
+            "severity": f.severity,
+            "where": position_text(f),
+            "claimed": f.claimed,
+            "exact": f.exact,
+            "expected": f.expected or "",
+            "message": render_message(f, cat),
+        }
+        for f in report.findings
+    ]
+    return env.get_template("check_report.md.j2").render(
+        heading=cat["heading"], title=title or report.path, path=report.path, rows=rows,
+        summary=summary(report, cat), labels=cat, none=cat["none"],
+    )

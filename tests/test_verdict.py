@@ -189,6 +189,8 @@ def test_truncation_reported_as_truncated(x: Fraction, places: int) -> None:
     v = judge(claim, Const(x))
     if round_decimals(x, places, Rounding.HALF_UP) == t or round_decimals(x, places, Rounding.HALF_DOWN) == t:
         assert v.code is None
+    elif v.code == "float-representation":  # numpy really prints x's float32 so
+        assert Fraction(str(np.float32(float(x)))) == claim.value or v.details["float"] == "float64"
     else:
         assert v.code == "truncated" and v.expected is not None
 
