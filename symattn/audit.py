@@ -13,6 +13,7 @@ vectors ``q_1 = [1, 2]``, a ``token Q K V`` table, or embeddings with ``WQ``/``W
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -29,6 +30,7 @@ from .expr import (
     Ref,
     Scalar,
     Value,
+    canonical_name,
     evaluate,
     flatten,
     lit,
@@ -47,6 +49,8 @@ __all__ = ["AuditReport", "Finding", "Unparsed", "audit", "messages"]
 #: values of e an author may have used instead of e itself, most common first
 E_APPROXIMATIONS: Final = ("2.718", "2.7183", "2.71828", "2.72", "2.7")
 #: characters after which prose may end and math begin (in a chain's first link)
+#: three words in a row, or six CJK characters: prose, not a formula
+_PROSE_RE: Final = re.compile(r"(?:[A-Za-z]{2,}[ ,]+){3}|[\u4e00-\u9fff]{6}")
 _PROSE_END: Final = frozenset(":：;；。!！?？") | {chr(c) for c in range(0x4E00, 0xA000)}
 
 
@@ -158,8 +162,8 @@ def _label_of(text: str, limits: Limits) -> str | None:
     if not words:
         return None
     if all(t.kind == "name" or t.text in "{}" for t in toks):
-        return " ".join(words)
-    return "".join(t.text for t in toks)
+        return canonical_name(" ".join(words))
+    return canonical_name("".join(t.text for t in toks))
 
 
 def _read_first(text: str, limits: Limits) -> _Parsed:
@@ -225,13 +229,15 @@ class _State:
 
 
 def _same(a: Value, b: Value) -> bool:
-    """Whether two values are provably equal (irrational entries count as equal when not decided)."""
+    """Whether two values are equal: rational entries exactly, irrational ones as the same formula."""
     fa, fb = flatten(a), flatten(b)
     if len(fa) != len(fb):
         return False
     for x, y in zip(fa, fb):
         rx, ry = x.rational(), y.rational()
-        if rx is not None and ry is not None and rx != ry:
+        if (rx is None) != (ry is None) or (rx is not None and rx != ry):
+            return False
+        if rx is None and x != y:
             return False
     return True
 
@@ -351,6 +357,10 @@ def _process(st: _State, chain: ChainText) -> None:
     used = frozenset().union(*(names(p.node) for p in parsed if p.node is not None))
     conflicted = {n: d for n, d in _conflicted(st).items() if n in used}
 
+    if first.kind == "expr" and first.node is not None and any(n not in st.env and n != "e" for n in names(first.node)):
+        # `q_1 · k_1 = 1×1 + 2×2 = 5`: a first link with unknown names only names the chain
+        first = _Parsed("none")
+        parsed[0] = first
     values: list[Value | None] = []
     exact_values: list[Value | None] = []
     for p in parsed:
@@ -389,7 +399,15 @@ def _process(st: _State, chain: ChainText) -> None:
             _conflict_notes(st, chain, parsed[last_expr].node, lits, conflicted, holds)
             if any(holds.values()) and not _holds_now(st, lits, scalars):
                 continue  # explained by the conflicting definition: reported there
-        for (claim, off), value, exact in zip(lits, scalars, exact_scalars):
+        others = [flatten(v) for k, v in enumerate(values[:last_expr]) if k > 0 or first.kind == "expr"]
+        others += [flatten(v) for v in exact_values[: last_expr + 1] if v is not None]
+        for j, ((claim, off), value, exact) in enumerate(zip(lits, scalars, exact_scalars)):
+            alternatives = [o[j] for o in others if o is not None and len(o) == len(lits)]
+            if not consistent_with(claim, value, st.accepted, st.limits) and any(
+                consistent_with(claim, alt, st.accepted, st.limits) for alt in alternatives
+            ):
+                st.checked += 1  # right for an earlier, more exact form of the same quantity
+                continue
             _judge_one(st, claim, value, exact, links[i], off + _offset(parsed[i]))
 
     # definitions
@@ -489,6 +507,8 @@ def audit(
         try:
             _process(st, chain)
         except (ExprError, SymattnError) as e:
+            if chain.kind == "plain" and _PROSE_RE.search(chain.text):
+                continue  # a sentence with an '=' in it, not math
             st.unparsed.append(Unparsed(chain.line, chain.text[:200], str(e)))
         except RecursionError:
             st.unparsed.append(Unparsed(chain.line, chain.text[:200], "nested too deeply"))

@@ -298,9 +298,17 @@ class Parser:
     def term(self) -> Node:
         first = self.unary()
         rest: list[tuple[str, Node]] = []
-        while (t := self.peek()) is not None and t.kind == "op" and t.text in _MUL_OPS:
-            self.take()
-            rest.append((_MUL_OPS[t.text], self.unary()))
+        prev = first
+        while (t := self.peek()) is not None:
+            if t.kind == "op" and t.text in _MUL_OPS:
+                self.take()
+                prev = self.unary()
+                rest.append((_MUL_OPS[t.text], prev))
+            elif _implicit(prev, t):  # 5\sqrt{2}, 2(3 + 1), 2x
+                prev = self.power()
+                rest.append(("*", prev))
+            else:
+                break
         return Chain(first, tuple(rest)) if rest else first
 
     def unary(self) -> Node:
@@ -340,7 +348,7 @@ class Parser:
                 return Call(name, self.primary())
             if self.at("("):
                 raise ExprError(f"{name}(...) is a label, not arithmetic")
-            return Ref(name)
+            return Ref(canonical_name(name))
         if t.kind == "cmd":
             return self.command(t.text)
         if t.kind == "op" and t.text in _OPEN_CLOSE:
@@ -381,6 +389,20 @@ class Parser:
             raise ExprError(f"unsupported command {cmd}")
         finally:
             self.depth -= 1
+
+
+def _implicit(prev: Node, t: Token) -> bool:
+    """Whether ``t`` right after ``prev`` multiplies it without a sign (``5\\sqrt{2}``)."""
+    if t.kind == "cmd" and t.text in ("\\sqrt", "\\frac"):
+        return True
+    if t.kind == "op" and t.text == "√":
+        return True
+    return isinstance(prev, Num) and (t.kind == "name" or (t.kind == "op" and t.text == "("))
+
+
+def canonical_name(text: str) -> str:
+    """``s_{1}`` and ``s_1`` are one name; ``{Output}`` is ``Output``."""
+    return re.sub(r"_\{([^{}]*)\}", r"_\1", text)
 
 
 def parse(text: str, *, limits: Limits = DEFAULT_LIMITS, normalized: bool = False) -> Node:

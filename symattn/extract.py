@@ -90,7 +90,7 @@ class Skipped:
 
 
 _DISPLAY_RE: Final = re.compile(
-    r"\$\$(?P<d>.*?)\$\$|\\\[(?P<b>.*?)\\\]|\\begin\{(?P<env>[A-Za-z*]+)\}(?P<e>.*?)\\end\{(?P=env)\}",
+    r"\$\$(?P<d>.*?)\$\$|\\\[(?P<b>.*?)\\\]|\\begin\{(?P<env>(?:equation|align|aligned|alignat|gather|gathered|multline|flalign|eqnarray|displaymath|math|split)\*?)\}(?P<e>.*?)\\end\{(?P=env)\}",
     re.S,
 )
 _INLINE_RE: Final = re.compile(r"(?<![\\$])\$(?P<i>[^$\n]+?)\$(?!\$)|\\\((?P<p>.*?)\\\)")
