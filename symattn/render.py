@@ -138,7 +138,7 @@ def load_messages(lang: str, templates: str | Path | None = None) -> Mapping[str
                 raise InputError(f"{path}: not a valid message catalog: {e}") from e
             merged.update({str(k): str(v) for k, v in data.items() if isinstance(v, str)})
     if not found:
-        have = sorted(p.stem for p in (templates_dir() / "messages").glob("*.toml"))
+        have = sorted(p.stem for p in (templates_dir() / "messages").glob("*.toml") if "." not in p.stem)
         raise InputError(f"no message catalog for language {lang!r}; available: {', '.join(have)}")
     return MappingProxyType(merged)
 
