@@ -4,15 +4,16 @@
 that is not a correct rounding, looks for the most specific explanation, in this order:
 
 1. ``float-representation`` (info): the claim is how a float64/float32 of the value prints;
-2. ``approximate-constant``: a rounded constant (``e ≈ 2.718``, ``√2 ≈ 1.414``) reproduces
-   the claim — long claims digit for digit in double precision, short ones by rounding;
+2. ``approximate-constant``: a rounded constant (``e ≈ 2.718``) reproduces a long claim digit
+   for digit in double precision (``2.718**0.092 + ...``);
 3. ``propagated-rounding`` (exact): the author's own earlier numbers, taken as written,
    reproduce the claim (``12.18 + 2.71 = 14.89``);
 4. ``truncated``: the claim is the truncation of the exact value;
 5. ``wrong-value`` with a named slip (transposed or dropped digit, wrong sign, swapped operand);
 6. ``propagated-rounding`` (interval): the claim fits once each earlier claim stands for the
    interval of values that round to it, carried forward with Arb balls ("unrounding");
-7. ``wrong-value``.
+7. ``approximate-constant`` for a short claim that a rounded constant rounds to;
+8. ``wrong-value``.
 
 Scaling is checked first (``dk-mismatch``, ``conflicting-definition``): when the author's
 divisor is not ``√d_k``, the later claims are judged in the author's frame and the finding
@@ -545,7 +546,7 @@ class _Checker:
         base = {"distance": v.details.get("distance", "?")}
         if chain_at is not None:
             chain, fieldname, j = chain_at
-            hit = self.approximate_constant(w, chain, fieldname, j)
+            hit = self.approximate_constant(w, chain, fieldname, j, long=True)
             if hit is not None:
                 self.add("approximate-constant", step, pos, w.text, v.exact, v.expected,
                          params={**base, **hit})
@@ -574,15 +575,24 @@ class _Checker:
                     self.add("propagated-rounding", step, pos, w.text, v.exact, v.expected,
                              key="propagated-interval", params={**base, "formula": chain.formula(fieldname, j)})
                     return
+        if chain_at is not None:
+            chain, fieldname, j = chain_at
+            hit = self.approximate_constant(w, chain, fieldname, j, long=False)
+            if hit is not None:
+                self.add("approximate-constant", step, pos, w.text, v.exact, v.expected,
+                         params={**base, **hit})
+                return
         self.add("wrong-value", step, pos, w.text, v.exact, v.expected, params=base)
 
     def approximate_constant(
-        self, w: Written, chain: _Chain, fieldname: str, j: int | None
+        self, w: Written, chain: _Chain, fieldname: str, j: int | None, *, long: bool
     ) -> dict[str, object] | None:
-        """A rounded constant that reproduces ``w`` (double precision for long claims)."""
+        """A rounded constant that reproduces ``w``: digit for digit in float64 (``long``,
+        claims of 12+ significant digits) or as a correct rounding (short claims)."""
         if fieldname not in ("exp", "sum", "weights", "output"):
             return None
-        long = (w.significant or 0) >= 12
+        if long != ((w.significant or 0) >= 12):
+            return None
         for const in APPROX_E:
             if long:
                 got = chain.float_value(fieldname, j, float(const.value))

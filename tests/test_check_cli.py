@@ -1,0 +1,65 @@
+"""Tests of the ``symattn check`` command line: formats, languages, exit codes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from symattn.cli import main
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples"
+
+
+@pytest.mark.parametrize(
+    ("name", "rc"), [("thinking_machines", 1), ("animal_street", 1), ("fruit_dictionary", 0)]
+)
+def test_exit_codes(name: str, rc: int, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", str(EXAMPLES / f"{name}.toml")]) == rc
+    out = capsys.readouterr().out
+    assert "claims checked" in out or "个数" in out
+
+
+def test_text_lines(capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(EXAMPLES / "animal_street.toml")
+    main(["check", path, "--lang", "en"])
+    lines = capsys.readouterr().out.splitlines()
+    assert f"{path}:output[它,0]: truncated claimed 0.031, exact 0.031859 — " in lines[-2]
+    assert lines[-1] == "30 claims checked, 2 errors, 1 warnings"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_json(lang: str, capsys: pytest.CaptureFixture[str]) -> None:
+    main(["check", str(EXAMPLES / "thinking_machines.toml"), "--format", "json", "--lang", lang])
+    data = json.loads(capsys.readouterr().out)
+    assert data["checked"] == 13
+    assert {f["code"] for f in data["findings"]} >= {"dk-mismatch", "truncated"}
+
+
+def test_markdown_to_file(tmp_path: Path) -> None:
+    out = tmp_path / "errata.md"
+    rc = main(["check", str(EXAMPLES / "animal_street.toml"), "--format", "markdown", "--lang", "zh", "-o", str(out)])
+    assert rc == 1
+    text = out.read_text(encoding="utf-8")
+    assert text.startswith("# 勘误表") and "approximate-constant" in text
+
+
+def test_rounding_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spec = tmp_path / "s.toml"
+    spec.write_text(
+        'title = "t"\ntokens = ["a", "b"]\nquery_tokens = ["q"]\nd_k = 2\n[inputs]\nQ = [[1, 2]]\n'
+        "K = [[1, 2], [0, 1]]\nV = [[10, 20], [30, 40]]\n[claims.rows.q]\nweights = [0.8929, 0.1070]\n",
+        encoding="utf-8",
+    )
+    assert main(["check", str(spec)]) == 1
+    assert main(["check", str(spec), "--rounding", "truncate"]) == 0
+    assert main(["check", str(spec), "--rounding", "half-even", "--rounding", "truncate"]) == 0
+
+
+@pytest.mark.parametrize("argv", [["check", "missing.toml"], ["check", "x.toml", "--rounding", "sideways"]])
+def test_usage_errors(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as e:
+        rc = main(argv)
+        raise SystemExit(rc)
+    assert e.value.code == 2
