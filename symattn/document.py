@@ -363,7 +363,9 @@ class _Numbers:
         self.shown.append(Shown(stage, idx, Fraction(1), self.decimals, text))
         return text
 
-    def products(self, stage: str, requests: Sequence[tuple[tuple[int, ...], Fraction]]) -> list[str]:
+    def products(
+        self, stage: str, requests: Sequence[tuple[tuple[int, ...], Fraction]]
+    ) -> list[str]:
         """Rounded ``factor * stage[idx]`` for each request."""
         values = certified_round(self.tensor(stage), requests, self.decimals, self.limits)
         out = []
@@ -517,29 +519,43 @@ def _tables(
 
 
 def _dot_terms(left: Sequence[Fraction], right: Sequence[Fraction]) -> tuple[str, str]:
-    factors = " + ".join(f"{_paren(rational_latex(a))} \\times {_paren(rational_latex(b))}" for a, b in zip(left, right))
+    factors = " + ".join(
+        f"{_paren(rational_latex(a))} \\times {_paren(rational_latex(b))}"
+        for a, b in zip(left, right)
+    )
     products = " + ".join(_paren(rational_latex(a * b)) for a, b in zip(left, right))
     return factors, products
 
 
 def _projections(
-    result: AttentionResult, qlabels: tuple[str, ...], klabels: tuple[str, ...], rows: tuple[int, ...]
+    result: AttentionResult,
+    qlabels: tuple[str, ...],
+    klabels: tuple[str, ...],
+    rows: tuple[int, ...],
 ) -> tuple[Projection, ...]:
     trace = result.trace
     x = trace.get("X").value.values
     out = []
-    plan = [("Q", "q", "W^{Q}", i) for i in rows] + [(n, n.lower(), f"W^{{{n}}}", j) for n in "KV" for j in range(len(klabels))]
+    plan = [("Q", "q", "W^{Q}", i) for i in rows] + [
+        (n, n.lower(), f"W^{{{n}}}", j) for n in "KV" for j in range(len(klabels))
+    ]
     for name, sym, wsym, i in plan:
         w = trace.get(f"W_{name}").value.values
         res = result.stage(name).values
         lines = []
         for c in range(w.shape[1]):
             factors, products = _dot_terms(x[i], w[:, c])
-            math = f"{sym}_{{{i + 1},{c + 1}}} = {factors} = {products} = {rational_latex(res[i, c])}"
+            math = (
+                f"{sym}_{{{i + 1},{c + 1}}} = {factors} = {products} = {rational_latex(res[i, c])}"
+            )
             lines.append(Line(None, math))
         label = qlabels[i] if name == "Q" else klabels[i]
-        caption = _msg("projection", token=_tok(label), sym=_math(f"{sym}_{{{i + 1}}} = x_{{{i + 1}}} {wsym}"),
-                       vector=_math(f"{sym}_{{{i + 1}}} = {_row_vector(res[i])}"))
+        caption = _msg(
+            "projection",
+            token=_tok(label),
+            sym=_math(f"{sym}_{{{i + 1}}} = x_{{{i + 1}}} {wsym}"),
+            vector=_math(f"{sym}_{{{i + 1}}} = {_row_vector(res[i])}"),
+        )
         out.append(Projection(caption, tuple(lines)))
     return tuple(out)
 
@@ -564,7 +580,7 @@ def _scaling(result: AttentionResult, meta: DocMeta, nums: _Numbers) -> tuple[tu
         msgs.append(_msg("dk_differs", dk=_math(f"d_k = {dtext}"), width=_math(str(width))))
     head = f"\\sqrt{{d_k}} = \\sqrt{{{dtext}}}"
     if sqrt.startswith(f"= \\sqrt{{{dtext}}} "):
-        sqrt = sqrt[len(f"= \\sqrt{{{dtext}}} "):]
+        sqrt = sqrt[len(f"= \\sqrt{{{dtext}}} ") :]
     return tuple(msgs), f"{head} {sqrt}"
 
 
@@ -577,7 +593,11 @@ def _mask_intro(result: AttentionResult) -> tuple[Msg, ...]:
 
 
 def _row(
-    result: AttentionResult, i: int, qlabels: tuple[str, ...], klabels: tuple[str, ...], nums: _Numbers
+    result: AttentionResult,
+    i: int,
+    qlabels: tuple[str, ...],
+    klabels: tuple[str, ...],
+    nums: _Numbers,
 ) -> RowDoc:
     S = len(klabels)
     q = result.stage("Q").values
@@ -602,12 +622,17 @@ def _row(
         short = short_surd_latex(s) if s is not None else None
         score = rational_latex(scores[i, j])
         if d is not None:
-            root = short_surd_latex(result.trace.get("sqrt_d_k").value.surd(())) or f"\\sqrt{{{rational_latex(d)}}}"
+            root = (
+                short_surd_latex(result.trace.get("sqrt_d_k").value.surd(()))
+                or f"\\sqrt{{{rational_latex(d)}}}"
+            )
             lhs = f"s_{{{j + 1}}} = \\frac{{{score}}}{{{root}}}"
         else:
             c = short_surd_latex(result.scale) or "c"
             lhs = f"s_{{{j + 1}}} = {_paren(score)} \\times {_paren(c)}"
-        rhs = nums.value("scaled_scores", (i, j), short if short and not _is_plain_decimal(s) else None)
+        rhs = nums.value(
+            "scaled_scores", (i, j), short if short and not _is_plain_decimal(s) else None
+        )
         scaling.append(Line(None, f"{lhs} {rhs}"))
     masking = []
     mask_step = result.trace.find("masked_scores")
@@ -617,11 +642,20 @@ def _row(
         if m is None:
             short_exponents.append(None)
             if mask_step is not None:
-                masking.append(_msg("masked_key", key=_tok(klabels[j]), s=_math(f"s_{{{j + 1}}} \\to -\\infty")))
+                masking.append(
+                    _msg(
+                        "masked_key", key=_tok(klabels[j]), s=_math(f"s_{{{j + 1}}} \\to -\\infty")
+                    )
+                )
         else:
             if s is not None and (m.p != s.p or m.q != s.q):
-                masking.append(_msg("added_mask", key=_tok(klabels[j]),
-                                    value=_math(f"s_{{{j + 1}}} + {_paren(rational_latex(m.p - s.p))}")))
+                masking.append(
+                    _msg(
+                        "added_mask",
+                        key=_tok(klabels[j]),
+                        value=_math(f"s_{{{j + 1}}} + {_paren(rational_latex(m.p - s.p))}"),
+                    )
+                )
                 short_exponents.append(short_surd_latex(m))
             else:
                 short_exponents.append(short_surd_latex(m))
@@ -637,9 +671,20 @@ def _row(
     active = [j for j in range(S) if not masked.masked[i, j]]
     if fully:
         return RowDoc(
-            token, _msg("row_heading", token=_tok(token)), tuple(dots), score_vector, tuple(scaling),
-            tuple(masking) + (_msg("fully_masked"),), tuple(exps), None, (), "", (),
-            f"o_{{{i + 1}}} = " + vector_latex(["0"] * v.shape[1]), (_msg("fully_masked_output"),), True,
+            token,
+            _msg("row_heading", token=_tok(token)),
+            tuple(dots),
+            score_vector,
+            tuple(scaling),
+            tuple(masking) + (_msg("fully_masked"),),
+            tuple(exps),
+            None,
+            (),
+            "",
+            (),
+            f"o_{{{i + 1}}} = " + vector_latex(["0"] * v.shape[1]),
+            (_msg("fully_masked_output"),),
+            True,
         )
     terms = " + ".join(f"e^{{s_{{{j + 1}}}}}" for j in active)
     shown_terms = " + ".join(nums.plain("exp_scores", (i, j)) for j in active)
@@ -654,26 +699,50 @@ def _row(
         num = nums.plain("exp_scores", (i, j))
         den = nums.plain("exp_sums", (i,))
         rhs = nums.value("weights", (i, j))
-        wlines.append(Line(None, f"w_{{{j + 1}}} = \\frac{{e^{{s_{{{j + 1}}}}}}}{{Z}} \\approx \\frac{{{num}}}{{{den}}} {rhs}"))
+        wlines.append(
+            Line(
+                None,
+                f"w_{{{j + 1}}} = \\frac{{e^{{s_{{{j + 1}}}}}}}{{Z}} \\approx \\frac{{{num}}}{{{den}}} {rhs}",
+            )
+        )
         wshown.append(nums.plain("weights", (i, j)))
     weight_vector = f"w = {vector_latex(wshown)}"
     outputs = []
     oshown = []
     for c in range(v.shape[1]):
         used = [j for j in active if v[j, c] != 0]
-        shown_w = " + ".join(f"{nums.plain('weights', (i, j))} \\times {_paren(rational_latex(v[j, c]))}" for j in used)
+        shown_w = " + ".join(
+            f"{nums.plain('weights', (i, j))} \\times {_paren(rational_latex(v[j, c]))}"
+            for j in used
+        )
         prods = nums.products("weights", [((i, j), v[j, c]) for j in used])
-        formula = " + ".join(f"w_{{{j + 1}}} \\times {_paren(rational_latex(v[j, c]))}" for j in used) or "0"
+        formula = (
+            " + ".join(f"w_{{{j + 1}}} \\times {_paren(rational_latex(v[j, c]))}" for j in used)
+            or "0"
+        )
         rhs = nums.value("output", (i, c))
-        middle = f" \\approx {shown_w} \\approx {' + '.join(_paren(p) for p in prods)}" if used else ""
+        middle = (
+            f" \\approx {shown_w} \\approx {' + '.join(_paren(p) for p in prods)}" if used else ""
+        )
         outputs.append(Line(None, f"o_{{{i + 1},{c + 1}}} = {formula}{middle} {rhs}"))
         oshown.append(nums.plain("output", (i, c)))
     output_vector = f"o_{{{i + 1}}} = {vector_latex(oshown)}"
     interpretation = _interpret(result, i, klabels, masked, nums)
     return RowDoc(
-        token, _msg("row_heading", token=_tok(token)), tuple(dots), score_vector, tuple(scaling),
-        tuple(masking), tuple(exps), exp_sum, tuple(wlines), weight_vector, tuple(outputs),
-        output_vector, interpretation, False,
+        token,
+        _msg("row_heading", token=_tok(token)),
+        tuple(dots),
+        score_vector,
+        tuple(scaling),
+        tuple(masking),
+        tuple(exps),
+        exp_sum,
+        tuple(wlines),
+        weight_vector,
+        tuple(outputs),
+        output_vector,
+        interpretation,
+        False,
     )
 
 
@@ -693,7 +762,9 @@ def _interpret(
         if sa.r == sb.r or sa.q == 0 or sb.q == 0:  # type: ignore[union-attr]
             r = sa.r if sa.q else sb.r  # type: ignore[union-attr]
             return _surd_sign(sa.p - sb.p, sa.q - sb.q, r)  # type: ignore[union-attr]
-        raise InputError("cannot compare scores with different radicals")  # not produced by the engine
+        raise InputError(
+            "cannot compare scores with different radicals"
+        )  # not produced by the engine
 
     top = [active[0]]
     for j in active[1:]:
@@ -759,22 +830,51 @@ def _missing_document(meta: DocMeta, options: DocOptions, rounding: tuple[Msg, .
             for field_name in ("q", "k", "v"):
                 vals = getattr(tc, field_name)
                 if vals is not None:
-                    lines.append(Line(_msg(f"claim_{field_name}", token=_tok(token)),
-                                      f"{field_name} = {_claim_vector(vals)}"))
+                    lines.append(
+                        Line(
+                            _msg(f"claim_{field_name}", token=_tok(token)),
+                            f"{field_name} = {_claim_vector(vals)}",
+                        )
+                    )
         for token, rc in claims.rows.items():
-            for field_name, sym in (("scores", "q \\cdot k"), ("scaled", "s"), ("exp", "e^{s}"),
-                                    ("weights", "w"), ("output", "o")):
+            for field_name, sym in (
+                ("scores", "q \\cdot k"),
+                ("scaled", "s"),
+                ("exp", "e^{s}"),
+                ("weights", "w"),
+                ("output", "o"),
+            ):
                 vals = getattr(rc, field_name)
                 if any(w is not None for w in vals):
-                    lines.append(Line(_msg(f"claim_{field_name}", token=_tok(token)),
-                                      f"{sym} = {_claim_vector(vals)}"))
+                    lines.append(
+                        Line(
+                            _msg(f"claim_{field_name}", token=_tok(token)),
+                            f"{sym} = {_claim_vector(vals)}",
+                        )
+                    )
             if rc.sum is not None:
-                lines.append(Line(_msg("claim_sum", token=_tok(token)), f"Z = {_claim_number(rc.sum)}"))
+                lines.append(
+                    Line(_msg("claim_sum", token=_tok(token)), f"Z = {_claim_number(rc.sum)}")
+                )
     return Document(
-        lang=meta.lang, title=meta.title, source=meta.source, notes=meta.notes.strip(), computable=False,
-        intro=(), formula=r"\mathrm{Attention}(Q, K, V) = \mathrm{softmax}\left(\frac{Q K^{T}}{\sqrt{d_k}}\right) V",
-        tables=(), projections=(), scaling=(), scaling_math="", mask=(), rows=(), rounding=(),
-        missing=missing, unverifiable=tuple(lines), plot=None, numbers=(),
+        lang=meta.lang,
+        title=meta.title,
+        source=meta.source,
+        notes=meta.notes.strip(),
+        computable=False,
+        intro=(),
+        formula=r"\mathrm{Attention}(Q, K, V) = \mathrm{softmax}\left(\frac{Q K^{T}}{\sqrt{d_k}}\right) V",
+        tables=(),
+        projections=(),
+        scaling=(),
+        scaling_math="",
+        mask=(),
+        rows=(),
+        rounding=(),
+        missing=missing,
+        unverifiable=tuple(lines),
+        plot=None,
+        numbers=(),
     )
 
 

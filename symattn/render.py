@@ -103,7 +103,9 @@ FORMATS: Mapping[str, Format] = MappingProxyType(
         "markdown": Format(
             "markdown", "markdown", escape_markdown, lambda m: f"${m}$", lambda m: f"$$\n{m}\n$$"
         ),
-        "latex": Format("latex", "latex", escape_latex, lambda m: f"${m}$", lambda m: f"\\[\n{m}\n\\]"),
+        "latex": Format(
+            "latex", "latex", escape_latex, lambda m: f"${m}$", lambda m: f"\\[\n{m}\n\\]"
+        ),
         "plain": Format("plain", "", lambda s: s, lambda m: f"${m}$", lambda m: f"$${m}$$"),
     }
 )
@@ -138,7 +140,9 @@ def load_messages(lang: str, templates: str | Path | None = None) -> Mapping[str
                 raise InputError(f"{path}: not a valid message catalog: {e}") from e
             merged.update({str(k): str(v) for k, v in data.items() if isinstance(v, str)})
     if not found:
-        have = sorted(p.stem for p in (templates_dir() / "messages").glob("*.toml") if "." not in p.stem)
+        have = sorted(
+            p.stem for p in (templates_dir() / "messages").glob("*.toml") if "." not in p.stem
+        )
         raise InputError(f"no message catalog for language {lang!r}; available: {', '.join(have)}")
     return MappingProxyType(merged)
 
@@ -159,7 +163,9 @@ class _Catalog:
     def literal(self, text: str) -> str:
         """Catalog text: ``$...$`` spans kept as math, the rest escaped."""
         parts = _CATALOG_MATH.split(text)
-        return "".join(self.fmt.inline(p[1:-1]) if i % 2 else self.fmt.escape(p) for i, p in enumerate(parts))
+        return "".join(
+            self.fmt.inline(p[1:-1]) if i % 2 else self.fmt.escape(p) for i, p in enumerate(parts)
+        )
 
     def seg(self, seg: Seg) -> str:
         if seg.kind == "math":
@@ -179,7 +185,9 @@ class _Catalog:
             out.append(self.literal(text[pos : m.start()]))
             name = m.group(1)
             if name not in msg.params:
-                raise InputError(f"message {msg.key!r} uses {{{name}}}, which the document does not give")
+                raise InputError(
+                    f"message {msg.key!r} uses {{{name}}}, which the document does not give"
+                )
             out.append(self.param(msg.params[name]))
             pos = m.end()
         out.append(self.literal(text[pos:]))
@@ -222,12 +230,16 @@ def environment(fmt: str, lang: str, templates: str | Path | None = None) -> jin
     return env
 
 
-def _render(doc: Document, fmt: str, name: str, templates: str | Path | None, **context: Any) -> str:
+def _render(
+    doc: Document, fmt: str, name: str, templates: str | Path | None, **context: Any
+) -> str:
     env = environment(fmt, doc.lang, templates)
     try:
         template = env.get_template(name)
     except jinja2.TemplateNotFound as e:
-        raise InputError(f"template {e.name!r} not found in {', '.join(map(str, _search_path(templates)))}") from e
+        raise InputError(
+            f"template {e.name!r} not found in {', '.join(map(str, _search_path(templates)))}"
+        ) from e
     text = template.render(doc=doc, **context)
     return re.sub(r"\n{3,}", "\n\n", text).strip() + "\n"
 
@@ -237,7 +249,9 @@ def render_markdown(doc: Document, *, templates: str | Path | None = None) -> st
     return _render(doc, "markdown", "markdown/document.md.j2", templates)
 
 
-def render_latex(doc: Document, fragment: bool = False, *, templates: str | Path | None = None) -> str:
+def render_latex(
+    doc: Document, fragment: bool = False, *, templates: str | Path | None = None
+) -> str:
     """The document as a complete xelatex document (``ctex`` for Chinese), or a fragment."""
     return _render(doc, "latex", "latex/document.tex.j2", templates, fragment=fragment)
 

@@ -83,7 +83,9 @@ def test_every_shown_number_is_the_rounding_of_its_exact_value(seed: str, digits
     doc = build_document(result, meta_from_spec(spec), DocOptions(digits=digits))
     assert doc.numbers
     for shown in doc.numbers:
-        tensor = result.masked_scores if shown.stage == "masked_scores" else result.stage(shown.stage)
+        tensor = (
+            result.masked_scores if shown.stage == "masked_scores" else result.stage(shown.stage)
+        )
         ball = tensor.enclose(digits + 30)[shown.index]  # independent: a narrow certified ball
         lo = round_decimals(ball.lower * shown.factor, digits)
         hi = round_decimals(ball.upper * shown.factor, digits)
@@ -122,7 +124,12 @@ def test_too_many_pairs_suggests_query() -> None:
 @pytest.mark.parametrize("causal", [True, False])
 def test_causal_mask_is_explained(causal: bool) -> None:
     result = scaled_dot_product_attention(
-        [[1, 0], [0, 1]], [[1, 0], [0, 1]], [[1, 2], [3, 4]], is_causal=causal, query_labels=["a", "b"], key_labels=["a", "b"]
+        [[1, 0], [0, 1]],
+        [[1, 0], [0, 1]],
+        [[1, 2], [3, 4]],
+        is_causal=causal,
+        query_labels=["a", "b"],
+        key_labels=["a", "b"],
     )
     doc = build_document(result, DocMeta(), DocOptions())
     first = doc.rows[0]
@@ -154,8 +161,12 @@ def test_exact_option_adds_symbolic_forms() -> None:
 
 
 def test_certified_round_of_products() -> None:
-    result = scaled_dot_product_attention([[1, 2]], [[1, 2], [0, 1]], [[10, 20], [30, 40]], scale=Surd(Fraction(0), Fraction(1, 2), 2))
-    got = certified_round(result.weights, [((0, 0), Fraction(10)), ((0, 1), Fraction(-3))], 4, Limits())
+    result = scaled_dot_product_attention(
+        [[1, 2]], [[1, 2], [0, 1]], [[10, 20], [30, 40]], scale=Surd(Fraction(0), Fraction(1, 2), 2)
+    )
+    got = certified_round(
+        result.weights, [((0, 0), Fraction(10)), ((0, 1), Fraction(-3))], 4, Limits()
+    )
     assert got == [Decimal("8.9296"), Decimal("-0.3211")]
 
 

@@ -21,7 +21,9 @@ def test_thinking_machines_zh(capsys: pytest.CaptureFixture[str]) -> None:
     assert "本例设定 $d_k = 2$" in out
 
 
-@pytest.mark.parametrize(("fmt", "marker"), [("markdown", "## "), ("latex", r"\documentclass"), ("json", '"schema"')])
+@pytest.mark.parametrize(
+    ("fmt", "marker"), [("markdown", "## "), ("latex", r"\documentclass"), ("json", '"schema"')]
+)
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_formats_to_file(tmp_path: Path, fmt: str, marker: str, lang: str) -> None:
     out = tmp_path / "doc.out"

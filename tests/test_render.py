@@ -13,19 +13,36 @@ import pytest
 from symattn import scaled_dot_product_attention
 from symattn.document import DocMeta, DocOptions, build_document
 from symattn.errors import InputError
-from symattn.render import escape_latex, escape_markdown, math_text, render_json, render_latex, render_markdown
+from symattn.render import (
+    escape_latex,
+    escape_markdown,
+    math_text,
+    render_json,
+    render_latex,
+    render_markdown,
+)
 
 from . import regen_golden
 from .conftest import ROOT, require_tool
 
 DOCS = list(regen_golden.documents())
-HOSTILE = (r"\input{/etc/passwd}", "$x$", "<script>alert(1)</script>", "a_b^c~%#&", "[link](http://x)")
+HOSTILE = (
+    r"\input{/etc/passwd}",
+    "$x$",
+    "<script>alert(1)</script>",
+    "a_b^c~%#&",
+    "[link](http://x)",
+)
 
 
-@pytest.mark.parametrize(("seed", "lang", "suffix", "text"), DOCS, ids=[f"{d[0]}.{d[1]}.{d[2]}" for d in DOCS])
+@pytest.mark.parametrize(
+    ("seed", "lang", "suffix", "text"), DOCS, ids=[f"{d[0]}.{d[1]}.{d[2]}" for d in DOCS]
+)
 def test_golden(seed: str, lang: str, suffix: str, text: str) -> None:
     for path in regen_golden.targets(seed, lang, suffix):
-        assert path.read_text(encoding="utf-8") == text, f"{path} is stale: run python -m tests.regen_golden"
+        assert path.read_text(encoding="utf-8") == text, (
+            f"{path} is stale: run python -m tests.regen_golden"
+        )
 
 
 @pytest.mark.parametrize(
@@ -59,9 +76,15 @@ def test_math_text() -> None:
 
 def _hostile_doc(lang: str = "en") -> object:
     result = scaled_dot_product_attention(
-        [[1, 0]], [[1, 0], [0, 1]], [[1, 2], [3, 4]], query_labels=[HOSTILE[0]], key_labels=list(HOSTILE[:2])
+        [[1, 0]],
+        [[1, 0], [0, 1]],
+        [[1, 2], [3, 4]],
+        query_labels=[HOSTILE[0]],
+        key_labels=list(HOSTILE[:2]),
     )
-    return build_document(result, DocMeta(title=HOSTILE[2], lang=lang, notes=HOSTILE[3] + HOSTILE[4]), DocOptions())
+    return build_document(
+        result, DocMeta(title=HOSTILE[2], lang=lang, notes=HOSTILE[3] + HOSTILE[4]), DocOptions()
+    )
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -125,7 +148,11 @@ def test_math_spans_render_in_katex(tmp_path: Path) -> None:
             files[-1].write_text(text, encoding="utf-8")
     files.append(tmp_path / "hostile.md")
     files[-1].write_text(render_markdown(_hostile_doc()), encoding="utf-8")
-    run = subprocess.run([node, str(ROOT / "tests" / "katex_check.js"), *map(str, files)], capture_output=True, text=True)
+    run = subprocess.run(
+        [node, str(ROOT / "tests" / "katex_check.js"), *map(str, files)],
+        capture_output=True,
+        text=True,
+    )
     assert run.returncode == 0, run.stderr
 
 
@@ -135,20 +162,27 @@ def test_katex_check_fails_on_bad_math(tmp_path: Path) -> None:
         require_tool("katex-from-.ci-node")
     bad = tmp_path / "bad.md"
     bad.write_text("ok $x^2$ then $\\frac{1}$\n", encoding="utf-8")
-    run = subprocess.run([node, str(ROOT / "tests" / "katex_check.js"), str(bad)], capture_output=True, text=True)
+    run = subprocess.run(
+        [node, str(ROOT / "tests" / "katex_check.js"), str(bad)], capture_output=True, text=True
+    )
     assert run.returncode == 1 and "bad.md" in run.stderr and "\\frac{1}" in run.stderr
 
 
 LATEX_DOCS = [d for d in DOCS if d[2] == "tex"]
 
 
-@pytest.mark.parametrize(("seed", "lang", "suffix", "text"), LATEX_DOCS, ids=[f"{d[0]}.{d[1]}" for d in LATEX_DOCS])
+@pytest.mark.parametrize(
+    ("seed", "lang", "suffix", "text"), LATEX_DOCS, ids=[f"{d[0]}.{d[1]}" for d in LATEX_DOCS]
+)
 def test_latex_compiles(tmp_path: Path, seed: str, lang: str, suffix: str, text: str) -> None:
     xelatex = require_tool("xelatex")
     (tmp_path / "doc.tex").write_text(text, encoding="utf-8")
     run = subprocess.run(
         [xelatex, "-interaction=nonstopmode", "-halt-on-error", "doc.tex"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=300,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert run.returncode == 0, run.stdout[-3000:]
     assert (tmp_path / "doc.pdf").stat().st_size > 0
@@ -159,7 +193,10 @@ def test_hostile_latex_compiles(tmp_path: Path) -> None:
     (tmp_path / "doc.tex").write_text(render_latex(_hostile_doc("zh")), encoding="utf-8")
     run = subprocess.run(
         [xelatex, "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape", "doc.tex"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=300,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert run.returncode == 0, run.stdout[-3000:]
     assert not re.search(r"\(/etc/passwd", run.stdout)

@@ -22,14 +22,33 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     """Arguments of ``explain``."""
     p.add_argument("spec", help="spec file (.toml or .json); see docs/spec.md and docs/explain.md")
     p.add_argument("--lang", help="language of the document (zh or en; default: the spec's lang)")
-    p.add_argument("--format", choices=tuple(RENDERERS), default="markdown", help="output format (default markdown)")
-    p.add_argument("--digits", type=int, default=4, help="decimal places of rounded numbers (default 4)")
+    p.add_argument(
+        "--format",
+        choices=tuple(RENDERERS),
+        default="markdown",
+        help="output format (default markdown)",
+    )
+    p.add_argument(
+        "--digits", type=int, default=4, help="decimal places of rounded numbers (default 4)"
+    )
     p.add_argument("--query", nargs="+", metavar="TOKEN", help="explain only these query tokens")
-    p.add_argument("--exact", action="store_true", help="also show the exact symbolic value of each number")
-    p.add_argument("--fragment", action="store_true", help="LaTeX: only the body, to paste into a document")
-    p.add_argument("--templates", metavar="DIR", help="your templates folder, searched before the built-in one")
-    p.add_argument("--plot", metavar="FILE", help="also draw a heatmap of the weights (.svg or .png; needs matplotlib)")
-    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE (atomically) instead of stdout")
+    p.add_argument(
+        "--exact", action="store_true", help="also show the exact symbolic value of each number"
+    )
+    p.add_argument(
+        "--fragment", action="store_true", help="LaTeX: only the body, to paste into a document"
+    )
+    p.add_argument(
+        "--templates", metavar="DIR", help="your templates folder, searched before the built-in one"
+    )
+    p.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="also draw a heatmap of the weights (.svg or .png; needs matplotlib)",
+    )
+    p.add_argument(
+        "-o", "--output", metavar="FILE", help="write to FILE (atomically) instead of stdout"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -53,7 +72,11 @@ def run(args: argparse.Namespace) -> int:
         plot_weights(result, args.plot, digits=args.digits, limits=limits)
         plot_ref = args.plot
     options = DocOptions(
-        digits=args.digits, queries=tuple(args.query or ()), exact=args.exact, plot=plot_ref, limits=limits
+        digits=args.digits,
+        queries=tuple(args.query or ()),
+        exact=args.exact,
+        plot=plot_ref,
+        limits=limits,
     )
     doc = build_document(result, meta, options)
     renderer = getattr(render, RENDERERS[args.format])
