@@ -1,0 +1,117 @@
+"""Tests of symattn.audit on the seed texts (copies in tests/fixtures/seeds) and clean fixtures."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from symattn.audit import AuditReport, audit
+from symattn.errors import InputError
+
+FIXTURES = Path(__file__).parent / "fixtures"
+SEEDS = FIXTURES / "seeds"
+SEED_000 = "000_089920b9c8cb4dc4.txt"
+SEED_001 = "001_b0b3fceff32b9228.txt"
+SEED_004 = "004_a00461eb897f5725.txt"
+
+
+def run(name: str, lang: str = "en") -> AuditReport:
+    return audit((SEEDS / name).read_text(encoding="utf-8"), path=name, lang=lang)
+
+
+def codes(report: AuditReport) -> list[tuple[str, str]]:
+    return [(f.code, f.claimed) for f in report.findings]
+
+
+def test_seed_copies_match_the_shared_folder_when_present() -> None:
+    shared = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
+    names = sorted(p.name for p in SEEDS.glob("*.txt"))
+    assert names == [SEED_000, SEED_001, SEED_004]
+    if shared.is_dir():  # the copies are the seeds as they are
+        for name in names:
+            assert (SEEDS / name).read_bytes() == (shared / name).read_bytes()
+
+
+def test_seed_000() -> None:
+    r = run(SEED_000)
+    assert codes(r) == [("conflicting-definition", "d_k = 4"), ("truncated", "2.71")]
+    conflict, truncated = r.findings
+    assert conflict.line == 48 and "2 (line 17)" in conflict.message
+    assert "holds only with d_k = 4" in conflict.message
+    assert (truncated.line, truncated.exact, truncated.expected) == (69, "2.71828", "2.72")
+    assert r.checked >= 14 and not r.unparsed
+
+
+def test_seed_001() -> None:
+    r = run(SEED_001)
+    assert codes(r) == [("approximate-constant", "3.3125069954097492"), ("truncated", "0.031")]
+    approx, truncated = r.findings
+    assert approx.cause == "approximate-e-float:2.718"
+    assert approx.exact.startswith("3.31254106")
+    # the author's own weights give 0.331*0.238 + 0.34*(-0.075) + 0.329*(-0.065) = 0.031893 exactly
+    assert (truncated.exact, truncated.expected) == ("0.031893", "0.032")
+    assert r.checked >= 9
+
+
+def test_seed_001_accepts_the_dot_products() -> None:
+    r = run(SEED_001)
+    lines = {f.line for f in r.findings}
+    text = (SEEDS / SEED_001).read_text(encoding="utf-8").splitlines()
+    for claim in ("0.12965", "0.16835", "0.1217"):
+        line = next(i for i, t in enumerate(text, 1) if t.endswith("=" + claim))
+        assert line not in lines
+
+
+def test_seed_004_accuses_nothing() -> None:
+    r = run(SEED_004)
+    assert not r.has_errors
+    assert all(f.severity != "error" for f in r.findings)
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in (FIXTURES / "audit").iterdir()))
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_clean_fixtures_have_no_finding(name: str, lang: str) -> None:
+    r = audit((FIXTURES / "audit" / name).read_text(encoding="utf-8"), lang=lang)
+    assert r.findings == ()
+    assert r.checked >= 10
+    assert r.unparsed == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("$e^{1.0} \\approx 2.71$", "truncated"),
+        ("$1 + 1 = 3$", "wrong-value"),
+        ("$1 + 1 = 1 + 2 = 3$", "wrong-value"),
+        ("$12.18 / 14.89 \\approx 0.83$", "wrong-value"),
+        ("$d_k = 2$ then $d_k = 4$", "conflicting-definition"),
+        ("$e^{0.5} \\approx 1.6486$", "approximate-constant"),  # 2.718^0.5 = 1.64863...
+    ],
+)
+def test_wrong_claims(text: str, code: str) -> None:
+    r = audit(text)
+    assert code in [f.code for f in r.findings]
+    assert r.has_errors
+
+
+def test_messages_in_chinese() -> None:
+    r = run(SEED_000, lang="zh")
+    assert "截断" in r.findings[1].message
+
+
+def test_unparsed_math_is_listed() -> None:
+    r = audit("$$x_7 = \\int_0^1 2 \\, dx$$")
+    assert r.findings == () and r.unparsed and r.unparsed[0].line == 1
+
+
+def test_unknown_language_is_an_input_error() -> None:
+    with pytest.raises(InputError):
+        audit("$1 = 1$", lang="fr")
+
+
+def test_json_shape() -> None:
+    data = run(SEED_000).to_json()
+    assert set(data) >= {"path", "findings", "checked", "unparsed"}
+    assert set(data["findings"][0]) == {
+        "code", "severity", "line", "column", "claimed", "exact", "expected", "message", "cause"}
