@@ -1,0 +1,74 @@
+"""Tests of ``symattn audit`` on the command line."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from symattn.cli import main
+
+FIXTURES = Path(__file__).parent / "fixtures"
+SEEDS = FIXTURES / "seeds"
+SEED_000 = SEEDS / "000_089920b9c8cb4dc4.txt"
+
+
+def test_text_output_and_exit_1(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["audit", str(SEED_000)]) == 1
+    out = capsys.readouterr().out
+    assert f"{SEED_000}:69:23: truncated claimed 2.71, exact 2.71828 — " in out
+    assert f"{SEED_000}:48:29: conflicting-definition" in out
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_directory_json(capsys: pytest.CaptureFixture[str], jobs: str) -> None:
+    assert main(["audit", str(SEEDS), "--format", "json", "--jobs", jobs]) == 1
+    data = json.loads(capsys.readouterr().out)
+    paths = [Path(f["path"]).name for f in data["files"]]
+    assert paths == sorted(paths) and len(paths) == 3
+    by = {Path(f["path"]).name: f for f in data["files"]}
+    assert [x["code"] for x in by["001_b0b3fceff32b9228.txt"]["findings"]] == ["approximate-constant", "truncated"]
+    assert by["004_a00461eb897f5725.txt"]["findings"] == []
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_markdown_errata(capsys: pytest.CaptureFixture[str], lang: str) -> None:
+    assert main(["audit", str(SEED_000), "--format", "markdown", "--lang", lang]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("# 勘误表" if lang == "zh" else "# Errata")
+    assert "| 69 | 23 | `truncated` | 2.71 |" in out
+
+
+def test_clean_fixtures_exit_0(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["audit", str(FIXTURES / "audit")]) == 0
+    assert "0 finding(s)" in capsys.readouterr().out
+
+
+def test_stdin(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    data = "$1 + 1 = 3$\n".encode()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    assert main(["audit", "-"]) == 1
+    assert "<stdin>:1:10: wrong-value claimed 3" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv", [["audit", "no/such/file.md"], ["audit", str(SEED_000), "--jobs", "0"]])
+def test_input_errors_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    assert capsys.readouterr().err.startswith("symattn audit: error:")
+
+
+def test_usage_error_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["audit", str(SEED_000), "--format", "xml"])
+    assert exc.value.code == 2
+
+
+def test_markdown_escapes_document_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    doc = tmp_path / "evil.md"
+    doc.write_text("$\\text{<script>|x} = 1 + 1 = 3$\n", encoding="utf-8")
+    main(["audit", str(doc), "--format", "markdown"])
+    out = capsys.readouterr().out
+    assert "<script>" not in out
