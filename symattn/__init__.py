@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+from .audit import AuditReport, audit
 from .config import DEFAULT_LIMITS, Limits
 from .engine import multi_head_attention, scaled_dot_product_attention, self_attention
 from .errors import (
@@ -27,6 +28,8 @@ from .trace import Step, Trace
 __version__ = "0.1.0"
 
 __all__ = [
+    "AuditReport",
+    "audit",
     "AttentionResult",
     "Ball",
     "DEFAULT_LIMITS",
