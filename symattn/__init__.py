@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 from .audit import AuditReport, audit
+from .check import check
 from .config import DEFAULT_LIMITS, Limits
 from .engine import multi_head_attention, scaled_dot_product_attention, self_attention
 from .errors import (
@@ -46,6 +47,7 @@ __all__ = [
     "Surd",
     "SymattnError",
     "Trace",
+    "check",
     "inv_sqrt",
     "multi_head_attention",
     "scaled_dot_product_attention",
