@@ -187,6 +187,8 @@ def _from_float(a: np.ndarray, width: int) -> Sliced:
     mi = np.abs(np.ldexp(mant, 53)).astype(np.int64)
     tz = np.log2((mi & -mi).astype(np.float64)).astype(np.int64)
     e0 = int((ex - 53 + tz).min())
+    if int(ex.max()) - e0 > 1000:  # integers beyond the double range: exact Python integers
+        return _from_fractions(np.vectorize(Fraction, otypes=[object])(a), width)
     m = np.ldexp(a, -e0)  # exact: integers
     return Sliced(_slice_float_ints(m, width), width, Fraction(2) ** e0)
 
@@ -418,6 +420,11 @@ def attention_float64(
     through their shortest repr like the rest of symattn.
     """
     p = _prepare(query, key, value, attn_mask, is_causal, scale, enable_gqa, exact_float, limits)
+    return _run(p, progress, limits, block_rows)[0]
+
+
+def _run(p: _Problem, progress: Progress | None, limits: Limits, block_rows: int) -> tuple[np.ndarray, int]:
+    """The output and how many entries needed the Arb fallback."""
     L, S, Ev = p.q.shape[-2], p.k.shape[-2], p.v.shape[-1]
     out = np.empty(p.batch + (L, Ev))
     tables = _exp_tables()
@@ -425,19 +432,22 @@ def attention_float64(
         gamma = _gamma(p)
     except _Unsupported:
         gamma = None
+    fallbacks = 0
     blocks = [(b, r) for b in np.ndindex(*p.batch) for r in range(0, L, block_rows)]
     for count, (b, r0) in enumerate(blocks, 1):
         rows = slice(r0, min(L, r0 + block_rows))
         undecided = np.ones((rows.stop - rows.start, Ev), dtype=bool)
         if gamma is not None:
-            vals, undecided = _block(p, b, rows, gamma, tables)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                vals, undecided = _block(p, b, rows, gamma, tables)
             out[b + (rows,)] = vals
         for i, j in np.argwhere(undecided):
             out[b + (rows.start + int(i), int(j))] = _fallback(p, b, rows.start + int(i), int(j), limits)
+            fallbacks += 1
         if progress is not None:
             progress(count, len(blocks))
     out.flags.writeable = False
-    return out
+    return out, fallbacks
 
 
 def _block(
