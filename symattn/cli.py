@@ -18,7 +18,7 @@ from .errors import SymattnError
 
 #: subcommand modules under ``symattn.commands``, in help order; each defines
 #: ``HELP`` (one line), ``add_arguments(parser)`` and ``run(args) -> int``
-COMMANDS: tuple[str, ...] = ("compute", "explain", "check", "audit")
+COMMANDS: tuple[str, ...] = ("compute", "explain", "check", "audit", "reference")
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
