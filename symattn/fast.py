@@ -35,7 +35,7 @@ import flint
 import numpy as np
 
 from .config import DEFAULT_LIMITS, Limits
-from .errors import InputError, ShapeError
+from .errors import InputError, PrecisionError, ShapeError
 from .exact import (
     ExpTensor,
     MatMulTensor,
@@ -589,3 +589,107 @@ def _fallback(p: _Problem, b: tuple[int, ...], i: int, j: int, limits: Limits) -
     vsl = Sliced(tuple(_index(a, b, 2)[:, j : j + 1] for a in p.v.slices), p.v.width, p.v.unit)
     col = vsl.fractions(slice(None))
     return float(MatMulTensor(weights, RationalTensor(col)).to_numpy(limits=limits)[0, 0])
+
+
+# --------------------------------------------------------------------------- certified balls
+
+
+def _exact_scores(p: _Problem, b: tuple[int, ...]) -> np.ndarray:
+    """The exact integer scores of batch entry ``b`` (int64 when they fit, else Python ints)."""
+    qsl = [_index(a, b, 2) for a in p.q.slices]
+    ksl = [_index(a, b, 2) for a in p.k.slices]
+    bound = sum(float(np.abs(x).max(initial=0)) * 2.0 ** (p.q.width * i) for i, x in enumerate(qsl))
+    bound *= sum(float(np.abs(y).max(initial=0)) * 2.0 ** (p.k.width * j) for j, y in enumerate(ksl))
+    fits = bound * qsl[0].shape[-1] < 2.0**62
+    total: Any = None
+    for i, x in enumerate(qsl):
+        for j, y in enumerate(ksl):
+            c = x @ y.T  # exact integers below 2**53
+            shift = p.q.width * i + p.k.width * j
+            term = (c.astype(np.int64) << shift) if fits else np.vectorize(int, otypes=[object])(c) * (1 << shift)
+            total = term if total is None else total + term
+    return total
+
+
+def attention_enclose(
+    query: Any,
+    key: Any,
+    value: Any,
+    attn_mask: Any = None,
+    is_causal: bool = False,
+    scale: Any = None,
+    enable_gqa: bool = False,
+    *,
+    digits: int = 50,
+    exact_float: bool = True,
+    progress: Progress | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+) -> np.ndarray:
+    """Certified Arb balls around every output entry, each of radius below ``10**-digits / 2``.
+
+    Scores are exact integers (BLAS slices); ``exp`` is taken once per distinct score
+    value of a head; ``P V`` and the row sums are Arb matrix products (``arb_mat``).
+    Every ball contains the true value; precision doubles until all are narrow enough.
+    """
+    p = _prepare(query, key, value, attn_mask, is_causal, scale, enable_gqa, exact_float, limits)
+    L, S, Ev = p.q.shape[-2], p.k.shape[-2], p.v.shape[-1]
+    out = np.empty(p.batch + (L, Ev), dtype=object)
+    prec = int(digits * 3.33) + 24 + 2 * max(S, 2).bit_length()
+    batches = list(np.ndindex(*p.batch))
+    target = flint.arb(10) ** (-digits) / 2
+    for count, b in enumerate(batches, 1):
+        scores = _exact_scores(p, b)
+        vb = Sliced(tuple(_index(a, b, 2) for a in p.v.slices), p.v.width, p.v.unit)
+        vint = vb.ints(slice(None))
+        masked = p.masked[b] if p.masked is not None else None
+        add = p.add[b] if p.add is not None else None
+        while True:
+            balls = _enclose_head(p, scores, vint, masked, add, prec)
+            with flint.ctx.workprec(prec):
+                if all(x.rad() < target for x in balls.reshape(-1)):
+                    break
+            if prec >= limits.max_precision_bits:
+                raise PrecisionError(f"enclosures not narrow enough at {prec} bits")
+            prec = min(2 * prec, limits.max_precision_bits)
+        out[b] = balls
+        if progress is not None:
+            progress(count, len(batches))
+    out.flags.writeable = False
+    return out
+
+
+def _enclose_head(
+    p: _Problem, scores: np.ndarray, vint: np.ndarray, masked: np.ndarray | None, add: np.ndarray | None, prec: int
+) -> np.ndarray:
+    L, S = scores.shape
+    Ev = vint.shape[1]
+    with flint.ctx.workprec(prec):
+        u = p.q.unit * p.k.unit
+        g = Surd(p.scale.p * u, p.scale.q * u, p.scale.r).arb()
+        zero = flint.arb(0)
+        if add is None:
+            uniq, inv = np.unique(scores, return_inverse=True)
+            table = [(g * int(s)).exp() for s in uniq.tolist()]
+            inv = inv.reshape(L, S)
+            rows = [[table[i] for i in row] for row in inv.tolist()]
+        else:
+            rows = [
+                [(g * int(scores[i, j]) + flint.arb(flint.fmpq(add[i, j].numerator, add[i, j].denominator))).exp()
+                 for j in range(S)]
+                for i in range(L)
+            ]
+        if masked is not None:
+            for i, j in np.argwhere(masked):
+                rows[i][j] = zero
+        e = flint.arb_mat(rows) if L and S else None
+        unit = flint.arb(flint.fmpq(p.v.unit.numerator, p.v.unit.denominator))
+        vm = flint.arb_mat([[flint.arb(int(x)) for x in row] for row in vint.tolist()])
+        n = e * vm
+        sums = e * flint.arb_mat(S, 1, [1] * S)
+        out = np.empty((L, Ev), dtype=object)
+        for i in range(L):
+            si = sums[i, 0]
+            full = masked is not None and bool(masked[i].all())
+            for j in range(Ev):
+                out[i, j] = zero if full else n[i, j] * unit / si
+    return out

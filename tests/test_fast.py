@@ -12,7 +12,16 @@ from hypothesis import strategies as st
 import symattn
 from symattn.exact import inv_sqrt
 from symattn.config import DEFAULT_LIMITS
-from symattn.fast import Sliced, _exp_tables, _from_float, _from_fractions, _prepare, _run, attention_float64
+from symattn.fast import (
+    Sliced,
+    _exp_tables,
+    _from_float,
+    _from_fractions,
+    _prepare,
+    _run,
+    attention_enclose,
+    attention_float64,
+)
 
 
 def _arb(q, k, v, **kw):  # the reference: the pure Arb path of symattn.exact
@@ -187,3 +196,26 @@ def test_progress_is_reported() -> None:
     q = np.ones((5, 2))
     attention_float64(q, q, q, block_rows=2, progress=lambda d, t: calls.append((d, t)))
     assert calls == [(1, 3), (2, 3), (3, 3)]
+
+
+@pytest.mark.parametrize("kw", [{}, {"is_causal": True}, {"attn_mask": np.array([[0.0, -np.inf, 0.5]] * 3)}, {"scale": -0.5}])
+def test_enclosures_contain_the_exact_values(kw: dict) -> None:
+    import flint
+
+    rng = np.random.default_rng(11)
+    q, k, v = (np.round(rng.uniform(-2, 2, (3, 2)), 2) for _ in range(3))
+    got = attention_enclose(q, k, v, digits=30, **kw)
+    want = symattn.scaled_dot_product_attention(q, k, v, exact_float=True, **kw).output.enclose(45)
+    for ball, exact in zip(got.reshape(-1), want.reshape(-1)):
+        assert ball.rad() < flint.arb(10) ** -30
+        lo = flint.arb(flint.fmpq(exact.lower.numerator, exact.lower.denominator))
+        hi = flint.arb(flint.fmpq(exact.upper.numerator, exact.upper.denominator))
+        assert ball.overlaps(lo.union(hi))
+        assert (ball - lo).abs_upper() < flint.arb(10) ** -29
+
+
+def test_enclosures_of_fully_masked_rows_are_zero() -> None:
+    q = np.ones((2, 2))
+    mask = np.array([[False, False], [True, False]])
+    got = attention_enclose(q, q, q, attn_mask=mask, digits=20)
+    assert got[0, 0].is_zero() and got[0, 1].is_zero()
