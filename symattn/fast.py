@@ -262,9 +262,15 @@ def _exp_tables() -> _Tables:
                 hi[d], lo[d] = h, l
                 worst = max(worst, e / h)
                 x = x * step
+            hi.flags.writeable = False
+            lo.flags.writeable = False
             his.append(hi)
             los.append(lo)
     return _Tables(tuple(his), tuple(los), worst * (1 + 2.0**-40))
+
+
+#: computed once at import (a read-only constant; importing symattn does not import this module)
+_TABLES = _exp_tables()
 
 
 def _exp_neg(th: np.ndarray, tl: np.ndarray, tables: _Tables) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -427,7 +433,7 @@ def _run(p: _Problem, progress: Progress | None, limits: Limits, block_rows: int
     """The output and how many entries needed the Arb fallback."""
     L, S, Ev = p.q.shape[-2], p.k.shape[-2], p.v.shape[-1]
     out = np.empty(p.batch + (L, Ev))
-    tables = _exp_tables()
+    tables = _TABLES
     try:
         gamma = _gamma(p)
     except _Unsupported:
