@@ -185,7 +185,7 @@ def _from_float(a: np.ndarray, width: int) -> Sliced:
         return Sliced((np.zeros(a.shape),), width, Fraction(1))
     mant, ex = np.frexp(a[nz])
     mi = np.abs(np.ldexp(mant, 53)).astype(np.int64)
-    tz = np.log2((mi & -mi).astype(np.float64)).astype(np.int64)
+    tz = np.frexp((mi & -mi).astype(np.float64))[1].astype(np.int64) - 1  # exact: powers of two
     e0 = int((ex - 53 + tz).min())
     if int(ex.max()) - e0 > 1000:  # integers beyond the double range: exact Python integers
         return _from_fractions(np.vectorize(Fraction, otypes=[object])(a), width)
@@ -293,7 +293,10 @@ def _exp_neg(th: np.ndarray, tl: np.ndarray, tables: _Tables) -> tuple[np.ndarra
     eh, el = _dd_mul(eh, el, ph, pl)
     eh = np.where(zeroed, 0.0, eh)
     el = np.where(zeroed, 0.0, el)
-    return eh, el, zeroed
+    # the Taylor bound needs |y| <= 2**-24; anything else (a logit far above the row's
+    # shift, or a non-finite value) makes the entry "bad" and its row goes to Arb
+    bad = ~zeroed & ~(np.abs(yh) <= 2.0**-24)
+    return eh, el, bad
 
 
 def _weight_slices(eh: np.ndarray, el: np.ndarray) -> list[np.ndarray]:
@@ -495,7 +498,8 @@ def _block(
     tl = np.where(active, tl, 0.0)
     t_err = t_err + (np.abs(th) + np.abs(m)) * 4 * _U2
     row_t_err = np.max(np.where(active, t_err, 0.0), axis=1)  # absolute error of each logit
-    eh, el, _ = _exp_neg(th, tl, tables)
+    eh, el, bad = _exp_neg(th, tl, tables)
+    row_t_err = np.where((bad & active).any(axis=1), np.inf, row_t_err)
     eh = np.where(active, eh, 0.0)
     el = np.where(active, el, 0.0)
     a = _weight_slices(eh, el)
@@ -533,7 +537,9 @@ def _decide(
     relative errors of a few ``u^2``, bounded generously by ``2**-96``.
     """
     tau = row_t_err * (1 + 2.0**-30)
-    rho = np.expm1(tau * 1.01) * 1.01 + 3 * tables.err + 4 * 8 * _U2 + 2.0**-99
+    # exp(tau) - 1 <= 1.01 tau for 0 <= tau <= 2**-20 (no libm involved); larger: undecided
+    tau = np.where(tau <= 2.0**-20, tau, np.inf)
+    rho = tau * 1.01 + 3 * tables.err + 4 * 8 * _U2 + 2.0**-99
     eta = 2 * rho + 2.0**-101
     vint_abs = np.zeros(vsl[0].shape)
     for t, vb in enumerate(vsl):

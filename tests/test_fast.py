@@ -220,3 +220,11 @@ def test_enclosures_of_fully_masked_rows_are_zero() -> None:
     mask = np.array([[False, False], [True, False]])
     got = attention_enclose(q, q, q, attn_mask=mask, digits=20)
     assert got[0, 0].is_zero() and got[0, 1].is_zero()
+
+
+@pytest.mark.parametrize("big", [1e10, 1e20])
+def test_huge_logits_fall_back_correctly(big: float) -> None:
+    q = np.array([[big, 1.0], [1.0, -1.0]])
+    k = np.array([[1.0, 3.0], [1.0, 1.0 + 2.0**-40], [1.0 - 2.0**-30, 0.0]])
+    v = np.array([[1.0, 0.5], [2.0, -1.0], [4.0, 0.0]])
+    assert _same(attention_float64(q, k, v, scale=1), _arb(q, k, v, scale=1))
