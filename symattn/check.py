@@ -50,6 +50,8 @@ from .verdict import (
     TensorEntry,
     Verdict,
     judge,
+    normalization_gap,
+    precision_mixed,
     rounding_interval,
 )
 
@@ -451,15 +453,13 @@ class _Checker:
         """not-normalized and precision-mixed need only the claims."""
         for row, rc in self.spec.claims.rows.items():
             ws = rc.weights
-            if ws and all(w is not None for w in ws):
-                lo = sum((rounding_interval(w)[0] for w in ws), Fraction(0))  # type: ignore[arg-type]
-                hi = sum((rounding_interval(w)[1] for w in ws), Fraction(0))  # type: ignore[arg-type]
-                if not lo <= 1 <= hi:
-                    total = sum((w.value for w in ws), Fraction(0))  # type: ignore[union-attr]
-                    self.add(
-                        "not-normalized", "weights", (row,), " + ".join(w.text for w in ws),  # type: ignore[union-attr]
-                        "1", "1", params={"sum": _frac_text(total), "low": _frac_text(lo), "high": _frac_text(hi)},
-                    )
+            gap = normalization_gap(ws) if ws and all(w is not None for w in ws) else None  # type: ignore[arg-type]
+            if gap is not None:
+                total, lo, hi = gap
+                self.add(
+                    "not-normalized", "weights", (row,), " + ".join(w.text for w in ws),  # type: ignore[union-attr]
+                    "1", "1", params={"sum": _frac_text(total), "low": _frac_text(lo), "high": _frac_text(hi)},
+                )
             if not self.spec.computable:
                 for fieldname in ("scaled", "exp", "weights", "output"):
                     self.mixed(_STEP_OF[fieldname], row, getattr(rc, fieldname), fieldname)
@@ -477,22 +477,14 @@ class _Checker:
         The less precise ones are reported, unless they are the exact value (``0.22`` next to
         ``-0.175`` when the value is exactly 0.22 is not a rounding).
         """
-        ws = [(j, w) for j, w in enumerate(vec) if w is not None and w.kind == "decimal" and w.decimals]
-        if len(ws) < 2:
-            return
-        counts: dict[int, int] = {}
-        for _, w in ws:
-            counts[w.decimals or 0] = counts.get(w.decimals or 0, 0) + 1
-        if len(counts) < 2:
-            return
-        common = max(counts, key=lambda d: (counts[d], d))
-        for j, w in ws:
-            if w.decimals != common and not (exact_of is not None and exact_of(j) == w.value):
-                col = self.col_label(fieldname, j) if fieldname else str(j)
-                self.add(
-                    "precision-mixed", step, (row, col), w.text, "-", None,
-                    params={"decimals": w.decimals, "common": common, "others": [x.text for _, x in ws]},
-                )
+        others = [w.text for w in vec if w is not None and w.kind == "decimal" and w.decimals]
+        for m in precision_mixed(vec, exact_of):
+            w = vec[m.index]
+            col = self.col_label(fieldname, m.index) if fieldname else str(m.index)
+            self.add(
+                "precision-mixed", step, (row, col), w.text, "-", None,  # type: ignore[union-attr]
+                params={"decimals": m.decimals, "common": m.common, "others": others},
+            )
 
     def check_row(self, row: str, author: _Frame, correct: _Frame) -> None:
         rc = self.spec.claims.rows[row]
