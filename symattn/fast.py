@@ -247,6 +247,17 @@ class _Tables:
     lo: tuple[np.ndarray, ...]
     err: float  # max relative error of a table entry
 
+    @property
+    def packed(self) -> tuple[np.ndarray, ...]:
+        """Each level as complex ``hi + 1j*lo`` (one gather per level)."""
+        return self._packed
+
+    def __post_init__(self) -> None:
+        packed = tuple(h + 1j * l for h, l in zip(self.hi, self.lo))
+        for a in packed:
+            a.flags.writeable = False
+        object.__setattr__(self, "_packed", packed)
+
 
 def _exp_tables() -> _Tables:
     """``T_l[d] = exp(-d * 2**(11 l) * 2**-26)`` for ``l = 0, 1, 2`` as double-doubles."""
@@ -282,10 +293,11 @@ def _exp_neg(th: np.ndarray, tl: np.ndarray, tables: _Tables) -> tuple[np.ndarra
     yh, yl = rh * 2.0**-_F, rl * 2.0**-_F  # |y| <= 2**-25
     d = delta.astype(np.int64)
     mask = (1 << _LEVEL_BITS) - 1
-    eh, el = tables.hi[0][d & mask], tables.lo[0][d & mask]
+    g = tables.packed[0].take(d & mask)
+    eh, el = g.real, g.imag
     for level in (1, 2):
-        i = (d >> (_LEVEL_BITS * level)) & mask
-        eh, el = _dd_mul(eh, el, tables.hi[level][i], tables.lo[level][i])
+        g = tables.packed[level].take((d >> (_LEVEL_BITS * level)) & mask)
+        eh, el = _dd_mul(eh, el, g.real, g.imag)
     # exp(-y) = (1 - yh + yh^2/2 - yh^3/6 + yh^4/24) (1 - yl) + O(2**-100)
     z = yh * yh * (0.5 - yh * (1 / 6 - yh / 24)) - yl + yl * yh
     ph, pl = _two_sum(np.ones_like(yh), -yh)
@@ -474,34 +486,49 @@ def _block(
     for c, e in terms[1:]:
         x = np.ldexp(c, e)
         sh, sl = _dd_add(sh, sl, x, 0.0)
-        sabs = sabs + np.abs(x)
-    s_err = (len(terms) * 4 * _U2) * sabs if len(terms) > 1 else 0.0
+        sabs += np.abs(x)
+    if len(terms) > 1:
+        sabs *= 1 + 2.0**-40  # the float sum of |terms| rounds
+    multi = len(terms) > 1
+    s_err_max = float(sabs.max(initial=0.0)) * len(terms) * 4 * _U2 if multi else 0.0
     gh, gl, gerr = gamma
-    th, tl = _dd_mul(sh, sl, gh, gl)
-    # |t - (th+tl)| <= |g| s_err + |S| gerr + |t| 7u^2 (+ the mask addition below)
-    s_mag = sabs if len(terms) > 1 else np.abs(sh)
-    t_err = abs(gh) * 1.01 * s_err + s_mag * (1.01 * gerr) + np.abs(th) * 8 * _U2
-    masked = p.masked[b][rows] if p.masked is not None else np.zeros((n_rows, S), dtype=bool)
+    th, tl = _two_prod(sh, np.float64(gh))
+    tl = tl + (sh * gl + sl * gh) if multi else tl + sh * gl
+    th, tl = _fast_two_sum(th, tl)
+    # per row: |t - (th+tl)| <= |g| s_err + |S| gerr + 8u^2 |t| (+ mask addition, shift below)
+    row_t_err = (abs(gh) * 1.01) * s_err_max + np.abs(sabs).max(axis=1, initial=0.0) * (1.01 * gerr)
+    masked = p.masked[b][rows] if p.masked is not None else None
     if p.add is not None:
         add = p.add[b][rows]
         ah = add.astype(np.float64)
         al = np.vectorize(lambda f, h: float(f - Fraction(h)), otypes=[np.float64])(add, ah) if add.size else ah
-        t_add = np.abs(ah) * 2.0**-104  # conversion error of each Fraction to a double-double
         th, tl = _dd_add(th, tl, ah, al)
-        t_err = t_err + t_add + (np.abs(th) + np.abs(ah)) * 4 * _U2
-    active = ~masked
-    n_active = active.sum(axis=1)
-    m = np.where(active, th, -np.inf).max(axis=1, keepdims=True)
+        # conversion of each Fraction to a double-double, and the double-double sum
+        row_t_err = row_t_err + np.abs(ah).max(axis=1, initial=0.0) * (2.0**-104 + 8 * _U2)
+    if masked is not None:
+        active = ~masked
+        n_active = active.sum(axis=1)
+        th = np.where(active, th, 0.0)
+        tl = np.where(active, tl, 0.0)
+        m = np.where(active, th, -np.inf).max(axis=1, keepdims=True, initial=-np.inf)
+    else:
+        active = None
+        n_active = np.full(n_rows, S)
+        m = th.max(axis=1, keepdims=True, initial=-np.inf)
     m = np.where(np.isfinite(m), m, 0.0)
-    th, tl = _dd_add(np.where(active, th, 0.0), tl, -m, 0.0)
-    th = np.where(active, th, 0.0)
-    tl = np.where(active, tl, 0.0)
-    t_err = t_err + (np.abs(th) + np.abs(m)) * 4 * _U2
-    row_t_err = np.max(np.where(active, t_err, 0.0), axis=1)  # absolute error of each logit
+    t_mag = np.abs(th).max(axis=1, initial=0.0)
+    hh, hl = _two_sum(th, -m)  # t - m = hh + hl + tl exactly
+    th, tl = _fast_two_sum(hh, hl + tl)
+    row_t_err = row_t_err + (t_mag + np.abs(m[:, 0])) * 24 * _U2
+    if active is not None:
+        th = np.where(active, th, 0.0)
+        tl = np.where(active, tl, 0.0)
     eh, el, bad = _exp_neg(th, tl, tables)
-    row_t_err = np.where((bad & active).any(axis=1), np.inf, row_t_err)
-    eh = np.where(active, eh, 0.0)
-    el = np.where(active, el, 0.0)
+    if active is not None:
+        bad &= active
+        eh = np.where(active, eh, 0.0)
+        el = np.where(active, el, 0.0)
+    row_t_err = np.where(bad.any(axis=1), np.inf, row_t_err)
     a = _weight_slices(eh, el)
     # exact N = sum A_s V and R = sum A_s as double-doubles
     nh = np.zeros((n_rows, vsl[0].shape[1]))
