@@ -213,6 +213,23 @@ def _from_fractions(x: np.ndarray, width: int) -> Sliced:
             return Sliced(tuple(out), width, Fraction(1, den))
 
 
+def _short_decimals(a: np.ndarray, width: int) -> Sliced | None:
+    """Floats whose shortest repr has at most 8 decimals, as ``m / 10**k`` without Fractions.
+
+    When ``fl(m / 10**k) == a`` with ``|m| < 2**52``, the ulp of ``a`` is below ``10**-k``,
+    so ``m / 10**k`` is the only decimal with at most ``k`` places that rounds to ``a``;
+    it is therefore what the shortest repr reads (as :func:`to_exact_array` does).
+    """
+    for k in range(9):
+        with np.errstate(over="ignore"):
+            m = np.round(a * 10.0**k)
+        if not np.abs(m).max() < 2.0**52:
+            return None
+        if np.array_equal(m / 10.0**k, a):
+            return Sliced(_slice_float_ints(m, width), width, Fraction(1, 10**k))
+    return None
+
+
 def _exact_input(x: Any, width: int, exact_float: bool, what: str, limits: Limits) -> Sliced:
     if type(x).__module__.split(".")[0] == "torch":
         x = x.detach().cpu()
@@ -221,6 +238,10 @@ def _exact_input(x: Any, width: int, exact_float: bool, what: str, limits: Limit
         x = x.numpy()
     if isinstance(x, np.ndarray) and x.dtype.kind == "f" and exact_float:
         return _from_float(x, width)
+    if isinstance(x, np.ndarray) and x.dtype.kind == "f" and x.size and np.isfinite(x).all():
+        short = _short_decimals(x.astype(np.float64), width)
+        if short is not None:
+            return short
     return _from_fractions(to_exact_array(x, exact_float=exact_float, what=what, limits=limits), width)
 
 

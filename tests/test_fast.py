@@ -228,3 +228,20 @@ def test_huge_logits_fall_back_correctly(big: float) -> None:
     k = np.array([[1.0, 3.0], [1.0, 1.0 + 2.0**-40], [1.0 - 2.0**-30, 0.0]])
     v = np.array([[1.0, 0.5], [2.0, -1.0], [4.0, 0.0]])
     assert _same(attention_float64(q, k, v, scale=1), _arb(q, k, v, scale=1))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.floats(-1e15, 1e15, allow_nan=False), min_size=1, max_size=6),
+    st.integers(0, 8),
+)
+def test_short_decimals_read_like_shortest_repr(xs: list[float], places: int) -> None:
+    from symattn.fast import _short_decimals
+    from symattn.numbers import to_exact_array
+
+    a = np.round(np.array(xs), places)
+    s = _short_decimals(a, 20)
+    want = to_exact_array(a).tolist()
+    if s is not None:
+        assert s.fractions(slice(None)).tolist() == want
+    assert _from_fractions(to_exact_array(a), 20).fractions(slice(None)).tolist() == want
