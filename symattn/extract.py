@@ -232,6 +232,7 @@ def _chain_of(norm: str, where: tuple[int, ...], seg: Segment, lo: int, hi: int,
 def chains(text: str, *, limits: Limits = DEFAULT_LIMITS) -> tuple[list[ChainText], list[Skipped]]:
     """Every relation chain in ``text`` (``v_1=[1,2], v_2=[3,4]`` gives two)."""
     segs, skipped = segments(text, limits=limits)
+    line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
     out: list[ChainText] = []
     for seg, before in segs:
         norm, where = normalize(seg.text)
@@ -245,8 +246,33 @@ def chains(text: str, *, limits: Limits = DEFAULT_LIMITS) -> tuple[list[ChainTex
         for a, b in spans:
             chain = _chain_of(norm, where, seg, a, b, before)
             if chain is not None:
-                out.append(chain)
+                out.append(_with_expression_line(chain, text, line_starts))
     return out, skipped
+
+
+#: a line that only names the result of the expression on the line before (``乘积结果=[0.44, -0.35]``)
+_RESULT_LABEL_RE: Final = re.compile(r"^\s*(?:乘积|计算|相乘|点积)?结果\s*$|^\s*(?:the\s+)?(?:product\s+|final\s+)?result\s*$", re.I)
+_EXPR_LINE_RE: Final = re.compile(r"^[\s\[\]()0-9.,+\-*×·÷/^]+$")
+
+
+def _with_expression_line(chain: ChainText, text: str, line_starts: list[int]) -> ChainText:
+    """``乘积结果=[…]`` right after a line holding only an expression: a claim about that expression."""
+    if len(chain.links) != 2 or not _RESULT_LABEL_RE.match(chain.links[0].text):
+        return chain
+    li = chain.line - 2  # 0-based index of the line before
+    while li >= 0 and li >= chain.line - 4:
+        end = line_starts[li + 1] - 1 if li + 1 < len(line_starts) else len(text)
+        raw = text[line_starts[li] : end]
+        if raw.strip():
+            norm, where = normalize(raw)
+            body = norm.strip()
+            if not (_EXPR_LINE_RE.match(body) and _DIGIT_RE.search(body) and any(op in body for op in "*×·÷/")):
+                return chain
+            lead = len(norm) - len(norm.lstrip())
+            pos = tuple((li + 1, where[lead + k] + 1) for k in range(len(body)))
+            return ChainText((Link(body, "", pos), chain.links[1]), chain.kind, "")
+        li -= 1
+    return chain
 
 
 def iter_numbers(text: str) -> Iterator[re.Match[str]]:

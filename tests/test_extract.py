@@ -85,3 +85,31 @@ def test_fuzz_extractor_never_crashes_or_hangs(text: str) -> None:
         assert len(c.links) >= 2
         assert all(ln.at(0)[0] >= 1 for ln in c.links)
     assert time.monotonic() - start < 2
+
+
+@pytest.mark.parametrize(
+    ("text", "first", "line", "column"),
+    [
+        ("x\n[0.55, 0.20]*[[1, 0], [0, 1]]\n\n乘积结果=[0.55, 0.20]\n", "[0.55, 0.20]*[[1, 0], [0, 1]]", 2, 1),
+        ("  [1, 2] × [[1], [1]]\nresult = 3\n", "[1, 2] × [[1], [1]]", 1, 3),
+        ("[1, 2]*[[1],[1]]\nThe result = 3\n", "[1, 2]*[[1],[1]]", 1, 1),
+    ],
+)
+def test_result_line_claims_the_expression_line_before(text: str, first: str, line: int, column: int) -> None:
+    (chain,), _ = chains(text)
+    assert chain.links[0].text == first
+    assert chain.links[0].at(0) == (line, column)
+    assert chain.links[1].relation == "="
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "some prose here\nresult = 3\n",  # the line before is prose
+        "[1, 2]*[[1],[1]]\ntotal = 3\n",  # not a result label
+        "[1, 2] + [3]\n\n\n\n\nresult = 3\n",  # too far away
+    ],
+)
+def test_result_line_without_expression_line_stays_a_definition(text: str) -> None:
+    (chain,), _ = chains(text)
+    assert chain.links[0].text in ("result", "total")
