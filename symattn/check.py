@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import tomllib
+from decimal import ROUND_DOWN, ROUND_HALF_EVEN, Decimal, localcontext
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -68,6 +69,12 @@ ROW_STEPS: tuple[tuple[str, str], ...] = (
 )
 _STEP_OF = MappingProxyType(dict(ROW_STEPS))
 _PREC = 256  # working precision of the unrounding balls (bits)
+#: steps whose values depend on the divisor (judged in the author's frame under dk-mismatch)
+_FRAME_STEPS = frozenset({"scaled_scores", "exp_scores", "exp_sums", "weights", "output"})
+#: decimals of the rounded roots authors divide by (√2 ≈ 1.41 first; 1.4 last)
+ROOT_PLACES: tuple[int, ...] = (2, 3, 4, 1)
+#: misread inputs are searched in dot products of at most this many terms
+_MISREAD_MAX_TERMS = 64
 
 
 @dataclass(frozen=True)
@@ -90,6 +97,40 @@ APPROX_E: tuple[ApproxConstant, ...] = tuple(
 
 
 @dataclass(frozen=True)
+class RootConst:
+    """A rounded ``√d`` an author divides by (or a rounded ``1/√d`` they multiply by)."""
+
+    symbol: str
+    text: str
+    divide: bool
+
+    @property
+    def value(self) -> Fraction:
+        """The rounded constant, exactly."""
+        return Fraction(self.text)
+
+
+def approximate_roots(d: int) -> tuple[RootConst, ...]:
+    """Roundings and truncations of ``√d`` and ``1/√d`` to :data:`ROOT_PLACES` decimals
+    (none when ``d`` is a perfect square: its root is exact)."""
+    if d <= 0 or math.isqrt(d) ** 2 == d:
+        return ()
+    with localcontext() as ctx:
+        ctx.prec = 60
+        root = Decimal(d).sqrt()
+        inverse = 1 / root
+    out: list[RootConst] = []
+    for places in ROOT_PLACES:
+        for mode in (ROUND_HALF_EVEN, ROUND_DOWN):
+            for symbol, x, divide in ((f"√{d}", root, True), (f"1/√{d}", inverse, False)):
+                text = format(x.quantize(Decimal(1).scaleb(-places), rounding=mode), "f")
+                const = RootConst(symbol, text, divide)
+                if const not in out:
+                    out.append(const)
+    return tuple(out)
+
+
+@dataclass(frozen=True)
 class Finding:
     """One wrong or doubtful claim (or a spec-level problem)."""
 
@@ -103,6 +144,13 @@ class Finding:
     message_key: str
     params: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
     cause: str | None = None
+    inexact: bool = False  # ``exact`` is a rounding of the exact value (shown with a trailing …)
+    frame: str | None = None  # the author's d_k when the claim was judged in the author's frame
+
+    @property
+    def exact_text(self) -> str:
+        """``exact`` with a trailing ``…`` when it is not the exact value itself."""
+        return self.exact + "…" if self.inexact and self.exact not in ("?", "-") else self.exact
 
 
 @dataclass(frozen=True)
@@ -145,7 +193,7 @@ def render_message(finding: Finding, catalog: Mapping[str, str]) -> str:
     """The finding's one-sentence reason in the catalog's language."""
     template = catalog.get(finding.message_key, finding.message_key)
     params = _Params({k: _show(v) for k, v in finding.params.items()})
-    params.update(claimed=finding.claimed, exact=finding.exact, expected=finding.expected or "")
+    params.update(claimed=finding.claimed, exact=finding.exact_text, expected=finding.expected or "")
     if finding.cause is not None:
         params["cause"] = _show(finding.params.get("slip", finding.cause))
         params["cause_text"] = catalog.get("cause." + finding.cause, finding.cause).format_map(params)
@@ -244,11 +292,12 @@ class _Checker:
         key: str | None = None,
         params: Mapping[str, object] | None = None,
         cause: str | None = None,
+        inexact: bool = False,
     ) -> None:
         self.findings.append(
             Finding(
                 code, SEVERITY[code], step, position, claimed, exact, expected, key or code,
-                MappingProxyType(dict(params or {})), cause,
+                MappingProxyType(dict(params or {})), cause, inexact,
             )
         )
 
@@ -390,9 +439,13 @@ class _Checker:
             would["output"] = _vector(res.output, i, 4, self.limits)
             break
         claimed = c.sqrt_d_k.text if c.sqrt_d_k is not None else author.divisor
+        conflict = any(f.code == "conflicting-definition" and f.step == "d_k" for f in self.findings)
+        from_conflict = conflict and c.d_k is not None and d_author is not None and c.d_k.value == d_author
         self.add(
             "dk-mismatch", "sqrt_d_k", (), claimed, correct.divisor, correct.divisor,
+            key="dk-mismatch-conflict" if from_conflict else "dk-mismatch",
             params={
+                "claimed_d_k": c.d_k.text if c.d_k is not None else "-",
                 "divisor": claimed,
                 "author_d_k": d_author if d_author is not None else "?",
                 "stated": spec.d_k if spec.d_k is not None else "-",
@@ -445,7 +498,7 @@ class _Checker:
                                  key="missing-token", params={"token": token})
                         continue
                     tensor = res.stage(name)
-                    self.judge_claim(name, (token, str(j)), w, TensorEntry(tensor, (i, j)), tensor, (i, j), None)
+                    self.judge_claim(name, (token, str(j)), w, TensorEntry(tensor, (i, j)), tensor, (i, j), None, res)
 
     # -- rows -------------------------------------------------------------------
 
@@ -501,6 +554,7 @@ class _Checker:
         if res.weights.ndim != 2:
             raise InputError(f"{self.spec.path}: check supports single-head, unbatched specs")
         chain = _Chain(self.spec, row, i, res, author.scale)
+        first = len(self.findings)
         for fieldname in ("scaled", "exp", "weights", "output"):
             t = res.stage(_STEP_OF[fieldname])
             self.mixed(_STEP_OF[fieldname], row, getattr(rc, fieldname), fieldname,
@@ -515,7 +569,12 @@ class _Checker:
                 if w is None:
                     continue
                 pos = (row,) if j is None else (row, self.col_label(fieldname, j))
-                self.judge_claim(step, pos, w, TensorEntry(tensor, idx), tensor, idx, (chain, fieldname, j))
+                self.judge_claim(step, pos, w, TensorEntry(tensor, idx), tensor, idx, (chain, fieldname, j), res)
+        if author is not correct:
+            frame = _frac_text(Fraction(_divisor_square(res))) if _divisor_square(res) is not None else author.divisor
+            self.findings[first:] = [
+                replace(f, frame=frame) if f.step in _FRAME_STEPS else f for f in self.findings[first:]
+            ]
 
     # -- one claim --------------------------------------------------------------
 
@@ -528,34 +587,48 @@ class _Checker:
         tensor: ExactTensor,
         idx: tuple[int, ...],
         chain_at: tuple[_Chain, str, int | None] | None,
+        res: AttentionResult | None = None,
     ) -> None:
         v = self.judge(w, value)
         if v.code is None:
             return
+        q = value.rational()
+        inexact = not (q is not None and v.exact not in ("?", "") and Fraction(v.exact) == q)
+
+        def add(code: str, key: str | None = None, params: Mapping[str, object] | None = None,
+                cause: str | None = None) -> None:
+            self.add(code, step, pos, w.text, v.exact, v.expected, key=key, params=params, cause=cause,
+                     inexact=inexact)
+
         if v.code in ("float-representation", "undecided"):
-            self.add(v.code, step, pos, w.text, v.exact, v.expected, params=dict(v.details))
+            add(v.code, params=dict(v.details))
             return
         base = {"distance": v.details.get("distance", "?")}
         if chain_at is not None:
             chain, fieldname, j = chain_at
             hit = self.approximate_constant(w, chain, fieldname, j, long=True)
             if hit is not None:
-                self.add("approximate-constant", step, pos, w.text, v.exact, v.expected,
-                         params={**base, **hit})
+                add("approximate-constant", params={**base, **hit})
                 return
             own = chain.point(fieldname, j)
             if own is not None and self.judge(w, own).code is None:
-                self.add("propagated-rounding", step, pos, w.text, v.exact, v.expected,
-                         key="propagated-exact", params={**base, "formula": chain.formula(fieldname, j)})
+                add("propagated-rounding", key="propagated-exact",
+                    params={**base, "formula": chain.formula(fieldname, j)})
                 return
         if v.code == "truncated":
-            self.add("truncated", step, pos, w.text, v.exact, v.expected, params=base)
+            add("truncated", params=base)
             return
+        if chain_at is not None and chain_at[1] == "scaled":
+            hit = self.approximate_root(w, chain_at[0], chain_at[2])
+            if hit is not None:
+                add("approximate-constant", params={**base, **hit})
+                return
         slip = self.find_slip(w, v, tensor, idx)
+        if slip is None and res is not None:
+            slip = self.find_misread(w, step, idx, res)
         if slip is not None:
             cause, shown = slip
-            self.add("wrong-value", step, pos, w.text, v.exact, v.expected, key="wrong-value-slip",
-                     params={**base, "slip": shown}, cause=cause)
+            add("wrong-value", key="wrong-value-slip", params={**base, "slip": shown}, cause=cause)
             return
         if chain_at is not None:
             chain, fieldname, j = chain_at
@@ -564,17 +637,63 @@ class _Checker:
                 with flint.ctx.workprec(_PREC):
                     ball = ball_fn()
                 if _fits(w, ball):
-                    self.add("propagated-rounding", step, pos, w.text, v.exact, v.expected,
-                             key="propagated-interval", params={**base, "formula": chain.formula(fieldname, j)})
+                    add("propagated-rounding", key="propagated-interval",
+                        params={**base, "formula": chain.formula(fieldname, j)})
                     return
         if chain_at is not None:
             chain, fieldname, j = chain_at
             hit = self.approximate_constant(w, chain, fieldname, j, long=False)
             if hit is not None:
-                self.add("approximate-constant", step, pos, w.text, v.exact, v.expected,
-                         params={**base, **hit})
+                add("approximate-constant", params={**base, **hit})
                 return
-        self.add("wrong-value", step, pos, w.text, v.exact, v.expected, params=base)
+        add("wrong-value", params=base)
+
+    def approximate_root(self, w: Written, chain: _Chain, j: int | None) -> dict[str, object] | None:
+        """A rounded ``√d`` (or ``1/√d``) that reproduces a scaled score at its written precision."""
+        if j is None:
+            return None
+        sc = chain._claim("scores", j)
+        score = sc.value if sc is not None else chain.res.scores.rational((chain.i, j))
+        if score is None or score == 0:
+            return None
+        score_text = sc.text if sc is not None else _frac_text(score)
+        c = self.spec.claims
+        dims = _unique([self.spec.d_k, chain.res.key_width, c.d_k.value if c.d_k is not None else None])
+        for d in dims:
+            if not isinstance(d, (int, Fraction)) or d <= 0 or Fraction(d).denominator != 1:
+                continue
+            for const in approximate_roots(int(d)):
+                got = score / const.value if const.divide else score * const.value
+                if self.judge(w, Const(got)).code is None:
+                    op = "/" if const.divide else "×"
+                    return {
+                        "constant": f"{const.symbol} ≈ {const.text}",
+                        "computation": f"{score_text} {op} {const.text} = {_frac_text(got)}",
+                        "precision": "exact",
+                        "own": _quantity_text(
+                            Computed(lambda s=score, d=int(d): _arb(s) / flint.arb(d).sqrt()),
+                            (w.decimals or 0) + 3, self.limits,
+                        ),
+                    }
+        return None
+
+    def find_misread(
+        self, w: Written, step: str, idx: tuple[int, ...], res: AttentionResult
+    ) -> tuple[str, str] | None:
+        """An input misread (digit dropped/doubled, sign flipped, adjacent entries swapped, a
+        neighbouring row's or column's entry) that reproduces the claim at its written precision."""
+        plan = _operands(step, idx, res)
+        if plan is None:
+            return None
+        left, right = plan
+        if len(left.entries) > _MISREAD_MAX_TERMS:
+            return None
+        for side, other in ((right, left), (left, right)):
+            for kind, k, new in _misreadings(side):
+                quantity = _dot_quantity(other, new)
+                if self.judge(w, quantity).code is None:
+                    return kind, _misread_text(side, kind, k, new)
+        return None
 
     def approximate_constant(
         self, w: Written, chain: _Chain, fieldname: str, j: int | None, *, long: bool
@@ -865,6 +984,145 @@ class _Chain:
         return f"({fieldname} from {terms})"
 
 
+# --------------------------------------------------------------------------- misread inputs
+
+
+@dataclass(frozen=True)
+class _Operand:
+    """One vector of a dot product: its entries (None: irrational), labels and neighbours."""
+
+    tensor: ExactTensor
+    index: tuple[tuple[int, int], ...]
+    entries: tuple[Fraction | None, ...]
+    labels: tuple[str, ...]
+    neighbours: tuple[tuple[Fraction, ...], ...]  # the entries at the same place one row/column over
+
+
+def _operand(
+    tensor: ExactTensor, name: str, fixed: int, axis: int, label: Callable[[int, int], str]
+) -> _Operand:
+    """Row ``fixed`` (``axis`` 1) or column ``fixed`` (``axis`` 0) of a 2-D tensor."""
+    n, m = tensor.shape
+    length = m if axis == 1 else n
+    other = n if axis == 1 else m
+    index = tuple((fixed, k) if axis == 1 else (k, fixed) for k in range(length))
+    entries = tuple(tensor.rational(ix) for ix in index)
+    neighbours = []
+    for k in range(length):
+        near = []
+        for f in (fixed - 1, fixed + 1):
+            if 0 <= f < other:
+                q = tensor.rational((f, k) if axis == 1 else (k, f))
+                if q is not None:
+                    near.append(q)
+        neighbours.append(tuple(near))
+    labels = tuple(f"{name}[{label(*ix)}]" for ix in index)
+    return _Operand(tensor, index, entries, labels, tuple(neighbours))
+
+
+def _operands(step: str, idx: tuple[int, ...], res: AttentionResult) -> tuple[_Operand, _Operand] | None:
+    """The two vectors whose dot product is ``step[idx]``, or None for other steps."""
+    if len(idx) != 2 or res.weights.ndim != 2:
+        return None
+    i, j = idx
+    ql, kl = res.query_labels, res.key_labels
+
+    def lab(labels: tuple[str, ...] | None) -> Callable[[int, int], str]:
+        return lambda r, c: f"{labels[r] if labels is not None and r < len(labels) else r},{c}"
+
+    def plain(r: int, c: int) -> str:
+        return f"{r},{c}"
+
+    if step == "scores":
+        return (_operand(res.stage("Q"), "Q", i, 1, lab(ql)), _operand(res.stage("K"), "K", j, 1, lab(kl)))
+    if step == "output":
+        return (_operand(res.weights, "w", i, 1, lab(ql)), _operand(res.stage("V"), "V", j, 0, lab(kl)))
+    x = res.trace.find("X")
+    if step in ("Q", "K", "V") and x is not None:
+        labels = ql if step == "Q" else kl
+        w = res.trace.get(f"W_{step}").value
+        return (_operand(x.value, "X", i, 1, lab(labels)), _operand(w, f"W_{step}", j, 0, plain))
+    return None
+
+
+def _exact_decimal(x: Fraction) -> str | None:
+    """``x`` as a terminating decimal string, or None."""
+    for places in range(0, 40):
+        scaled = x * 10**places
+        if scaled.denominator == 1:
+            return format(Decimal(scaled.numerator).scaleb(-places), "f")
+    return None
+
+
+def _digit_misreadings(x: Fraction) -> Iterable[tuple[str, Fraction]]:
+    """``x`` with one digit dropped or doubled, as written in decimal."""
+    text = _exact_decimal(x)
+    if text is None:
+        return
+    seen: set[Fraction] = {x}
+    for p, ch in enumerate(text):
+        if not ch.isdigit():
+            continue
+        for kind, t in (("misread-dropped-digit", text[:p] + text[p + 1:]), ("misread-doubled-digit", text[:p] + ch + text[p:])):
+            if t.strip("-.") == "":
+                continue
+            try:
+                y = Fraction(t)
+            except (ValueError, ZeroDivisionError):
+                continue
+            if y not in seen:
+                seen.add(y)
+                yield kind, y
+
+
+def _misreadings(side: _Operand) -> Iterable[tuple[str, int, tuple[Fraction, ...]]]:
+    """Every plausible misreading of one entry of ``side`` (or of two adjacent entries)."""
+    if any(e is None for e in side.entries):
+        return
+    vec: tuple[Fraction, ...] = side.entries  # type: ignore[assignment]
+
+    def with_(k: int, y: Fraction) -> tuple[Fraction, ...]:
+        return vec[:k] + (y,) + vec[k + 1:]
+
+    for k, x in enumerate(vec):
+        for kind, y in _digit_misreadings(x):
+            yield kind, k, with_(k, y)
+        if x != 0:
+            yield "misread-sign", k, with_(k, -x)
+        for y in side.neighbours[k]:
+            if y != x:
+                yield "misread-neighbour", k, with_(k, y)
+    for k in range(len(vec) - 1):
+        if vec[k] != vec[k + 1]:
+            yield "misread-swapped", k, vec[:k] + (vec[k + 1], vec[k]) + vec[k + 2:]
+
+
+def _dot_quantity(other: _Operand, new: tuple[Fraction, ...]) -> Quantity:
+    """``other · new`` as a :class:`Quantity` (exact when ``other`` is rational)."""
+    if all(e is not None for e in other.entries):
+        return Const(sum((a * b for a, b in zip(other.entries, new)), Fraction(0)))  # type: ignore[operator]
+
+    def fn() -> flint.arb:
+        from .exact import Evaluator
+
+        values = Evaluator(flint.ctx.prec).arb(other.tensor)
+        total = flint.arb(0)
+        for ix, b in zip(other.index, new):
+            if b != 0:
+                total += values[ix] * _arb(b)
+        return total
+
+    return Computed(fn)
+
+
+def _misread_text(side: _Operand, kind: str, k: int, new: tuple[Fraction, ...]) -> str:
+    """``K[马路,1] = 0.225 read as 0.25`` (or the two swapped entries)."""
+    old = side.entries
+    if kind == "misread-swapped":
+        return f"{side.labels[k]} = {_frac_text(old[k])}, {side.labels[k + 1]} = {_frac_text(old[k + 1])}"  # type: ignore[arg-type]
+    return f"{side.labels[k]} = {_frac_text(old[k])} → {_frac_text(new[k])}"  # type: ignore[arg-type]
+
+
 class _SurdQuantity:
     """A :class:`Surd` as a :class:`Quantity`."""
 
@@ -986,7 +1244,7 @@ def render_text(report: CheckReport, lang: str = "en") -> str:
     """One line per finding, like a linter, then the summary line."""
     cat = load_catalog(lang)
     lines = [
-        f"{report.path}:{position_text(f)}: {f.code} claimed {f.claimed}, exact {f.exact} — {render_message(f, cat)}"
+        f"{report.path}:{position_text(f)}: {f.code} claimed {f.claimed}, exact {f.exact_text} — {render_message(f, cat)}"
         for f in report.findings
     ]
     lines.append(summary(report, cat))
@@ -1033,7 +1291,7 @@ def render_markdown(report: CheckReport, lang: str = "en", title: str = "") -> s
             "severity": f.severity,
             "where": position_text(f),
             "claimed": f.claimed,
-            "exact": f.exact,
+            "exact": f.exact_text,
             "expected": f.expected or "",
             "message": render_message(f, cat),
         }

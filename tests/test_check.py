@@ -109,6 +109,17 @@ def run(rows: str, top: str = "", **kw: object) -> CheckReport:
         ('output = ["12.1408", "22.1408"]', None, None, {}),
         ('output = ["12.140836", "22.14"]', "precision-mixed", "22.14", {}),
         ('output = ["12.1408361", "22.14"]', "wrong-value", "12.1408361", {}),
+        # misread inputs: reproduced exactly at the written precision, else no cause
+        ("output = [9.2507, 22.1408]", "wrong-value", "9.2507", {"cause": "misread-dropped-digit"}),
+        ("scores = [5, 3]", "wrong-value", "3", {"cause": "misread-neighbour"}),
+        ("scores = [5, 12]", "wrong-value", "12", {"cause": None}),
+        ("scores = [5, 1]", "wrong-value", "1", {"cause": "misread-swapped"}),
+        ("scores = [5, 22]", "wrong-value", "22", {"cause": "misread-doubled-digit"}),
+        ("output = [12.1408, 10.3]", "wrong-value", "10.3", {"cause": None}),
+        # rounded roots in the scaling step
+        ("scaled = [3.546, 1.418]", "approximate-constant", "1.418", {}),
+        ("scaled = [3.54, 1.42]", "approximate-constant", "1.42", {}),
+        ("scaled = [3.53557, 1.41423]", "approximate-constant", "1.41423", {}),
     ],
 )
 def test_codes(rows: str, code: str | None, claimed: str | None, extra: dict[str, str]) -> None:
@@ -128,6 +139,33 @@ def test_implied_divisor_without_sqrt_claim() -> None:
     f = next(f for f in r.findings if f.code == "dk-mismatch")
     assert f.claimed == "2" and f.params["author_d_k"] == 4
     assert not [x for x in r.findings if x.code in ("wrong-value", "truncated")]
+
+
+@pytest.mark.parametrize(
+    ("scaled", "constant"),
+    [("[3.546, 1.418]", "√2 ≈ 1.41"), ("[3.5361, 1.4144]", "√2 ≈ 1.414"), ("[3.5, 1.4]", None)],
+)
+def test_rounded_root_is_named(scaled: str, constant: str | None) -> None:
+    r = run(f"scaled = {scaled}", "d_k = 2")
+    found = [f.params["constant"] for f in r.findings if f.code == "approximate-constant"]
+    assert found == ([constant] * 2 if constant else []), r.findings
+
+
+def test_dk_mismatch_refers_to_the_conflict() -> None:
+    r = seed("thinking_machines")
+    f = next(f for f in r.findings if f.code == "dk-mismatch")
+    assert f.message_key == "dk-mismatch-conflict"
+    assert "conflicting definition" in render_message(f, load_catalog("en"))
+    assert "前后矛盾" in render_message(f, load_catalog("zh"))
+    frames = {x.claimed: x.frame for x in r.findings}
+    assert frames["2.71"] == "4" and frames["4"] is None
+
+
+@pytest.mark.parametrize(("claimed", "shown"), [("2.71", "exact 2.71828…"), ("4", "exact 2 —")])
+def test_text_report_marks_inexact_values(claimed: str, shown: str) -> None:
+    text = render_text(seed("thinking_machines"))
+    line = next(x for x in text.splitlines() if f"claimed {claimed}," in x)
+    assert shown in line
 
 
 def test_conflicting_definition() -> None:
@@ -159,7 +197,7 @@ def test_messages_in_both_languages() -> None:
 def test_reports() -> None:
     r = seed("thinking_machines")
     text = render_text(r)
-    assert "exp_scores[Thinking,Machines]: truncated claimed 2.71, exact 2.71828 — " in text
+    assert "exp_scores[Thinking,Machines]: truncated claimed 2.71, exact 2.71828… — " in text
     assert text.rstrip().endswith("13 claims checked, 3 errors, 1 warnings")
     data = to_json(r)
     assert data["checked"] == 13

@@ -25,7 +25,7 @@ def test_text_lines(capsys: pytest.CaptureFixture[str]) -> None:
     path = str(EXAMPLES / "animal_street.toml")
     main(["check", path, "--lang", "en"])
     lines = capsys.readouterr().out.splitlines()
-    assert f"{path}:output[它,0]: truncated claimed 0.031, exact 0.031859 — " in lines[-2]
+    assert f"{path}:output[它,0]: truncated claimed 0.031, exact 0.031859… — " in lines[-2]
     assert lines[-1] == "30 claims checked, 2 errors, 1 warnings"
 
 
