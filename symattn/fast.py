@@ -51,8 +51,9 @@ from .numbers import NEG_INF, to_exact_array, to_fraction
 Progress = Callable[[int, int], None]
 
 _U2 = 2.0**-106  # u**2 for double precision, u = 2**-53
-_F = 26  # fixed-point bits of the exp argument reduction
-_LEVEL_BITS = 11  # table index bits per level (3 levels: delta < 2**33)
+_F = 16  # fixed-point bits of the exp argument reduction
+_LEVEL_BITS = 12  # table index bits per level (2 levels: delta < 2**24)
+_LEVELS = 2
 _CUTOFF = 80  # exp(-t) for t > 80 is treated as 0 (< 2**-115)
 _EW = 26  # bits per weight slice
 _EW_SLICES = 4  # weight slices: resolution 2**-(4*26-1) = 2**-103
@@ -281,11 +282,11 @@ class _Tables:
 
 
 def _exp_tables() -> _Tables:
-    """``T_l[d] = exp(-d * 2**(11 l) * 2**-26)`` for ``l = 0, 1, 2`` as double-doubles."""
+    """``T_l[d] = exp(-d * 2**(12 l) * 2**-16)`` for ``l = 0, 1`` as double-doubles."""
     his, los, worst = [], [], 0.0
     n = 1 << _LEVEL_BITS
     with flint.ctx.workprec(256):
-        for level in range(3):
+        for level in range(_LEVELS):
             step = (flint.arb(2) ** (_LEVEL_BITS * level - _F)).neg().exp()
             x = flint.arb(1)
             hi, lo = np.empty(n), np.empty(n)
@@ -311,24 +312,24 @@ def _exp_neg(th: np.ndarray, tl: np.ndarray, tables: _Tables) -> tuple[np.ndarra
     zeroed = uh > _CUTOFF * 2.0**_F
     delta = np.floor(np.clip(uh, 0.0, _CUTOFF * 2.0**_F))
     rh, rl = _two_sum(uh - delta, ul)  # uh - delta is exact
-    yh, yl = rh * 2.0**-_F, rl * 2.0**-_F  # |y| <= 2**-25
+    yh, yl = rh * 2.0**-_F, rl * 2.0**-_F  # |y| <= 2**-16 (checked: "bad" below)
     d = delta.astype(np.int64)
     mask = (1 << _LEVEL_BITS) - 1
     g = tables.packed[0].take(d & mask)
     eh, el = g.real, g.imag
-    for level in (1, 2):
+    for level in range(1, _LEVELS):
         g = tables.packed[level].take((d >> (_LEVEL_BITS * level)) & mask)
         eh, el = _dd_mul(eh, el, g.real, g.imag)
-    # exp(-y) = (1 - yh + yh^2/2 - yh^3/6 + yh^4/24) (1 - yl) + O(2**-100)
-    z = yh * yh * (0.5 - yh * (1 / 6 - yh / 24)) - yl + yl * yh
+    # exp(-y) = (1 - yh + yh^2/2 - ... + yh^6/720) (1 - yl) + O(2**-110); error <= 2**-82
+    z = yh * yh * (0.5 - yh * (1 / 6 - yh * (1 / 24 - yh * (1 / 120 - yh / 720)))) - yl + yl * yh
     ph, pl = _two_sum(np.ones_like(yh), -yh)
     ph, pl = _fast_two_sum(ph, pl + z)
     eh, el = _dd_mul(eh, el, ph, pl)
     eh = np.where(zeroed, 0.0, eh)
     el = np.where(zeroed, 0.0, el)
-    # the Taylor bound needs |y| <= 2**-24; anything else (a logit far above the row's
+    # the Taylor bound needs |y| <= 2**-15; anything else (a logit far above the row's
     # shift, or a non-finite value) makes the entry "bad" and its row goes to Arb
-    bad = ~zeroed & ~(np.abs(yh) <= 2.0**-24)
+    bad = ~zeroed & ~(np.abs(yh) <= 2.0**-15)
     return eh, el, bad
 
 
@@ -577,8 +578,8 @@ def _decide(
     """Round ``o = unit_V N / R`` and decide each entry from a proved absolute bound.
 
     With ``rho`` the relative error of each computed weight ``e`` (logit error ``tau``:
-    ``exp(tau) - 1``; three tables; four double-double products at <= 7u^2 each; the
-    Taylor residual <= 2**-99), and fixed-point truncation ``< 2**-103``, the weights
+    ``exp(tau) - 1``; two tables; three double-double products at <= 7u^2 each; the
+    residual polynomial <= 2**-82), and fixed-point truncation ``< 2**-103``, the weights
     used differ from the true ones by at most ``eta = 2 rho + 2**-101`` each (``e < 2``;
     zeroed ``e < 2**-115``). Then ``|N - N_true| <= eta * sum_j |V_int[j]|`` and
     ``|R - R_true| <= eta * n_active``; double-double accumulation and the division add
@@ -587,7 +588,7 @@ def _decide(
     tau = row_t_err * (1 + 2.0**-30)
     # exp(tau) - 1 <= 1.01 tau for 0 <= tau <= 2**-20 (no libm involved); larger: undecided
     tau = np.where(tau <= 2.0**-20, tau, np.inf)
-    rho = tau * 1.01 + 3 * tables.err + 4 * 8 * _U2 + 2.0**-99
+    rho = tau * 1.01 + 3 * tables.err + 4 * 8 * _U2 + 2.0**-82
     eta = 2 * rho + 2.0**-101
     vint_abs = np.zeros(vsl[0].shape)
     for t, vb in enumerate(vsl):
