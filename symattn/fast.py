@@ -475,6 +475,7 @@ def _run(p: _Problem, progress: Progress | None, limits: Limits, block_rows: int
         gamma = _gamma(p)
     except _Unsupported:
         gamma = None
+    direct = _direct_tables(p, gamma) if gamma is not None and p.add is None else None
     fallbacks = 0
     blocks = [(b, r) for b in np.ndindex(*p.batch) for r in range(0, L, block_rows)]
     for count, (b, r0) in enumerate(blocks, 1):
@@ -482,7 +483,7 @@ def _run(p: _Problem, progress: Progress | None, limits: Limits, block_rows: int
         undecided = np.ones((rows.stop - rows.start, Ev), dtype=bool)
         if gamma is not None:
             with np.errstate(invalid="ignore", divide="ignore"):
-                vals, undecided = _block(p, b, rows, gamma, tables)
+                vals, undecided = _block(p, b, rows, gamma, tables, direct)
             out[b + (rows,)] = vals
         for i, j in np.argwhere(undecided):
             out[b + (rows.start + int(i), int(j))] = _fallback(p, b, rows.start + int(i), int(j), limits)
@@ -493,8 +494,59 @@ def _run(p: _Problem, progress: Progress | None, limits: Limits, block_rows: int
     return out, fallbacks
 
 
+@dataclass(frozen=True)
+class _Direct:
+    """Tables of ``exp(-|gamma| * delta)`` for integer ``delta = max_row(S) - S`` (no residual)."""
+
+    tables: _Tables
+    cut: float  # delta > cut implies |gamma| delta > 80: weight 0
+    sign: float
+
+
+def _direct_tables(p: _Problem, gamma: tuple[float, float, float]) -> _Direct | None:
+    """Per-call tables when every scaled score is ``gamma`` times an integer and few are needed."""
+    gh = gamma[0]
+    if gh == 0:
+        return None
+    cut = math.ceil(_CUTOFF / abs(gh) * (1 + 2.0**-30))
+    if cut >= 2 ** (2 * _LEVEL_BITS):
+        return None
+    u = p.q.unit * p.k.unit
+    n0 = min(cut + 1, 1 << _LEVEL_BITS)
+    n1 = (cut >> _LEVEL_BITS) + 1
+    his, los, worst = [], [], 0.0
+    with flint.ctx.workprec(256):
+        g = abs(Surd(p.scale.p * u, p.scale.q * u, p.scale.r).arb())
+        for n, step_exp in ((n0, 0), (n1, _LEVEL_BITS)):
+            step = (-(g * 2**step_exp)).exp()
+            x = flint.arb(1)
+            hi, lo = np.empty(n), np.empty(n)
+            for d in range(n):
+                h, l, e = _arb_dd(x)
+                hi[d], lo[d] = h, l
+                worst = max(worst, e / h) if h else math.inf
+                x = x * step
+            his.append(hi)
+            los.append(lo)
+    return _Direct(_Tables(tuple(his), tuple(los), worst * (1 + 2.0**-40)), float(cut), 1.0 if gh > 0 else -1.0)
+
+
+def _exp_direct(delta: np.ndarray, direct: _Direct) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``exp(-|gamma| delta)`` from the per-call tables: ``(hi, lo, zeroed)``."""
+    zeroed = delta > direct.cut
+    d = np.where(zeroed, 0.0, delta).astype(np.int64)
+    t = direct.tables.packed
+    g = t[0].take(d & ((1 << _LEVEL_BITS) - 1))
+    eh, el = g.real, g.imag
+    if len(t[1]) > 1:
+        g = t[1].take(d >> _LEVEL_BITS)
+        eh, el = _dd_mul(eh, el, g.real, g.imag)
+    return np.where(zeroed, 0.0, eh), np.where(zeroed, 0.0, el), zeroed
+
+
 def _block(
-    p: _Problem, b: tuple[int, ...], rows: slice, gamma: tuple[float, float, float], tables: _Tables
+    p: _Problem, b: tuple[int, ...], rows: slice, gamma: tuple[float, float, float], tables: _Tables,
+    direct: _Direct | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Fast values and the undecided mask for query rows ``rows`` of batch entry ``b``."""
     qsl = [_index(a, b, 2)[rows] for a in p.q.slices]
@@ -511,46 +563,66 @@ def _block(
         sabs += np.abs(x)
     if len(terms) > 1:
         sabs *= 1 + 2.0**-40  # the float sum of |terms| rounds
-    multi = len(terms) > 1
-    s_err_max = float(sabs.max(initial=0.0)) * len(terms) * 4 * _U2 if multi else 0.0
-    gh, gl, gerr = gamma
-    th, tl = _two_prod(sh, np.float64(gh))
-    tl = tl + (sh * gl + sl * gh) if multi else tl + sh * gl
-    th, tl = _fast_two_sum(th, tl)
-    # per row: |t - (th+tl)| <= |g| s_err + |S| gerr + 8u^2 |t| (+ mask addition, shift below)
-    row_t_err = (abs(gh) * 1.01) * s_err_max + np.abs(sabs).max(axis=1, initial=0.0) * (1.01 * gerr)
     masked = p.masked[b][rows] if p.masked is not None else None
-    if p.add is not None:
-        add = p.add[b][rows]
-        ah = add.astype(np.float64)
-        al = np.vectorize(lambda f, h: float(f - Fraction(h)), otypes=[np.float64])(add, ah) if add.size else ah
-        th, tl = _dd_add(th, tl, ah, al)
-        # conversion of each Fraction to a double-double, and the double-double sum
-        row_t_err = row_t_err + np.abs(ah).max(axis=1, initial=0.0) * (2.0**-104 + 8 * _U2)
-    if masked is not None:
-        active = ~masked
-        n_active = active.sum(axis=1)
-        th = np.where(active, th, 0.0)
-        tl = np.where(active, tl, 0.0)
-        m = np.where(active, th, -np.inf).max(axis=1, keepdims=True, initial=-np.inf)
+    if direct is not None and len(terms) == 1 and float(np.abs(sh).max(initial=0.0)) < 2.0**52:
+        # integer scores: delta = max(S) - S exactly, e = exp(-|gamma| delta) from tables
+        ks = sh * direct.sign
+        if masked is not None:
+            active = ~masked
+            n_active = active.sum(axis=1)
+            top = np.where(active, ks, -np.inf).max(axis=1, keepdims=True, initial=-np.inf)
+            top = np.where(np.isfinite(top), top, 0.0)
+            delta = np.where(active, top - ks, 0.0)
+        else:
+            active = None
+            n_active = np.full(n_rows, S)
+            delta = ks.max(axis=1, keepdims=True, initial=-np.inf) - ks
+        eh, el, _ = _exp_direct(delta, direct)
+        if active is not None:
+            eh = np.where(active, eh, 0.0)
+            el = np.where(active, el, 0.0)
+        row_t_err = np.zeros(n_rows)
+        tables = direct.tables
     else:
-        active = None
-        n_active = np.full(n_rows, S)
-        m = th.max(axis=1, keepdims=True, initial=-np.inf)
-    m = np.where(np.isfinite(m), m, 0.0)
-    t_mag = np.abs(th).max(axis=1, initial=0.0)
-    hh, hl = _two_sum(th, -m)  # t - m = hh + hl + tl exactly
-    th, tl = _fast_two_sum(hh, hl + tl)
-    row_t_err = row_t_err + (t_mag + np.abs(m[:, 0])) * 24 * _U2
-    if active is not None:
-        th = np.where(active, th, 0.0)
-        tl = np.where(active, tl, 0.0)
-    eh, el, bad = _exp_neg(th, tl, tables)
-    if active is not None:
-        bad &= active
-        eh = np.where(active, eh, 0.0)
-        el = np.where(active, el, 0.0)
-    row_t_err = np.where(bad.any(axis=1), np.inf, row_t_err)
+        multi = len(terms) > 1
+        s_err_max = float(sabs.max(initial=0.0)) * len(terms) * 4 * _U2 if multi else 0.0
+        gh, gl, gerr = gamma
+        th, tl = _two_prod(sh, np.float64(gh))
+        tl = tl + (sh * gl + sl * gh) if multi else tl + sh * gl
+        th, tl = _fast_two_sum(th, tl)
+        # per row: |t - (th+tl)| <= |g| s_err + |S| gerr + 8u^2 |t| (+ mask addition, shift below)
+        row_t_err = (abs(gh) * 1.01) * s_err_max + np.abs(sabs).max(axis=1, initial=0.0) * (1.01 * gerr)
+        if p.add is not None:
+            add = p.add[b][rows]
+            ah = add.astype(np.float64)
+            al = np.vectorize(lambda f, h: float(f - Fraction(h)), otypes=[np.float64])(add, ah) if add.size else ah
+            th, tl = _dd_add(th, tl, ah, al)
+            # conversion of each Fraction to a double-double, and the double-double sum
+            row_t_err = row_t_err + np.abs(ah).max(axis=1, initial=0.0) * (2.0**-104 + 8 * _U2)
+        if masked is not None:
+            active = ~masked
+            n_active = active.sum(axis=1)
+            th = np.where(active, th, 0.0)
+            tl = np.where(active, tl, 0.0)
+            m = np.where(active, th, -np.inf).max(axis=1, keepdims=True, initial=-np.inf)
+        else:
+            active = None
+            n_active = np.full(n_rows, S)
+            m = th.max(axis=1, keepdims=True, initial=-np.inf)
+        m = np.where(np.isfinite(m), m, 0.0)
+        t_mag = np.abs(th).max(axis=1, initial=0.0)
+        hh, hl = _two_sum(th, -m)  # t - m = hh + hl + tl exactly
+        th, tl = _fast_two_sum(hh, hl + tl)
+        row_t_err = row_t_err + (t_mag + np.abs(m[:, 0])) * 24 * _U2
+        if active is not None:
+            th = np.where(active, th, 0.0)
+            tl = np.where(active, tl, 0.0)
+        eh, el, bad = _exp_neg(th, tl, tables)
+        if active is not None:
+            bad &= active
+            eh = np.where(active, eh, 0.0)
+            el = np.where(active, el, 0.0)
+        row_t_err = np.where(bad.any(axis=1), np.inf, row_t_err)
     a = _weight_slices(eh, el)
     # exact N = sum A_s V and R = sum A_s as double-doubles
     nh = np.zeros((n_rows, vsl[0].shape[1]))

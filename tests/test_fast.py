@@ -246,3 +246,23 @@ def test_short_decimals_read_like_shortest_repr(xs: list[float], places: int) ->
     if s is not None:
         assert s.fractions(slice(None)).tolist() == want
     assert _from_fractions(to_exact_array(a), 20).fractions(slice(None)).tolist() == want
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.integers(1, 4),
+    st.integers(1, 6),
+    st.integers(0, 2**32 - 1),
+    st.sampled_from([None, Fraction(1, 1000), Fraction(-1, 3), Fraction(7, 2)]),
+)
+def test_integer_scores_direct_tables_agree_with_arb(L: int, S: int, seed: int, scale: Fraction | None) -> None:
+    from symattn.fast import _direct_tables, _gamma
+
+    rng = np.random.default_rng(seed)
+    q = rng.integers(-9, 10, (L, 3)).astype(np.float64)
+    k = rng.integers(-9, 10, (S, 3)).astype(np.float64)
+    v = rng.integers(-5, 6, (S, 2)).astype(np.float64) / 4
+    mask = rng.random((L, S)) < 0.7
+    p = _prepare(q, k, v, mask, False, scale, False, True, DEFAULT_LIMITS)
+    assert _direct_tables(p, _gamma(p)) is not None or float(_gamma(p)[0]) == 0
+    assert _same(attention_float64(q, k, v, attn_mask=mask, scale=scale), _arb(q, k, v, attn_mask=mask, scale=scale))
