@@ -13,14 +13,20 @@ vectors ``q_1 = [1, 2]``, a ``token Q K V`` table, or embeddings with ``WQ``/``W
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Final
 
 from ._resources import templates_dir
+from .check import ROW_STEPS
+from .check import check as check_spec
+from .check import load_catalog as load_check_catalog
+from .check import render_message
 from .config import DEFAULT_LIMITS, Limits
 from .errors import InputError, SymattnError
 from .expr import (
@@ -36,15 +42,25 @@ from .expr import (
     lit,
     literal_numbers,
     names,
+    normalize,
     parse,
     tokenize,
 )
 from .extract import ChainText, Link, chains
-from .numbers import Written
+from .numbers import Written, parse_number
 from .rounding import Rounding
-from .verdict import DEFAULT_ACCEPTED, SEVERITY, Const, consistent_with, judge
+from .spec import loads_spec
+from .verdict import (
+    DEFAULT_ACCEPTED,
+    SEVERITY,
+    Const,
+    consistent_with,
+    judge,
+    normalization_gap,
+    precision_mixed,
+)
 
-__all__ = ["AuditReport", "Finding", "Unparsed", "audit", "messages"]
+__all__ = ["AuditReport", "Finding", "Recognised", "Unparsed", "audit", "messages"]
 
 #: values of e an author may have used instead of e itself, most common first
 E_APPROXIMATIONS: Final = ("2.718", "2.7183", "2.71828", "2.72", "2.7")
@@ -97,6 +113,45 @@ class Unparsed:
 
 
 @dataclass(frozen=True)
+class Recognised:
+    """The attention problem Level 2 rebuilt from the text: which inputs, for which tokens."""
+
+    source: str  # vectors | table | embeddings
+    q: tuple[str, ...]
+    k: tuple[str, ...]
+    v: tuple[str, ...]
+    x: tuple[str, ...] = ()
+    w: tuple[str, ...] = ()
+    d_k: int | None = None
+    d_k_stated: bool = False
+    claims: int = 0
+
+    def to_json(self) -> dict[str, object]:
+        """``{"Q": [...], "K": [...], "V": [...], "source": ...}`` (plus X, W, d_k, claims)."""
+        out: dict[str, object] = {"Q": list(self.q), "K": list(self.k), "V": list(self.v), "source": self.source}
+        if self.x:
+            out["X"] = list(self.x)
+            out["W"] = list(self.w)
+        out["d_k"] = self.d_k
+        out["d_k_from"] = "stated" if self.d_k_stated else "width of K"
+        out["claims"] = self.claims
+        return out
+
+    def describe(self, lang: str = "en") -> str:
+        """One line for text and Markdown reports."""
+        zh = lang == "zh"
+        parts = [f"{n} {', '.join(t)}" for n, t in (("Q", self.q), ("K", self.k), ("V", self.v))]
+        if self.x:
+            parts.insert(0, f"X {', '.join(self.x)}; {', '.join(self.w)}")
+        if zh:
+            src = {"vectors": "向量", "table": "表格", "embeddings": "嵌入向量与权重矩阵"}[self.source]
+            dk = f"d_k = {self.d_k}（{'文中给出' if self.d_k_stated else 'K 的宽度'}）"
+            return f"{src}：{'；'.join(parts)}；{dk}；按此核对了 {self.claims} 个数"
+        dk = f"d_k = {self.d_k} ({'as stated' if self.d_k_stated else 'width of K'})"
+        return f"{self.source}: {'; '.join(parts)}; {dk}; {self.claims} stated number(s) checked against it"
+
+
+@dataclass(frozen=True)
 class AuditReport:
     """What the audit of one text found."""
 
@@ -104,7 +159,7 @@ class AuditReport:
     findings: tuple[Finding, ...]
     checked: int
     unparsed: tuple[Unparsed, ...]
-    inputs: tuple[str, ...] = ()
+    recognised: Recognised | None = None
 
     @property
     def has_errors(self) -> bool:
@@ -118,7 +173,7 @@ class AuditReport:
             "findings": [f.to_json() for f in self.findings],
             "checked": self.checked,
             "unparsed": [u.to_json() for u in self.unparsed],
-            "inputs": list(self.inputs),
+            "recognised": self.recognised.to_json() if self.recognised is not None else None,
         }
 
 
@@ -204,6 +259,26 @@ def _read_link(text: str, last: bool, limits: Limits) -> _Parsed:
 # --------------------------------------------------------------------------- the audit
 
 
+@dataclass(frozen=True)
+class _Spot:
+    """A number as written, and where."""
+
+    written: Written
+    line: int
+    column: int
+
+
+@dataclass(frozen=True)
+class _Stated:
+    """What one chain states: its label, first link, and the numbers of its literal links."""
+
+    label: str
+    first: str
+    node: Node | None
+    literals: tuple[tuple[_Spot, ...], ...]
+    line: int
+
+
 @dataclass
 class _Definition:
     value: Value
@@ -225,6 +300,7 @@ class _State:
     notes: dict[str, list[str]] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
     unparsed: list[Unparsed] = field(default_factory=list)
+    stated: list[_Stated] = field(default_factory=list)
     checked: int = 0
 
 
@@ -357,6 +433,7 @@ def _process(st: _State, chain: ChainText) -> None:
     used = frozenset().union(*(names(p.node) for p in parsed if p.node is not None))
     conflicted = {n: d for n, d in _conflicted(st).items() if n in used}
 
+    _remember(st, chain, label, first, parsed)
     if first.kind == "expr" and first.node is not None and any(n not in st.env and n != "e" for n in names(first.node)):
         # `q_1 · k_1 = 1×1 + 2×2 = 5`: a first link with unknown names only names the chain
         first = _Parsed("none")
@@ -418,6 +495,17 @@ def _process(st: _State, chain: ChainText) -> None:
         origin = next((v for v, p in zip(exact_values[1:], parsed[1:]) if p.node is not None), values[-1])
         line, column = links[0].at(first.offset)
         _define(st, name, values[-1], origin or values[-1], chain.text, line, column)  # type: ignore[arg-type]
+
+
+def _remember(st: _State, chain: ChainText, label: str, first: _Parsed, parsed: list[_Parsed]) -> None:
+    """Keep what the chain states (its label, first link and literal links) for Level 2."""
+    lits: list[tuple[_Spot, ...]] = []
+    for i, p in enumerate(parsed[1:], start=1):
+        got = literal_numbers(p.node) if p.node is not None else None
+        if got is not None:
+            lits.append(tuple(_Spot(w, *chain.links[i].at(off + p.offset)) for w, off in got))
+    if lits:
+        st.stated.append(_Stated(label, chain.links[0].text, first.node, tuple(lits), chain.line))
 
 
 def _offset(p: _Parsed) -> int:
@@ -513,11 +601,374 @@ def audit(
         except RecursionError:
             st.unparsed.append(Unparsed(chain.line, chain.text[:200], "nested too deeply"))
     _report_conflicts(st)
-    inputs = _level2(st, text)
+    recognised = _level2(st, text, path, lang)
     findings = sorted(st.findings, key=lambda f: (f.line, f.column, f.code))
-    return AuditReport(path, tuple(findings), st.checked, tuple(st.unparsed), inputs)
+    return AuditReport(path, tuple(findings), st.checked, tuple(st.unparsed), recognised)
 
 
-def _level2(st: _State, text: str) -> tuple[str, ...]:
-    """Level 2: the attention problem behind the text (inputs recognised)."""
-    return ()
+# --------------------------------------------------------------------------- Level 2
+
+_NUM: Final = r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
+_VEC: Final = rf"\[\s*{_NUM}(?:\s*,\s*{_NUM})*\s*\]"
+_MAT: Final = rf"\[\s*{_VEC}(?:\s*,\s*{_VEC})*\s*\]"
+_NUM_RE: Final = re.compile(_NUM)
+_VEC_RE: Final = re.compile(_VEC)
+#: ``q_1 = [1, 2]``, ``k_1 (Thinking) = [1, 2]``, ``v_{它} = [...]``
+_VEC_DEF_RE: Final = re.compile(
+    rf"(?<![A-Za-z])(?P<role>[qkv])\s*_\s*(?P<idx>[^\s=()\[\],]{{1,24}})\s*(?:\((?P<tok>[^()=\[\]]{{1,40}})\)\s*)?=\s*(?P<vec>{_VEC})"
+)
+#: ``WQ [[...]]``, ``W_Q = [[...]]``, ``W^Q: [[...]]``
+_W_DEF_RE: Final = re.compile(rf"(?<![A-Za-z])W\s*[_^]?\s*(?P<role>[QKV])(?![A-Za-z])\s*[=:]?\s*(?P<mat>{_MAT})")
+_W_HEADER_RE: Final = re.compile(r"^W\s*[_^]?\s*(?P<role>[QKV])$")
+_X_HEADER_RE: Final = re.compile(r"(?i)^(?:x|embeddings?\b.*|.*embedding.*x.*|.*向量\s*x.*|嵌入.*)$")
+_QKV_HEADER: Final = MappingProxyType({"q": "Q", "k": "K", "v": "V", "query": "Q", "key": "K", "value": "V"})
+#: labels of chains, as data: (kind, pattern on the label with braces dropped)
+_LABEL_RULES: Final = (
+    ("scores", re.compile(r"(?i)^(?:score|scores|s|分数|得分|相似度)\((?P<row>[^,()]+),(?P<col>[^,()]+)\)$")),
+    ("scores", re.compile(r"(?i)^q_(?P<row>\w+)\s*[·*×]?\s*k_(?P<col>\w+)$")),
+    ("sum", re.compile(r"(?i)^(?:sum|总和|求和|和|分母|denominator)$")),
+    ("weights", re.compile(r"(?i)^(?:softmax|attention weights?|weights?|权重|注意力权重|α|alpha)(?:\s*归一化)?(?:_(?P<row>\S+))?$")),
+    ("output", re.compile(r"(?i)^(?:attention output|output|输出|注意力输出|out)(?:_(?P<row>\S+))?$")),
+)
+_EXP_FIRST_RE: Final = re.compile(rf"^(?:e\s*\^\s*\(?\s*(?P<a>{_NUM})\s*\)?|exp\s*\(\s*(?P<b>{_NUM})\s*\))$")
+_SQRT_DK_RE: Final = re.compile(r"^(?:\\sqrt|sqrt|√)\s*\(?\s*d_k\s*\)?$")
+_SCORE_FIRST_RE: Final = re.compile(r"^q_(?P<row>\w+)\s*[·*×]\s*k_(?P<col>\w+)$")
+#: prose that states weights or an output without an equation sign
+_PROSE_RULES: Final = (
+    ("weights", re.compile(rf"(?i)(?:注意力权重|权重|attention weights?|weights)[^\[\d\n]{{0,8}}(?P<vec>{_VEC})")),
+    ("weight", re.compile(rf"(?i)(?:权重|weight)\s*(?:是|为|of|=|:)?\s*(?P<num>{_NUM})")),
+    ("output", re.compile(rf"(?i)(?:注意力输出|输出|新向量|attention output|output(?: vector)?)[^\[\d\n]{{0,12}}(?P<vec>{_VEC})")),
+)
+
+
+@dataclass
+class _Scan:
+    """What one scan of the text found (local to one call of :func:`_level2`)."""
+
+    vectors: dict[str, dict[str, tuple[_Spot, ...]]] = field(default_factory=lambda: {"Q": {}, "K": {}, "V": {}})
+    names: dict[str, str] = field(default_factory=dict)  # index -> token, from ``k_1 (Thinking)``
+    table: dict[str, dict[str, tuple[_Spot, ...]]] = field(default_factory=dict)
+    x: dict[str, tuple[_Spot, ...]] = field(default_factory=dict)
+    w: dict[str, list[tuple[_Spot, ...]]] = field(default_factory=dict)
+    prose: list[tuple[str, tuple[_Spot, ...]]] = field(default_factory=list)
+
+
+def _clean(raw: str) -> tuple[str, tuple[int, ...]]:
+    """A line in the grammar's spelling with ``$``, braces and backslashes blanked out."""
+    norm, where = normalize(raw)
+    return norm.translate(str.maketrans("${}\\", "    ")), where
+
+
+def _spots(text: str, start: int, end: int, line: int, where: tuple[int, ...], limits: Limits) -> tuple[_Spot, ...]:
+    out = []
+    for m in _NUM_RE.finditer(text, start, end):
+        out.append(_Spot(parse_number(m.group(), limits=limits), line, where[m.start()] + 1))
+    return tuple(out)
+
+
+def _rows_of(text: str, start: int, end: int, line: int, where: tuple[int, ...], limits: Limits) -> list[tuple[_Spot, ...]]:
+    return [_spots(text, m.start(), m.end(), line, where, limits) for m in _VEC_RE.finditer(text, start + 1, end)]
+
+
+def _cells(clean: str) -> list[str]:
+    body = clean.strip()
+    if body.startswith("|"):
+        return [c.strip() for c in body.strip("|").split("|")]
+    return [c.strip() for c in re.split(r"\t+|\s{2,}", body)]
+
+
+def _scan(text: str, limits: Limits) -> _Scan:
+    """Inputs and prose claims, line by line (bounded: one pass, lines capped by the limits)."""
+    sc = _Scan()
+    table: tuple[str, tuple[str, ...]] | None = None  # (kind, roles) of the table being read
+    for li, raw in enumerate(text.splitlines()[: limits.max_elements], start=1):
+        if len(raw) > limits.max_line_length:
+            continue
+        clean, where = _clean(raw)
+        cells = _cells(clean)
+        vecs = list(_VEC_RE.finditer(clean))
+        if table is not None:
+            kind, roles = table
+            if all(set(c) <= set("-: ") for c in cells):
+                continue  # a Markdown separator row
+            if any("…" in c or c == "..." for c in cells):
+                continue
+            width = len(roles) if kind != "w" else 1
+            if len(cells) == width + (kind != "w") and len(vecs) == width and (kind == "w" or not _VEC_RE.search(cells[0])):
+                rows = [_spots(clean, m.start(), m.end(), li, where, limits) for m in vecs]
+                if kind == "w":
+                    sc.w.setdefault(roles[0], []).append(rows[0])
+                elif kind == "x":
+                    sc.x.setdefault(cells[0], rows[0])
+                else:
+                    entry = sc.table.setdefault(cells[0], {})
+                    for role, row in zip(roles, rows):
+                        entry.setdefault(role, row)
+                continue
+            table = None
+        if not vecs and len(cells) >= 1:
+            heads = [c.strip().lower() for c in cells[1:]]
+            w_head = _W_HEADER_RE.match(cells[0].strip()) if len(cells) == 1 else None
+            if heads and all(h in _QKV_HEADER for h in heads):
+                table = ("qkv", tuple(_QKV_HEADER[h] for h in heads))
+            elif len(cells) == 2 and _X_HEADER_RE.match(cells[1].strip()):
+                table = ("x", ("X",))
+            elif w_head is not None and not sc.w.get("W_" + w_head.group("role")):
+                table = ("w", ("W_" + w_head.group("role"),))
+            if table is not None:
+                continue
+        for m in _VEC_DEF_RE.finditer(clean):
+            role, idx = m.group("role").upper(), m.group("idx").strip()
+            sc.vectors[role].setdefault(idx, _spots(clean, m.start("vec"), m.end("vec"), li, where, limits))
+            if m.group("tok"):
+                sc.names.setdefault(idx, m.group("tok").strip())
+        for m in _W_DEF_RE.finditer(clean):
+            sc.w.setdefault("W_" + m.group("role"), _rows_of(clean, m.start("mat"), m.end("mat"), li, where, limits))
+        for kind, rx in _PROSE_RULES:
+            for m in rx.finditer(clean):
+                if m.groupdict().get("vec"):
+                    sc.prose.append((kind, _spots(clean, m.start("vec"), m.end("vec"), li, where, limits)))
+                elif m.groupdict().get("num"):
+                    sc.prose.append((kind, _spots(clean, m.start("num"), m.end("num"), li, where, limits)))
+    return sc
+
+
+@dataclass(frozen=True)
+class _Problem:
+    """The rebuilt problem: spec data, token lists, and where each claim was written."""
+
+    data: dict[str, object]
+    recognised: Recognised
+    spots: Mapping[tuple[str, tuple[str, ...]], _Spot]
+    first: _Spot | None
+
+
+def _texts(spots: tuple[_Spot, ...]) -> list[str]:
+    return [s.written.text for s in spots]
+
+
+def _inputs_of(sc: _Scan) -> tuple[str, dict[str, object], tuple[str, ...], tuple[str, ...], list[_Spot]] | None:
+    """(source, inputs, key tokens, query tokens, input spots), or None when the inputs are not all there."""
+    ws = {r: sc.w.get(r) for r in ("W_Q", "W_K", "W_V")}
+    table_tokens = tuple(t for t, e in sc.table.items() if set(e) >= {"Q", "K", "V"})
+    if sc.x and all(ws.values()):
+        tokens = table_tokens if table_tokens and all(t in sc.x for t in table_tokens) else tuple(sc.x)
+        inputs: dict[str, object] = {"X": [_texts(sc.x[t]) for t in tokens]}
+        for r, rows in ws.items():
+            inputs[r] = [_texts(row) for row in rows or []]
+        spots = [s for t in tokens for s in sc.x[t]]
+        return "embeddings", inputs, tokens, tokens, spots
+    if table_tokens:
+        inputs = {r: [_texts(sc.table[t][r]) for t in table_tokens] for r in ("Q", "K", "V")}
+        spots = [s for t in table_tokens for r in "QKV" for s in sc.table[t][r]]
+        return "table", inputs, table_tokens, table_tokens, spots
+    q, k, v = (sc.vectors[r] for r in "QKV")
+    if q and k and v and set(k) == set(v):
+
+        def name(idx: str) -> str:
+            return sc.names.get(idx, idx)
+
+        keys = tuple(name(i) for i in k)
+        queries = tuple(name(i) for i in q)
+        if len(set(keys)) != len(keys) or len(set(queries)) != len(queries):
+            return None
+        inputs = {"Q": [_texts(q[i]) for i in q], "K": [_texts(k[i]) for i in k], "V": [_texts(v[i]) for i in k]}
+        spots = [s for d in (q, k, v) for vec in d.values() for s in vec]
+        return "vectors", inputs, keys, queries, spots
+    return None
+
+
+def _label_kind(label: str) -> tuple[str, re.Match[str]] | None:
+    plain = label.replace("{", "").replace("}", "").strip()
+    for kind, rx in _LABEL_RULES:
+        m = rx.match(plain)
+        if m is not None:
+            return kind, m
+    return None
+
+
+def _build(st: _State, sc: _Scan) -> _Problem | None:
+    """The spec data of the problem behind the text, with the claims it states; None without inputs."""
+    got = _inputs_of(sc)
+    if got is None:
+        return None
+    source, inputs, keys, queries, input_spots = got
+
+    def resolve(ident: str, among: tuple[str, ...]) -> str | None:
+        ident = ident.strip()
+        ident = sc.names.get(ident, ident)
+        if ident in among:
+            return ident
+        return among[int(ident) - 1] if ident.isdigit() and 1 <= int(ident) <= len(among) else None
+
+    # row claims: (kind, row or None, col or None, spots)
+    raw: list[tuple[str, str | None, str | None, tuple[_Spot, ...]]] = []
+    dk_claims: list[_Spot] = []
+    sqrt_claim: _Spot | None = None
+    for s in st.stated:
+        last = s.literals[-1]
+        kind_m = _label_kind(s.label) if s.label else None
+        first = s.first.replace("{", "").replace("}", "").strip()
+        if s.label == "d_k" and len(last) == 1:
+            dk_claims.append(last[0])
+        elif _SQRT_DK_RE.match(first) and len(last) == 1:
+            sqrt_claim = sqrt_claim or last[0]
+        elif kind_m is not None:
+            kind, m = kind_m
+            gd = m.groupdict()
+            raw.append((kind, gd.get("row"), gd.get("col"), last))
+        elif (sm := _SCORE_FIRST_RE.match(first)) is not None:
+            raw.append(("scores", sm.group("row"), sm.group("col"), last))
+        elif isinstance(s.node, Call) and s.node.fn == "sum":
+            raw.append(("sum", None, None, last))
+        elif _EXP_FIRST_RE.match(first):
+            raw.append(("exp", None, None, last))
+    raw += [(kind, None, None, spots) for kind, spots in sc.prose if kind in ("weights", "output")]
+
+    named_rows = {resolve(r, queries) for _, r, _, _ in raw if r is not None} - {None}
+    default = next(iter(named_rows)) if len(named_rows) == 1 else queries[0] if len(queries) == 1 else None
+    rows: dict[str, dict[str, object]] = {}
+    spots: dict[tuple[str, tuple[str, ...]], _Spot] = {}
+    step = dict(ROW_STEPS)
+    exp_next: dict[str, int] = {}
+    for kind, r, c, vals in raw:
+        row = resolve(r, queries) if r is not None else default
+        if row is None:
+            continue
+        rc = rows.setdefault(row, {})
+        if kind in ("scores", "exp") and len(vals) == 1:
+            col = resolve(c, keys) if c is not None else None
+            if kind == "exp" and c is None:
+                j = exp_next.get(row, 0)
+                exp_next[row] = j + 1
+                col = keys[j] if j < len(keys) else None
+            if col is None:
+                continue
+            table = rc.setdefault(kind, {})
+            if isinstance(table, dict) and col not in table:
+                table[col] = vals[0].written.text
+                spots[(step[kind], (row, col))] = vals[0]
+        elif kind == "sum" and len(vals) == 1 and "sum" not in rc:
+            rc["sum"] = vals[0].written.text
+            spots[(step["sum"], (row,))] = vals[0]
+        elif kind == "weights" and len(vals) == len(keys) and "weights" not in rc:
+            rc["weights"] = _texts(vals)
+            for t, v in zip(keys, vals):
+                spots[(step["weights"], (row, t))] = v
+            spots[(step["weights"], (row,))] = vals[0]
+        elif kind == "output" and "output" not in rc and len(vals) == len(inputs["V"][0] if source != "embeddings" else inputs["W_V"][0]):  # type: ignore[index]
+            rc["output"] = _texts(vals)
+            for j, v in enumerate(vals):
+                spots[(step["output"], (row, str(j)))] = v
+
+    data: dict[str, object] = {"schema": 1, "tokens": list(keys), "inputs": inputs}
+    if source != "embeddings":
+        data["query_tokens"] = list(queries)
+    claims: dict[str, object] = {}
+    stated = next((s for s in dk_claims if s.written.value.denominator == 1 and s.written.value > 0), None)
+    if stated is not None:
+        data["d_k"] = int(stated.written.value)
+        later = next((s for s in dk_claims if s.written.value != stated.written.value), None)
+        if later is not None:
+            claims["d_k"] = later.written.text
+            spots[("d_k", ())] = later
+    if sqrt_claim is not None:
+        claims["sqrt_d_k"] = sqrt_claim.written.text
+        spots[("sqrt_d_k", ())] = sqrt_claim
+    if source != "vectors":
+        toks: dict[str, dict[str, list[str]]] = {}
+        for t in keys if source == "embeddings" else ():
+            for r in "QKV":
+                vec = sc.table.get(t, {}).get(r)
+                if vec:
+                    toks.setdefault(t, {})[r.lower()] = _texts(vec)
+                    for j, v in enumerate(vec):
+                        spots[(r, (t, str(j)))] = v
+        if toks:
+            claims["tokens"] = toks
+    if rows:
+        claims["rows"] = rows
+    data["claims"] = claims
+    x = keys if source == "embeddings" else ()
+    w = ("W_Q", "W_K", "W_V") if source == "embeddings" else ()
+    k_width = len(inputs["K"][0]) if "K" in inputs else len(inputs["W_K"][0])  # type: ignore[index]
+    rec = Recognised(
+        source, queries, keys, keys, x, w, data.get("d_k", k_width), stated is not None,  # type: ignore[arg-type]
+        sum(1 for k in spots if len(k[1]) != 1 or k[0] != step["weights"]),
+    )
+    stated_spot = stated or (input_spots[0] if input_spots else None)
+    if stated_spot is not None:
+        spots.setdefault(("sqrt_d_k", ()), stated_spot)
+    return _Problem(data, rec, MappingProxyType(spots), input_spots[0] if input_spots else None)
+
+
+def _level2(st: _State, text: str, path: str, lang: str) -> Recognised | None:
+    """Level 2: rebuild the attention problem behind the text and judge what it states (via check)."""
+    sc = _scan(text, st.limits)
+    try:
+        problem = _build(st, sc)
+    except (SymattnError, ValueError) as e:
+        st.unparsed.append(Unparsed(1, "attention problem", f"not rebuilt: {e}"))
+        return None
+    if problem is None:
+        _absent(st, sc)
+        return None
+    try:
+        spec = loads_spec(json.dumps(problem.data, ensure_ascii=False), fmt="json", name=path, limits=st.limits)
+        report = check_spec(spec, accepted=st.accepted, limits=st.limits)
+    except SymattnError as e:
+        line = problem.first.line if problem.first is not None else 1
+        st.unparsed.append(Unparsed(line, "attention problem", f"not rebuilt: {e}"))
+        return None
+    catalog = load_check_catalog(lang)
+    taken = {(f.line, f.column) for f in st.findings}
+    has_conflict = any(f.code == "conflicting-definition" for f in st.findings)
+    st.checked += report.checked
+    for f in report.findings:
+        if f.code == "conflicting-definition" and has_conflict:
+            continue  # Level 1 already says it, with the lines
+        spot = problem.spots.get((f.step, f.position)) or problem.first
+        line, column = (spot.line, spot.column) if spot is not None else (1, 1)
+        if (line, column) in taken:
+            continue  # one finding per number: Level 1's is the more specific
+        taken.add((line, column))
+        st.findings.append(
+            Finding(f.code, f.severity, line, column, f.claimed, f.exact, f.expected,
+                    render_message(f, catalog), f"level2:{f.message_key}")
+        )
+    return problem.recognised
+
+
+def _absent(st: _State, sc: _Scan) -> None:
+    """No inputs: say which stated attention numbers could not be checked (info), and check their sum."""
+    stated: list[tuple[str, tuple[_Spot, ...]]] = []
+    for s in st.stated:
+        kind_m = _label_kind(s.label) if s.label else None
+        if kind_m is not None and kind_m[0] in ("weights", "output"):
+            stated.append((kind_m[0], s.literals[-1]))
+    stated += [(k if k != "weight" else "weights", v) for k, v in sc.prose]
+    if not stated:
+        return
+    weights = [s for k, v in stated if k == "weights" for s in v]
+    outputs = [v for k, v in stated if k == "output"]
+    what = []
+    if weights:
+        what.append(_say(st.catalog, "what-weights", values=", ".join(dict.fromkeys(s.written.text for s in weights))))
+    for v in outputs:
+        what.append(_say(st.catalog, "what-output", values="[" + ", ".join(_texts(v)) + "]"))
+    first = min((s for _, v in stated for s in v), key=lambda s: (s.line, s.column))
+    msg = _say(st.catalog, "missing-input", what=_say(st.catalog, "and").join(what))
+    st.findings.append(
+        Finding("missing-input", SEVERITY["missing-input"], first.line, first.column, first.written.text, "?", None,
+                msg, "missing-input")
+    )
+    for k, v in stated:
+        gap = normalization_gap([s.written for s in v]) if k == "weights" and len(v) > 1 else None
+        if gap is not None:
+            total, lo, hi = gap
+            st.findings.append(
+                Finding("not-normalized", SEVERITY["not-normalized"], v[0].line, v[0].column,
+                        " + ".join(_texts(v)), "1", "1",
+                        _say(st.catalog, "not-normalized", sum=_fraction_text(total), low=_fraction_text(lo),
+                             high=_fraction_text(hi)), "not-normalized")
+            )

@@ -35,23 +35,58 @@ def test_seed_copies_match_the_shared_folder_when_present() -> None:
 
 def test_seed_000() -> None:
     r = run(SEED_000)
-    assert codes(r) == [("conflicting-definition", "d_k = 4"), ("truncated", "2.71")]
-    conflict, truncated = r.findings
+    assert codes(r) == [
+        ("conflicting-definition", "d_k = 4"),
+        ("dk-mismatch", "2"),
+        ("truncated", "2.71"),
+        ("propagated-rounding", "14.89"),
+    ]
+    conflict, mismatch, truncated, propagated = r.findings
     assert conflict.line == 48 and "2 (line 17)" in conflict.message
     assert "holds only with d_k = 4" in conflict.message
     assert (truncated.line, truncated.exact, truncated.expected) == (69, "2.71828", "2.72")
+    # Level 2: the problem from q_1, k_1 (Thinking), k_2 (Machines), v_1, v_2 with the stated d_k = 2
+    assert mismatch.severity == "error" and mismatch.line == 48
+    assert "[0.8930, 0.1070]" in mismatch.message and "[12.1408, 22.1408]" in mismatch.message
+    assert "consistent with d_k = 4" in mismatch.message
+    assert propagated.severity == "warning" and "12.18 + 2.71" in propagated.message
+    assert r.recognised is not None
+    assert r.recognised.to_json() | {} == {
+        "Q": ["Thinking"], "K": ["Thinking", "Machines"], "V": ["Thinking", "Machines"], "source": "vectors",
+        "d_k": 2, "d_k_from": "stated", "claims": r.recognised.claims,
+    }
     assert r.checked >= 14 and not r.unparsed
 
 
 def test_seed_001() -> None:
     r = run(SEED_001)
-    assert codes(r) == [("approximate-constant", "3.3125069954097492"), ("truncated", "0.031")]
-    approx, truncated = r.findings
+    assert codes(r) == [
+        ("approximate-constant", "3.3125069954097492"),
+        ("precision-mixed", "0.34"),
+        ("truncated", "0.031"),
+    ]
+    approx, mixed, truncated = r.findings
     assert approx.cause == "approximate-e-float:2.718"
     assert approx.exact.startswith("3.31254106")
+    assert mixed.severity == "warning" and mixed.line == 102
     # the author's own weights give 0.331*0.238 + 0.34*(-0.075) + 0.329*(-0.065) = 0.031893 exactly
     assert (truncated.exact, truncated.expected) == ("0.031893", "0.032")
-    assert r.checked >= 9
+    # Level 2 rebuilt the problem from the embeddings and WQ/WK/WV, and found the Q/K/V table
+    # (exactly x·W) and the weights consistent with it: nothing else was reported
+    rec = r.recognised
+    assert rec is not None and rec.source == "embeddings"
+    assert rec.to_json()["X"] == ["动物", "马路", "它"] and rec.to_json()["W"] == ["W_Q", "W_K", "W_V"]
+    assert (rec.d_k, rec.d_k_stated) == (2, False)
+    assert rec.claims >= 18 + 3 + 3  # the table, the scores, the weights
+    assert r.checked >= 30
+
+
+def test_seed_001_product_line_is_a_claim() -> None:
+    """``[0.55, ...]*[[1, 0], ...]`` then ``乘积结果=[0.44, -0.35]``: judged (and right)."""
+    text = (SEEDS / SEED_001).read_text(encoding="utf-8")
+    wrong = text.replace("乘积结果=[0.44, -0.35]", "乘积结果=[0.44, -0.53]")
+    r = audit(wrong)
+    assert [(f.code, f.claimed, f.line) for f in r.findings if f.line == 77] == [("wrong-value", "-0.53", 77)]
 
 
 def test_seed_001_accepts_the_dot_products() -> None:
@@ -66,14 +101,17 @@ def test_seed_001_accepts_the_dot_products() -> None:
 def test_seed_004_accuses_nothing() -> None:
     r = run(SEED_004)
     assert not r.has_errors
-    assert all(f.severity != "error" for f in r.findings)
+    assert [(f.code, f.severity) for f in r.findings] == [("missing-input", "info")]
+    (missing,) = r.findings
+    assert "0.79, 0.17, 0.04" in missing.message and "[9.68, 42.98]" in missing.message
+    assert r.recognised is None
 
 
-@pytest.mark.parametrize("name", sorted(p.name for p in (FIXTURES / "audit").iterdir()))
+@pytest.mark.parametrize("name", sorted(p.name for p in (FIXTURES / "audit").glob("clean_*")))
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_clean_fixtures_have_no_finding(name: str, lang: str) -> None:
     r = audit((FIXTURES / "audit" / name).read_text(encoding="utf-8"), lang=lang)
-    assert r.findings == ()
+    assert [f for f in r.findings if f.severity != "info"] == []
     assert r.checked >= 10
     assert r.unparsed == ()
 
@@ -97,7 +135,9 @@ def test_wrong_claims(text: str, code: str) -> None:
 
 def test_messages_in_chinese() -> None:
     r = run(SEED_000, lang="zh")
-    assert "截断" in r.findings[1].message
+    by = {f.code: f.message for f in r.findings}
+    assert "截断" in by["truncated"]
+    assert "按所述 d_k，权重应为 [0.8930, 0.1070]" in by["dk-mismatch"]
 
 
 def test_unparsed_math_is_listed() -> None:

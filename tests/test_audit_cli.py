@@ -30,8 +30,13 @@ def test_directory_json(capsys: pytest.CaptureFixture[str], jobs: str) -> None:
     paths = [Path(f["path"]).name for f in data["files"]]
     assert paths == sorted(paths) and len(paths) == 3
     by = {Path(f["path"]).name: f for f in data["files"]}
-    assert [x["code"] for x in by["001_b0b3fceff32b9228.txt"]["findings"]] == ["approximate-constant", "truncated"]
-    assert by["004_a00461eb897f5725.txt"]["findings"] == []
+    assert [x["code"] for x in by["001_b0b3fceff32b9228.txt"]["findings"]] == [
+        "approximate-constant", "precision-mixed", "truncated",
+    ]
+    assert by["001_b0b3fceff32b9228.txt"]["recognised"]["source"] == "embeddings"
+    assert [x["code"] for x in by["004_a00461eb897f5725.txt"]["findings"]] == ["missing-input"]
+    assert by["004_a00461eb897f5725.txt"]["recognised"] is None
+    assert by["000_089920b9c8cb4dc4.txt"]["recognised"]["Q"] == ["Thinking"]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

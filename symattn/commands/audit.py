@@ -68,8 +68,9 @@ def render_text(reports: list[AuditReport]) -> str:
             lines.append(f"{r.path}:{f.line}:{f.column}: {f.code} claimed {f.claimed}, exact {f.exact} — {f.message}")
         for u in r.unparsed:
             lines.append(f"{r.path}:{u.line}: not checked: {u.text[:80]} ({u.reason})")
-        inputs = f"; inputs: {', '.join(r.inputs)}" if r.inputs else ""
-        lines.append(f"{r.path}: {len(r.findings)} finding(s), {r.checked} claim(s) checked, {len(r.unparsed)} not checked{inputs}")
+        if r.recognised is not None:
+            lines.append(f"{r.path}: recognised {r.recognised.describe()}")
+        lines.append(f"{r.path}: {len(r.findings)} finding(s), {r.checked} claim(s) checked, {len(r.unparsed)} not checked")
     return "\n".join(lines) + "\n"
 
 
