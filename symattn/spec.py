@@ -261,9 +261,19 @@ def _too_deep(name: str, limits: Limits) -> LimitError:
     )
 
 
+def _decimal(text: str) -> Decimal:
+    """A TOML/JSON float as a Decimal; an exponent beyond Decimal's range is a LimitError."""
+    try:
+        return Decimal(text)
+    except ArithmeticError:  # decimal.InvalidOperation: exponent beyond 10**18
+        raise LimitError(
+            f"number {_short(text)} has an exponent far beyond max_decimal_exponent"
+        ) from None
+
+
 def _parse_toml(text: str, name: str) -> Any:
     try:
-        return tomllib.loads(text, parse_float=Decimal)
+        return tomllib.loads(text, parse_float=_decimal)
     except RecursionError as exc:
         raise LimitError(f"{name}: nesting too deep for the TOML parser") from exc
     except ValueError as exc:  # TOMLDecodeError, and int() digit limits
@@ -284,7 +294,7 @@ def _parse_json(text: str, name: str, limits: Limits) -> Any:
 
     try:
         return json.loads(
-            text, parse_float=Decimal, parse_constant=Decimal, object_pairs_hook=pairs
+            text, parse_float=_decimal, parse_constant=Decimal, object_pairs_hook=pairs
         )
     except RecursionError as exc:
         raise _too_deep(name, limits) from exc
