@@ -777,7 +777,11 @@ def attention_enclose(
         masked = p.masked[b] if p.masked is not None else None
         add = p.add[b] if p.add is not None else None
         while True:
-            balls = _enclose_head(p, scores, vint, masked, add, prec)
+            balls = None
+            if add is None and scores.dtype == np.int64:
+                balls = _enclose_fixed(p, scores, vint, masked, prec)
+            if balls is None:
+                balls = _enclose_head(p, scores, vint, masked, add, prec)
             with flint.ctx.workprec(prec):
                 if all(x.rad() < target for x in balls.reshape(-1)):
                     break
@@ -825,4 +829,106 @@ def _enclose_head(
             full = masked is not None and bool(masked[i].all())
             for j in range(Ev):
                 out[i, j] = zero if full else n[i, j] * unit / si
+    return out
+
+
+def _fixed_int(x: flint.arb, bits: int) -> tuple[int, int]:
+    """``(m, err)``: ``|x * 2**bits - m| <= err`` for every point of the ball ``x >= 0``."""
+    y = x * (1 << bits)
+    man, ex = y.mid().man_exp()
+    m, e = int(man), int(ex)
+    mid = m << e if e >= 0 else m >> -e  # floor: error below 1
+    rad = y.rad()
+    return mid, int(rad.floor().unique_fmpz()) + 2 if rad.is_finite() else -1
+
+
+def _enclose_fixed(
+    p: _Problem, scores: np.ndarray, vint: np.ndarray, masked: np.ndarray | None, prec: int
+) -> np.ndarray | None:
+    """Balls from exact fixed-point weights: ``W = floor(2**P exp(-|gamma| delta))`` as 24-bit
+    slices gathered from a table over the distinct ``delta``, ``P V`` and row sums as exact
+    BLAS products of slices, and one Arb division per output entry.
+
+    ``|W - 2**P e| <= err`` for every weight, so ``|N - 2**P N_true| <= err sum_j |V_int[j]|``
+    and ``|R - 2**P R_true| <= err n_active``; the ball of ``N / R`` holds both.
+    """
+    L, S = scores.shape
+    Ev = vint.shape[1]
+    vmax = max((abs(int(x)) for x in vint.reshape(-1)), default=0)
+    wv = 53 - 24 - (S + 1).bit_length() - 1
+    if vmax >= 1 << wv or L == 0 or S == 0:
+        return None
+    u = p.q.unit * p.k.unit
+    bits = -(-prec // 24) * 24
+    nsl = bits // 24 + 1
+    with flint.ctx.workprec(prec + 64):
+        g = Surd(p.scale.p * u, p.scale.q * u, p.scale.r).arb()
+        if g.is_zero():
+            return None
+        sign = 1 if g > 0 else -1
+        ks = scores * sign
+        if masked is not None:
+            active = ~masked
+            top = np.where(active, ks, np.iinfo(np.int64).min).max(axis=1, keepdims=True)
+            delta = np.where(active, top - ks, 0)
+        else:
+            active = None
+            delta = ks.max(axis=1, keepdims=True) - ks
+        dmax = int(delta.max())
+        if dmax < 1 << 26:  # distinct values by a presence table: linear time
+            present = np.zeros(dmax + 1, dtype=bool)
+            present[delta] = True
+            uniq = np.flatnonzero(present)
+            inv = (np.cumsum(present) - 1)[delta]
+        else:
+            uniq, inv = np.unique(delta, return_inverse=True)
+            inv = inv.reshape(L, S)
+        ga = abs(g)
+        t0n = 1 << 12
+        hi_needed = int(uniq[-1]) >> 12
+        t0 = [_fixed_int((-(ga * d)).exp(), bits) for d in range(min(t0n, int(uniq[-1]) + 1))]
+        t1 = [_fixed_int((-(ga * (d << 12))).exp(), bits) for d in range(hi_needed + 1)]
+        if any(e < 0 for _, e in t0 + t1):
+            return None
+        e0 = max(e for _, e in t0)
+        e1 = max(e for _, e in t1)
+        one = 1 << bits
+        # product of two fixed-point values, floored: error <= e0 * T1 + e1 * T0 + e0 e1 + 1 (in 2**-bits)
+        err = e0 + e1 + (e0 * e1 >> bits) + 2
+        words = bytearray()
+        for d in uniq.tolist():
+            a, _ = t0[d & (t0n - 1)]
+            b, _ = t1[d >> 12]
+            w = (a * b) >> bits
+            words += min(w, one).to_bytes(3 * nsl, "little")
+        raw = np.frombuffer(bytes(words), dtype=np.uint8).reshape(len(uniq), nsl, 3).astype(np.float64)
+        table = raw[:, :, 0] + raw[:, :, 1] * 256.0 + raw[:, :, 2] * 65536.0  # 24-bit slices, low first
+        vf = vint.astype(np.float64)
+        n_parts, r_parts = [], []
+        for sidx in range(nsl):
+            a = table[:, sidx].take(inv)
+            if active is not None:
+                a = np.where(active, a, 0.0)
+            n_parts.append((a @ vf).astype(np.int64))
+            r_parts.append(a.sum(axis=1).astype(np.int64))
+        n_active = active.sum(axis=1) if active is not None else np.full(L, S)
+        colabs = np.array([sum(abs(int(x)) for x in vint[:, j]) for j in range(Ev)], dtype=object)
+        num = np.zeros((L, Ev), dtype=object)
+        den = np.zeros(L, dtype=object)
+        for sidx in range(nsl):
+            num = num + n_parts[sidx].astype(object) * (1 << (24 * sidx))
+            den = den + r_parts[sidx].astype(object) * (1 << (24 * sidx))
+        unit = flint.arb(flint.fmpq(p.v.unit.numerator, p.v.unit.denominator))
+        zero = flint.arb(0)
+        dens = [
+            flint.arb(flint.fmpz(int(den[i])), err * int(n_active[i])) / unit if n_active[i] else None
+            for i in range(L)
+        ]
+        rad = np.broadcast_to(colabs * err, (L, Ev))
+        dball = np.broadcast_to(np.array(dens, dtype=object)[:, None], (L, Ev))
+
+        def ball(nn: int, r: int, d: flint.arb | None) -> flint.arb:
+            return zero if d is None else flint.arb(flint.fmpz(nn), r) / d
+
+        out = np.frompyfunc(ball, 3, 1)(num, rad, dball).astype(object)
     return out

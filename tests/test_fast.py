@@ -199,14 +199,19 @@ def test_progress_is_reported() -> None:
     assert calls == [(1, 3), (2, 3), (3, 3)]
 
 
-@pytest.mark.parametrize("kw", [{}, {"is_causal": True}, {"attn_mask": np.array([[0.0, -np.inf, 0.5]] * 3)}, {"scale": -0.5}])
-def test_enclosures_contain_the_exact_values(kw: dict) -> None:
+@pytest.mark.parametrize("exact_float", [True, False])  # binary: Arb matrices; decimals: fixed-point slices
+@pytest.mark.parametrize(
+    "kw",
+    [{}, {"is_causal": True}, {"attn_mask": np.array([[0.0, -np.inf, 0.5]] * 3)}, {"scale": -0.5},
+     {"attn_mask": np.array([[True, False, True], [False] * 3, [True] * 3])}],
+)
+def test_enclosures_contain_the_exact_values(kw: dict, exact_float: bool) -> None:
     import flint
 
     rng = np.random.default_rng(11)
     q, k, v = (np.round(rng.uniform(-2, 2, (3, 2)), 2) for _ in range(3))
-    got = attention_enclose(q, k, v, digits=30, **kw)
-    want = symattn.scaled_dot_product_attention(q, k, v, exact_float=True, **kw).output.enclose(45)
+    got = attention_enclose(q, k, v, digits=30, exact_float=exact_float, **kw)
+    want = symattn.scaled_dot_product_attention(q, k, v, exact_float=exact_float, **kw).output.enclose(45)
     with flint.ctx.workprec(400):
         for ball, exact in zip(got.reshape(-1), want.reshape(-1)):
             assert ball.rad() < flint.arb(10) ** -30
