@@ -155,3 +155,16 @@ def test_json_shape() -> None:
     assert set(data) >= {"path", "findings", "checked", "unparsed"}
     assert set(data["findings"][0]) == {
         "code", "severity", "line", "column", "claimed", "exact", "expected", "message", "cause"}
+
+
+@pytest.mark.parametrize(
+    ("name", "wrong", "line"),
+    [("exercise_en.md", ("wrong-value", "0.769"), 15), ("exercise_zh.txt", ("wrong-value", "2"), 19)],
+)
+def test_level2_flags_exactly_the_wrong_answer_of_an_exercise(name: str, wrong: tuple[str, str], line: int) -> None:
+    """Inputs and final answers only, no working: Level 2 computes the problem and finds the one wrong answer."""
+    r = audit((FIXTURES / "audit" / name).read_text(encoding="utf-8"))
+    assert codes(r) == [wrong]
+    assert r.findings[0].line == line
+    assert r.recognised is not None and r.recognised.source == "vectors"
+    assert len(r.recognised.k) == 3 and r.recognised.claims == 8
