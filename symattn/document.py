@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
 from types import MappingProxyType
@@ -62,11 +62,22 @@ class Msg:
 
 
 @dataclass(frozen=True)
+class Note:
+    """An erratum callout: a label (erratum, note, info) and its sentences."""
+
+    code: str
+    severity: str
+    label: Msg
+    body: tuple[Msg, ...]
+
+
+@dataclass(frozen=True)
 class Line:
-    """A displayed equation with an optional caption sentence."""
+    """A displayed equation with an optional caption sentence and erratum callouts."""
 
     caption: Msg | None
     math: str
+    notes: tuple[Note, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -76,6 +87,7 @@ class Table:
     caption: Msg
     header: tuple[Seg, ...]
     rows: tuple[tuple[Seg, ...], ...]
+    notes: tuple[Note, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -115,6 +127,7 @@ class RowDoc:
     output_vector: str
     interpretation: tuple[Msg, ...]
     fully_masked: bool
+    weight_notes: tuple[Note, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -139,6 +152,9 @@ class Document:
     unverifiable: tuple[Line, ...]
     plot: str | None
     numbers: tuple[Shown, ...]
+    errata: tuple[Msg, ...] = ()  # what --check found, before the worked example
+    scaling_notes: tuple[Note, ...] = ()
+    other_notes: tuple[Note, ...] = ()  # findings with no step in this document
 
 
 @dataclass(frozen=True)
@@ -155,6 +171,7 @@ class DocMeta:
     claims: Any = None  # symattn.spec.Claims or None
     tokens: tuple[str, ...] = ()
     query_tokens: tuple[str, ...] = ()
+    spec: Any = None  # the loaded spec (needed by ``check=True``)
 
 
 @dataclass(frozen=True)
@@ -181,6 +198,7 @@ def meta_from_spec(spec: Any) -> DocMeta:
         claims=spec.claims,
         tokens=tuple(spec.tokens),
         query_tokens=tuple(spec.query_tokens),
+        spec=spec,
     )
 
 
@@ -409,17 +427,28 @@ def _row_vector(values: Sequence[Fraction]) -> str:
 
 
 def build_document(
-    result: AttentionResult | None, meta: DocMeta = DocMeta(), options: DocOptions = DocOptions()
+    result: AttentionResult | None,
+    meta: DocMeta = DocMeta(),
+    options: DocOptions = DocOptions(),
+    check: Any = None,
 ) -> Document:
-    """The worked-example document for ``result`` (``None`` when the inputs are missing)."""
+    """The worked-example document for ``result`` (``None`` when the inputs are missing).
+
+    ``check`` is a :class:`~symattn.check.CheckReport`, or ``True`` to check ``meta.spec``:
+    each finding becomes an erratum callout next to the step it concerns.
+    """
     if not 0 <= options.digits <= 50:
         raise InputError(f"--digits {options.digits}: choose between 0 and 50")
+    report = _report(check, meta, options)
     rounding_note = (
         _msg("rounding", digits=_math(str(options.digits))),
         _msg("rounding_sums"),
     )
     if result is None:
-        return _missing_document(meta, options, rounding_note)
+        doc = _missing_document(meta, options, rounding_note)
+        if report is None:
+            return doc
+        return replace(doc, errata=(_msg("errata_unchecked"),))
     weights = result.weights
     if weights.ndim != 2:
         raise InputError(
@@ -446,6 +475,16 @@ def build_document(
     mask = _mask_intro(result)
     row_docs = tuple(_row(result, i, qlabels, klabels, nums) for i in rows)
     intro = (_msg("intro_x") if uses_x else _msg("intro_qkv"),)
+    errata: tuple[Msg, ...] = ()
+    scaling_notes: tuple[Note, ...] = ()
+    other_notes: tuple[Note, ...] = ()
+    if report is not None:
+        placed = _Placer(report, meta.lang, nums, rows, klabels)
+        row_docs = tuple(placed.row(r, i) for r, i in zip(row_docs, rows))
+        tables = placed.tables(tables)
+        scaling_notes = placed.take(("d_k", "sqrt_d_k"))
+        other_notes = placed.rest()
+        errata = (placed.summary(),)
     return Document(
         lang=meta.lang,
         title=meta.title,
@@ -465,6 +504,9 @@ def build_document(
         unverifiable=(),
         plot=options.plot,
         numbers=tuple(nums.shown),
+        errata=errata,
+        scaling_notes=scaling_notes,
+        other_notes=other_notes,
     )
 
 
@@ -505,16 +547,32 @@ def _tables(
                 )
             )
     q, k, v = (result.stage(n).values for n in ("Q", "K", "V"))
+    if qlabels != klabels:
+        # queries given apart from the keys (a query is not a key row): two tables, as texts do
+        out.append(
+            Table(
+                _msg("table_q"),
+                (Seg("text", ""), _math("q")),
+                tuple((_tok(name), _math(_row_vector(q[i]))) for i, name in enumerate(qlabels)),
+            )
+        )
+        out.append(
+            Table(
+                _msg("table_kv"),
+                (Seg("text", ""), _math("k"), _math("v")),
+                tuple(
+                    (_tok(name), _math(_row_vector(k[j])), _math(_row_vector(v[j])))
+                    for j, name in enumerate(klabels)
+                ),
+            )
+        )
+        return tuple(out)
     header = (Seg("text", ""), _math("q"), _math("k"), _math("v"))
-    rows = []
-    same = qlabels == klabels
-    for j, name in enumerate(klabels):
-        qcell = _math(_row_vector(q[j])) if same else Seg("text", "")
-        rows.append((_tok(name), qcell, _math(_row_vector(k[j])), _math(_row_vector(v[j]))))
-    if not same:
-        for i, name in enumerate(qlabels):
-            rows.append((_tok(name), _math(_row_vector(q[i])), Seg("text", ""), Seg("text", "")))
-    out.append(Table(_msg("table_qkv_x" if uses_x else "table_qkv"), header, tuple(rows)))
+    rows = tuple(
+        (_tok(name), _math(_row_vector(q[j])), _math(_row_vector(k[j])), _math(_row_vector(v[j])))
+        for j, name in enumerate(klabels)
+    )
+    out.append(Table(_msg("table_qkv_x" if uses_x else "table_qkv"), header, rows))
     return tuple(out)
 
 
@@ -800,6 +858,160 @@ def _interpret(
     if (up or down) and others:
         out.append(_msg("interp_pull", others=others))
     return tuple(out)
+
+
+# --------------------------------------------------------------------------- errata (--check)
+
+#: row steps of a finding -> the RowDoc field with one Line per key (per column for output)
+ROW_SLOTS: tuple[tuple[str, str], ...] = (
+    ("scores", "dots"),
+    ("scaled_scores", "scaling"),
+    ("exp_scores", "exps"),
+    ("weights", "weights"),
+    ("output", "outputs"),
+)
+#: steps of spec-level findings shown at the scaling step
+SCALING_STEPS: tuple[str, ...] = ("d_k", "sqrt_d_k")
+#: steps of token-level findings shown under the data table
+TOKEN_STEPS: tuple[str, ...] = ("Q", "K", "V")
+#: codes that get no callout (the document already says why nothing can be checked)
+UNANNOTATED = frozenset({"missing-input"})
+#: finding parameters that are symbols, shown as math
+_SYMBOL_PARAMS = frozenset({"symbol"})
+_VECTOR = re.compile(r"\[(.*)\]")
+_SQRT = re.compile(r"sqrt\(([0-9]{1,12})\)")
+
+
+def _report(check: Any, meta: DocMeta, options: DocOptions) -> Any:
+    """The check report to annotate with: given, computed from ``meta.spec`` (True), or None."""
+    if check is None or check is False:
+        return None
+    if check is True:
+        if meta.spec is None:
+            raise InputError("check=True needs the spec: build the metadata with meta_from_spec(spec)")
+        from .check import check as run_check
+
+        return run_check(meta.spec, limits=options.limits)
+    if not hasattr(check, "findings"):
+        raise InputError("check= takes a CheckReport or True")
+    return check
+
+
+def _num_seg(text: str) -> Seg:
+    """A number as math when it is a plain decimal, else as text."""
+    text = text.strip()
+    if _PLAIN.fullmatch(text):
+        return _math(text)
+    m = _SQRT.fullmatch(text)
+    if m:
+        return _math(f"\\sqrt{{{m.group(1)}}}")
+    return Seg("text", text)
+
+
+def _param_seg(name: str, value: object) -> Param:
+    """A finding parameter as a sentence piece: numbers and vectors as math, the rest as text."""
+    if name in _SYMBOL_PARAMS and str(value) == "d_k":
+        return _math("d_k")
+    if isinstance(value, (list, tuple)):
+        return tuple(_num_seg(str(v)) for v in value) or Seg("text", "—")
+    text = str(value)
+    m = _VECTOR.fullmatch(text)
+    if m:
+        items = [x.strip() for x in m.group(1).split(",")]
+        if all(_PLAIN.fullmatch(x) for x in items):
+            return _math(vector_latex(items))
+    return _num_seg(text)
+
+
+class _Placer:
+    """Puts each finding of a check report next to the step it concerns (each exactly once)."""
+
+    def __init__(
+        self, report: Any, lang: str, nums: _Numbers, rows: tuple[int, ...], klabels: tuple[str, ...]
+    ) -> None:
+        from .check import load_catalog
+
+        self.report = report
+        self.pending = [f for f in report.findings if f.code not in UNANNOTATED]
+        self.causes = load_catalog(lang if lang in ("en", "zh") else "en")
+        self.nums = nums
+        self.klabels = klabels
+
+    def _take(self, match: Any) -> list[Any]:
+        hit = [f for f in self.pending if match(f)]
+        self.pending = [f for f in self.pending if not match(f)]
+        return hit
+
+    def take(self, steps: tuple[str, ...]) -> tuple[Note, ...]:
+        """Callouts of every finding at one of ``steps``."""
+        return tuple(self.note(f) for f in self._take(lambda f: f.step in steps))
+
+    def at(self, step: str, position: tuple[str, ...], idx: tuple[int, ...]) -> tuple[Note, ...]:
+        """Callouts of the findings at one entry; ``idx`` locates this document's value there."""
+        found = self._take(lambda f: f.step == step and tuple(f.position) == position)
+        return tuple(self.note(f, (step, idx)) for f in found)
+
+    def row(self, r: RowDoc, i: int) -> RowDoc:
+        """``r`` with the callouts of its findings attached to its lines."""
+        changes: dict[str, Any] = {}
+        for step, attr in ROW_SLOTS:
+            lines = getattr(r, attr)
+            out = []
+            for j, line in enumerate(lines):
+                col = str(j) if step == "output" else self.klabels[j]
+                out.append(replace(line, notes=line.notes + self.at(step, (r.token, col), (i, j))))
+            changes[attr] = tuple(out)
+        if r.exp_sum is not None:
+            notes = self.at("exp_sums", (r.token,), (i,))
+            changes["exp_sum"] = replace(r.exp_sum, notes=r.exp_sum.notes + notes)
+        changes["weight_notes"] = r.weight_notes + self.at("weights", (r.token,), (i,))
+        return replace(r, **changes)
+
+    def tables(self, tables: tuple[Table, ...]) -> tuple[Table, ...]:
+        """The data tables, the last one carrying the callouts of the token claims (q, k, v)."""
+        notes = self.take(TOKEN_STEPS)
+        if not tables or not notes:
+            return tables
+        return tables[:-1] + (replace(tables[-1], notes=tables[-1].notes + notes),)
+
+    def rest(self) -> tuple[Note, ...]:
+        """Callouts of the findings that have no step in this document."""
+        out = tuple(self.note(f) for f in self.pending)
+        self.pending = []
+        return out
+
+    def summary(self) -> Msg:
+        """One sentence on what the check found."""
+        r = self.report
+        counts = {
+            "checked": _math(str(r.checked)),
+            "errors": _math(str(r.count("error"))),
+            "warnings": _math(str(r.count("warning"))),
+        }
+        key = "errata_intro" if r.count("error") or r.count("warning") else "errata_clean"
+        return _msg(key, **counts)
+
+    def note(self, f: Any, here_at: tuple[str, tuple[int, ...]] | None = None) -> Note:
+        """The callout of one finding (its reason, and the frame it was judged in)."""
+        params: dict[str, Param] = {k: _param_seg(k, v) for k, v in f.params.items()}
+        params["claimed"] = _num_seg(f.claimed)
+        params["expected"] = _num_seg(f.expected or "")
+        exact = f.exact
+        params["exact"] = (
+            _math(exact + ("\\ldots" if f.inexact else "")) if _PLAIN.fullmatch(exact) else Seg("text", exact)
+        )
+        if f.cause is not None:
+            text = self.causes.get("cause." + f.cause, f.cause)
+            params["cause"] = Seg("text", text.replace("{cause}", str(f.params.get("slip", ""))))
+        body = [Msg("errata_" + f.message_key.replace("-", "_"), MappingProxyType(params))]
+        if f.frame is not None:
+            frame = _num_seg(f.frame)
+            if here_at is not None:
+                here = self.nums.plain(*here_at)
+                body.append(_msg("errata_frame", frame=frame, here=_math(here)))
+            else:
+                body.append(_msg("errata_frame_only", frame=frame))
+        return Note(f.code, f.severity, _msg("errata_label_" + f.severity), tuple(body))
 
 
 # --------------------------------------------------------------------------- not computable

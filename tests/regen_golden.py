@@ -18,6 +18,9 @@ ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden"
 EXAMPLES = ROOT / "docs" / "examples"
 SEEDS = ("thinking_machines", "animal_street", "fruit_dictionary")
+#: seeds also written with ``--check`` (errata callouts), stored as ``<seed>.check.<lang>.<suffix>``
+CHECKED = ("thinking_machines", "animal_street")
+CHECK_SUFFIXES = ("md", "tex")
 LANGS = ("zh", "en")
 #: (suffix, render) per output format
 FORMATS = (
@@ -38,6 +41,11 @@ def documents() -> Iterator[tuple[str, str, str, str]]:
             doc = build_document(result, replace(meta, lang=lang), DocOptions())
             for suffix, render in FORMATS:
                 yield seed, lang, suffix, render(doc)
+            if seed in CHECKED:
+                checked = build_document(result, replace(meta, lang=lang), DocOptions(), check=True)
+                for suffix, render in FORMATS:
+                    if suffix in CHECK_SUFFIXES:
+                        yield f"{seed}.check", lang, suffix, render(checked)
 
 
 def targets(seed: str, lang: str, suffix: str) -> list[Path]:

@@ -179,3 +179,83 @@ def test_meta_lang_is_kept() -> None:
     spec = load_spec(EXAMPLES / "thinking_machines.toml")
     doc = build_document(spec.run(), replace(meta_from_spec(spec), lang="en"))
     assert doc.lang == "en"
+
+
+# --------------------------------------------------------------------------- --check
+
+
+def _notes(doc: Document) -> list[tuple[str, str]]:
+    """(where, code) of every callout in the document."""
+    out = [("scaling", n.code) for n in doc.scaling_notes] + [("other", n.code) for n in doc.other_notes]
+    for tb in doc.tables:
+        out += [("table", n.code) for n in tb.notes]
+    for r in doc.rows:
+        for attr in ("dots", "scaling", "exps", "weights", "outputs"):
+            for j, line in enumerate(getattr(r, attr)):
+                out += [(f"{attr}[{j}]", n.code) for n in line.notes]
+        if r.exp_sum is not None:
+            out += [("exp_sum", n.code) for n in r.exp_sum.notes]
+        out += [("weight_vector", n.code) for n in r.weight_notes]
+    return out
+
+
+@pytest.mark.parametrize(
+    ("seed", "expected"),
+    [
+        (
+            "thinking_machines",
+            [
+                ("scaling", "conflicting-definition"),
+                ("scaling", "dk-mismatch"),
+                ("exps[1]", "truncated"),
+                ("exp_sum", "propagated-rounding"),
+            ],
+        ),
+        (
+            "animal_street",
+            [("exp_sum", "approximate-constant"), ("weights[1]", "precision-mixed"), ("outputs[0]", "truncated")],
+        ),
+    ],
+)
+def test_check_places_each_finding_next_to_its_step(seed: str, expected: list[tuple[str, str]]) -> None:
+    doc = _doc(seed, digits=4)
+    assert _notes(doc) == [] and doc.errata == ()
+    spec = load_spec(EXAMPLES / f"{seed}.toml")
+    checked = build_document(spec.run(), meta_from_spec(spec), DocOptions(), check=True)
+    assert sorted(_notes(checked)) == sorted(expected)
+    assert checked.errata[0].key == "errata_intro"
+
+
+def test_check_frame_note_shows_this_documents_value() -> None:
+    spec = load_spec(EXAMPLES / "thinking_machines.toml")
+    doc = build_document(spec.run(), meta_from_spec(spec), DocOptions(), check=True)
+    note = doc.rows[0].exps[1].notes[0]
+    assert [m.key for m in note.body] == ["errata_truncated", "errata_frame"]
+    assert note.body[1].params["here"].content == "4.1133"  # type: ignore[union-attr]
+    assert note.body[0].params["expected"].content == "2.72"  # type: ignore[union-attr]
+
+
+def test_check_accepts_a_report_and_needs_a_spec_for_true() -> None:
+    from symattn.check import check
+
+    spec = load_spec(EXAMPLES / "animal_street.toml")
+    report = check(spec)
+    a = build_document(spec.run(), meta_from_spec(spec), DocOptions(), check=report)
+    b = build_document(spec.run(), meta_from_spec(spec), DocOptions(), check=True)
+    assert a == b
+    with pytest.raises(InputError, match="needs the spec"):
+        build_document(spec.run(), replace(meta_from_spec(spec), spec=None), DocOptions(), check=True)
+
+
+def test_check_on_missing_inputs_says_nothing_can_be_checked() -> None:
+    spec = load_spec(EXAMPLES / "fruit_dictionary.toml")
+    doc = build_document(None, meta_from_spec(spec), DocOptions(), check=True)
+    assert [m.key for m in doc.errata] == ["errata_unchecked"]
+
+
+@pytest.mark.parametrize(("seed", "tables"), [("thinking_machines", ["table_q", "table_kv"]), ("animal_street", ["table_x", "table_w", "table_w", "table_w", "table_qkv_x"])])
+def test_queries_given_apart_get_their_own_table(seed: str, tables: list[str]) -> None:
+    doc = _doc(seed)
+    assert [t.caption.key for t in doc.tables] == tables
+    names = [row[0].content for t in doc.tables for row in t.rows if t.caption.key in ("table_q", "table_kv")]
+    assert names == (["Thinking", "Thinking", "Machines"] if seed == "thinking_machines" else [])

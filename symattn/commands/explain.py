@@ -42,6 +42,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--templates", metavar="DIR", help="your templates folder, searched before the built-in one"
     )
     p.add_argument(
+        "--check",
+        action="store_true",
+        help="also check the spec's claims and mark each wrong one next to its step (errata)",
+    )
+    p.add_argument(
         "--plot",
         metavar="FILE",
         help="also draw a heatmap of the weights (.svg or .png; needs matplotlib)",
@@ -78,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
         plot=plot_ref,
         limits=limits,
     )
-    doc = build_document(result, meta, options)
+    doc = build_document(result, meta, options, check=True if args.check else None)
     renderer = getattr(render, RENDERERS[args.format])
     if args.format == "latex":
         text = renderer(doc, fragment=args.fragment, templates=args.templates)
