@@ -47,9 +47,14 @@ def test_markdown_errata(capsys: pytest.CaptureFixture[str], lang: str) -> None:
     assert "| 69 | 23 | `truncated` | 2.71 |" in out
 
 
-def test_clean_fixtures_exit_0(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["audit", str(FIXTURES / "audit")]) == 0
-    assert "0 finding(s)" in capsys.readouterr().out
+@pytest.mark.parametrize(("pattern", "code"), [("clean_*", 0), ("exercise_*", 1)])
+def test_fixture_exit_codes(capsys: pytest.CaptureFixture[str], pattern: str, code: int) -> None:
+    files = sorted(str(p) for p in (FIXTURES / "audit").glob(pattern))
+    assert len(files) == 2
+    assert main(["audit", *files]) == code
+    out = capsys.readouterr().out
+    assert ("wrong-value" in out) == (code == 1)
+    assert ("recognised vectors: Q cat; K cat, sat, on" in out) == (code == 1)
 
 
 def test_stdin(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
