@@ -47,6 +47,8 @@ LATEX_SPECIALS: Mapping[str, str] = MappingProxyType(
         "<": r"\textless{}",
         ">": r"\textgreater{}",
         "|": r"\textbar{}",
+        "[": "{[}",  # not read as the optional argument of a preceding \\ or command
+        "]": "{]}",
         "\n": " ",
         "\r": " ",
         "\t": " ",
