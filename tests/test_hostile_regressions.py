@@ -1,0 +1,27 @@
+"""Inputs the fuzzers in ``fuzz/`` found that once crashed symattn, kept as regression tests.
+
+Each case names the target that found it. Crash = an exception that is not a SymattnError.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from symattn.errors import SymattnError
+from symattn.spec import loads_spec
+
+# fuzz_spec, first run: Decimal("333.3E333333333333333333333333") raised decimal.InvalidOperation
+# from inside json.loads / tomllib.loads (parse_float=Decimal).
+SPEC_CRASHES = [
+    ("json", '{"tokens": ["a", "b"], "d_k": 2, "inputs": {"Q": [[333.3E333333333333333333333333.333333333]]}}'),
+    ("json", '{"d_k": 1E3333333333333333333333333}'),
+    ("json", '{"d_k": -1e-3333333333333333333333333}'),
+    ("toml", "d_k = 1E3333333333333333333333333"),
+    ("toml", "[inputs]\nQ = [[1e-99999999999999999999999]]"),
+]
+
+
+@pytest.mark.parametrize("fmt,text", SPEC_CRASHES)
+def test_spec_crashes(fmt: str, text: str) -> None:
+    with pytest.raises(SymattnError, match="max_decimal_exponent|syntax"):
+        loads_spec(text, fmt=fmt)
