@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
 from collections.abc import Sequence
 from dataclasses import fields, replace
@@ -79,7 +80,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args._run(args))
     except SymattnError as e:
-        print(f"symattn {args.command}: error: {e}", file=sys.stderr)
+        # the library says Limits(NAME=...); on the command line that is --limit NAME=N
+        message = re.sub(r"\bLimits\((\w+)=\.\.\.\)", r"--limit \1=N", str(e)).replace("\n", " ")
+        print(f"symattn {args.command}: error: {message}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print(f"symattn {args.command}: interrupted", file=sys.stderr)
