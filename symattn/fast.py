@@ -701,6 +701,11 @@ def _arb_dd_fraction(f: Fraction) -> tuple[float, float, float]:
 
 def _fallback(p: _Problem, b: tuple[int, ...], i: int, j: int, limits: Limits) -> float:
     """One output entry through the pure Arb path of :mod:`symattn.exact` (exact where rational)."""
+    return float(_entry_tensor(p, b, i, j).to_numpy(limits=limits)[0, 0])
+
+
+def _entry_tensor(p: _Problem, b: tuple[int, ...], i: int, j: int) -> MatMulTensor:
+    """Output entry ``(b, i, j)`` as a 1 x 1 :class:`~symattn.exact.MatMulTensor` (one query row)."""
     qrow = Sliced(tuple(_index(a, b, 2)[i : i + 1] for a in p.q.slices), p.q.width, p.q.unit)
     kmat = [_index(a, b, 2) for a in p.k.slices]
     S = kmat[0].shape[0]
@@ -721,7 +726,7 @@ def _fallback(p: _Problem, b: tuple[int, ...], i: int, j: int, limits: Limits) -
     weights = SoftmaxTensor(exps, RowSumTensor(exps))
     vsl = Sliced(tuple(_index(a, b, 2)[:, j : j + 1] for a in p.v.slices), p.v.width, p.v.unit)
     col = vsl.fractions(slice(None))
-    return float(MatMulTensor(weights, RationalTensor(col)).to_numpy(limits=limits)[0, 0])
+    return MatMulTensor(weights, RationalTensor(col))
 
 
 # --------------------------------------------------------------------------- certified balls
@@ -931,4 +936,50 @@ def _enclose_fixed(
             return zero if d is None else flint.arb(flint.fmpz(nn), r) / d
 
         out = np.frompyfunc(ball, 3, 1)(num, rad, dball).astype(object)
+    return out
+
+
+def attention_decimals(
+    query: Any,
+    key: Any,
+    value: Any,
+    attn_mask: Any = None,
+    is_causal: bool = False,
+    scale: Any = None,
+    enable_gqa: bool = False,
+    *,
+    digits: int = 15,
+    exact_float: bool = True,
+    progress: Progress | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+) -> np.ndarray:
+    """Every output entry correctly rounded to ``digits`` significant digits (``Decimal``).
+
+    Decided from :func:`attention_enclose` balls with guard digits; entries they cannot
+    decide (exact ties, tiny values) go one by one through :mod:`symattn.exact`.
+    """
+    from .exact import Ball
+    from .rounding import Rounding, round_significant
+
+    p = _prepare(query, key, value, attn_mask, is_causal, scale, enable_gqa, exact_float, limits)
+    balls = attention_enclose(
+        query, key, value, attn_mask, is_causal, scale, enable_gqa,
+        digits=digits + 12, exact_float=exact_float, progress=progress, limits=limits,
+    )
+    out = np.empty(balls.shape, dtype=object)
+    for idx in np.ndindex(*balls.shape):
+        with flint.ctx.workprec(int(digits * 3.4) + 200):
+            x = balls[idx]
+            res = None
+            if x.is_zero():
+                res = round_significant(Fraction(0), digits, Rounding.HALF_EVEN)
+            elif x.is_finite():
+                ball = Ball.from_arb(x)
+                lo = round_significant(ball.lower, digits, Rounding.HALF_EVEN)
+                if ball.lower * ball.upper > 0 and round_significant(ball.upper, digits, Rounding.HALF_EVEN) == lo:
+                    res = lo
+        if res is None:
+            res = _entry_tensor(p, idx[:-2], idx[-2], idx[-1]).evalf(digits, limits=limits)[0, 0]
+        out[idx] = res
+    out.flags.writeable = False
     return out

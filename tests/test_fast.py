@@ -271,3 +271,17 @@ def test_integer_scores_direct_tables_agree_with_arb(L: int, S: int, seed: int, 
     p = _prepare(q, k, v, mask, False, scale, False, True, DEFAULT_LIMITS)
     assert _direct_tables(p, _gamma(p)) is not None or float(_gamma(p)[0]) == 0
     assert _same(attention_float64(q, k, v, attn_mask=mask, scale=scale), _arb(q, k, v, attn_mask=mask, scale=scale))
+
+
+@pytest.mark.parametrize("digits", [1, 2, 3, 20])
+def test_decimals_match_the_exact_engine(digits: int) -> None:
+    from symattn.fast import attention_decimals
+
+    # includes an exact tie (mean of 0.25 and 0.5 = 0.375 at 2 digits) and a zero output
+    q = np.array([[0.0, 0.0], [1.0, -0.5], [2.0, 0.25]])
+    k = np.array([[0.0, 0.0], [0.0, 0.0], [1.5, 0.5]])
+    v = np.array([[0.25, 0.0], [0.5, 0.0], [0.5, 0.0]])
+    mask = np.array([[True, True, False], [True, True, True], [True, False, True]])
+    want = symattn.scaled_dot_product_attention(q, k, v, attn_mask=mask, exact_float=True).output.evalf(digits)
+    got = attention_decimals(q, k, v, attn_mask=mask, digits=digits)
+    assert got.tolist() == want.tolist()
