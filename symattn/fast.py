@@ -900,13 +900,12 @@ def _enclose_fixed(
         one = 1 << bits
         # product of two fixed-point values, floored: error <= e0 * T1 + e1 * T0 + e0 e1 + 1 (in 2**-bits)
         err = e0 + e1 + (e0 * e1 >> bits) + 2
-        words = bytearray()
-        for d in uniq.tolist():
-            a, _ = t0[d & (t0n - 1)]
-            b, _ = t1[d >> 12]
-            w = (a * b) >> bits
-            words += min(w, one).to_bytes(3 * nsl, "little")
-        raw = np.frombuffer(bytes(words), dtype=np.uint8).reshape(len(uniq), nsl, 3).astype(np.float64)
+        a0 = np.array([m for m, _ in t0], dtype=object)
+        a1 = np.array([m for m, _ in t1], dtype=object)
+        w = (a0[uniq & (t0n - 1)] * a1[uniq >> 12]) >> bits  # whole-array Python integer products
+        size = 3 * nsl
+        words = b"".join([min(x, one).to_bytes(size, "little") for x in w.tolist()])
+        raw = np.frombuffer(words, dtype=np.uint8).reshape(len(uniq), nsl, 3).astype(np.float64)
         table = raw[:, :, 0] + raw[:, :, 1] * 256.0 + raw[:, :, 2] * 65536.0  # 24-bit slices, low first
         vf = vint.astype(np.float64)
         n_parts, r_parts = [], []
