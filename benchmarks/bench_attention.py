@@ -71,7 +71,10 @@ def _fractions(a: np.ndarray) -> list[list[Any]]:
 def run_sympy(x: Inputs) -> Any:
     import sympy
 
-    q, k, v = (sympy.Matrix([[sympy.Rational(str(t)) for t in row] for row in a.tolist()]) for a in (x.q, x.k, x.v))
+    q, k, v = (
+        sympy.Matrix([[sympy.Rational(str(t)) for t in row] for row in a.tolist()])
+        for a in (x.q, x.k, x.v)
+    )
     s = q * k.T / sympy.sqrt(x.q.shape[1])
     e = s.applyfunc(sympy.exp)
     w = sympy.Matrix(e.rows, e.cols, lambda i, j: e[i, j] / sum(e.row(i)))
@@ -85,13 +88,18 @@ def run_mpmath(x: Inputs) -> Any:
     old = mp.dps
     mp.dps = 50
     try:
-        q, k, v = (mp.matrix([[mp.mpf(str(t)) for t in row] for row in a.tolist()]) for a in (x.q, x.k, x.v))
+        q, k, v = (
+            mp.matrix([[mp.mpf(str(t)) for t in row] for row in a.tolist()])
+            for a in (x.q, x.k, x.v)
+        )
         s = q * k.T / mp.sqrt(x.q.shape[1])
         out_rows = []
         for i in range(s.rows):
             e = [mp.exp(s[i, j]) for j in range(s.cols)]
             tot = mp.fsum(e)
-            out_rows.append([mp.fsum(e[j] * v[j, c] for j in range(s.cols)) / tot for c in range(v.cols)])
+            out_rows.append(
+                [mp.fsum(e[j] * v[j, c] for j in range(s.cols)) / tot for c in range(v.cols)]
+            )
         return out_rows
     finally:
         mp.dps = old
@@ -112,7 +120,9 @@ def run_flint(x: Inputs) -> Any:
             for t in row:
                 tot += t
             w.append([t / tot for t in row])
-        return flint.arb_mat(w) * flint.arb_mat([[flint.arb(v[i, j]) for j in range(v.ncols())] for i in range(v.nrows())])
+        return flint.arb_mat(w) * flint.arb_mat(
+            [[flint.arb(v[i, j]) for j in range(v.ncols())] for i in range(v.nrows())]
+        )
 
 
 def _fractions_fmpq(a: np.ndarray) -> list[list[Any]]:
@@ -185,7 +195,9 @@ def one(n: int, d: int, cap: float, sympy_max: int) -> dict[str, Any]:
         if name in ("sympy", "mpmath", "flint", "symattn50") and n > 1024:
             res[name] = {"time": None, "skipped": "float64 path only at this size"}
             continue
-        res[name] = measure(RUNNERS[name], x, cap, memory=name in ("numpy", "symattn64", "symattn50"))
+        res[name] = measure(
+            RUNNERS[name], x, cap, memory=name in ("numpy", "symattn64", "symattn50")
+        )
     res["maxrss"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     return res
 
@@ -227,7 +239,11 @@ def table(results: dict[tuple[int, int], dict[str, Any]]) -> str:
             peak = results[s][name].get("peak")
             cells.append(f"{peak / 2**20:.1f} MiB" if peak is not None else "—")
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
-    lines.append("| process max RSS | " + " | ".join(f"{results[s]['maxrss'] / 2**20:.0f} MiB" for s in sizes) + " |")
+    lines.append(
+        "| process max RSS | "
+        + " | ".join(f"{results[s]['maxrss'] / 2**20:.0f} MiB" for s in sizes)
+        + " |"
+    )
     return "\n".join(lines)
 
 
@@ -238,7 +254,10 @@ def explain_time() -> list[tuple[str, float]]:
         t0 = time.perf_counter()
         proc = subprocess.run(
             [sys.executable, "-m", "symattn", "explain", str(spec), "-o", os.devnull],
-            cwd=ROOT, capture_output=True, check=False, env={**os.environ, "PYTHONPATH": str(ROOT)},
+            cwd=ROOT,
+            capture_output=True,
+            check=False,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
         )
         name = spec.name if proc.returncode == 0 else f"{spec.name} (exit {proc.returncode})"
         out.append((name, time.perf_counter() - t0))
@@ -253,29 +272,39 @@ def goals(results: dict[tuple[int, int], dict[str, Any]], explain: list[tuple[st
 
     t = get((1024, 64), "symattn50")
     if t is not None:
-        lines.append(f"- certified 50 digits, n=1024 d=64: {_fmt_time(t)} (goal 0.5 s): "
-                     + ("met" if t <= 0.5 else f"missed by {t / 0.5:.2g}×"))
+        lines.append(
+            f"- certified 50 digits, n=1024 d=64: {_fmt_time(t)} (goal 0.5 s): "
+            + ("met" if t <= 0.5 else f"missed by {t / 0.5:.2g}×")
+        )
     t, base = get((1024, 64), "symattn64"), get((1024, 64), "numpy")
     if t is not None and base:
         r = t / base
-        lines.append(f"- float64 correctly rounded, n=1024 d=64: {r:.3g}× numpy (goal ≤ 10×): "
-                     + ("met" if r <= 10 else f"missed by {r / 10:.2g}×"))
+        lines.append(
+            f"- float64 correctly rounded, n=1024 d=64: {r:.3g}× numpy (goal ≤ 10×): "
+            + ("met" if r <= 10 else f"missed by {r / 10:.2g}×")
+        )
     t, peak = get((4096, 128), "symattn64"), get((4096, 128), "symattn64", "peak")
     if t is not None:
         rss = results[(4096, 128)]["maxrss"]
-        lines.append(f"- float64 correctly rounded, n=4096 d=128: {_fmt_time(t)} (goal < 10 s), "
-                     f"peak {peak / 2**20:.0f} MiB traced, process max RSS {rss / 2**20:.0f} MiB (goal < 4 GiB): "
-                     + ("met" if t < 10 and rss < 4 * 2**30 else "missed"))
+        lines.append(
+            f"- float64 correctly rounded, n=4096 d=128: {_fmt_time(t)} (goal < 10 s), "
+            f"peak {peak / 2**20:.0f} MiB traced, process max RSS {rss / 2**20:.0f} MiB (goal < 4 GiB): "
+            + ("met" if t < 10 and rss < 4 * 2**30 else "missed")
+        )
     for name, dt in explain:
-        lines.append(f"- `symattn explain {name}` wall time incl. import: {dt:.2f} s (goal < 1 s): "
-                     + ("met" if dt < 1 else f"missed by {dt:.2g}×"))
+        lines.append(
+            f"- `symattn explain {name}` wall time incl. import: {dt:.2f} s (goal < 1 s): "
+            + ("met" if dt < 1 else f"missed by {dt:.2g}×")
+        )
     return "\n".join(lines)
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--one", nargs=2, type=int, metavar=("N", "D"), help=argparse.SUPPRESS)
-    ap.add_argument("--cap", type=float, default=60.0, help="time cap per backend run, seconds (default 60)")
+    ap.add_argument(
+        "--cap", type=float, default=60.0, help="time cap per backend run, seconds (default 60)"
+    )
     ap.add_argument("--sympy-max-n", type=int, default=16, help="largest n for sympy (default 16)")
     ap.add_argument("--quick", action="store_true", help="only n = 16 and 256")
     args = ap.parse_args()
@@ -287,12 +316,27 @@ def main() -> int:
     for n, d in sizes:
         print(f"running n={n} d={d} ...", file=sys.stderr, flush=True)
         proc = subprocess.run(
-            [sys.executable, __file__, "--one", str(n), str(d), "--cap", str(args.cap), "--sympy-max-n", str(args.sympy_max_n)],
-            capture_output=True, text=True, check=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
+            [
+                sys.executable,
+                __file__,
+                "--one",
+                str(n),
+                str(d),
+                "--cap",
+                str(args.cap),
+                "--sympy-max-n",
+                str(args.sympy_max_n),
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
         )
         results[(n, d)] = json.loads(proc.stdout.strip().splitlines()[-1])
-    print(f"python {sys.version.split()[0]}, numpy {np.__version__}, {os.cpu_count()} cores; "
-          f"inputs uniform in [-1, 1] with two decimals\n")
+    print(
+        f"python {sys.version.split()[0]}, numpy {np.__version__}, {os.cpu_count()} cores; "
+        f"inputs uniform in [-1, 1] with two decimals\n"
+    )
     print(table(results))
     print()
     print(goals(results, explain_time()))

@@ -154,7 +154,11 @@ class Sliced:
         """The exact Python integers at ``index`` (an object array)."""
         out = np.zeros(np.shape(self.slices[0][index]), dtype=object)
         for s, a in enumerate(self.slices):
-            out = out + np.vectorize(int, otypes=[object])(a[index]) * (1 << (self.width * s)) if np.size(a[index]) else out
+            out = (
+                out + np.vectorize(int, otypes=[object])(a[index]) * (1 << (self.width * s))
+                if np.size(a[index])
+                else out
+            )
         return out
 
     def fractions(self, index: Any) -> np.ndarray:
@@ -198,7 +202,9 @@ def _from_fractions(x: np.ndarray, width: int) -> Sliced:
     flat = x.reshape(-1)
     dens = {f.denominator for f in flat}
     den = math.lcm(*dens) if dens else 1
-    ints = np.array([f.numerator * (den // f.denominator) for f in flat], dtype=object).reshape(x.shape)
+    ints = np.array([f.numerator * (den // f.denominator) for f in flat], dtype=object).reshape(
+        x.shape
+    )
     big = max((abs(int(i)) for i in ints.reshape(-1)), default=0)
     if big < 2**53:
         m = ints.astype(np.float64) if ints.size else np.zeros(x.shape)
@@ -243,7 +249,9 @@ def _exact_input(x: Any, width: int, exact_float: bool, what: str, limits: Limit
         short = _short_decimals(x.astype(np.float64), width)
         if short is not None:
             return short
-    return _from_fractions(to_exact_array(x, exact_float=exact_float, what=what, limits=limits), width)
+    return _from_fractions(
+        to_exact_array(x, exact_float=exact_float, what=what, limits=limits), width
+    )
 
 
 def _width_for(terms: int) -> int:
@@ -256,7 +264,12 @@ def _exact_products(a: Sliced, b: Sliced, transpose_b: bool) -> list[tuple[np.nd
     out = []
     for i, x in enumerate(a.slices):
         for j, y in enumerate(b.slices):
-            out.append((np.matmul(x, np.swapaxes(y, -1, -2) if transpose_b else y), a.width * i + b.width * j))
+            out.append(
+                (
+                    np.matmul(x, np.swapaxes(y, -1, -2) if transpose_b else y),
+                    a.width * i + b.width * j,
+                )
+            )
     return out
 
 
@@ -275,7 +288,7 @@ class _Tables:
         return self._packed
 
     def __post_init__(self) -> None:
-        packed = tuple(h + 1j * l for h, l in zip(self.hi, self.lo))
+        packed = tuple(h + 1j * lo for h, lo in zip(self.hi, self.lo, strict=True))
         for a in packed:
             a.flags.writeable = False
         object.__setattr__(self, "_packed", packed)
@@ -291,8 +304,8 @@ def _exp_tables() -> _Tables:
             x = flint.arb(1)
             hi, lo = np.empty(n), np.empty(n)
             for d in range(n):
-                h, l, e = _arb_dd(x)
-                hi[d], lo[d] = h, l
+                h, low, e = _arb_dd(x)
+                hi[d], lo[d] = h, low
                 worst = max(worst, e / h)
                 x = x * step
             hi.flags.writeable = False
@@ -306,7 +319,9 @@ def _exp_tables() -> _Tables:
 _TABLES = _exp_tables()
 
 
-def _exp_neg(th: np.ndarray, tl: np.ndarray, tables: _Tables) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _exp_neg(
+    th: np.ndarray, tl: np.ndarray, tables: _Tables
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``exp(t)`` for double-double ``t <= ~0``: ``(hi, lo, zeroed)``; relative error in ``_decide``."""
     uh, ul = -th * 2.0**_F, -tl * 2.0**_F  # exact scaling
     zeroed = uh > _CUTOFF * 2.0**_F
@@ -336,12 +351,12 @@ def _exp_neg(th: np.ndarray, tl: np.ndarray, tables: _Tables) -> tuple[np.ndarra
 def _weight_slices(eh: np.ndarray, el: np.ndarray) -> list[np.ndarray]:
     """Exact fixed-point slices ``A_s`` with ``e = sum_s A_s 2**-(26 s - 1) + rem``, ``|rem| < 2**-103``."""
     out = []
-    h, l = eh * 2.0 ** (_EW - 1), el * 2.0 ** (_EW - 1)
-    for s in range(_EW_SLICES):
+    h, low = eh * 2.0 ** (_EW - 1), el * 2.0 ** (_EW - 1)
+    for _ in range(_EW_SLICES):
         a = np.floor(h)
         out.append(a)
-        h, l = _two_sum(h - a, l)  # exact
-        h, l = h * 2.0**_EW, l * 2.0**_EW
+        h, low = _two_sum(h - a, low)  # exact
+        h, low = h * 2.0**_EW, low * 2.0**_EW
     return out
 
 
@@ -360,10 +375,20 @@ class _Problem:
 
 
 def _prepare(
-    query: Any, key: Any, value: Any, attn_mask: Any, is_causal: bool, scale: Any, enable_gqa: bool,
-    exact_float: bool, limits: Limits,
+    query: Any,
+    key: Any,
+    value: Any,
+    attn_mask: Any,
+    is_causal: bool,
+    scale: Any,
+    enable_gqa: bool,
+    exact_float: bool,
+    limits: Limits,
 ) -> _Problem:
-    shapes = [np.shape(x if not hasattr(x, "shape") else np.empty(tuple(x.shape), dtype=np.int8)) for x in (query, key, value)]
+    shapes = [
+        np.shape(x if not hasattr(x, "shape") else np.empty(tuple(x.shape), dtype=np.int8))
+        for x in (query, key, value)
+    ]
     qs, ks, vs = (tuple(s) for s in shapes)
     if min(len(qs), len(ks), len(vs)) < 2:
         raise ShapeError("query, key and value need at least 2 dimensions")
@@ -376,13 +401,17 @@ def _prepare(
     if enable_gqa and len(qs) >= 3 and len(ks) >= 3 and qs[-3] != ks[-3]:
         hq, hk = qs[-3], ks[-3]
         if hk == 0 or hq % hk:
-            raise ShapeError(f"grouped-query attention needs query heads ({hq}) divisible by key heads ({hk})")
+            raise ShapeError(
+                f"grouped-query attention needs query heads ({hq}) divisible by key heads ({hk})"
+            )
         k = Sliced(tuple(np.repeat(a, hq // hk, axis=-3) for a in k.slices), k.width, k.unit)
         v = Sliced(tuple(np.repeat(a, hq // hk, axis=-3) for a in v.slices), v.width, v.unit)
     try:
         batch = tuple(np.broadcast_shapes(q.shape[:-2], k.shape[:-2], v.shape[:-2]))
     except ValueError:
-        raise ShapeError(f"batch dimensions do not broadcast: {q.shape}, {k.shape}, {v.shape}") from None
+        raise ShapeError(
+            f"batch dimensions do not broadcast: {q.shape}, {k.shape}, {v.shape}"
+        ) from None
     if scale is None:
         c = inv_sqrt(qs[-1])
     elif isinstance(scale, Surd):
@@ -398,13 +427,23 @@ def _prepare(
     elif attn_mask is not None:
         m = attn_mask
         if type(m).__module__.split(".")[0] == "torch":
-            m = m.detach().cpu().float().numpy() if not str(m.dtype) == "torch.bool" else m.detach().cpu().numpy()
+            m = (
+                m.detach().cpu().float().numpy()
+                if not str(m.dtype) == "torch.bool"
+                else m.detach().cpu().numpy()
+            )
         m = np.asarray(m) if not isinstance(m, np.ndarray) else m
         if m.dtype == np.bool_:
             masked = ~m
         else:
-            vals = to_exact_array(m, exact_float=exact_float, allow_neg_inf=True, what="attn_mask", limits=limits)
-            masked = np.vectorize(lambda x: x is NEG_INF, otypes=[bool])(vals) if vals.size else np.zeros(vals.shape, bool)
+            vals = to_exact_array(
+                m, exact_float=exact_float, allow_neg_inf=True, what="attn_mask", limits=limits
+            )
+            masked = (
+                np.vectorize(lambda x: x is NEG_INF, otypes=[bool])(vals)
+                if vals.size
+                else np.zeros(vals.shape, bool)
+            )
             add = np.where(masked, Fraction(0), vals)
             if not any(f != 0 for f in add.reshape(-1)):
                 add = None
@@ -437,7 +476,7 @@ def _index(a: np.ndarray | None, batch_idx: tuple[int, ...], ndim: int) -> Any:
         return None
     extra = a.ndim - 2
     idx = batch_idx[len(batch_idx) - extra :] if extra > 0 else ()
-    idx = tuple(0 if n == 1 else i for i, n in zip(idx, a.shape[:extra]))
+    idx = tuple(0 if n == 1 else i for i, n in zip(idx, a.shape[:extra], strict=True))
     return a[idx]
 
 
@@ -466,9 +505,11 @@ def attention_float64(
     return _run(p, progress, limits, block_rows)[0]
 
 
-def _run(p: _Problem, progress: Progress | None, limits: Limits, block_rows: int) -> tuple[np.ndarray, int]:
+def _run(
+    p: _Problem, progress: Progress | None, limits: Limits, block_rows: int
+) -> tuple[np.ndarray, int]:
     """The output and how many entries needed the Arb fallback."""
-    L, S, Ev = p.q.shape[-2], p.k.shape[-2], p.v.shape[-1]
+    L, Ev = p.q.shape[-2], p.v.shape[-1]
     out = np.empty(p.batch + (L, Ev))
     tables = _TABLES
     try:
@@ -486,7 +527,9 @@ def _run(p: _Problem, progress: Progress | None, limits: Limits, block_rows: int
                 vals, undecided = _block(p, b, rows, gamma, tables, direct)
             out[b + (rows,)] = vals
         for i, j in np.argwhere(undecided):
-            out[b + (rows.start + int(i), int(j))] = _fallback(p, b, rows.start + int(i), int(j), limits)
+            out[b + (rows.start + int(i), int(j))] = _fallback(
+                p, b, rows.start + int(i), int(j), limits
+            )
             fallbacks += 1
         if progress is not None:
             progress(count, len(blocks))
@@ -522,13 +565,15 @@ def _direct_tables(p: _Problem, gamma: tuple[float, float, float]) -> _Direct | 
             x = flint.arb(1)
             hi, lo = np.empty(n), np.empty(n)
             for d in range(n):
-                h, l, e = _arb_dd(x)
-                hi[d], lo[d] = h, l
+                h, low, e = _arb_dd(x)
+                hi[d], lo[d] = h, low
                 worst = max(worst, e / h) if h else math.inf
                 x = x * step
             his.append(hi)
             los.append(lo)
-    return _Direct(_Tables(tuple(his), tuple(los), worst * (1 + 2.0**-40)), float(cut), 1.0 if gh > 0 else -1.0)
+    return _Direct(
+        _Tables(tuple(his), tuple(los), worst * (1 + 2.0**-40)), float(cut), 1.0 if gh > 0 else -1.0
+    )
 
 
 def _exp_direct(delta: np.ndarray, direct: _Direct) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -545,7 +590,11 @@ def _exp_direct(delta: np.ndarray, direct: _Direct) -> tuple[np.ndarray, np.ndar
 
 
 def _block(
-    p: _Problem, b: tuple[int, ...], rows: slice, gamma: tuple[float, float, float], tables: _Tables,
+    p: _Problem,
+    b: tuple[int, ...],
+    rows: slice,
+    gamma: tuple[float, float, float],
+    tables: _Tables,
     direct: _Direct | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Fast values and the undecided mask for query rows ``rows`` of batch entry ``b``."""
@@ -554,7 +603,11 @@ def _block(
     vsl = [_index(a, b, 2) for a in p.v.slices]
     n_rows, S = qsl[0].shape[0], ksl[0].shape[0]
     # exact scores as a double-double (exact when there is one term)
-    terms = [(qa @ kb.T, p.q.width * i + p.k.width * j) for i, qa in enumerate(qsl) for j, kb in enumerate(ksl)]
+    terms = [
+        (qa @ kb.T, p.q.width * i + p.k.width * j)
+        for i, qa in enumerate(qsl)
+        for j, kb in enumerate(ksl)
+    ]
     sh, sl = np.ldexp(terms[0][0], terms[0][1]), np.zeros((n_rows, S))
     sabs = np.abs(sh)
     for c, e in terms[1:]:
@@ -591,11 +644,17 @@ def _block(
         tl = tl + (sh * gl + sl * gh) if multi else tl + sh * gl
         th, tl = _fast_two_sum(th, tl)
         # per row: |t - (th+tl)| <= |g| s_err + |S| gerr + 8u^2 |t| (+ mask addition, shift below)
-        row_t_err = (abs(gh) * 1.01) * s_err_max + np.abs(sabs).max(axis=1, initial=0.0) * (1.01 * gerr)
+        row_t_err = (abs(gh) * 1.01) * s_err_max + np.abs(sabs).max(axis=1, initial=0.0) * (
+            1.01 * gerr
+        )
         if p.add is not None:
             add = p.add[b][rows]
             ah = add.astype(np.float64)
-            al = np.vectorize(lambda f, h: float(f - Fraction(h)), otypes=[np.float64])(add, ah) if add.size else ah
+            al = (
+                np.vectorize(lambda f, h: float(f - Fraction(h)), otypes=[np.float64])(add, ah)
+                if add.size
+                else ah
+            )
             th, tl = _dd_add(th, tl, ah, al)
             # conversion of each Fraction to a double-double, and the double-double sum
             row_t_err = row_t_err + np.abs(ah).max(axis=1, initial=0.0) * (2.0**-104 + 8 * _U2)
@@ -644,8 +703,17 @@ def _block(
 
 
 def _decide(
-    p: _Problem, vsl: list[np.ndarray], nh: np.ndarray, nl: np.ndarray, nabs: np.ndarray, n_terms: int,
-    rh: np.ndarray, rl: np.ndarray, n_active: np.ndarray, row_t_err: np.ndarray, tables: _Tables,
+    p: _Problem,
+    vsl: list[np.ndarray],
+    nh: np.ndarray,
+    nl: np.ndarray,
+    nabs: np.ndarray,
+    n_terms: int,
+    rh: np.ndarray,
+    rl: np.ndarray,
+    n_active: np.ndarray,
+    row_t_err: np.ndarray,
+    tables: _Tables,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Round ``o = unit_V N / R`` and decide each entry from a proved absolute bound.
 
@@ -713,7 +781,9 @@ def _entry_tensor(p: _Problem, b: tuple[int, ...], i: int, j: int) -> MatMulTens
     for si, qa in enumerate(qrow.slices):
         for sj, kb in enumerate(kmat):
             c = qa @ kb.T
-            scores = scores + np.vectorize(int, otypes=[object])(c) * (1 << (p.q.width * si + p.k.width * sj))
+            scores = scores + np.vectorize(int, otypes=[object])(c) * (
+                1 << (p.q.width * si + p.k.width * sj)
+            )
     u = p.q.unit * p.k.unit
     scores = np.vectorize(lambda x: Fraction(x) * u, otypes=[object])(scores)
     masked = p.masked[b][i : i + 1] if p.masked is not None else np.zeros((1, S), dtype=bool)
@@ -737,14 +807,20 @@ def _exact_scores(p: _Problem, b: tuple[int, ...]) -> np.ndarray:
     qsl = [_index(a, b, 2) for a in p.q.slices]
     ksl = [_index(a, b, 2) for a in p.k.slices]
     bound = sum(float(np.abs(x).max(initial=0)) * 2.0 ** (p.q.width * i) for i, x in enumerate(qsl))
-    bound *= sum(float(np.abs(y).max(initial=0)) * 2.0 ** (p.k.width * j) for j, y in enumerate(ksl))
+    bound *= sum(
+        float(np.abs(y).max(initial=0)) * 2.0 ** (p.k.width * j) for j, y in enumerate(ksl)
+    )
     fits = bound * qsl[0].shape[-1] < 2.0**62
     total: Any = None
     for i, x in enumerate(qsl):
         for j, y in enumerate(ksl):
             c = x @ y.T  # exact integers below 2**53
             shift = p.q.width * i + p.k.width * j
-            term = (c.astype(np.int64) << shift) if fits else np.vectorize(int, otypes=[object])(c) * (1 << shift)
+            term = (
+                (c.astype(np.int64) << shift)
+                if fits
+                else np.vectorize(int, otypes=[object])(c) * (1 << shift)
+            )
             total = term if total is None else total + term
     return total
 
@@ -801,7 +877,12 @@ def attention_enclose(
 
 
 def _enclose_head(
-    p: _Problem, scores: np.ndarray, vint: np.ndarray, masked: np.ndarray | None, add: np.ndarray | None, prec: int
+    p: _Problem,
+    scores: np.ndarray,
+    vint: np.ndarray,
+    masked: np.ndarray | None,
+    add: np.ndarray | None,
+    prec: int,
 ) -> np.ndarray:
     L, S = scores.shape
     Ev = vint.shape[1]
@@ -816,8 +897,13 @@ def _enclose_head(
             rows = [[table[i] for i in row] for row in inv.tolist()]
         else:
             rows = [
-                [(g * int(scores[i, j]) + flint.arb(flint.fmpq(add[i, j].numerator, add[i, j].denominator))).exp()
-                 for j in range(S)]
+                [
+                    (
+                        g * int(scores[i, j])
+                        + flint.arb(flint.fmpq(add[i, j].numerator, add[i, j].denominator))
+                    ).exp()
+                    for j in range(S)
+                ]
                 for i in range(L)
             ]
         if masked is not None:
@@ -906,7 +992,9 @@ def _enclose_fixed(
         size = 3 * nsl
         words = b"".join([min(x, one).to_bytes(size, "little") for x in w.tolist()])
         raw = np.frombuffer(words, dtype=np.uint8).reshape(len(uniq), nsl, 3).astype(np.float64)
-        table = raw[:, :, 0] + raw[:, :, 1] * 256.0 + raw[:, :, 2] * 65536.0  # 24-bit slices, low first
+        table = (
+            raw[:, :, 0] + raw[:, :, 1] * 256.0 + raw[:, :, 2] * 65536.0
+        )  # 24-bit slices, low first
         vf = vint.astype(np.float64)
         n_parts, r_parts = [], []
         for sidx in range(nsl):
@@ -925,7 +1013,9 @@ def _enclose_fixed(
         unit = flint.arb(flint.fmpq(p.v.unit.numerator, p.v.unit.denominator))
         zero = flint.arb(0)
         dens = [
-            flint.arb(flint.fmpz(int(den[i])), err * int(n_active[i])) / unit if n_active[i] else None
+            flint.arb(flint.fmpz(int(den[i])), err * int(n_active[i])) / unit
+            if n_active[i]
+            else None
             for i in range(L)
         ]
         rad = np.broadcast_to(colabs * err, (L, Ev))
@@ -962,8 +1052,17 @@ def attention_decimals(
 
     p = _prepare(query, key, value, attn_mask, is_causal, scale, enable_gqa, exact_float, limits)
     balls = attention_enclose(
-        query, key, value, attn_mask, is_causal, scale, enable_gqa,
-        digits=digits + 12, exact_float=exact_float, progress=progress, limits=limits,
+        query,
+        key,
+        value,
+        attn_mask,
+        is_causal,
+        scale,
+        enable_gqa,
+        digits=digits + 12,
+        exact_float=exact_float,
+        progress=progress,
+        limits=limits,
     )
     out = np.empty(balls.shape, dtype=object)
     for idx in np.ndindex(*balls.shape):
@@ -975,7 +1074,10 @@ def attention_decimals(
             elif x.is_finite():
                 ball = Ball.from_arb(x)
                 lo = round_significant(ball.lower, digits, Rounding.HALF_EVEN)
-                if ball.lower * ball.upper > 0 and round_significant(ball.upper, digits, Rounding.HALF_EVEN) == lo:
+                if (
+                    ball.lower * ball.upper > 0
+                    and round_significant(ball.upper, digits, Rounding.HALF_EVEN) == lo
+                ):
                     res = lo
         if res is None:
             res = _entry_tensor(p, idx[:-2], idx[-2], idx[-1]).evalf(digits, limits=limits)[0, 0]

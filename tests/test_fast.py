@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import symattn
-from symattn.exact import inv_sqrt
 from symattn.config import DEFAULT_LIMITS
+from symattn.exact import inv_sqrt
 from symattn.fast import (
     Sliced,
     _exp_tables,
@@ -49,7 +49,17 @@ def test_two_decimal_inputs_shortest_repr(seed: int) -> None:
 
 
 def _fallbacks(q, k, v, **kw) -> int:
-    p = _prepare(q, k, v, kw.get("attn_mask"), kw.get("is_causal", False), kw.get("scale"), False, True, DEFAULT_LIMITS)
+    p = _prepare(
+        q,
+        k,
+        v,
+        kw.get("attn_mask"),
+        kw.get("is_causal", False),
+        kw.get("scale"),
+        False,
+        True,
+        DEFAULT_LIMITS,
+    )
     return _run(p, None, DEFAULT_LIMITS, 256)[1]
 
 
@@ -199,11 +209,18 @@ def test_progress_is_reported() -> None:
     assert calls == [(1, 3), (2, 3), (3, 3)]
 
 
-@pytest.mark.parametrize("exact_float", [True, False])  # binary: Arb matrices; decimals: fixed-point slices
+@pytest.mark.parametrize(
+    "exact_float", [True, False]
+)  # binary: Arb matrices; decimals: fixed-point slices
 @pytest.mark.parametrize(
     "kw",
-    [{}, {"is_causal": True}, {"attn_mask": np.array([[0.0, -np.inf, 0.5]] * 3)}, {"scale": -0.5},
-     {"attn_mask": np.array([[True, False, True], [False] * 3, [True] * 3])}],
+    [
+        {},
+        {"is_causal": True},
+        {"attn_mask": np.array([[0.0, -np.inf, 0.5]] * 3)},
+        {"scale": -0.5},
+        {"attn_mask": np.array([[True, False, True], [False] * 3, [True] * 3])},
+    ],
 )
 def test_enclosures_contain_the_exact_values(kw: dict, exact_float: bool) -> None:
     import flint
@@ -211,9 +228,11 @@ def test_enclosures_contain_the_exact_values(kw: dict, exact_float: bool) -> Non
     rng = np.random.default_rng(11)
     q, k, v = (np.round(rng.uniform(-2, 2, (3, 2)), 2) for _ in range(3))
     got = attention_enclose(q, k, v, digits=30, exact_float=exact_float, **kw)
-    want = symattn.scaled_dot_product_attention(q, k, v, exact_float=exact_float, **kw).output.enclose(45)
+    want = symattn.scaled_dot_product_attention(
+        q, k, v, exact_float=exact_float, **kw
+    ).output.enclose(45)
     with flint.ctx.workprec(400):
-        for ball, exact in zip(got.reshape(-1), want.reshape(-1)):
+        for ball, exact in zip(got.reshape(-1), want.reshape(-1), strict=True):
             assert ball.rad() < flint.arb(10) ** -30
             lo = flint.arb(flint.fmpq(exact.lower.numerator, exact.lower.denominator))
             hi = flint.arb(flint.fmpq(exact.upper.numerator, exact.upper.denominator))
@@ -260,7 +279,9 @@ def test_short_decimals_read_like_shortest_repr(xs: list[float], places: int) ->
     st.integers(0, 2**32 - 1),
     st.sampled_from([None, Fraction(1, 1000), Fraction(-1, 3), Fraction(7, 2)]),
 )
-def test_integer_scores_direct_tables_agree_with_arb(L: int, S: int, seed: int, scale: Fraction | None) -> None:
+def test_integer_scores_direct_tables_agree_with_arb(
+    L: int, S: int, seed: int, scale: Fraction | None
+) -> None:
     from symattn.fast import _direct_tables, _gamma
 
     rng = np.random.default_rng(seed)
@@ -270,7 +291,10 @@ def test_integer_scores_direct_tables_agree_with_arb(L: int, S: int, seed: int, 
     mask = rng.random((L, S)) < 0.7
     p = _prepare(q, k, v, mask, False, scale, False, True, DEFAULT_LIMITS)
     assert _direct_tables(p, _gamma(p)) is not None or float(_gamma(p)[0]) == 0
-    assert _same(attention_float64(q, k, v, attn_mask=mask, scale=scale), _arb(q, k, v, attn_mask=mask, scale=scale))
+    assert _same(
+        attention_float64(q, k, v, attn_mask=mask, scale=scale),
+        _arb(q, k, v, attn_mask=mask, scale=scale),
+    )
 
 
 @pytest.mark.parametrize("digits", [1, 2, 3, 20])
@@ -282,6 +306,8 @@ def test_decimals_match_the_exact_engine(digits: int) -> None:
     k = np.array([[0.0, 0.0], [0.0, 0.0], [1.5, 0.5]])
     v = np.array([[0.25, 0.0], [0.5, 0.0], [0.5, 0.0]])
     mask = np.array([[True, True, False], [True, True, True], [True, False, True]])
-    want = symattn.scaled_dot_product_attention(q, k, v, attn_mask=mask, exact_float=True).output.evalf(digits)
+    want = symattn.scaled_dot_product_attention(
+        q, k, v, attn_mask=mask, exact_float=True
+    ).output.evalf(digits)
     got = attention_decimals(q, k, v, attn_mask=mask, digits=digits)
     assert got.tolist() == want.tolist()

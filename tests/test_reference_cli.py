@@ -13,7 +13,9 @@ from symattn.cli import main
 from symattn.commands.reference import compare_report, ulp
 
 
-def _save(tmp_path: Path, seed: int = 0, dtype: type = np.float32, shape: tuple[int, ...] = (4, 3)) -> list[str]:
+def _save(
+    tmp_path: Path, seed: int = 0, dtype: type = np.float32, shape: tuple[int, ...] = (4, 3)
+) -> list[str]:
     rng = np.random.default_rng(seed)
     paths = []
     for name in "qkv":
@@ -45,7 +47,21 @@ def test_mask_and_scale(tmp_path: Path) -> None:
     mask = np.array([[True, False, True, True]] * 4)
     np.save(tmp_path / "m.npy", mask)
     out = tmp_path / "o.npy"
-    assert main(["reference", *paths, "--mask", str(tmp_path / "m.npy"), "--scale", "1/8", "-o", str(out)]) == 0
+    assert (
+        main(
+            [
+                "reference",
+                *paths,
+                "--mask",
+                str(tmp_path / "m.npy"),
+                "--scale",
+                "1/8",
+                "-o",
+                str(out),
+            ]
+        )
+        == 0
+    )
     from fractions import Fraction
 
     assert np.array_equal(np.load(out), _exact(paths, attn_mask=mask, scale=Fraction(1, 8)))
@@ -62,7 +78,9 @@ def test_digits_writes_certified_decimals(tmp_path: Path) -> None:
     assert [[Decimal(x) for x in line.split()] for line in lines[1:]] == want.tolist()
 
 
-def test_compare_prints_errors_in_every_format(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_compare_prints_errors_in_every_format(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     paths = _save(tmp_path, seed=2)
     ref = _exact(paths)
     actual = tmp_path / "a.npy"
@@ -95,14 +113,18 @@ def test_compare_report_counts_ulps() -> None:
         (np.zeros((2, 2), dtype="V2"), "bfloat16"),
     ],
 )
-def test_bad_inputs_exit_2(tmp_path: Path, content: np.ndarray, message: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_inputs_exit_2(
+    tmp_path: Path, content: np.ndarray, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     paths = _save(tmp_path)
     np.save(paths[0], content)
     assert main(["reference", *paths, "-o", str(tmp_path / "o.npy")]) == 2
     assert message in capsys.readouterr().err
 
 
-def test_pickles_and_garbage_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_pickles_and_garbage_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     paths = _save(tmp_path)
     np.save(paths[1], np.array([{"a": 1}], dtype=object), allow_pickle=True)
     Path(paths[2]).write_bytes(b"not an array")

@@ -42,19 +42,43 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("query", metavar="Q.npy", help="queries (..., L, E)")
     p.add_argument("key", metavar="K.npy", help="keys (..., S, E)")
     p.add_argument("value", metavar="V.npy", help="values (..., S, Ev)")
-    p.add_argument("--mask", metavar="M.npy", help="boolean (True takes part) or additive (-inf allowed) mask")
-    p.add_argument("--causal", action="store_true", help="top-left causal mask, as torch's is_causal")
-    p.add_argument("--scale", help="the score scale (default 1/sqrt(E)); exact decimal or fraction, e.g. 0.125 or 1/8")
-    p.add_argument("--gqa", action="store_true", help="grouped-query attention (torch's enable_gqa)")
-    p.add_argument("-o", "--output", metavar="OUT", help="write the reference: OUT.npy (float64) or, with --digits, text")
-    p.add_argument("--digits", type=int, help="write N significant digits (certified, correctly rounded) as text")
-    p.add_argument("--compare", metavar="ACTUAL.npy", help="print the errors of ACTUAL against the reference")
     p.add_argument(
-        "--max-ulps", type=float, metavar="X",
+        "--mask", metavar="M.npy", help="boolean (True takes part) or additive (-inf allowed) mask"
+    )
+    p.add_argument(
+        "--causal", action="store_true", help="top-left causal mask, as torch's is_causal"
+    )
+    p.add_argument(
+        "--scale",
+        help="the score scale (default 1/sqrt(E)); exact decimal or fraction, e.g. 0.125 or 1/8",
+    )
+    p.add_argument(
+        "--gqa", action="store_true", help="grouped-query attention (torch's enable_gqa)"
+    )
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="OUT",
+        help="write the reference: OUT.npy (float64) or, with --digits, text",
+    )
+    p.add_argument(
+        "--digits",
+        type=int,
+        help="write N significant digits (certified, correctly rounded) as text",
+    )
+    p.add_argument(
+        "--compare", metavar="ACTUAL.npy", help="print the errors of ACTUAL against the reference"
+    )
+    p.add_argument(
+        "--max-ulps",
+        type=float,
+        metavar="X",
         help="with --compare: exit 1 when the error exceeds X ulps of ACTUAL's own format",
     )
     p.add_argument(
-        "--progress", choices=("auto", "always", "never"), default="auto",
+        "--progress",
+        choices=("auto", "always", "never"),
+        default="auto",
         help="progress bar on stderr (auto: on a terminal, for runs longer than a second)",
     )
 
@@ -69,9 +93,13 @@ def load_npy(path: str, what: str, limits: Limits) -> np.ndarray:
     if not isinstance(a, np.ndarray):
         raise InputError(f"{path}: expected one array in .npy format")
     if a.dtype.kind == "V" and a.dtype.itemsize == 2:
-        raise InputError(f"{path}: looks like bfloat16; save it as float32 (exact): tensor.float().numpy()")
+        raise InputError(
+            f"{path}: looks like bfloat16; save it as float32 (exact): tensor.float().numpy()"
+        )
     if a.dtype.kind not in ("fiub" if what == "mask" else "fiu"):
-        raise InputError(f"{path}: dtype {a.dtype} is not supported for {what} (float16/32/64 or integers)")
+        raise InputError(
+            f"{path}: dtype {a.dtype} is not supported for {what} (float16/32/64 or integers)"
+        )
     if a.dtype.kind in "iu":
         if a.size and int(np.abs(a).max()) >= 2**53:
             raise InputError(f"{path}: integers of 2**53 or more are not supported")
@@ -117,17 +145,25 @@ def ulp(x: np.ndarray, bits: int, emin: int) -> np.ndarray:
     return np.ldexp(1.0, (e - bits + 1).astype(np.int64))
 
 
-def compare_report(reference: np.ndarray, actual: np.ndarray, actual_dtype: str) -> tuple[str, float]:
+def compare_report(
+    reference: np.ndarray, actual: np.ndarray, actual_dtype: str
+) -> tuple[str, float]:
     """The comparison table, and the worst error in ulps of ``actual_dtype`` (float64 if unknown)."""
     ref = reference.astype(np.float64)
     act = actual.astype(np.float64)
     err = np.abs(act - ref)  # error of a float subtraction <= u |act - ref|: fine for a report
-    lines = [f"compared {act.size} entries (actual dtype {actual_dtype}) with the correctly rounded reference"]
+    lines = [
+        f"compared {act.size} entries (actual dtype {actual_dtype}) with the correctly rounded reference"
+    ]
     if act.size == 0:
         return lines[0] + "\n", 0.0
     worst = np.unravel_index(int(np.argmax(err)), err.shape)
-    rel = np.where(ref != 0, err / np.where(ref != 0, np.abs(ref), 1.0), np.where(err == 0, 0.0, np.inf))
-    lines.append(f"max abs error  {err.max():.3e}  at {list(map(int, worst))} (reference {float(ref[worst])!r}, actual {float(act[worst])!r})")
+    rel = np.where(
+        ref != 0, err / np.where(ref != 0, np.abs(ref), 1.0), np.where(err == 0, 0.0, np.inf)
+    )
+    lines.append(
+        f"max abs error  {err.max():.3e}  at {list(map(int, worst))} (reference {float(ref[worst])!r}, actual {float(act[worst])!r})"
+    )
     lines.append(f"max rel error  {rel.max():.3e}")
     lines.append("error in ulps of the reference, per format:")
     own = 0.0
@@ -135,7 +171,9 @@ def compare_report(reference: np.ndarray, actual: np.ndarray, actual_dtype: str)
         u = err / ulp(ref, bits, emin)
         mark = "  <- actual's format" if name == actual_dtype else ""
         lines.append(f"  {name:9s} max {u.max():.3g}  mean {u.mean():.3g}{mark}")
-        if name == actual_dtype or (actual_dtype not in [f[0] for f in FORMATS] and name == "float64"):
+        if name == actual_dtype or (
+            actual_dtype not in [f[0] for f in FORMATS] and name == "float64"
+        ):
             own = float(u.max())
     exact = int(np.count_nonzero(err == 0))
     lines.append(f"identical to the reference: {exact} of {act.size}")
@@ -161,21 +199,41 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"--digits {args.digits}: choose between 1 and 1000")
     if args.causal and args.mask:
         raise InputError("--causal and --mask cannot both be given")
-    q, k, v = (load_npy(p, n, limits) for p, n in ((args.query, "Q"), (args.key, "K"), (args.value, "V")))
+    q, k, v = (
+        load_npy(p, n, limits) for p, n in ((args.query, "Q"), (args.key, "K"), (args.value, "V"))
+    )
     mask = load_npy(args.mask, "mask", limits) if args.mask else None
-    scale = parse_number(args.scale, limits=limits, what="--scale").value if args.scale is not None else None
+    scale = (
+        parse_number(args.scale, limits=limits, what="--scale").value
+        if args.scale is not None
+        else None
+    )
     actual = load_npy(args.compare, "actual", limits) if args.compare else None
     out = attention_float64(
-        q, k, v, attn_mask=mask, is_causal=args.causal, scale=scale, enable_gqa=args.gqa,
-        progress=_progress(args.progress), limits=limits,
+        q,
+        k,
+        v,
+        attn_mask=mask,
+        is_causal=args.causal,
+        scale=scale,
+        enable_gqa=args.gqa,
+        progress=_progress(args.progress),
+        limits=limits,
     )
     if args.output:
         if args.digits is not None:
             from ..fast import attention_decimals
 
             values = attention_decimals(
-                q, k, v, attn_mask=mask, is_causal=args.causal, scale=scale, enable_gqa=args.gqa,
-                digits=args.digits, limits=limits,
+                q,
+                k,
+                v,
+                attn_mask=mask,
+                is_causal=args.causal,
+                scale=scale,
+                enable_gqa=args.gqa,
+                digits=args.digits,
+                limits=limits,
             )
             write_text_atomic(args.output, _digits_text(values))
         else:
@@ -184,7 +242,9 @@ def run(args: argparse.Namespace) -> int:
             write_bytes_atomic(args.output, buf.getvalue())
     if actual is not None:
         if actual.shape != out.shape:
-            raise InputError(f"{args.compare}: shape {actual.shape} differs from the reference's {out.shape}")
+            raise InputError(
+                f"{args.compare}: shape {actual.shape} differs from the reference's {out.shape}"
+            )
         text, own = compare_report(out, actual, str(actual.dtype))
         sys.stdout.write(text)
         if args.max_ulps is not None and own > args.max_ulps:
