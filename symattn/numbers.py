@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import operator
 import re
+import sys
 import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal
@@ -172,17 +173,29 @@ def parse_number(text: str, *, limits: Limits = DEFAULT_LIMITS, what: str = "num
         return _from_decimal_match(match, stripped, limits)
     match = _FRACTION_RE.fullmatch(norm)
     if match is not None:
-        den = int(match["den"])
+        den = _int(match["den"], limits)
         if den == 0:
             raise NumberError(f"{_show(stripped)} has denominator 0 (in {what})")
         negative = (match["sign"] == "-") != (match["dsign"] == "-")
-        value = Fraction(int(match["num"]), den)
+        value = Fraction(_int(match["num"], limits), den)
         return Written(-value if negative else value, stripped, "fraction", None, None)
 
     hint = ""
     if _SEPARATOR_RE.search(norm):
         hint = "; write digits without separators and use '.' as the decimal point"
     raise NumberError(f"cannot read {_show(stripped)} as a number (in {what}){hint}")
+
+
+def _int(digits: str, limits: Limits) -> int:
+    """``int(digits)``; past Python's ``int_max_str_digits`` a LimitError, not a bare ValueError."""
+    try:
+        return int(digits)
+    except ValueError:
+        raise LimitError(
+            f"number literal of {len(digits)} digits is more than Python converts "
+            f"(sys.get_int_max_str_digits() = {sys.get_int_max_str_digits()}); "
+            f"max_literal_length={limits.max_literal_length} is set above it"
+        ) from None
 
 
 def _from_decimal_match(match: re.Match[str], text: str, limits: Limits) -> Written:
@@ -198,7 +211,7 @@ def _from_decimal_match(match: re.Match[str], text: str, limits: Limits) -> Writ
         exponent = int(exp_digits or "0") * (-1 if match["esign"] == "-" else 1)
         if abs(exponent) > limits.max_decimal_exponent:
             raise _exponent_limit(str(exponent), limits)
-    mantissa = int(int_digits + frac_digits or "0")
+    mantissa = _int(int_digits + frac_digits or "0", limits)
     shift = exponent - len(frac_digits)
     value = Fraction(mantissa * 10**shift) if shift >= 0 else Fraction(mantissa, 10**-shift)
     if match["sign"] == "-":
