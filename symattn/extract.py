@@ -142,7 +142,7 @@ def segments(text: str, *, limits: Limits = DEFAULT_LIMITS) -> tuple[list[tuple[
         start = m.start(group)
         body = m.group(group)
         if len(body) > limits.max_line_length:
-            skipped.append(Skipped(_positions("x", start, line_starts)[0][0], body[:80], "math block too long"))
+            skipped.append(Skipped(_positions("x", start, line_starts)[0][0], body[:80], f"math block longer than max_line_length={limits.max_line_length}"))
             blocked.append((m.start(), m.end()))
             continue
         body = _ENV_CMD_RE.sub(lambda x: " " * len(x.group()), body)
