@@ -25,3 +25,15 @@ SPEC_CRASHES = [
 def test_spec_crashes(fmt: str, text: str) -> None:
     with pytest.raises(SymattnError, match="max_decimal_exponent|syntax"):
         loads_spec(text, fmt=fmt)
+
+
+# test_hostile_limits, while writing it: with max_literal_length raised above 4300, int() of
+# the digits raised Python's bare ValueError (int_max_str_digits) instead of a LimitError.
+@pytest.mark.parametrize("text", ["1" * 5000, "1" * 4400 + "/3", "3/" + "7" * 4400, "0." + "5" * 4400])
+def test_long_literal_with_raised_limit(text: str) -> None:
+    from symattn.config import Limits
+    from symattn.errors import LimitError
+    from symattn.numbers import parse_number
+
+    with pytest.raises(LimitError, match="int_max_str_digits"):
+        parse_number(text, limits=Limits(max_literal_length=10_000))
