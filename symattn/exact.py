@@ -25,15 +25,17 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import flint
 import numpy as np
-import sympy
 
 from .config import DEFAULT_LIMITS, Limits
 from .errors import InputError, LimitError, PrecisionError
 from .rounding import Rounding, round_decimals, round_significant
+
+if TYPE_CHECKING:
+    import sympy
 
 T = TypeVar("T")
 
@@ -95,6 +97,7 @@ class Surd:
 
     def sympy(self) -> sympy.Expr:
         """The value as a sympy expression, e.g. ``5*sqrt(2)/4``."""
+        import sympy  # lazy: importing symattn does not load sympy
         return sympy.Rational(self.p.numerator, self.p.denominator) + sympy.Rational(
             self.q.numerator, self.q.denominator
         ) * sympy.sqrt(self.r)
@@ -397,6 +400,7 @@ class RationalTensor(ExactTensor):
         return self.values[index]
 
     def sympy(self, index: tuple[int, ...]) -> sympy.Expr:
+        import sympy  # lazy: importing symattn does not load sympy
         v = self.values[index]
         return sympy.Rational(v.numerator, v.denominator)
 
@@ -447,6 +451,7 @@ class SurdTensor(ExactTensor):
         return self.p[index]
 
     def sympy(self, index: tuple[int, ...]) -> sympy.Expr:
+        import sympy  # lazy: importing symattn does not load sympy
         s = self.surd(index)
         return -sympy.oo if s is None else s.sympy()
 
@@ -478,6 +483,7 @@ class ExpTensor(ExactTensor):
         return Fraction(1) if s is not None and s.p == 0 and s.q == 0 else None
 
     def sympy(self, index: tuple[int, ...]) -> sympy.Expr:
+        import sympy  # lazy: importing symattn does not load sympy
         s = self.logits.surd(index)
         return sympy.Integer(0) if s is None else sympy.exp(s.sympy())
 
@@ -507,6 +513,7 @@ class RowSumTensor(ExactTensor):
         return sum(parts, Fraction(0)) if all(p is not None for p in parts) else None
 
     def sympy(self, index: tuple[int, ...]) -> sympy.Expr:
+        import sympy  # lazy: importing symattn does not load sympy
         return sympy.Add(*[self.terms.sympy(index + (j,)) for j in range(self.terms.shape[-1])])
 
 
@@ -557,6 +564,7 @@ class SoftmaxTensor(ExactTensor):
         return Fraction(1, len(next(iter(groups.values())))) if len(groups) == 1 else None
 
     def sympy(self, index: tuple[int, ...]) -> sympy.Expr:
+        import sympy  # lazy: importing symattn does not load sympy
         if self.logits.masked[index]:
             return sympy.Integer(0)
         return self.terms.sympy(index) / self.sums.sympy(index[:-1])
@@ -604,6 +612,7 @@ class MatMulTensor(ExactTensor):
         return sum((p * c for p, c in zip(parts, column)), Fraction(0))  # type: ignore[operator]
 
     def sympy(self, index: tuple[int, ...]) -> sympy.Expr:
+        import sympy  # lazy: importing symattn does not load sympy
         lrow, rb, col = self._operands(index)
         if isinstance(self.left, SoftmaxTensor):  # (sum_j v_j e^{s_j}) / (sum_j e^{s_j})
             if self.left.fully_masked(lrow):
