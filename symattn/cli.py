@@ -89,6 +89,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except OSError as e:  # e.g. disk full while writing -o FILE (the old file is untouched)
+        print(f"symattn {args.command}: error: {e.strerror or e}", file=sys.stderr)
+        return EXIT_USAGE
     except RecursionError:
         print(f"symattn {args.command}: error: input nested too deeply", file=sys.stderr)
         return EXIT_USAGE

@@ -90,7 +90,12 @@ def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> None:
     directory = target.parent if str(target.parent) else Path(".")
     if not directory.is_dir():
         raise InputError(f"{path}: cannot write: folder {directory} does not exist")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    if target.is_dir():
+        raise InputError(f"{path}: cannot write: it is a directory")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    except OSError as e:
+        raise InputError(f"{path}: cannot write: {e.strerror}") from None
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
