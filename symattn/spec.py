@@ -24,6 +24,7 @@ import numpy as np
 
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.errors import InputError, LimitError, SpecError
+from symattn.io import decode
 from symattn.numbers import Written, as_written, to_exact_array, to_fraction
 
 if TYPE_CHECKING:
@@ -223,13 +224,11 @@ def load_spec(path: str | os.PathLike[str], *, limits: Limits = DEFAULT_LIMITS) 
         raise SpecError(f"{name}: cannot read the file: {exc.strerror or exc}") from exc
     if len(data) > limits.max_file_bytes:
         raise _file_too_big(name, len(data), limits)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise SpecError(
-            f"{name}: not valid UTF-8 at byte offset {exc.start} (byte 0x{data[exc.start]:02x})"
-        ) from exc
-    return loads_spec(text.removeprefix("\ufeff"), fmt=fmt, name=name, limits=limits)
+    try:  # UTF-8 with or without BOM, UTF-16 with BOM, GB18030
+        text = decode(data, name)
+    except InputError as exc:
+        raise SpecError(str(exc)) from None
+    return loads_spec(text, fmt=fmt, name=name, limits=limits)
 
 
 def loads_spec(
