@@ -25,6 +25,13 @@ def decode(data: bytes, name: str) -> str:
     """
     for bom, codec in _BOMS:
         if data.startswith(bom):
+            if codec == "utf-8-sig":  # decode after the BOM, so offsets count from the file start
+                try:
+                    return data[len(bom):].decode("utf-8")
+                except UnicodeDecodeError as e:
+                    raise InputError(
+                        f"{name}: cannot decode the text as UTF-8: invalid bytes at offset {e.start + len(bom)}"
+                    ) from None
             return _decode(data, codec, name)
     try:
         return data.decode("utf-8")
