@@ -37,3 +37,20 @@ def test_long_literal_with_raised_limit(text: str) -> None:
 
     with pytest.raises(LimitError, match="int_max_str_digits"):
         parse_number(text, limits=Limits(max_literal_length=10_000))
+
+
+# fuzz_render: control characters and a trailing newline in notes; the JSON document trims
+# surrounding whitespace (by design), the LaTeX and Markdown drop control characters.
+def test_render_control_characters_in_notes() -> None:
+    import json
+
+    from symattn.document import DocOptions, build_document, meta_from_spec
+    from symattn.render import render_json, render_latex, render_markdown
+
+    notes = "x\x03e\nm\x03e'\n"
+    data = {"notes": notes, "tokens": ["x", "x\u2063"], "inputs": {"Q": [[1, 0], [0, 1]], "K": [[1, 2], [3, 4]], "V": [[1, 0], [0, 1]]}}
+    spec = loads_spec(json.dumps(data), fmt="json")
+    doc = build_document(spec.run(), meta_from_spec(spec), DocOptions())
+    assert json.loads(render_json(doc))["notes"] == notes.strip()
+    for text in (render_latex(doc), render_markdown(doc)):
+        assert "\x03" not in text
