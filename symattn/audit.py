@@ -15,14 +15,12 @@ from __future__ import annotations
 
 import json
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
 from typing import Final
 
-from ._resources import templates_dir
 from .check import ROW_STEPS
 from .check import check as check_spec
 from .check import load_catalog as load_check_catalog
@@ -138,17 +136,15 @@ class Recognised:
         return out
 
     def describe(self, lang: str = "en") -> str:
-        """One line for text and Markdown reports."""
-        zh = lang == "zh"
+        """One line for text and Markdown reports, in ``lang``."""
+        cat = messages(lang)
         parts = [f"{n} {', '.join(t)}" for n, t in (("Q", self.q), ("K", self.k), ("V", self.v))]
         if self.x:
             parts.insert(0, f"X {', '.join(self.x)}; {', '.join(self.w)}")
-        if zh:
-            src = {"vectors": "向量", "table": "表格", "embeddings": "嵌入向量与权重矩阵"}[self.source]
-            dk = f"d_k = {self.d_k}（{'文中给出' if self.d_k_stated else 'K 的宽度'}）"
-            return f"{src}：{'；'.join(parts)}；{dk}；按此核对了 {self.claims} 个数"
-        dk = f"d_k = {self.d_k} ({'as stated' if self.d_k_stated else 'width of K'})"
-        return f"{self.source}: {'; '.join(parts)}; {dk}; {self.claims} stated number(s) checked against it"
+        return _say(
+            cat, "recognised", source=cat[f"source_{self.source}"], parts=cat["part_sep"].join(parts),
+            d_k=self.d_k, dk_from=cat["dk_as_stated" if self.d_k_stated else "dk_width"], claims=self.claims,
+        )
 
 
 @dataclass(frozen=True)
@@ -178,13 +174,10 @@ class AuditReport:
 
 
 def messages(lang: str) -> Mapping[str, str]:
-    """The audit message catalog for ``lang`` (``en`` or ``zh``)."""
-    path = templates_dir() / "messages" / f"audit.{lang}.toml"
-    if not path.is_file():
-        raise InputError(f"no audit messages for language {lang!r} (expected {path})")
-    with path.open("rb") as f:
-        data = tomllib.load(f)
-    return data["messages"]
+    """The ``[audit]`` table of the ``lang`` message catalog."""
+    from .render import catalog
+
+    return catalog(lang, "audit")
 
 
 def _say(catalog: Mapping[str, str], key: str, **fields: object) -> str:

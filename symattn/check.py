@@ -24,7 +24,6 @@ says which claims hold in which frame. Row-level checks add ``not-normalized`` a
 from __future__ import annotations
 
 import math
-import tomllib
 from decimal import ROUND_DOWN, ROUND_HALF_EVEN, Decimal, localcontext
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -34,7 +33,6 @@ from typing import Any
 
 import flint
 
-from ._resources import templates_dir
 from .config import DEFAULT_LIMITS, Limits
 from .errors import InputError
 from .exact import ExactTensor, Surd, inv_sqrt, sqrt_surd
@@ -175,13 +173,10 @@ class CheckReport:
 
 
 def load_catalog(lang: str) -> Mapping[str, str]:
-    """The message catalog ``templates/messages/check.<lang>.toml`` (key -> format string)."""
-    if lang not in ("en", "zh"):
-        raise InputError(f"unknown language {lang!r}; use en or zh")
-    path = templates_dir() / "messages" / f"check.{lang}.toml"
-    with open(path, "rb") as fh:
-        data = tomllib.load(fh)
-    return MappingProxyType({str(k): str(v) for k, v in data["messages"].items()})
+    """The ``[check]`` table of the ``lang`` message catalog (key -> format string)."""
+    from .render import catalog
+
+    return catalog(lang, "check")
 
 
 class _Params(dict):  # type: ignore[type-arg]
@@ -1212,22 +1207,6 @@ def check(
 
 # --------------------------------------------------------------------------- reports
 
-_MD_SPECIAL = frozenset("\\`*_[]<>#|~$&")
-
-
-def md_escape(text: object) -> str:
-    """``text`` safe inside Markdown: every punctuation Markdown or HTML reads is escaped."""
-    out = []
-    for ch in str(text):
-        if ch in _MD_SPECIAL:
-            out.append("&lt;" if ch == "<" else "&gt;" if ch == ">" else "&amp;" if ch == "&" else "\\" + ch)
-        elif ch in "\r\n":
-            out.append(" ")
-        else:
-            out.append(ch)
-    return "".join(out)
-
-
 def position_text(f: Finding) -> str:
     """``step[row,col]`` as the terminal report shows it."""
     return f"{f.step}[{','.join(f.position)}]" if f.position else f.step
@@ -1275,16 +1254,9 @@ def to_json(report: CheckReport, lang: str = "en") -> dict[str, Any]:
 
 def render_markdown(report: CheckReport, lang: str = "en", title: str = "") -> str:
     """The errata page, through ``templates/markdown/check_report.md.j2``."""
-    import jinja2
+    from .render import render_report
 
     cat = load_catalog(lang)
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(templates_dir() / "markdown")),
-        autoescape=False,
-        keep_trailing_newline=True,
-        undefined=jinja2.StrictUndefined,
-    )
-    env.filters["md"] = md_escape
     rows = [
         {
             "code": f.code,
@@ -1297,7 +1269,7 @@ def render_markdown(report: CheckReport, lang: str = "en", title: str = "") -> s
         }
         for f in report.findings
     ]
-    return env.get_template("check_report.md.j2").render(
-        heading=cat["heading"], title=title or report.path, path=report.path, rows=rows,
-        summary=summary(report, cat), labels=cat, none=cat["none"],
+    return render_report(
+        "check_report", lang, heading=cat["heading"], title=title or report.path, path=report.path,
+        rows=rows, summary=summary(report, cat), labels=cat, none=cat["none"],
     )

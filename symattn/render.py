@@ -140,13 +140,29 @@ def load_messages(lang: str, templates: str | Path | None = None) -> Mapping[str
                 data = tomllib.loads(path.read_text(encoding="utf-8"))
             except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
                 raise InputError(f"{path}: not a valid message catalog: {e}") from e
-            merged.update({str(k): str(v) for k, v in data.items() if isinstance(v, str)})
+            merged.update(_flatten(data))
     if not found:
-        have = sorted(
-            p.stem for p in (templates_dir() / "messages").glob("*.toml") if "." not in p.stem
-        )
+        have = sorted(p.stem for p in (templates_dir() / "messages").glob("*.toml"))
         raise InputError(f"no message catalog for language {lang!r}; available: {', '.join(have)}")
     return MappingProxyType(merged)
+
+
+def _flatten(data: Mapping[str, Any], prefix: str = "") -> dict[str, str]:
+    """Catalog keys with tables flattened: ``[check] truncated`` becomes ``check.truncated``."""
+    out: dict[str, str] = {}
+    for key, value in data.items():
+        if isinstance(value, Mapping):
+            out.update(_flatten(value, f"{prefix}{key}."))
+        elif isinstance(value, str):
+            out[f"{prefix}{key}"] = value
+    return out
+
+
+def catalog(lang: str, section: str, templates: str | Path | None = None) -> Mapping[str, str]:
+    """The keys of one table of the ``lang`` catalog (``check``, ``audit``), without the prefix."""
+    head = section + "."
+    messages = load_messages(lang, templates)
+    return MappingProxyType({k[len(head) :]: v for k, v in messages.items() if k.startswith(head)})
 
 
 class _Catalog:
@@ -243,6 +259,20 @@ def _render(
             f"template {e.name!r} not found in {', '.join(map(str, _search_path(templates)))}"
         ) from e
     text = template.render(doc=doc, **context)
+    return re.sub(r"\n{3,}", "\n\n", text).strip() + "\n"
+
+
+def render_report(name: str, lang: str, *, templates: str | Path | None = None, **context: Any) -> str:
+    """A Markdown report (``check_report``, ``audit_report``) through the same environment.
+
+    Every value the template prints is escaped for Markdown unless it is marked safe.
+    """
+    env = environment("markdown", lang, templates)
+    try:
+        template = env.get_template(f"markdown/{name}.md.j2")
+    except jinja2.TemplateNotFound as e:
+        raise InputError(f"template {e.name!r} not found in {', '.join(map(str, _search_path(templates)))}") from e
+    text = template.render(**context)
     return re.sub(r"\n{3,}", "\n\n", text).strip() + "\n"
 
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symattn.check import CheckReport, check, load_catalog, md_escape, render_markdown, render_message, render_text, to_json
+from symattn.check import CheckReport, check, load_catalog, render_markdown, render_message, render_text, to_json
 from symattn.engine import scaled_dot_product_attention
 from symattn.rounding import Rounding
 from symattn.spec import loads_spec, load_spec
@@ -207,8 +207,9 @@ def test_reports() -> None:
 
 
 @pytest.mark.parametrize(("raw", "safe"), [("a*b", "a\\*b"), ("<x>", "&lt;x&gt;"), ("|", "\\|"), ("a\nb", "a b")])
-def test_md_escape(raw: str, safe: str) -> None:
-    assert md_escape(raw) == safe
+def test_markdown_report_escapes_user_text(raw: str, safe: str) -> None:
+    md = render_markdown(seed("thinking_machines"), "en", raw)
+    assert f": {safe}\n" in md
 
 
 # --------------------------------------------------------------------------- properties

@@ -10,14 +10,12 @@ from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-import jinja2
-
-from .._resources import templates_dir
-from ..audit import AuditReport, audit
+from ..audit import AuditReport, audit, messages
 from ..cli import limits_from
 from ..config import Limits
 from ..errors import InputError
 from ..io import read_text
+from ..render import render_report
 
 HELP = "find the wrong numbers in a worked example (Markdown, LaTeX or plain text) as it is"
 
@@ -60,7 +58,7 @@ def _reports(files: list[str], lang: str, limits: Limits, jobs: int) -> Iterator
             yield _audit_file(f, lang, limits)
 
 
-def render_text(reports: list[AuditReport]) -> str:
+def render_text(reports: list[AuditReport], lang: str = "en") -> str:
     """Linter lines ``FILE:LINE:COL: CODE claimed X, exact Y — reason`` and a summary per file."""
     lines = []
     for r in reports:
@@ -69,29 +67,29 @@ def render_text(reports: list[AuditReport]) -> str:
         for u in r.unparsed:
             lines.append(f"{r.path}:{u.line}: not checked: {u.text[:80]} ({u.reason})")
         if r.recognised is not None:
-            lines.append(f"{r.path}: recognised {r.recognised.describe()}")
+            lines.append(f"{r.path}: recognised {r.recognised.describe(lang)}")
         lines.append(f"{r.path}: {len(r.findings)} finding(s), {r.checked} claim(s) checked, {len(r.unparsed)} not checked")
     return "\n".join(lines) + "\n"
 
 
 def render_markdown(reports: list[AuditReport], lang: str) -> str:
     """The errata page, through ``templates/markdown/audit_report.md.j2``."""
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(templates_dir())),
-        autoescape=False,
-        undefined=jinja2.StrictUndefined,
-        keep_trailing_newline=True,
-    )
-    env.filters["md"] = _md_escape
-    return env.get_template("markdown/audit_report.md.j2").render(reports=reports, lang=lang)
-
-
-def _md_escape(text: object) -> str:
-    """Text safe inside a Markdown table cell or paragraph (no HTML, no table breaks)."""
-    s = str(text)
-    for ch in "\\`*_[]<>|$":
-        s = s.replace(ch, "\\" + ch)
-    return s.replace("\n", " ")
+    cat = messages(lang)
+    files = [
+        {
+            "path": r.path,
+            "summary": cat["report_summary"].format(
+                checked=r.checked, findings=len(r.findings), unparsed=len(r.unparsed)
+            ),
+            "recognised": (
+                cat["report_recognised"].format(what=r.recognised.describe(lang)) if r.recognised else ""
+            ),
+            "findings": r.findings,
+            "unparsed": [(cat["report_line"].format(line=u.line), u.text, u.reason) for u in r.unparsed],
+        }
+        for r in reports
+    ]
+    return render_report("audit_report", lang, files=files, cat=cat)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -115,6 +113,6 @@ def run(args: argparse.Namespace) -> int:
     elif args.format == "markdown":
         text = render_markdown(reports, args.lang)
     else:
-        text = render_text(reports)
+        text = render_text(reports, args.lang)
     sys.stdout.write(text)
     return 1 if any(r.has_errors for r in reports) else 0
