@@ -19,15 +19,19 @@ import numpy as np
 from .config import DEFAULT_LIMITS, Limits
 from .errors import InputError, ShapeError
 from .exact import (
+    AttentionSpec,
     ExpTensor,
+    LinearSurdTensor,
     MatMulTensor,
     RationalTensor,
     ReshapeTensor,
     RowSumTensor,
+    ScaledIntTensor,
     SoftmaxTensor,
     Surd,
     SurdTensor,
     check_size,
+    int_matmul,
     sqrt_surd,
 )
 from .numbers import NEG_INF, from_torch, is_torch, to_exact_array, to_fraction
@@ -125,18 +129,24 @@ def _attend(
         if hk == 0 or hq % hk:
             raise ShapeError(f"grouped-query attention needs query heads ({hq}) divisible by key heads ({hk})")
         groups = hq // hk
+        ki0, vi0 = k.value.as_ints, v.value.as_ints
         k = trace.append(
-            "repeat_kv", "K_repeated", (k,), RationalTensor(np.repeat(k.value.values, groups, axis=-3)), groups=groups
+            "repeat_kv", "K_repeated", (k,), ScaledIntTensor(np.repeat(ki0.ints, groups, axis=-3), ki0.den),
+            groups=groups,
         )
         v = trace.append(
-            "repeat_kv", "V_repeated", (v,), RationalTensor(np.repeat(v.value.values, groups, axis=-3)), groups=groups
+            "repeat_kv", "V_repeated", (v,), ScaledIntTensor(np.repeat(vi0.ints, groups, axis=-3), vi0.den),
+            groups=groups,
         )
     batch = _broadcast_batch([q.shape[:-2], k.shape[:-2], v.shape[:-2]], "query, key and value")
     L, S, E = qs[-2], ks[-2], qs[-1]
     check_size(batch + (L, S), "the score matrix", opts.limits)
 
-    kt = trace.append("transpose", "K^T", (k,), RationalTensor(np.swapaxes(k.value.values, -1, -2)))
-    scores = trace.append("matmul", "scores", (q, kt), RationalTensor(np.matmul(q.value.values, kt.value.values)))
+    # exact integer products: Q and K over common denominators, Q K^T by exact BLAS slices
+    qi, ki = q.value.as_ints, k.value.as_ints
+    kt = trace.append("transpose", "K^T", (k,), ScaledIntTensor(np.swapaxes(ki.ints, -1, -2), ki.den))
+    scores_t = ScaledIntTensor(int_matmul(qi.ints, kt.value.ints), qi.den * ki.den)
+    scores = trace.append("matmul", "scores", (q, kt), scores_t)
 
     # scaling: a positive scale c is a division by sqrt(d) with d = 1/c^2
     if scale is None:
@@ -145,26 +155,21 @@ def _attend(
     else:
         c = _scale_value(scale, opts)
         d = _divisor_square(c)
-    sp = scores.value.values
+    unmasked = np.zeros((), dtype=bool)
     if d is not None:
         root = sqrt_surd(d)
         sqrt_step = trace.append(
             "sqrt", "sqrt_d_k", (), SurdTensor(np.array(root.p), np.array(root.q), root.r, np.array(False)),
             d_k=d, width=E, default=scale is None,
         )
-        # x / (m sqrt(r)) = x sqrt(r) / (m r)
-        inv = Fraction(1) / (root.q * root.r) if root.q else None
-        if inv is None:  # d is a perfect square: sqrt(d) is rational
-            pv, qv, r = sp / root.p, _zeros(sp.shape), 1
-        else:
-            pv, qv, r = _zeros(sp.shape), sp * inv, root.r
-        scaled = trace.append(
-            "divide", "scaled_scores", (scores, sqrt_step), SurdTensor(pv, qv, r, np.zeros(sp.shape, bool))
-        )
+        # x / (m sqrt(r)) = x sqrt(r) / (m r); x / p when sqrt(d) = p is rational
+        coef = Surd(Fraction(0), Fraction(1) / (root.q * root.r), root.r) if root.q else Surd(1 / root.p)
+        scaled = trace.append("divide", "scaled_scores", (scores, sqrt_step), LinearSurdTensor(scores_t, coef, unmasked))
     else:
-        pv, qv = sp * c.p, sp * c.q
+        assert c is not None
+        coef = c
         scaled = trace.append(
-            "multiply", "scaled_scores", (scores,), SurdTensor(pv, qv, c.r, np.zeros(sp.shape, bool)), scale=c
+            "multiply", "scaled_scores", (scores,), LinearSurdTensor(scores_t, coef, unmasked), scale=c
         )
     logits = scaled
     full = batch + (L, S)
@@ -179,17 +184,24 @@ def _attend(
         m = _mask_input(trace, attn_mask, opts)
         logits = _apply_mask(trace, scaled, m, full)
 
-    exps = trace.append("exp", "exp_scores", (logits,), ExpTensor(logits.value))
+    vv = v.value.as_ints
+    if vv.shape[:-2] != batch:
+        vv = ScaledIntTensor(np.broadcast_to(vv.ints, batch + vv.shape[-2:]), vv.den)
+        v = trace.append("input", "V_broadcast", (v,), vv)
+    lv: LinearSurdTensor = logits.value
+    spec = AttentionSpec(
+        qi, ki, vv, coef,
+        lv.masked if logits is not scaled else None,
+        lv.add,
+        batch,
+    )
+    exps = trace.append("exp", "exp_scores", (logits,), ExpTensor(lv))
     sums = trace.append("sum", "exp_sums", (exps,), RowSumTensor(exps.value))
-    weights_t = SoftmaxTensor(exps.value, sums.value)
-    masked = logits.value.masked
+    weights_t = SoftmaxTensor(exps.value, sums.value, attention=spec)
+    masked = lv.masked
     empty = tuple(tuple(int(i) for i in idx) for idx in np.argwhere(masked.all(axis=-1))) if masked.size else ()
     weights = trace.append("softmax", "weights", (exps, sums), weights_t, fully_masked_rows=empty)
-    vv = v.value
-    if vv.shape[:-2] != batch:
-        vv = RationalTensor(np.broadcast_to(vv.values, batch + vv.shape[-2:]))
-        v = trace.append("input", "V_broadcast", (v,), vv)
-    return trace.append("matmul", output_name, (weights, v), MatMulTensor(weights_t, vv))
+    return trace.append("matmul", output_name, (weights, v), MatMulTensor(weights_t, vv, attention=spec))
 
 
 def _divisor_square(c: Surd) -> Fraction | None:
@@ -202,20 +214,24 @@ def _divisor_square(c: Surd) -> Fraction | None:
 
 
 def _apply_mask(trace: Trace, scaled: Step, mask: Step, full: tuple[int, ...]) -> Step:
-    s: SurdTensor = scaled.value
+    s: LinearSurdTensor = scaled.value
     mv = mask.value
     try:
         if isinstance(mv, np.ndarray):
             dropped = ~np.broadcast_to(mv, full)
-            add = _zeros(full)
+            add = None
         else:
             dropped = np.broadcast_to(mv.masked, full)
             add = np.broadcast_to(mv.p, full)
+            if not any(f != 0 for f in mv.p.reshape(-1).tolist()):
+                add = None  # a mask of 0 and -inf only: a boolean mask in effect
     except ValueError:
         raise ShapeError(f"attn_mask of shape {mask.shape} does not broadcast to the scores' shape {full}") from None
-    p = np.broadcast_to(s.p, full) + add
-    q = np.broadcast_to(s.q, full)
-    value = SurdTensor(p, q, s.r, dropped | np.broadcast_to(s.masked, full))
+    scores = s.scores
+    if scores.shape != full:
+        si = scores.as_ints  # type: ignore[attr-defined]
+        scores = ScaledIntTensor(np.broadcast_to(si.ints, full), si.den)
+    value = LinearSurdTensor(scores, s.coef, dropped | np.broadcast_to(s.masked, full), add)
     return trace.append("mask", "masked_scores", (scaled, mask), value, kind=mask.attrs.get("kind"))
 
 
@@ -275,7 +291,8 @@ def _project(trace: Trace, x: Step, w: Step, name: str) -> Step:
         raise ShapeError(
             f"cannot compute {name} = X W_{name}: X has width {x.shape[-1]} but W_{name} has {w.shape[-2]} rows"
         )
-    return trace.append("matmul", name, (x, w), RationalTensor(np.matmul(x.value.values, w.value.values)))
+    xi, wi = x.value.as_ints, w.value.as_ints
+    return trace.append("matmul", name, (x, w), ScaledIntTensor(int_matmul(xi.ints, wi.ints), xi.den * wi.den))
 
 
 def _weights_in(trace: Trace, x: Any, w_q: Any, w_k: Any, w_v: Any, opts: _Options) -> tuple[Step, Step, Step]:
@@ -331,9 +348,14 @@ def multi_head_attention(
         width = p.shape[-1]
         if width % num_heads:
             raise ShapeError(f"{p.name} has width {width}, not divisible by num_heads={num_heads}")
-        a = p.value.values
+        pi = p.value.as_ints
+        a = pi.ints
         split = np.swapaxes(a.reshape(a.shape[:-1] + (num_heads, width // num_heads)), -2, -3)
-        heads.append(trace.append("split_heads", f"{p.name}_heads", (p,), RationalTensor(split), num_heads=num_heads))
+        heads.append(
+            trace.append(
+                "split_heads", f"{p.name}_heads", (p,), ScaledIntTensor(split, pi.den), num_heads=num_heads
+            )
+        )
     out = _attend(
         trace, *heads, attn_mask=attn_mask, is_causal=is_causal, scale=scale, enable_gqa=False, opts=opts,
         output_name="head_outputs",

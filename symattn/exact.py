@@ -24,6 +24,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import cached_property
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -286,14 +287,20 @@ class ExactTensor(ABC):
         neg_inf: Any = None,
         start_bits: int = 64,
         limits: Limits = DEFAULT_LIMITS,
+        method: str = "auto",
     ) -> np.ndarray:
         """Apply ``decide`` to enclosures of every entry, refining until each decides.
 
         ``decide`` gets a :class:`Ball` and returns a result or ``None`` (undecided).
         Rational entries get their exact zero-width ball at once; -inf entries (masked
         scores) get ``neg_inf``. Precision doubles up to ``limits.max_precision_bits``;
-        past that, :class:`PrecisionError`.
+        past that, :class:`PrecisionError`. ``method="auto"`` lets a large attention output
+        take the batched path of :mod:`symattn.fast` (same decisions, proved the same way);
+        ``"exact"`` forces the per-entry path, ``"fast"`` the batched one where available.
         """
+        routed = self._fast_certify(decide, start_bits, limits, method)
+        if routed is not None:
+            return routed
         out = np.empty(self.shape, dtype=object)
         pending: list[tuple[int, ...]] = []
         for idx in _indices(self.shape):
@@ -328,14 +335,33 @@ class ExactTensor(ABC):
         out.flags.writeable = False
         return out
 
-    def enclose(self, digits: int = 30, *, limits: Limits = DEFAULT_LIMITS) -> np.ndarray:
+    def _fast_certify(
+        self, decide: Callable[[Ball], T | None], start_bits: int, limits: Limits, method: str
+    ) -> np.ndarray | None:
+        """``certify`` through a batched path, or ``None`` where there is none."""
+        _use_fast(None, method)  # validates ``method``
+        return None
+
+    def _fast_float64(self, limits: Limits, method: str) -> np.ndarray | None:
+        """``to_numpy`` through a batched path, or ``None`` where there is none."""
+        _use_fast(None, method)
+        return None
+
+    def enclose(self, digits: int = 30, *, limits: Limits = DEFAULT_LIMITS, method: str = "auto") -> np.ndarray:
         """Certified balls, each narrower than ``10**-digits``."""
         width = Fraction(1, 10**digits)
         start = int(digits * 3.33) + 32
-        return self.certify(lambda b: b if b.width < width else None, start_bits=start, limits=limits)
+        return self.certify(
+            lambda b: b if b.width < width else None, start_bits=start, limits=limits, method=method
+        )
 
     def evalf(
-        self, digits: int = 15, *, mode: Rounding = Rounding.HALF_EVEN, limits: Limits = DEFAULT_LIMITS
+        self,
+        digits: int = 15,
+        *,
+        mode: Rounding = Rounding.HALF_EVEN,
+        limits: Limits = DEFAULT_LIMITS,
+        method: str = "auto",
     ) -> np.ndarray:
         """Entries correctly rounded to ``digits`` significant digits, as ``Decimal``."""
 
@@ -344,11 +370,16 @@ class ExactTensor(ABC):
             return lo if round_significant(b.upper, digits, mode) == lo else None
 
         return self.certify(
-            decide, neg_inf=Decimal("-Infinity"), start_bits=int(digits * 3.33) + 32, limits=limits
+            decide, neg_inf=Decimal("-Infinity"), start_bits=int(digits * 3.33) + 32, limits=limits, method=method
         )
 
     def round(
-        self, decimals: int, *, mode: Rounding = Rounding.HALF_EVEN, limits: Limits = DEFAULT_LIMITS
+        self,
+        decimals: int,
+        *,
+        mode: Rounding = Rounding.HALF_EVEN,
+        limits: Limits = DEFAULT_LIMITS,
+        method: str = "auto",
     ) -> np.ndarray:
         """Entries correctly rounded to ``decimals`` places after the point, as ``Decimal``."""
 
@@ -357,17 +388,22 @@ class ExactTensor(ABC):
             return lo if round_decimals(b.upper, decimals, mode) == lo else None
 
         return self.certify(
-            decide, neg_inf=Decimal("-Infinity"), start_bits=int(decimals * 3.33) + 48, limits=limits
+            decide, neg_inf=Decimal("-Infinity"), start_bits=int(decimals * 3.33) + 48, limits=limits, method=method
         )
 
-    def to_numpy(self, *, limits: Limits = DEFAULT_LIMITS) -> np.ndarray:
+    def to_numpy(self, *, limits: Limits = DEFAULT_LIMITS, method: str = "auto") -> np.ndarray:
         """Entries correctly rounded to float64 (round-to-nearest-even), decided from enclosures."""
+        routed = self._fast_float64(limits, method)
+        if routed is not None:
+            return routed
 
         def decide(b: Ball) -> float | None:
             lo, hi = float(b.lower), float(b.upper)  # Fraction -> float rounds correctly
             return lo if lo == hi else None
 
-        return np.asarray(self.certify(decide, neg_inf=-math.inf, start_bits=80, limits=limits), dtype=np.float64)
+        return np.asarray(
+            self.certify(decide, neg_inf=-math.inf, start_bits=80, limits=limits, method="exact"), dtype=np.float64
+        )
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(shape={self.shape})"
@@ -380,6 +416,88 @@ def _readonly(a: np.ndarray) -> np.ndarray:
     a = np.array(a, dtype=object)
     a.flags.writeable = False
     return a
+
+
+def _readonly_view(a: np.ndarray) -> np.ndarray:
+    v = a.view()
+    v.flags.writeable = False
+    return v
+
+
+_INT64_SAFE = 2**62
+
+
+def _to_int64_if_small(ints: np.ndarray) -> np.ndarray:
+    """``ints`` as int64 when every entry fits comfortably, else an object array of Python ints."""
+    if ints.dtype == np.int64:
+        return ints
+    flat = ints.reshape(-1).tolist()
+    if all(-_INT64_SAFE < i < _INT64_SAFE for i in flat):
+        return np.array(flat, dtype=np.int64).reshape(ints.shape)
+    return np.asarray(ints, dtype=object)
+
+
+def _max_abs(ints: np.ndarray) -> int:
+    """``max |ints|`` as a Python int (0 for an empty array)."""
+    if ints.size == 0:
+        return 0
+    if ints.dtype == np.int64:
+        return int(np.abs(ints).max())
+    return max(abs(int(i)) for i in ints.reshape(-1).tolist())
+
+
+def fractions_to_ints(values: np.ndarray) -> tuple[np.ndarray, int]:
+    """``(ints, den)`` with ``values == ints / den`` exactly; ``den`` is the LCM of the denominators."""
+    flat = values.reshape(-1).tolist()
+    den = math.lcm(*{f.denominator for f in flat}) if flat else 1
+    ints = np.array([f.numerator * (den // f.denominator) for f in flat], dtype=object).reshape(values.shape)
+    return _to_int64_if_small(ints), den
+
+
+def _slices(ints: np.ndarray, width: int) -> list[np.ndarray]:
+    """Signed ``width``-bit slices (float64, exact) with ``ints == sum_s slices[s] * 2**(width*s)``."""
+    if ints.dtype == np.int64 and _max_abs(ints) < 2**53:
+        sign = np.where(ints < 0, -1.0, 1.0)
+        mag = np.abs(ints)
+        out = []
+        while True:
+            out.append(sign * (mag & ((1 << width) - 1)).astype(np.float64))
+            mag = mag >> width
+            if not mag.any():
+                return out
+    obj = np.asarray(ints, dtype=object)
+    sign = np.where(obj < 0, -1.0, 1.0) if obj.size else np.ones(obj.shape)
+    mag = np.abs(obj)
+    out = []
+    while True:
+        out.append(sign * (mag & ((1 << width) - 1)).astype(np.float64))
+        mag = mag >> width
+        if not mag.any():
+            return out
+
+
+def int_matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The exact integer product ``a @ b`` (numpy broadcasting over batch axes).
+
+    Operands are cut into signed slices small enough that every slice product done by
+    float64 BLAS is exact (all partial sums are integers below ``2**53``); the slice
+    products are recombined in int64 when the result surely fits, else in Python integers.
+    """
+    k = a.shape[-1]
+    bound = _max_abs(a) * _max_abs(b) * max(k, 1)
+    if bound < 2**53:  # one float64 product, exact
+        return np.matmul(a.astype(np.float64), b.astype(np.float64)).astype(np.int64)
+    width = max(4, (53 - (k + 1).bit_length() - 1) // 2)
+    sa, sb = _slices(a, width), _slices(b, width)
+    small = bound < _INT64_SAFE
+    total: Any = None
+    for i, x in enumerate(sa):
+        for j, y in enumerate(sb):
+            c = np.matmul(x, y)
+            shift = width * (i + j)
+            term = c.astype(np.int64) << shift if small else c.astype(np.int64).astype(object) * (1 << shift)
+            total = term if total is None else total + term
+    return total if small else _to_int64_if_small(total)
 
 
 @dataclass(frozen=True, repr=False)
@@ -406,6 +524,104 @@ class RationalTensor(ExactTensor):
 
     def exact(self) -> np.ndarray:
         return self.values
+
+    @cached_property
+    def as_ints(self) -> ScaledIntTensor:
+        """The same entries as an integer array over one common denominator."""
+        ints, den = fractions_to_ints(self.values)
+        return ScaledIntTensor(ints, den)
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class ScaledIntTensor(ExactTensor):
+    """Rational entries ``ints / den``: an integer array (int64, or Python ints when large)
+    and one common positive denominator. Memory is one machine word per entry; ``values``
+    (``Fraction`` objects) is built only when asked for."""
+
+    ints: np.ndarray
+    den: int = 1
+    shape: tuple[int, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        if self.den <= 0:
+            raise InputError(f"denominator must be positive, got {self.den}")
+        ints = self.ints if self.ints.dtype in (np.int64, object) else self.ints.astype(np.int64)
+        object.__setattr__(self, "ints", _readonly_view(ints))
+        object.__setattr__(self, "shape", tuple(ints.shape))
+
+    @property
+    def as_ints(self) -> ScaledIntTensor:
+        """Itself (the integer form)."""
+        return self
+
+    @cached_property
+    def values(self) -> np.ndarray:
+        """The entries as a read-only object array of ``Fraction``."""
+        den = self.den
+        flat = [Fraction(int(i), den) for i in self.ints.reshape(-1).tolist()]
+        out = np.empty(len(flat), dtype=object)
+        out[:] = flat
+        out = out.reshape(self.shape)
+        out.flags.writeable = False
+        return out
+
+    def _arb(self, ev: Evaluator) -> np.ndarray:
+        den = self.den
+        conv = np.frompyfunc(lambda i: flint.arb(flint.fmpq(int(i), den)), 1, 1)
+        return np.asarray(conv(self.ints), dtype=object).reshape(self.shape)
+
+    def rational(self, index: tuple[int, ...]) -> Fraction:
+        return Fraction(int(self.ints[index]), self.den)
+
+    def sympy(self, index: tuple[int, ...]) -> sympy.Expr:
+        import sympy  # lazy: importing symattn does not load sympy
+
+        return sympy.Rational(int(self.ints[index]), self.den)
+
+    def exact(self) -> np.ndarray:
+        return self.values
+
+    def to_numpy(self, *, limits: Limits = DEFAULT_LIMITS, method: str = "auto") -> np.ndarray:
+        """Correctly rounded float64: one IEEE division of exact operands when both fit in 53 bits."""
+        if method != "exact" and self.den < 2**53 and _max_abs(self.ints) < 2**53:
+            return self.ints.astype(np.float64) / float(self.den)
+        return super().to_numpy(limits=limits, method=method)
+
+
+@dataclass(frozen=True)
+class AttentionSpec:
+    """What the fast paths of :mod:`symattn.fast` need to recompute one plain attention.
+
+    ``k`` and ``v`` are already repeated for grouped-query attention; ``masked`` (True = does
+    not take part) and ``add`` (additive mask values, ``Fraction``) broadcast to the scores.
+    """
+
+    q: ScaledIntTensor
+    k: ScaledIntTensor
+    v: ScaledIntTensor
+    scale: Surd
+    masked: np.ndarray | None
+    add: np.ndarray | None
+    batch: tuple[int, ...]
+
+    @property
+    def n_scores(self) -> int:
+        """Entries of the score matrix (all batch entries)."""
+        return math.prod(self.batch) * self.q.shape[-2] * self.k.shape[-2]
+
+
+#: routed to :mod:`symattn.fast` from this many score entries on (``method="auto"``)
+FAST_MIN_SCORES = 4096
+
+
+def _use_fast(spec: AttentionSpec | None, method: str) -> bool:
+    if method not in ("auto", "fast", "exact"):
+        raise InputError(f"method must be 'auto', 'fast' or 'exact', got {method!r}")
+    if spec is None or method == "exact":
+        return False
+    if min(spec.q.shape[-2:] + spec.k.shape[-2:] + spec.v.shape[-1:]) == 0 or 0 in spec.batch:
+        return False
+    return method == "fast" or spec.n_scores >= FAST_MIN_SCORES
 
 
 @dataclass(frozen=True, repr=False)
@@ -459,11 +675,83 @@ class SurdTensor(ExactTensor):
         return bool(self.masked[index])
 
 
+@dataclass(frozen=True, repr=False, eq=False)
+class LinearSurdTensor(ExactTensor):
+    """Scaled (and masked) scores kept compact: ``scores * coef + add``, -inf where ``masked``.
+
+    ``scores`` is rational (:class:`ScaledIntTensor` for large inputs), ``coef`` a :class:`Surd`,
+    ``add`` an optional array of ``Fraction`` (an additive mask) and ``masked`` a bool array,
+    both broadcast to the shape. Same interface as :class:`SurdTensor` (``p``, ``q``, ``r``,
+    ``surd``, ``masked``), with ``p`` and ``q`` built only when asked for.
+    """
+
+    scores: ExactTensor
+    coef: Surd
+    masked: np.ndarray
+    add: np.ndarray | None = None
+    shape: tuple[int, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        shape = tuple(self.scores.shape)
+        m = np.broadcast_to(np.asarray(self.masked, dtype=bool), shape)
+        object.__setattr__(self, "masked", m)
+        if self.add is not None:
+            object.__setattr__(self, "add", np.broadcast_to(np.asarray(self.add, dtype=object), shape))
+        object.__setattr__(self, "shape", shape)
+
+    @property
+    def r(self) -> int:
+        """The radicand of every entry."""
+        return self.coef.r
+
+    @cached_property
+    def p(self) -> np.ndarray:
+        """Rational parts (masked entries keep ``score * coef.p + add``; ``masked`` says which)."""
+        p = self.scores.exact() * self.coef.p
+        if self.add is not None:
+            p = p + self.add
+        return _readonly(p)
+
+    @cached_property
+    def q(self) -> np.ndarray:
+        """Coefficients of ``sqrt(r)``."""
+        return _readonly(self.scores.exact() * self.coef.q)
+
+    def surd(self, index: tuple[int, ...]) -> Surd | None:
+        """The entry as a :class:`Surd`, ``None`` where masked."""
+        if self.masked[index]:
+            return None
+        x = self.scores.rational(index)
+        assert x is not None
+        s = Surd(x * self.coef.p, x * self.coef.q, self.coef.r)
+        return s + self.add[index] if self.add is not None else s
+
+    def _arb(self, ev: Evaluator) -> np.ndarray:
+        out = np.empty(self.shape, dtype=object)
+        for idx in _indices(self.shape):
+            s = self.surd(idx)
+            out[idx] = flint.arb.neg_inf() if s is None else s.arb()
+        return out
+
+    def rational(self, index: tuple[int, ...]) -> Fraction | None:
+        s = self.surd(index)
+        return s.p if s is not None and s.q == 0 else None
+
+    def sympy(self, index: tuple[int, ...]) -> sympy.Expr:
+        import sympy  # lazy: importing symattn does not load sympy
+
+        s = self.surd(index)
+        return -sympy.oo if s is None else s.sympy()
+
+    def is_neg_inf(self, index: tuple[int, ...]) -> bool:
+        return bool(self.masked[index])
+
+
 @dataclass(frozen=True, repr=False)
 class ExpTensor(ExactTensor):
     """``exp`` of every entry of a :class:`SurdTensor` (0 where masked)."""
 
-    logits: SurdTensor
+    logits: SurdTensor | LinearSurdTensor
     shape: tuple[int, ...] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -524,12 +812,13 @@ class SoftmaxTensor(ExactTensor):
     terms: ExpTensor
     sums: RowSumTensor
     shape: tuple[int, ...] = field(init=False)
+    attention: AttentionSpec | None = None  # set by the engine: enables the batched paths
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "shape", self.terms.shape)
 
     @property
-    def logits(self) -> SurdTensor:
+    def logits(self) -> SurdTensor | LinearSurdTensor:
         """The scaled, masked scores the weights come from."""
         return self.terms.logits
 
@@ -575,8 +864,9 @@ class MatMulTensor(ExactTensor):
     """``left @ right`` with an exact rational ``right`` (``P V``, ``concat(heads) W_O``)."""
 
     left: ExactTensor
-    right: RationalTensor
+    right: RationalTensor | ScaledIntTensor
     shape: tuple[int, ...] = field(init=False)
+    attention: AttentionSpec | None = None  # set by the engine for ``P V``: enables the batched paths
 
     def __post_init__(self) -> None:
         if self.left.shape[-1] != self.right.shape[-2]:
@@ -586,6 +876,22 @@ class MatMulTensor(ExactTensor):
 
     def _arb(self, ev: Evaluator) -> np.ndarray:
         return np.matmul(ev.arb(self.left), ev.arb(self.right))
+
+    def _fast_float64(self, limits: Limits, method: str) -> np.ndarray | None:
+        if not _use_fast(self.attention, method):
+            return None
+        from . import fast  # lazy: fast imports this module
+
+        return fast.spec_float64(self.attention, limits=limits)  # type: ignore[arg-type]
+
+    def _fast_certify(
+        self, decide: Callable[[Ball], T | None], start_bits: int, limits: Limits, method: str
+    ) -> np.ndarray | None:
+        if not _use_fast(self.attention, method):
+            return None
+        from . import fast  # lazy: fast imports this module
+
+        return fast.spec_certify(self.attention, decide, start_bits, limits=limits)  # type: ignore[arg-type]
 
     def _operands(self, index: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...], int]:
         batch = index[:-2]

@@ -37,13 +37,18 @@ import numpy as np
 from .config import DEFAULT_LIMITS, Limits
 from .errors import InputError, PrecisionError, ShapeError
 from .exact import (
+    AttentionSpec,
+    Ball,
     ExpTensor,
     MatMulTensor,
     RationalTensor,
     RowSumTensor,
+    ScaledIntTensor,
     SoftmaxTensor,
     Surd,
     SurdTensor,
+    T,
+    _slices,
     inv_sqrt,
 )
 from .numbers import NEG_INF, to_exact_array, to_fraction
@@ -846,6 +851,11 @@ def attention_enclose(
     Every ball contains the true value; precision doubles until all are narrow enough.
     """
     p = _prepare(query, key, value, attn_mask, is_causal, scale, enable_gqa, exact_float, limits)
+    return _enclose_problem(p, digits, progress, limits)
+
+
+def _enclose_problem(p: _Problem, digits: int, progress: Progress | None, limits: Limits) -> np.ndarray:
+    """:func:`attention_enclose` for a prepared problem."""
     L, S, Ev = p.q.shape[-2], p.k.shape[-2], p.v.shape[-1]
     out = np.empty(p.batch + (L, Ev), dtype=object)
     prec = int(digits * 3.33) + 24 + 2 * max(S, 2).bit_length()
@@ -1047,7 +1057,6 @@ def attention_decimals(
     Decided from :func:`attention_enclose` balls with guard digits; entries they cannot
     decide (exact ties, tiny values) go one by one through :mod:`symattn.exact`.
     """
-    from .exact import Ball
     from .rounding import Rounding, round_significant
 
     p = _prepare(query, key, value, attn_mask, is_causal, scale, enable_gqa, exact_float, limits)
@@ -1081,6 +1090,62 @@ def attention_decimals(
                     res = lo
         if res is None:
             res = _entry_tensor(p, idx[:-2], idx[-2], idx[-1]).evalf(digits, limits=limits)[0, 0]
+        out[idx] = res
+    out.flags.writeable = False
+    return out
+
+
+# --------------------------------------------------------------------------- the engine's tensors
+
+
+def _sliced_ints(t: ScaledIntTensor, width: int) -> Sliced:
+    return Sliced(tuple(_slices(t.ints, width)), width, Fraction(1, t.den))
+
+
+def problem_of(spec: AttentionSpec) -> _Problem:
+    """The fast paths' problem for attention the engine recorded (no Fractions per entry)."""
+    E, S = spec.q.shape[-1], spec.k.shape[-2]
+    width = _width_for(E)
+    return _Problem(
+        _sliced_ints(spec.q, width),
+        _sliced_ints(spec.k, width),
+        _sliced_ints(spec.v, 53 - _EW - (S + 1).bit_length() - 2),
+        spec.scale,
+        spec.masked,
+        spec.add,
+        spec.batch,
+    )
+
+
+def spec_float64(spec: AttentionSpec, *, limits: Limits = DEFAULT_LIMITS) -> np.ndarray:
+    """The output of ``spec`` correctly rounded to float64 (:func:`attention_float64`'s path)."""
+    return np.array(_run(problem_of(spec), None, limits, 256)[0])
+
+
+def spec_certify(
+    spec: AttentionSpec,
+    decide: Callable[[Ball], T | None],
+    start_bits: int,
+    *,
+    limits: Limits = DEFAULT_LIMITS,
+) -> np.ndarray:
+    """:meth:`ExactTensor.certify` of the output of ``spec``, batched.
+
+    Every entry's ball from :func:`attention_enclose` (about ``start_bits`` bits, plus guard
+    digits) goes to ``decide``; entries it leaves undecided (exact ties, rational values at
+    a rounding boundary) go one by one through the per-entry path of :mod:`symattn.exact`,
+    which refines and knows the rational cases exactly.
+    """
+    p = problem_of(spec)
+    digits = max(1, start_bits // 3 + 4)
+    balls = _enclose_problem(p, digits, None, limits)
+    out = np.empty(balls.shape, dtype=object)
+    for idx in np.ndindex(*balls.shape):
+        x = balls[idx]
+        res = decide(Ball.from_arb(x)) if x.is_finite() else None
+        if res is None:
+            entry = _entry_tensor(p, idx[:-2], idx[-2], idx[-1])
+            res = entry.certify(decide, start_bits=start_bits, limits=limits, method="exact")[0, 0]
         out[idx] = res
     out.flags.writeable = False
     return out
