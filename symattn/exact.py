@@ -160,8 +160,13 @@ class Ball:
         """The ball an Arb number stands for."""
         if not x.is_finite():
             raise PrecisionError(f"enclosure {x} is not finite")
-        mid, rad = arb_to_fraction(x.mid()), arb_to_fraction(x.rad())  # both exact
-        return cls(mid - rad, mid + rad)
+        m1, e1 = (int(v) for v in x.mid().man_exp())
+        m2, e2 = (int(v) for v in x.rad().man_exp())
+        e = min(e1, e2)  # mid and radius are exact dyadics: over one power of two
+        a, b = m1 << (e1 - e), m2 << (e2 - e)
+        if e >= 0:
+            return cls(Fraction((a - b) << e), Fraction((a + b) << e))
+        return cls(Fraction(a - b, 1 << -e), Fraction(a + b, 1 << -e))
 
     @property
     def mid(self) -> Fraction:

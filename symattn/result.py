@@ -112,18 +112,18 @@ class AttentionResult:
         """Rows (index without the key axis) whose keys were all masked: their weights are 0."""
         return self._step("weights").attrs["fully_masked_rows"]
 
-    # conveniences on the output
-    def enclose(self, digits: int = 30, *, limits: Limits = DEFAULT_LIMITS) -> np.ndarray:
+    # conveniences on the output (``method``: "auto", "fast" or "exact", see ExactTensor.certify)
+    def enclose(self, digits: int = 30, *, limits: Limits = DEFAULT_LIMITS, method: str = "auto") -> np.ndarray:
         """Certified balls around the output, narrower than ``10**-digits``."""
-        return self.output.enclose(digits, limits=limits)
+        return self.output.enclose(digits, limits=limits, method=method)
 
-    def evalf(self, digits: int = 15, *, limits: Limits = DEFAULT_LIMITS) -> np.ndarray:
+    def evalf(self, digits: int = 15, *, limits: Limits = DEFAULT_LIMITS, method: str = "auto") -> np.ndarray:
         """The output correctly rounded to ``digits`` significant digits."""
-        return self.output.evalf(digits, limits=limits)
+        return self.output.evalf(digits, limits=limits, method=method)
 
-    def to_numpy(self, *, limits: Limits = DEFAULT_LIMITS) -> np.ndarray:
+    def to_numpy(self, *, limits: Limits = DEFAULT_LIMITS, method: str = "auto") -> np.ndarray:
         """The output correctly rounded to float64."""
-        return self.output.to_numpy(limits=limits)
+        return self.output.to_numpy(limits=limits, method=method)
 
     def to_json(self, **kw: Any) -> dict[str, Any]:
         """The trace as JSON (see :meth:`Trace.to_json`), with the labels."""

@@ -25,7 +25,7 @@ from symattn.fast import (
 
 
 def _arb(q, k, v, **kw):  # the reference: the pure Arb path of symattn.exact
-    return symattn.scaled_dot_product_attention(q, k, v, exact_float=True, **kw).to_numpy()
+    return symattn.scaled_dot_product_attention(q, k, v, exact_float=True, **kw).to_numpy(method="exact")
 
 
 def _same(a: np.ndarray, b: np.ndarray) -> bool:
@@ -44,7 +44,7 @@ def test_random_inputs_agree(seed: int, dtype: type) -> None:
 def test_two_decimal_inputs_shortest_repr(seed: int) -> None:
     rng = np.random.default_rng(seed)
     q, k, v = (np.round(rng.uniform(-1, 1, (6, 4)), 2) for _ in range(3))
-    want = symattn.scaled_dot_product_attention(q, k, v).to_numpy()
+    want = symattn.scaled_dot_product_attention(q, k, v).to_numpy(method="exact")
     assert _same(attention_float64(q, k, v, exact_float=False), want)
 
 
@@ -75,7 +75,7 @@ def test_fraction_inputs() -> None:
     q = [[Fraction(1, 3), Fraction(2, 7)], [Fraction(-5, 11), Fraction(1)]]
     k = [[Fraction(1, 10), 2], [3, Fraction(-1, 9)], [0, 1]]
     v = [[1, 2], [3, Fraction(1, 3)], [Fraction(-7, 5), 0]]
-    want = symattn.scaled_dot_product_attention(q, k, v).to_numpy()
+    want = symattn.scaled_dot_product_attention(q, k, v).to_numpy(method="exact")
     assert _same(attention_float64(q, k, v, exact_float=False), want)
 
 
@@ -230,7 +230,7 @@ def test_enclosures_contain_the_exact_values(kw: dict, exact_float: bool) -> Non
     got = attention_enclose(q, k, v, digits=30, exact_float=exact_float, **kw)
     want = symattn.scaled_dot_product_attention(
         q, k, v, exact_float=exact_float, **kw
-    ).output.enclose(45)
+    ).output.enclose(45, method="exact")
     with flint.ctx.workprec(400):
         for ball, exact in zip(got.reshape(-1), want.reshape(-1), strict=True):
             assert ball.rad() < flint.arb(10) ** -30
@@ -308,6 +308,6 @@ def test_decimals_match_the_exact_engine(digits: int) -> None:
     mask = np.array([[True, True, False], [True, True, True], [True, False, True]])
     want = symattn.scaled_dot_product_attention(
         q, k, v, attn_mask=mask, exact_float=True
-    ).output.evalf(digits)
+    ).output.evalf(digits, method="exact")
     got = attention_decimals(q, k, v, attn_mask=mask, digits=digits)
     assert got.tolist() == want.tolist()
