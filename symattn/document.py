@@ -22,7 +22,6 @@ from types import MappingProxyType
 from typing import Any
 
 import flint
-import sympy
 
 from .config import DEFAULT_LIMITS, Limits
 from .errors import InputError, PrecisionError
@@ -402,6 +401,8 @@ class _Numbers:
         if short is None and q is not None and _is_short_rational(q):
             short = rational_latex(q)
         if short is None and self.exact:
+            import sympy  # lazy: only documents with exact symbolic values need it
+
             short = sympy.latex(t.sympy(idx))
         approx = self.rounded(stage, idx)
         return f"= {short} \\approx {approx}" if short else f"\\approx {approx}"
@@ -623,6 +624,8 @@ def _scaling(result: AttentionResult, meta: DocMeta, nums: _Numbers) -> tuple[tu
     width = result.key_width
     if d is None:
         scale = result.scale
+        import sympy  # lazy: only an irrational scale without a short form needs it
+
         short = short_surd_latex(scale) or sympy.latex(scale.sympy())
         return (_msg("scale_given", scale=_math(f"c = {short}")),), ""
     sqrt = nums.value("sqrt_d_k", (), short_surd_latex(result.trace.get("sqrt_d_k").value.surd(())))
