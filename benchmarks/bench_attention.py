@@ -36,7 +36,10 @@ BACKENDS = (
     ("flint", "python-flint: fmpq_mat Q K^T, Arb balls for the rest"),
     ("symattn50", "symattn certified 50 digits (attention_enclose)"),
     ("symattn64", "symattn correctly rounded float64 (attention_float64)"),
+    ("api64", "symattn API to_numpy: scaled_dot_product_attention(q, k, v).to_numpy()"),
+    ("api50", "symattn API enclose(50): scaled_dot_product_attention(q, k, v).enclose(50)"),
 )
+API_LIMITS_ELEMENTS = 2**25  # the default Limits refuse score matrices above 4e6 entries (n = 4096)
 
 
 class Timeout(Exception):
@@ -143,6 +146,23 @@ def run_symattn64(x: Inputs) -> Any:
     return attention_float64(x.q, x.k, x.v, exact_float=False)
 
 
+def _api(x: Inputs) -> Any:
+    import symattn
+    from symattn.config import Limits
+
+    return symattn.scaled_dot_product_attention(
+        x.q, x.k, x.v, limits=Limits(max_elements=API_LIMITS_ELEMENTS)
+    )
+
+
+def run_api64(x: Inputs) -> Any:
+    return _api(x).to_numpy()
+
+
+def run_api50(x: Inputs) -> Any:
+    return _api(x).enclose(50)
+
+
 RUNNERS: dict[str, Callable[[Inputs], Any]] = {
     "numpy": run_numpy,
     "sympy": run_sympy,
@@ -150,6 +170,8 @@ RUNNERS: dict[str, Callable[[Inputs], Any]] = {
     "flint": run_flint,
     "symattn50": run_symattn50,
     "symattn64": run_symattn64,
+    "api64": run_api64,
+    "api50": run_api50,
 }
 
 
@@ -192,12 +214,14 @@ def one(n: int, d: int, cap: float, sympy_max: int) -> dict[str, Any]:
         if name == "sympy" and n > sympy_max:
             res[name] = {"time": None, "skipped": f"n > {sympy_max}"}
             continue
-        if name in ("sympy", "mpmath", "flint", "symattn50") and n > 1024:
+        if name in ("sympy", "mpmath", "flint", "symattn50", "api50") and n > 1024:
             res[name] = {"time": None, "skipped": "float64 path only at this size"}
             continue
         res[name] = measure(
-            RUNNERS[name], x, cap, memory=name in ("numpy", "symattn64", "symattn50")
+            RUNNERS[name], x, cap, memory=name in ("numpy", "symattn64", "symattn50", "api64")
         )
+    # the API's routed output must be the fast path's, bit for bit
+    res["api_agrees"] = bool(np.array_equal(run_api64(x), run_symattn64(x)))
     res["maxrss"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     return res
 
@@ -233,12 +257,17 @@ def table(results: dict[tuple[int, int], dict[str, Any]]) -> str:
     lines.append("")
     lines.append("| backend | " + " | ".join(f"n = {n}, d = {d}" for n, d in sizes) + " |")
     lines.append("|---" * (len(sizes) + 1) + "|")
-    for name in ("numpy", "symattn50", "symattn64"):
+    for name in ("numpy", "symattn50", "symattn64", "api64"):
         cells = []
         for s in sizes:
             peak = results[s][name].get("peak")
             cells.append(f"{peak / 2**20:.1f} MiB" if peak is not None else "—")
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    lines.append(
+        "| API to_numpy == attention_float64 (bit for bit) | "
+        + " | ".join(str(results[s].get("api_agrees", "—")).lower() for s in sizes)
+        + " |"
+    )
     lines.append(
         "| process max RSS | "
         + " | ".join(f"{results[s]['maxrss'] / 2**20:.0f} MiB" for s in sizes)
@@ -291,6 +320,26 @@ def goals(results: dict[tuple[int, int], dict[str, Any]], explain: list[tuple[st
             f"peak {peak / 2**20:.0f} MiB traced, process max RSS {rss / 2**20:.0f} MiB (goal < 4 GiB): "
             + ("met" if t < 10 and rss < 4 * 2**30 else "missed")
         )
+    t = get((1024, 64), "api64")
+    if t is not None:
+        lines.append(
+            f"- API `scaled_dot_product_attention(q, k, v).to_numpy()`, n=1024 d=64: {_fmt_time(t)} "
+            "(goal ≤ 1 s): " + ("met" if t <= 1 else f"missed by {t:.2g}×")
+        )
+    t = get((1024, 64), "api50")
+    if t is not None:
+        lines.append(
+            f"- API `.enclose(50)`, n=1024 d=64: {_fmt_time(t)} (goal ≤ 2 s): "
+            + ("met" if t <= 2 else f"missed by {t / 2:.2g}×")
+        )
+    t, peak = get((4096, 128), "api64"), get((4096, 128), "api64", "peak")
+    if t is not None:
+        rss = results[(4096, 128)]["maxrss"]
+        lines.append(
+            f"- API `.to_numpy()`, n=4096 d=128: {_fmt_time(t)} (goal < 10 s), peak {peak / 2**20:.0f} MiB "
+            f"traced, process max RSS {rss / 2**20:.0f} MiB (goal < 4 GiB): "
+            + ("met" if t < 10 and rss < 4 * 2**30 else "missed")
+        )
     for name, dt in explain:
         lines.append(
             f"- `symattn explain {name}` wall time incl. import: {dt:.2f} s (goal < 1 s): "
@@ -333,9 +382,10 @@ def main() -> int:
             env={**os.environ, "PYTHONPATH": str(ROOT)},
         )
         results[(n, d)] = json.loads(proc.stdout.strip().splitlines()[-1])
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(
-        f"python {sys.version.split()[0]}, numpy {np.__version__}, {os.cpu_count()} cores; "
-        f"inputs uniform in [-1, 1] with two decimals\n"
+        f"python {sys.version.split()[0]}, numpy {np.__version__}, {os.cpu_count()} cores, "
+        f"load average at the end {load}; inputs uniform in [-1, 1] with two decimals\n"
     )
     print(table(results))
     print()

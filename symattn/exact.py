@@ -616,7 +616,7 @@ class AttentionSpec:
 
 
 #: routed to :mod:`symattn.fast` from this many score entries on (``method="auto"``)
-FAST_MIN_SCORES = 4096
+FAST_MIN_SCORES = 256
 
 
 def _use_fast(spec: AttentionSpec | None, method: str) -> bool:

@@ -338,7 +338,7 @@ def test_equal_score_ties_are_decided_exactly_by_the_fallback() -> None:
     assert [str(x) for x in out.round(2, method="fast")[0]] == ["0.12", "0.14", "0.50", "-0.12"]
 
 
-@pytest.mark.parametrize(("n", "routed"), [(8, False), (64, True)])
+@pytest.mark.parametrize(("n", "routed"), [(8, False), (16, True), (64, True)])
 def test_auto_routes_large_outputs_only(monkeypatch: pytest.MonkeyPatch, n: int, routed: bool) -> None:
     from symattn import fast
 
