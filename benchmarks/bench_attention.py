@@ -303,14 +303,14 @@ def goals(results: dict[tuple[int, int], dict[str, Any]], explain: list[tuple[st
     if t is not None:
         lines.append(
             f"- certified 50 digits, n=1024 d=64: {_fmt_time(t)} (goal 0.5 s): "
-            + ("met" if t <= 0.5 else f"missed by {t / 0.5:.2g}×")
+            + ("met" if t <= 0.5 else f"missed by {t / 0.5:.3g}×")
         )
     t, base = get((1024, 64), "symattn64"), get((1024, 64), "numpy")
     if t is not None and base:
         r = t / base
         lines.append(
             f"- float64 correctly rounded, n=1024 d=64: {r:.3g}× numpy (goal ≤ 10×): "
-            + ("met" if r <= 10 else f"missed by {r / 10:.2g}×")
+            + ("met" if r <= 10 else f"missed by {r / 10:.3g}×")
         )
     t, peak = get((4096, 128), "symattn64"), get((4096, 128), "symattn64", "peak")
     if t is not None:
