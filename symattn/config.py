@@ -17,8 +17,9 @@ class Limits:
     max_literal_length: int = 400
     #: largest |exponent| in scientific notation (``1e-3``) or of a power of ten
     max_decimal_exponent: int = 400
-    #: largest number of entries in one input array
-    max_elements: int = 4_000_000
+    #: largest number of entries in one array (inputs, and the L x S score matrix: 2**25 lets
+    #: n = 4096 with 2 batch entries through; scores cost one machine word per entry)
+    max_elements: int = 2**25
     #: largest precision, in bits, that certified refinement may reach before giving up
     max_precision_bits: int = 20_000
     #: deepest nesting of arrays in a spec
