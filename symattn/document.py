@@ -27,7 +27,7 @@ from .config import DEFAULT_LIMITS, Limits
 from .errors import InputError, PrecisionError
 from .exact import Ball, Evaluator, ExactTensor, Surd, SurdTensor
 from .result import AttentionResult
-from .rounding import Rounding, round_decimals
+from .rounding import Rounding, round_decimals, terminating_decimal
 
 #: rounding used for every displayed approximate number
 ROUNDING = Rounding.HALF_EVEN
@@ -218,19 +218,8 @@ def _math(latex: str) -> Seg:
 
 def _decimal_text(f: Fraction) -> str | None:
     """``f`` as a finite decimal string when its expansion terminates, else ``None``."""
-    d = f.denominator
-    twos = fives = 0
-    while d % 2 == 0:
-        d //= 2
-        twos += 1
-    while d % 5 == 0:
-        d //= 5
-        fives += 1
-    if d != 1:
-        return None
-    places = max(twos, fives)
-    text = f"{Decimal(f.numerator * 10**places // f.denominator).scaleb(-places):f}"
-    return text
+    d = terminating_decimal(f)
+    return None if d is None else f"{d:f}"
 
 
 def rational_latex(f: Fraction) -> str:

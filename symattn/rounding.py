@@ -87,3 +87,19 @@ def is_tie(x: Fraction, decimals: int) -> bool:
     """Whether ``x`` lies exactly half-way between two values with ``decimals`` places."""
     scaled = x * Fraction(10) ** decimals
     return (2 * scaled).denominator == 1 and scaled.denominator != 1
+
+
+def terminating_decimal(x: Fraction) -> Decimal | None:
+    """``x`` exactly as a ``Decimal`` when its decimal expansion terminates, else ``None``."""
+    d = x.denominator
+    twos = fives = 0
+    while d % 2 == 0:
+        d //= 2
+        twos += 1
+    while d % 5 == 0:
+        d //= 5
+        fives += 1
+    if d != 1:
+        return None
+    places = max(twos, fives)
+    return round_decimals(x, places)  # exact: x has at most ``places`` decimals

@@ -11,6 +11,7 @@ from symattn.rounding import (
     Rounding,
     decimal_exponent,
     is_tie,
+    terminating_decimal,
     round_decimals,
     round_significant,
     round_to_int,
@@ -113,3 +114,13 @@ def test_significant_matches_decimal_module(x: Fraction, digits: int) -> None:
         expected = +exact
     # with denominators <= 1e6 a 200-digit quotient cannot land on a tie the exact value misses
     assert round_significant(x, digits) == expected
+
+
+@pytest.mark.parametrize(
+    ("x", "text"), [(F(5), "5"), (F(-7, 20), "-0.35"), (F(1, 8), "0.125"), (F(1, 3), None), (F(3, 1024), "0.0029296875")]
+)
+def test_terminating_decimal(x: Fraction, text: str | None) -> None:
+    d = terminating_decimal(x)
+    assert (None if d is None else f"{d:f}") == text
+    if d is not None:
+        assert Fraction(d) == x
