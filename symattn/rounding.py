@@ -6,6 +6,7 @@ here: the rounding of an *exact* value, done in integer arithmetic.
 
 from __future__ import annotations
 
+import math
 from decimal import Decimal
 from enum import Enum
 from fractions import Fraction
@@ -56,17 +57,24 @@ def round_decimals(x: Fraction, decimals: int, mode: Rounding = Rounding.HALF_EV
 
 
 def decimal_exponent(x: Fraction) -> int:
-    """``floor(log10(|x|))`` for ``x != 0``, exactly."""
+    """``floor(log10(|x|))`` for ``x != 0``, exactly (from bit lengths: no decimal conversion)."""
     a = abs(x)
     if a == 0:
         raise ValueError("decimal_exponent of zero")
-    e = len(str(a.numerator)) - len(str(a.denominator))
-    # 10**e <= a < 10**(e+1) after at most one correction either way
-    if a < Fraction(10) ** e:
+    n, d = a.numerator, a.denominator
+    e = math.floor((n.bit_length() - d.bit_length()) * _LOG10_2)  # off by at most 1 or 2
+
+    def at_least(k: int) -> bool:  # n/d >= 10**k
+        return n >= d * 10**k if k >= 0 else n * 10**-k >= d
+
+    while not at_least(e):
         e -= 1
-    elif a >= Fraction(10) ** (e + 1):
+    while at_least(e + 1):
         e += 1
     return e
+
+
+_LOG10_2 = math.log10(2)
 
 
 def round_significant(x: Fraction, digits: int, mode: Rounding = Rounding.HALF_EVEN) -> Decimal:

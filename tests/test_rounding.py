@@ -124,3 +124,15 @@ def test_terminating_decimal(x: Fraction, text: str | None) -> None:
     assert (None if d is None else f"{d:f}") == text
     if d is not None:
         assert Fraction(d) == x
+
+
+@given(st.fractions(max_denominator=10**30).filter(lambda f: f != 0))
+def test_decimal_exponent_matches_definition(x: Fraction) -> None:
+    e = decimal_exponent(x)
+    assert Fraction(10) ** e <= abs(x) < Fraction(10) ** (e + 1)
+
+
+def test_decimal_exponent_of_huge_numbers_needs_no_decimal_string() -> None:
+    big = Fraction(3 * 10**20000 + 1, 7)  # str() of the numerator would exceed Python's 4300-digit limit
+    assert decimal_exponent(big) == 19999
+    assert decimal_exponent(1 / big) == -20000
