@@ -614,6 +614,8 @@ _VEC_DEF_RE: Final = re.compile(
 _W_DEF_RE: Final = re.compile(rf"(?<![A-Za-z])W\s*[_^]?\s*(?P<role>[QKV])(?![A-Za-z])\s*[=:]?\s*(?P<mat>{_MAT})")
 _W_HEADER_RE: Final = re.compile(r"^W\s*[_^]?\s*(?P<role>[QKV])$")
 _X_HEADER_RE: Final = re.compile(r"(?i)^(?:x|embeddings?\b.*|.*embedding.*x.*|.*向量\s*x.*|嵌入.*)$")
+#: LaTeX rules between table rows (after ``\\`` and braces are blanked out)
+_RULES: Final = frozenset({"hline", "toprule", "midrule", "bottomrule", "cline", ""})
 _QKV_HEADER: Final = MappingProxyType({"q": "Q", "k": "K", "v": "V", "query": "Q", "key": "K", "value": "V"})
 #: labels of chains, as data: (kind, pattern on the label with braces dropped)
 _LABEL_RULES: Final = (
@@ -663,10 +665,15 @@ def _rows_of(text: str, start: int, end: int, line: int, where: tuple[int, ...],
     return [_spots(text, m.start(), m.end(), line, where, limits) for m in _VEC_RE.finditer(text, start + 1, end)]
 
 
-def _cells(clean: str) -> list[str]:
+def _cells(raw: str, clean: str) -> list[str]:
+    """The cells of a table row: Markdown pipes, LaTeX ``a & b \\\\``, tabs or two or more spaces."""
     body = clean.strip()
     if body.startswith("|"):
         return [c.strip() for c in body.strip("|").split("|")]
+    latex = raw.rstrip()
+    if "&" in latex or latex.endswith("\\\\"):
+        latex = latex.removesuffix("\\\\")
+        return [_clean(c)[0].strip() for c in latex.split("&")]
     return [c.strip() for c in re.split(r"\t+|\s{2,}", body)]
 
 
@@ -678,12 +685,12 @@ def _scan(text: str, limits: Limits) -> _Scan:
         if len(raw) > limits.max_line_length:
             continue
         clean, where = _clean(raw)
-        cells = _cells(clean)
+        cells = _cells(raw, clean)
         vecs = list(_VEC_RE.finditer(clean))
         if table is not None:
             kind, roles = table
-            if all(set(c) <= set("-: ") for c in cells):
-                continue  # a Markdown separator row
+            if all(set(c) <= set("-: ") or c in _RULES for c in cells):
+                continue  # a Markdown separator row, or a LaTeX rule (``\\hline``)
             if any("…" in c or c == "..." for c in cells):
                 continue
             width = len(roles) if kind != "w" else 1
@@ -751,10 +758,18 @@ def _inputs_of(sc: _Scan) -> tuple[str, dict[str, object], tuple[str, ...], tupl
             inputs[r] = [_texts(row) for row in rows or []]
         spots = [s for t in tokens for s in sc.x[t]]
         return "embeddings", inputs, tokens, tokens, spots
-    if table_tokens:
-        inputs = {r: [_texts(sc.table[t][r]) for t in table_tokens] for r in ("Q", "K", "V")}
-        spots = [s for t in table_tokens for r in "QKV" for s in sc.table[t][r]]
-        return "table", inputs, table_tokens, table_tokens, spots
+    # one `token Q K V` table, or the two tables `explain` writes: queries, then keys and values
+    keys = tuple(t for t, e in sc.table.items() if set(e) >= {"K", "V"})
+    queries = tuple(t for t, e in sc.table.items() if "Q" in e)
+    if keys and queries:
+        inputs = {
+            "Q": [_texts(sc.table[t]["Q"]) for t in queries],
+            "K": [_texts(sc.table[t]["K"]) for t in keys],
+            "V": [_texts(sc.table[t]["V"]) for t in keys],
+        }
+        spots = [s for t in queries for s in sc.table[t]["Q"]]
+        spots += [s for t in keys for r in "KV" for s in sc.table[t][r]]
+        return "table", inputs, keys, queries, spots
     q, k, v = (sc.vectors[r] for r in "QKV")
     if q and k and v and set(k) == set(v):
 

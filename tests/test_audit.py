@@ -168,3 +168,28 @@ def test_level2_flags_exactly_the_wrong_answer_of_an_exercise(name: str, wrong: 
     assert r.findings[0].line == line
     assert r.recognised is not None and r.recognised.source == "vectors"
     assert len(r.recognised.k) == 3 and r.recognised.claims == 8
+
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
+
+
+@pytest.mark.parametrize("name", ["thinking_machines.en.md", "thinking_machines.zh.md",
+                                  "thinking_machines.en.tex", "thinking_machines.zh.tex"])
+def test_two_tables_of_explain_are_one_problem(name: str) -> None:
+    """``explain`` writes a queries table, then a keys-and-values table: one query, two keys."""
+    text = (EXAMPLES / name).read_text(encoding="utf-8")
+    rec = audit(text).recognised
+    assert rec is not None and rec.source == "table"
+    assert (rec.q, rec.k, rec.v) == (("Thinking",), ("Thinking", "Machines"), ("Thinking", "Machines"))
+    # the keys-and-values table is read: a changed key of Machines makes its score claim wrong
+    wrong = text.replace("\\left[0,\\ 1\\right]", "\\left[0,\\ 3\\right]", 1)
+    assert wrong != text
+    assert audit(wrong).has_errors
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_latex_tabular_embeddings_are_recognised(lang: str) -> None:
+    """LaTeX ``tabular`` rows (``a & b \\\\``, ``\\hline``) give the tokens, not indices."""
+    rec = audit((EXAMPLES / f"animal_street.{lang}.tex").read_text(encoding="utf-8")).recognised
+    assert rec is not None and rec.source == "embeddings"
+    assert rec.x == rec.q == ("动物", "马路", "它")
