@@ -66,6 +66,14 @@ E_APPROXIMATIONS: Final = ("2.718", "2.7183", "2.71828", "2.72", "2.7")
 #: three words in a row, or six CJK characters: prose, not a formula
 _PROSE_RE: Final = re.compile(r"(?:[A-Za-z]{2,}[ ,]+){3}|[\u4e00-\u9fff]{6}")
 _PROSE_END: Final = frozenset(":：;；。!！?？") | {chr(c) for c in range(0x4E00, 0xA000)}
+#: ``假设 d_k``, ``We assume that d_k``: prose, then the symbol the chain defines
+_TAIL_SYMBOL_RE: Final = re.compile(
+    r"(?:[A-Za-z\u4e00-\u9fff]{2}[^=]*?[\s,，:：\u4e00-\u9fff])(?P<sym>[A-Za-z][A-Za-z0-9]*_\{?[A-Za-z0-9]{1,8}\}?)\s*$"
+)
+#: ``= 2.`` at the end of an English sentence: the period is not part of the number
+_SENTENCE_END_RE: Final = re.compile(r"^(?P<body>.*\d)\.\s*$")
+#: ``2 here.``: a word after the last number ends the math
+_WORD_AFTER_RE: Final = re.compile(r"\s+[A-Za-z\u4e00-\u9fff]{2,}")
 
 
 @dataclass(frozen=True)
@@ -224,6 +232,9 @@ def _read_first(text: str, limits: Limits) -> _Parsed:
         off = start + (len(text[start:]) - len(text[start:].lstrip()))
         label = _label_of(piece, limits)
         if label is not None:
+            tail = _TAIL_SYMBOL_RE.search(piece)
+            if tail is not None:
+                return _Parsed("label", label=canonical_name(tail.group("sym")), offset=off + tail.start("sym"))
             return _Parsed("label", label=label, offset=off)
         try:
             return _Parsed("expr", parse(piece, limits=limits, normalized=True), offset=off)
@@ -233,13 +244,16 @@ def _read_first(text: str, limits: Limits) -> _Parsed:
 
 
 def _read_link(text: str, last: bool, limits: Limits) -> _Parsed:
-    """A later link; the last one may end in prose (``= 0.82，即…``)."""
+    """A later link; the last one may end in prose (``= 0.82，即…``, ``= 2 here.``, ``= 2.``)."""
+    if last and (end := _SENTENCE_END_RE.match(text)) is not None:
+        text = end.group("body")
     try:
         return _Parsed("expr", parse(text, limits=limits, normalized=True))
     except SymattnError as first_error:
         if not last:
             raise
-        cut = next((i for i, ch in enumerate(text) if ch in _PROSE_END or ch == ","), None)
+        word = _WORD_AFTER_RE.search(text)
+        cut = next((i for i, ch in enumerate(text) if ch in _PROSE_END or ch == ","), word.start() if word else None)
         piece = text[:cut].rstrip() if cut else text.rstrip(")）]")
         if piece and piece != text:
             try:
@@ -628,6 +642,13 @@ _LABEL_RULES: Final = (
 _EXP_FIRST_RE: Final = re.compile(rf"^(?:e\s*\^\s*\(?\s*(?P<a>{_NUM})\s*\)?|exp\s*\(\s*(?P<b>{_NUM})\s*\))$")
 _SQRT_DK_RE: Final = re.compile(r"^(?:\\sqrt|sqrt|√)\s*\(?\s*d_k\s*\)?$")
 _SCORE_FIRST_RE: Final = re.compile(r"^q_(?P<row>\w+)\s*[·*×]\s*k_(?P<col>\w+)$")
+#: ``[5, 2] ÷ 2``: the scores divided by the scale, so the literal after it is the scaled scores
+_SCALED_FIRST_RE: Final = re.compile(rf"^{_VEC}\s*[÷/]\s*\S.{{0,40}}$")
+#: ``w_1 (对自己): 12.18 / 14.89 ≈ 0.82``, ``w_{2} = … ≈ 0.1070``: one weight, named by its key
+_WEIGHT_LINE_RE: Final = re.compile(
+    rf"(?<![A-Za-z])w\s*_\s*(?P<idx>[^\s=()\[\],:：]{{1,24}})\s*(?:\([^()=]{{1,40}}\)\s*)?(?:[:：]|(?=[=≈]))"
+    rf"[^\n]{{0,200}}?[=≈]\s*(?P<num>{_NUM})\s*[.。]?\s*$"
+)
 #: prose that states weights or an output without an equation sign
 _PROSE_RULES: Final = (
     ("weights", re.compile(rf"(?i)(?:注意力权重|权重|attention weights?|weights)[^\[\d\n]{{0,8}}(?P<vec>{_VEC})")),
@@ -646,6 +667,7 @@ class _Scan:
     x: dict[str, tuple[_Spot, ...]] = field(default_factory=dict)
     w: dict[str, list[tuple[_Spot, ...]]] = field(default_factory=dict)
     prose: list[tuple[str, tuple[_Spot, ...]]] = field(default_factory=list)
+    weights: list[tuple[str, _Spot]] = field(default_factory=list)  # (key index or token, weight)
 
 
 def _clean(raw: str) -> tuple[str, tuple[int, ...]]:
@@ -724,6 +746,8 @@ def _scan(text: str, limits: Limits) -> _Scan:
                 sc.names.setdefault(idx, m.group("tok").strip())
         for m in _W_DEF_RE.finditer(clean):
             sc.w.setdefault("W_" + m.group("role"), _rows_of(clean, m.start("mat"), m.end("mat"), li, where, limits))
+        if (wm := _WEIGHT_LINE_RE.search(clean)) is not None:
+            sc.weights.append((wm.group("idx").strip(), _spots(clean, wm.start("num"), wm.end("num"), li, where, limits)[0]))
         for kind, rx in _PROSE_RULES:
             for m in rx.finditer(clean):
                 if m.groupdict().get("vec"):
@@ -829,9 +853,12 @@ def _build(st: _State, sc: _Scan) -> _Problem | None:
             raw.append(("scores", sm.group("row"), sm.group("col"), last))
         elif isinstance(s.node, Call) and s.node.fn == "sum":
             raw.append(("sum", None, None, last))
+        elif _SCALED_FIRST_RE.match(first):
+            raw.append(("scaled", None, None, last))
         elif _EXP_FIRST_RE.match(first):
             raw.append(("exp", None, None, last))
     raw += [(kind, None, None, spots) for kind, spots in sc.prose if kind in ("weights", "output")]
+    raw += [("weight", None, idx, (spot,)) for idx, spot in sc.weights]
 
     named_rows = {resolve(r, queries) for _, r, _, _ in raw if r is not None} - {None}
     default = next(iter(named_rows)) if len(named_rows) == 1 else queries[0] if len(queries) == 1 else None
@@ -856,6 +883,16 @@ def _build(st: _State, sc: _Scan) -> _Problem | None:
             if isinstance(table, dict) and col not in table:
                 table[col] = vals[0].written.text
                 spots[(step[kind], (row, col))] = vals[0]
+        elif kind == "scaled" and len(vals) == len(keys) and "scaled" not in rc:
+            rc["scaled"] = _texts(vals)
+            for t, v in zip(keys, vals):
+                spots[(step["scaled"], (row, t))] = v
+        elif kind == "weight" and c is not None and (col := resolve(c, keys)) is not None:
+            single = rc.setdefault("weights", {})
+            if isinstance(single, dict) and col not in single:
+                single[col] = vals[0].written.text
+                spots[(step["weights"], (row, col))] = vals[0]
+                spots.setdefault((step["weights"], (row,)), vals[0])
         elif kind == "sum" and len(vals) == 1 and "sum" not in rc:
             rc["sum"] = vals[0].written.text
             spots[(step["sum"], (row,))] = vals[0]
@@ -937,9 +974,10 @@ def _level2(st: _State, text: str, path: str, lang: str) -> Recognised | None:
             continue  # Level 1 already says it, with the lines
         spot = problem.spots.get((f.step, f.position)) or problem.first
         line, column = (spot.line, spot.column) if spot is not None else (1, 1)
-        if (line, column) in taken:
-            continue  # one finding per number: Level 1's is the more specific
-        taken.add((line, column))
+        if f.code != "not-normalized":  # about the sum of the weights, not one number
+            if (line, column) in taken:
+                continue  # one finding per number: Level 1's is the more specific
+            taken.add((line, column))
         st.findings.append(
             Finding(f.code, f.severity, line, column, f.claimed, f.exact, f.expected,
                     render_message(f, catalog), f"level2:{f.message_key}")

@@ -193,3 +193,47 @@ def test_latex_tabular_embeddings_are_recognised(lang: str) -> None:
     rec = audit((EXAMPLES / f"animal_street.{lang}.tex").read_text(encoding="utf-8")).recognised
     assert rec is not None and rec.source == "embeddings"
     assert rec.x == rec.q == ("动物", "马路", "它")
+
+
+_INPUTS = "q_1 = [1, 2]\nk_1 (Thinking) = [1, 2]\nk_2 (Machines) = [0, 1]\nv_1 = [10, 20]\nv_2 = [30, 40]\n"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["We assume that d_k = 4.", "The key width is d_k = 4 here.", "为了方便计算，假设 d_k = 4。", "设维度 $d_k = 4$，便于开方。"],
+)
+def test_d_k_in_a_prose_sentence_is_the_stated_d_k(sentence: str) -> None:
+    rec = audit(sentence + "\n" + _INPUTS).recognised
+    assert rec is not None and (rec.d_k, rec.d_k_stated) == (4, True)
+
+
+@pytest.mark.parametrize(
+    ("formula", "wrong"),
+    [
+        ("$[5, 2] \\div \\sqrt{2} = [3.5355, 1.4142]$", []),
+        ("$[5, 3] \\div \\sqrt{2} = [3.5355, 2.1213]$", ["2.1213"]),
+        ("[5, 3] / √2 = [3.54, 2.12]", ["2.12"]),
+    ],
+)
+def test_scaled_scores_inside_a_formula_are_claims(formula: str, wrong: list[str]) -> None:
+    """``[5, 3] ÷ √2 = [3.5355, 2.1213]`` is right arithmetic, but the scores are [5, 2]: Level 2 says so."""
+    r = audit(_INPUTS + formula + "\n")
+    assert [(f.claimed, f.line) for f in r.findings] == [(w, 6) for w in wrong]
+    assert all(f.cause.startswith("level2:") for f in r.findings)
+    assert r.recognised is not None and r.recognised.claims >= 2
+
+
+@pytest.mark.parametrize(
+    ("lines", "wrong"),
+    [
+        ("  • $w_1$ (对自己): $\\approx 0.89$\n  • $w_2$ (对 Machines): $\\approx 0.11$\n", []),
+        ("w_1 = 0.89\nw_2 = 0.28\n", [("0.28", 7)]),
+        ("$w_{1} \\approx 0.72$\n$w_{2} \\approx 0.11$\n", [("0.72", 6)]),
+    ],
+)
+def test_single_weights_are_matched_to_their_key(lines: str, wrong: list[tuple[str, int]]) -> None:
+    """d_k = 2: the weights are [0.8930, 0.1070]; ``w_2`` is the weight of the second key."""
+    r = audit(_INPUTS + lines)
+    assert [(f.claimed, f.line) for f in r.findings if f.code != "not-normalized"] == wrong
+    assert all(f.line >= 6 for f in r.findings)
+    assert r.recognised is not None and r.recognised.claims == 2
