@@ -70,6 +70,8 @@ _PROSE_END: Final = frozenset(":：;；。!！?？") | {chr(c) for c in range(0x
 _TAIL_SYMBOL_RE: Final = re.compile(
     r"(?:[A-Za-z\u4e00-\u9fff]{2}[^=]*?[\s,，:：\u4e00-\u9fff])(?P<sym>[A-Za-z][A-Za-z0-9]*_\{?[A-Za-z0-9]{1,8}\}?)\s*$"
 )
+#: subscripts (``x_{3}``, ``q_1``): indices, not numbers
+_INDEX_RE: Final = re.compile(r"_\s*(?:\{[^{}]{0,24}\}|[A-Za-z0-9]+)")
 #: ``= 2.`` at the end of an English sentence: the period is not part of the number
 _SENTENCE_END_RE: Final = re.compile(r"^(?P<body>.*\d)\.\s*$")
 #: ``2 here.``: a word after the last number ends the math
@@ -85,7 +87,7 @@ class Finding:
     line: int
     column: int
     claimed: str
-    exact: str
+    exact: str  # "" when the finding is not about a value (``precision-mixed``)
     expected: str | None
     message: str
     cause: str
@@ -309,6 +311,7 @@ class _State:
     unparsed: list[Unparsed] = field(default_factory=list)
     stated: list[_Stated] = field(default_factory=list)
     checked: int = 0
+    seen: set[tuple[int, int]] = field(default_factory=set)  # (line, column) of numbers Level 1 judged
 
 
 def _same(a: Value, b: Value) -> bool:
@@ -386,6 +389,7 @@ def _judge_one(
 ) -> None:
     """Judge one written number; add a finding when it is not consistent."""
     st.checked += 1
+    st.seen.add(link.at(offset))
     verdict = judge(claim, value, accepted=st.accepted, limits=st.limits)
     code, cause, exact_text = verdict.code, verdict.reason, verdict.exact
     if code in ("wrong-value", "truncated") and value.uses_e:
@@ -427,8 +431,8 @@ def _eval(st: _State, node: Node, env: Mapping[str, Value]) -> Value:
 
 def _process(st: _State, chain: ChainText) -> None:
     links = chain.links
-    if not any(ch.isdigit() for ln in links for ch in ln.text):
-        return  # symbolic formula: nothing numeric to check
+    if not any(ch.isdigit() for ln in links for ch in _INDEX_RE.sub("", ln.text)):
+        return  # symbolic formula (``q_{3} = x_{3} W^{Q}``): nothing numeric to check
     first = _read_first(links[0].text, st.limits)
     label = first.label if first.kind == "label" else ""
     if first.kind == "none" and chain.before and not links[0].text.strip():
@@ -491,6 +495,7 @@ def _process(st: _State, chain: ChainText) -> None:
                 consistent_with(claim, alt, st.accepted, st.limits) for alt in alternatives
             ):
                 st.checked += 1  # right for an earlier, more exact form of the same quantity
+                st.seen.add(links[i].at(off + _offset(parsed[i])))
                 continue
             _judge_one(st, claim, value, exact, links[i], off + _offset(parsed[i]))
 
@@ -968,7 +973,9 @@ def _level2(st: _State, text: str, path: str, lang: str) -> Recognised | None:
     catalog = load_check_catalog(lang)
     taken = {(f.line, f.column) for f in st.findings}
     has_conflict = any(f.code == "conflicting-definition" for f in st.findings)
-    st.checked += report.checked
+    # one count per number: those Level 1 already judged are not counted twice
+    again = {(s.line, s.column) for s in problem.spots.values()} & st.seen
+    st.checked += max(report.checked - len(again), 0)
     for f in report.findings:
         if f.code == "conflicting-definition" and has_conflict:
             continue  # Level 1 already says it, with the lines
@@ -979,7 +986,7 @@ def _level2(st: _State, text: str, path: str, lang: str) -> Recognised | None:
                 continue  # one finding per number: Level 1's is the more specific
             taken.add((line, column))
         st.findings.append(
-            Finding(f.code, f.severity, line, column, f.claimed, f.exact, f.expected,
+            Finding(f.code, f.severity, line, column, f.claimed, "" if f.exact == "-" else f.exact, f.expected,
                     render_message(f, catalog), f"level2:{f.message_key}")
         )
     return problem.recognised

@@ -82,3 +82,10 @@ def test_markdown_escapes_document_text(tmp_path: Path, capsys: pytest.CaptureFi
     main(["audit", str(doc), "--format", "markdown"])
     out = capsys.readouterr().out
     assert "<script>" not in out
+
+
+def test_precision_mixed_has_no_exact_in_text(capsys: pytest.CaptureFixture[str]) -> None:
+    """``precision-mixed`` is about how a number is written, not its value: no ``exact -``."""
+    main(["audit", str(SEEDS / "001_b0b3fceff32b9228.txt")])
+    (line,) = [ln for ln in capsys.readouterr().out.splitlines() if " precision-mixed " in ln]
+    assert ": precision-mixed claimed 0.34 — " in line and "exact" not in line

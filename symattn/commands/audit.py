@@ -59,11 +59,13 @@ def _reports(files: list[str], lang: str, limits: Limits, jobs: int) -> Iterator
 
 
 def render_text(reports: list[AuditReport], lang: str = "en") -> str:
-    """Linter lines ``FILE:LINE:COL: CODE claimed X, exact Y — reason`` and a summary per file."""
+    """Linter lines ``FILE:LINE:COL: CODE claimed X, exact Y — reason`` (no ``exact`` when there is
+    none, as for ``precision-mixed``) and a summary per file."""
     lines = []
     for r in reports:
         for f in r.findings:
-            lines.append(f"{r.path}:{f.line}:{f.column}: {f.code} claimed {f.claimed}, exact {f.exact} — {f.message}")
+            exact = f", exact {f.exact}" if f.exact else ""
+            lines.append(f"{r.path}:{f.line}:{f.column}: {f.code} claimed {f.claimed}{exact} — {f.message}")
         for u in r.unparsed:
             lines.append(f"{r.path}:{u.line}: not checked: {u.text[:80]} ({u.reason})")
         if r.recognised is not None:
