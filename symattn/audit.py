@@ -705,61 +705,76 @@ def _cells(raw: str, clean: str) -> list[str]:
 
 
 def _scan(text: str, limits: Limits) -> _Scan:
-    """Inputs and prose claims, line by line (bounded: one pass, lines capped by the limits)."""
+    """Inputs and prose claims, line by line (bounded: one pass, lines capped by the limits).
+
+    A line whose numbers cannot be read within the limits (``1e999999999``) is left out, and
+    ends the table it is in.
+    """
     sc = _Scan()
     table: tuple[str, tuple[str, ...]] | None = None  # (kind, roles) of the table being read
     for li, raw in enumerate(text.splitlines()[: limits.max_elements], start=1):
         if len(raw) > limits.max_line_length:
             continue
-        clean, where = _clean(raw)
-        cells = _cells(raw, clean)
-        vecs = list(_VEC_RE.finditer(clean))
-        if table is not None:
-            kind, roles = table
-            if all(set(c) <= set("-: ") or c in _RULES for c in cells):
-                continue  # a Markdown separator row, or a LaTeX rule (``\\hline``)
-            if any("…" in c or c == "..." for c in cells):
-                continue
-            width = len(roles) if kind != "w" else 1
-            if len(cells) == width + (kind != "w") and len(vecs) == width and (kind == "w" or not _VEC_RE.search(cells[0])):
-                rows = [_spots(clean, m.start(), m.end(), li, where, limits) for m in vecs]
-                if kind == "w":
-                    sc.w.setdefault(roles[0], []).append(rows[0])
-                elif kind == "x":
-                    sc.x.setdefault(cells[0], rows[0])
-                else:
-                    entry = sc.table.setdefault(cells[0], {})
-                    for role, row in zip(roles, rows):
-                        entry.setdefault(role, row)
-                continue
+        try:
+            table = _scan_line(sc, table, raw, li, limits)
+        except SymattnError:
             table = None
-        if not vecs and len(cells) >= 1:
-            heads = [c.strip().lower() for c in cells[1:]]
-            w_head = _W_HEADER_RE.match(cells[0].strip()) if len(cells) == 1 else None
-            if heads and all(h in _QKV_HEADER for h in heads):
-                table = ("qkv", tuple(_QKV_HEADER[h] for h in heads))
-            elif len(cells) == 2 and _X_HEADER_RE.match(cells[1].strip()):
-                table = ("x", ("X",))
-            elif w_head is not None and not sc.w.get("W_" + w_head.group("role")):
-                table = ("w", ("W_" + w_head.group("role"),))
-            if table is not None:
-                continue
-        for m in _VEC_DEF_RE.finditer(clean):
-            role, idx = m.group("role").upper(), m.group("idx").strip()
-            sc.vectors[role].setdefault(idx, _spots(clean, m.start("vec"), m.end("vec"), li, where, limits))
-            if m.group("tok"):
-                sc.names.setdefault(idx, m.group("tok").strip())
-        for m in _W_DEF_RE.finditer(clean):
-            sc.w.setdefault("W_" + m.group("role"), _rows_of(clean, m.start("mat"), m.end("mat"), li, where, limits))
-        if (wm := _WEIGHT_LINE_RE.search(clean)) is not None:
-            sc.weights.append((wm.group("idx").strip(), _spots(clean, wm.start("num"), wm.end("num"), li, where, limits)[0]))
-        for kind, rx in _PROSE_RULES:
-            for m in rx.finditer(clean):
-                if m.groupdict().get("vec"):
-                    sc.prose.append((kind, _spots(clean, m.start("vec"), m.end("vec"), li, where, limits)))
-                elif m.groupdict().get("num"):
-                    sc.prose.append((kind, _spots(clean, m.start("num"), m.end("num"), li, where, limits)))
     return sc
+
+
+def _scan_line(
+    sc: _Scan, table: tuple[str, tuple[str, ...]] | None, raw: str, li: int, limits: Limits
+) -> tuple[str, tuple[str, ...]] | None:
+    """Read one line into ``sc``; the table being read after it."""
+    clean, where = _clean(raw)
+    cells = _cells(raw, clean)
+    vecs = list(_VEC_RE.finditer(clean))
+    if table is not None:
+        kind, roles = table
+        if all(set(c) <= set("-: ") or c in _RULES for c in cells):
+            return table  # a Markdown separator row, or a LaTeX rule (``\\hline``)
+        if any("…" in c or c == "..." for c in cells):
+            return table
+        width = len(roles) if kind != "w" else 1
+        if len(cells) == width + (kind != "w") and len(vecs) == width and (kind == "w" or not _VEC_RE.search(cells[0])):
+            rows = [_spots(clean, m.start(), m.end(), li, where, limits) for m in vecs]
+            if kind == "w":
+                sc.w.setdefault(roles[0], []).append(rows[0])
+            elif kind == "x":
+                sc.x.setdefault(cells[0], rows[0])
+            else:
+                entry = sc.table.setdefault(cells[0], {})
+                for role, row in zip(roles, rows):
+                    entry.setdefault(role, row)
+            return table
+        table = None
+    if not vecs and len(cells) >= 1:
+        heads = [c.strip().lower() for c in cells[1:]]
+        w_head = _W_HEADER_RE.match(cells[0].strip()) if len(cells) == 1 else None
+        if heads and all(h in _QKV_HEADER for h in heads):
+            table = ("qkv", tuple(_QKV_HEADER[h] for h in heads))
+        elif len(cells) == 2 and _X_HEADER_RE.match(cells[1].strip()):
+            table = ("x", ("X",))
+        elif w_head is not None and not sc.w.get("W_" + w_head.group("role")):
+            table = ("w", ("W_" + w_head.group("role"),))
+        if table is not None:
+            return table
+    for m in _VEC_DEF_RE.finditer(clean):
+        role, idx = m.group("role").upper(), m.group("idx").strip()
+        sc.vectors[role].setdefault(idx, _spots(clean, m.start("vec"), m.end("vec"), li, where, limits))
+        if m.group("tok"):
+            sc.names.setdefault(idx, m.group("tok").strip())
+    for m in _W_DEF_RE.finditer(clean):
+        sc.w.setdefault("W_" + m.group("role"), _rows_of(clean, m.start("mat"), m.end("mat"), li, where, limits))
+    if (wm := _WEIGHT_LINE_RE.search(clean)) is not None:
+        sc.weights.append((wm.group("idx").strip(), _spots(clean, wm.start("num"), wm.end("num"), li, where, limits)[0]))
+    for kind, rx in _PROSE_RULES:
+        for m in rx.finditer(clean):
+            if m.groupdict().get("vec"):
+                sc.prose.append((kind, _spots(clean, m.start("vec"), m.end("vec"), li, where, limits)))
+            elif m.groupdict().get("num"):
+                sc.prose.append((kind, _spots(clean, m.start("num"), m.end("num"), li, where, limits)))
+    return table
 
 
 @dataclass(frozen=True)
@@ -848,7 +863,7 @@ def _build(st: _State, sc: _Scan) -> _Problem | None:
         first = s.first.replace("{", "").replace("}", "").strip()
         if s.label == "d_k" and len(last) == 1:
             dk_claims.append(last[0])
-        elif _SQRT_DK_RE.match(first) and len(last) == 1:
+        elif _SQRT_DK_RE.match(first) and len(last) == 1 and last[0].written.value > 0:
             sqrt_claim = sqrt_claim or last[0]
         elif kind_m is not None:
             kind, m = kind_m
@@ -918,7 +933,7 @@ def _build(st: _State, sc: _Scan) -> _Problem | None:
     stated = next((s for s in dk_claims if s.written.value.denominator == 1 and s.written.value > 0), None)
     if stated is not None:
         data["d_k"] = int(stated.written.value)
-        later = next((s for s in dk_claims if s.written.value != stated.written.value), None)
+        later = next((s for s in dk_claims if s.written.value not in (stated.written.value, 0)), None)
         if later is not None:
             claims["d_k"] = later.written.text
             spots[("d_k", ())] = later

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import random
+import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from symattn.audit import AuditReport, audit
-from symattn.errors import InputError
+from symattn.errors import InputError, SymattnError
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SEEDS = FIXTURES / "seeds"
@@ -254,3 +258,74 @@ def test_a_number_judged_by_both_levels_is_counted_once(tail: str, checked: int)
     r = audit(_INPUTS + "$q_1 \\cdot k_1 = 1 \\times 1 + 2 \\times 2 = 5$\n" + tail)
     assert r.findings == () and r.recognised is not None and r.recognised.claims == 1
     assert r.checked == checked
+
+
+# --------------------------------------------------------------------------- fuzzing Level 2
+
+_NUMBERS = st.sampled_from(["0", "1", "-2", "0.5", "2.71", "1e3", "1e999999999", "-0.125", "10", "3.3125069954097492"])
+_VECTORS = st.one_of(st.lists(_NUMBERS, min_size=2, max_size=2), st.lists(_NUMBERS, min_size=1, max_size=4)).map(
+    lambda xs: "[" + ", ".join(xs) + "]"
+)
+_TOKENS = st.sampled_from(["Thinking", "Machines", "它", "动物", "1", "x", "", "\\input{/etc/passwd}"])
+
+
+def _line(kind: str, role: str, tok: str, a: str, b: str) -> str:
+    """One line of a document in one of the layouts Level 2 reads."""
+    r = role.lower()
+    return {
+        "vector": f"{r}_{tok or 1} ({tok}) = {a}",
+        "md_head": f"|  | ${r}$ | $v$ |",
+        "md_sep": "| --- | --- | --- |",
+        "md_row": f"| {tok} | ${a}$ | ${b}$ |",
+        "tex_head": f" & ${r}$ & $v$ \\\\",
+        "tex_row": f"{tok} & $\\left{a[:-1]}\\right]$ & ${b}$ \\\\",
+        "tex_rule": "\\hline",
+        "w": f"W_{role} = [{a}, {b}]",
+        "w_head": f"$W^{{{role}}}$ \\\\",
+        "w_row": f"${a}$ \\\\",
+        "x_head": "| token | embedding x |",
+        "dk_zh": f"为了方便计算，假设 d_k = {a[1:2]}。",
+        "dk_en": f"We assume that d_k = {a[1:2]}.",
+        "scaled": f"${a} \\div 2 = {b}$",
+        "weight": f"$w_{{{tok or 1}}}$ (对 {tok}): $\\approx {a[1:-1].split(',')[0]}$",
+        "prose": f"注意力权重： {a}，输出 {b}",
+        "sqrt": f"$\\sqrt{{d_k}} = {a[1:2]}$",
+        "score": f"$q_1 \\cdot k_{{{tok or 2}}} = {a[1:-1].split(',')[0]}$",
+    }[kind]
+
+
+_KINDS = ("vector", "md_head", "md_sep", "md_row", "tex_head", "tex_row", "tex_rule", "w", "w_head", "w_row",
+          "x_head", "dk_zh", "dk_en", "scaled", "weight", "prose", "sqrt", "score")
+_LINES = st.one_of(
+    st.builds(_line, st.sampled_from(_KINDS), st.sampled_from("QKV"), _TOKENS, _VECTORS, _VECTORS),
+    st.text(alphabet="$\\[]()|&=≈0123456789.,-÷/ qkvwWQKV_d{}^总和权重\t", max_size=60),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.booleans(), st.lists(_LINES, max_size=14), st.randoms(use_true_random=False))
+def test_fuzz_level2_never_crashes_or_hangs(base: bool, lines: list[str], rnd: random.Random) -> None:
+    """Documents made of the layouts Level 2 reads, mangled: only symattn's own errors, bounded time."""
+    if base:  # a readable problem, with the fuzzed lines mixed in
+        lines = _INPUTS.splitlines() + lines
+        rnd.shuffle(lines)
+    text = "\n".join(lines)
+    start = time.monotonic()
+    try:
+        r = audit(text)
+    except SymattnError:
+        return
+    assert time.monotonic() - start < 5
+    assert all(f.line >= 1 and f.column >= 1 for f in r.findings)
+    if r.recognised is not None:
+        assert r.recognised.k == r.recognised.v and r.recognised.q
+
+
+@pytest.mark.parametrize(
+    "extra",
+    ["$\\sqrt{d_k} = 0$", "d_k = 2\nd_k = 0", "k_3 (x) = [1e999999999, 1]", "| | q |\n| a | [1e999999999, 2] |"],
+)
+def test_level2_survives_unusable_numbers(extra: str) -> None:
+    """A zero divisor or an unreadable number is left out; the rest is still rebuilt and checked."""
+    r = audit(_INPUTS + extra + "\n")
+    assert r.recognised is not None and r.recognised.k == ("Thinking", "Machines")
