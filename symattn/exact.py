@@ -139,16 +139,22 @@ def arb_to_fraction(x: flint.arb) -> Fraction:
     return Fraction(m * 2**e) if e >= 0 else Fraction(m, 2**-e)
 
 
-@dataclass(frozen=True, repr=False)
+@dataclass(frozen=True, repr=False, eq=False, init=False)
 class Ball:
     """A certified enclosure: the exact value lies in ``[lower, upper]``.
 
     Like a number with an uncertainty, value and error stay apart (``mid``, ``radius``);
-    it refuses silent conversion to ``float``, which would drop the guarantee.
+    it refuses silent conversion to ``float``, which would drop the guarantee. A ball from
+    Arb keeps its exact dyadic centre and radius as integers and builds the ``Fraction``
+    bounds only when they are first read (read-only all the same).
     """
 
-    lower: Fraction
-    upper: Fraction
+    _dyadic: tuple[int, int, int] | None  # (m, r, e): [(m - r) 2**e, (m + r) 2**e]
+
+    def __init__(self, lower: Fraction, upper: Fraction) -> None:
+        object.__setattr__(self, "_dyadic", None)
+        self.__dict__["lower"] = lower
+        self.__dict__["upper"] = upper
 
     @classmethod
     def exact(cls, value: Fraction) -> Ball:
@@ -157,31 +163,69 @@ class Ball:
 
     @classmethod
     def from_arb(cls, x: flint.arb) -> Ball:
-        """The ball an Arb number stands for."""
+        """The ball an Arb number stands for (bounds built lazily)."""
         if not x.is_finite():
             raise PrecisionError(f"enclosure {x} is not finite")
-        m1, e1 = (int(v) for v in x.mid().man_exp())
-        m2, e2 = (int(v) for v in x.rad().man_exp())
+        mm, me = x.mid().man_exp()
+        rm, re = x.rad().man_exp()
+        m1, e1, m2, e2 = int(mm), int(me), int(rm), int(re)
         e = min(e1, e2)  # mid and radius are exact dyadics: over one power of two
-        a, b = m1 << (e1 - e), m2 << (e2 - e)
-        if e >= 0:
-            return cls(Fraction((a - b) << e), Fraction((a + b) << e))
-        return cls(Fraction(a - b, 1 << -e), Fraction(a + b, 1 << -e))
+        ball = object.__new__(cls)
+        object.__setattr__(ball, "_dyadic", (m1 << (e1 - e), m2 << (e2 - e), e))
+        return ball
+
+    @staticmethod
+    def _dyadic_value(m: int, e: int) -> Fraction:
+        return Fraction(m << e) if e >= 0 else Fraction(m, 1 << -e)
+
+    @cached_property
+    def lower(self) -> Fraction:
+        """The lower bound."""
+        m, r, e = self._dyadic  # type: ignore[misc]
+        return self._dyadic_value(m - r, e)
+
+    @cached_property
+    def upper(self) -> Fraction:
+        """The upper bound."""
+        m, r, e = self._dyadic  # type: ignore[misc]
+        return self._dyadic_value(m + r, e)
 
     @property
     def mid(self) -> Fraction:
         """The centre of the ball."""
+        if self._dyadic is not None:
+            return self._dyadic_value(self._dyadic[0], self._dyadic[2])
         return (self.lower + self.upper) / 2
 
     @property
     def radius(self) -> Fraction:
         """Half the width."""
+        if self._dyadic is not None:
+            return self._dyadic_value(self._dyadic[1], self._dyadic[2])
         return (self.upper - self.lower) / 2
 
     @property
     def width(self) -> Fraction:
         """``upper - lower``."""
+        if self._dyadic is not None:
+            return self._dyadic_value(2 * self._dyadic[1], self._dyadic[2])
         return self.upper - self.lower
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Ball):
+            return NotImplemented
+        return (self.lower, self.upper) == (other.lower, other.upper)
+
+    def __hash__(self) -> int:
+        return hash((self.lower, self.upper))
+
+    def narrower_than(self, width: Fraction) -> bool:
+        """Whether ``upper - lower < width`` (integer arithmetic for a ball from Arb)."""
+        if self._dyadic is None:
+            return self.width < width
+        r, e = 2 * self._dyadic[1], self._dyadic[2]
+        num, den = width.numerator, width.denominator
+        return (r * den << e) < num if e >= 0 else r * den < num << -e
 
     def __contains__(self, x: object) -> bool:
         return self.lower <= Fraction(x) <= self.upper  # type: ignore[arg-type]
@@ -357,7 +401,7 @@ class ExactTensor(ABC):
         width = Fraction(1, 10**digits)
         start = int(digits * 3.33) + 32
         return self.certify(
-            lambda b: b if b.width < width else None, start_bits=start, limits=limits, method=method
+            lambda b: b if b.narrower_than(width) else None, start_bits=start, limits=limits, method=method
         )
 
     def evalf(
@@ -826,6 +870,28 @@ class SoftmaxTensor(ExactTensor):
     def logits(self) -> SurdTensor | LinearSurdTensor:
         """The scaled, masked scores the weights come from."""
         return self.terms.logits
+
+    def _routed(self, method: str) -> bool:
+        spec = self.attention
+        return _use_fast(spec, method) and spec is not None and self.shape == spec.batch + (
+            spec.q.shape[-2], spec.k.shape[-2]
+        )
+
+    def _fast_float64(self, limits: Limits, method: str) -> np.ndarray | None:
+        if not self._routed(method):
+            return None
+        from . import fast  # lazy: fast imports this module
+
+        return fast.spec_weights_float64(self.attention, limits=limits)  # type: ignore[arg-type]
+
+    def _fast_certify(
+        self, decide: Callable[[Ball], T | None], start_bits: int, limits: Limits, method: str
+    ) -> np.ndarray | None:
+        if not self._routed(method):
+            return None
+        from . import fast  # lazy: fast imports this module
+
+        return fast.spec_weights_certify(self.attention, decide, start_bits, limits=limits)  # type: ignore[arg-type]
 
     def fully_masked(self, row: tuple[int, ...]) -> bool:
         """Whether every entry of ``row`` (an index without the last axis) is masked."""

@@ -39,6 +39,7 @@ from .errors import InputError, PrecisionError, ShapeError
 from .exact import (
     AttentionSpec,
     Ball,
+    Evaluator,
     ExpTensor,
     MatMulTensor,
     RationalTensor,
@@ -594,18 +595,34 @@ def _exp_direct(delta: np.ndarray, direct: _Direct) -> tuple[np.ndarray, np.ndar
     return np.where(zeroed, 0.0, eh), np.where(zeroed, 0.0, el), zeroed
 
 
-def _block(
+@dataclass(frozen=True)
+class _Exps:
+    """Unnormalised weights of a block of rows: ``e = eh + el`` (0 where masked or zeroed).
+
+    Each active, non-zeroed ``e`` is within relative ``rho`` of ``exp(t - m)`` (``rho`` from
+    ``row_t_err`` and ``tables``, see :func:`_rho`); a zeroed one is below ``2**-115``.
+    """
+
+    eh: np.ndarray
+    el: np.ndarray
+    active: np.ndarray | None  # None: every entry takes part
+    zeroed: np.ndarray  # active entries set to 0 (true value < 2**-115)
+    n_active: np.ndarray
+    row_t_err: np.ndarray  # inf: the row is undecided
+    tables: _Tables
+
+
+def _block_exps(
     p: _Problem,
     b: tuple[int, ...],
     rows: slice,
     gamma: tuple[float, float, float],
     tables: _Tables,
     direct: _Direct | None = None,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Fast values and the undecided mask for query rows ``rows`` of batch entry ``b``."""
+) -> _Exps:
+    """``exp(t - m)`` for query rows ``rows`` of batch entry ``b``, with the row shift ``m``."""
     qsl = [_index(a, b, 2)[rows] for a in p.q.slices]
     ksl = [_index(a, b, 2) for a in p.k.slices]
-    vsl = [_index(a, b, 2) for a in p.v.slices]
     n_rows, S = qsl[0].shape[0], ksl[0].shape[0]
     # exact scores as a double-double (exact when there is one term)
     terms = [
@@ -635,7 +652,7 @@ def _block(
             active = None
             n_active = np.full(n_rows, S)
             delta = ks.max(axis=1, keepdims=True, initial=-np.inf) - ks
-        eh, el, _ = _exp_direct(delta, direct)
+        eh, el, zeroed = _exp_direct(delta, direct)
         if active is not None:
             eh = np.where(active, eh, 0.0)
             el = np.where(active, el, 0.0)
@@ -682,12 +699,31 @@ def _block(
             th = np.where(active, th, 0.0)
             tl = np.where(active, tl, 0.0)
         eh, el, bad = _exp_neg(th, tl, tables)
+        zeroed = (eh == 0) & ~bad
         if active is not None:
             bad &= active
             eh = np.where(active, eh, 0.0)
             el = np.where(active, el, 0.0)
         row_t_err = np.where(bad.any(axis=1), np.inf, row_t_err)
-    a = _weight_slices(eh, el)
+    if active is not None:
+        zeroed = zeroed & active
+    return _Exps(eh, el, active, zeroed, n_active, row_t_err, tables)
+
+
+def _block(
+    p: _Problem,
+    b: tuple[int, ...],
+    rows: slice,
+    gamma: tuple[float, float, float],
+    tables: _Tables,
+    direct: _Direct | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Fast values and the undecided mask for query rows ``rows`` of batch entry ``b``."""
+    x = _block_exps(p, b, rows, gamma, tables, direct)
+    vsl = [_index(a, b, 2) for a in p.v.slices]
+    n_rows = x.eh.shape[0]
+    n_active, row_t_err, tables = x.n_active, x.row_t_err, x.tables
+    a = _weight_slices(x.eh, x.el)
     # exact N = sum A_s V and R = sum A_s as double-doubles
     nh = np.zeros((n_rows, vsl[0].shape[1]))
     nl = np.zeros_like(nh)
@@ -705,6 +741,55 @@ def _block(
             nabs = nabs + np.abs(x)
             n_terms += 1
     return _decide(p, vsl, nh, nl, nabs, n_terms, rh, rl, n_active, row_t_err, tables)
+
+
+def _rho(row_t_err: np.ndarray, tables: _Tables) -> np.ndarray:
+    """Per row, the relative error bound of every computed ``e`` (see :func:`_decide`)."""
+    tau = row_t_err * (1 + 2.0**-30)
+    # exp(tau) - 1 <= 1.01 tau for 0 <= tau <= 2**-20 (no libm involved); larger: undecided
+    tau = np.where(tau <= 2.0**-20, tau, np.inf)
+    return tau * 1.01 + 3 * tables.err + 4 * 8 * _U2 + 2.0**-82
+
+
+def _weights_decide(x: _Exps) -> tuple[np.ndarray, np.ndarray]:
+    """Round the weights ``w = e / R`` and decide each from a proved relative bound.
+
+    ``R`` is the exact sum of the fixed-point weights (as in :func:`_decide`), so
+    ``|R - R_true| <= d_r = eta n_active + r_acc``; the numerator is the double-double ``e``
+    itself, ``|e - e_true| <= rho e_true``. Hence ``e / R = w_true (1 + d1) / (1 + d2)`` with
+    ``|d1| <= rho``, ``|d2| <= d_r / R_lo``; the double-double division adds ``< 2**-96``
+    (relative). All three are below ``2**-19``, so the total relative error is at most
+    ``eps = (rho + d_r / R_lo + 2**-96) (1 + 2**-18) / (1 - d_r / R_lo)`` and
+    ``|w - w_true| <= eps |w| / (1 - eps)``. An entry is accepted when that interval rounds
+    to one double; zeroed entries (true value below ``2**-115 / R``), values below
+    ``2**-900`` (double-double underflow) and rows with a bad logit are undecided.
+    """
+    rho = _rho(x.row_t_err, x.tables)
+    eta = 2 * rho + 2.0**-101
+    rh = np.zeros(x.eh.shape[0])
+    rl = np.zeros_like(rh)
+    for s, slab in enumerate(_weight_slices(x.eh, x.el)):
+        rh, rl = _dd_add(rh, rl, np.ldexp(slab.sum(axis=1), -(_EW * (s + 1) - 1)), 0.0)
+    r_acc = 4 * 4 * _U2 * (np.abs(rh) + 1)
+    d_r = eta * x.n_active + r_acc
+    r_lo = rh - np.abs(rl) - d_r
+    rel_r = d_r / np.maximum(r_lo, 1e-300)
+    eps = (rho + rel_r + 2.0**-96) * (1 + 2.0**-18) / np.maximum(1 - rel_r, 1e-300)
+    eps = np.where((r_lo > 0.25) & (eps < 2.0**-19), eps, np.inf)
+    wh, wl = _dd_div(x.eh, x.el, rh[:, None], rl[:, None])
+    w_abs = np.abs(wh) + np.abs(wl)
+    bound = eps[:, None] * w_abs / (1 - np.minimum(eps, 0.5))[:, None] * (1 + 2.0**-30)
+    gap_up = np.nextafter(wh, np.inf) - wh
+    gap_dn = wh - np.nextafter(wh, -np.inf)
+    ok = np.isfinite(wh) & np.isfinite(bound) & (np.abs(wh) > 2.0**-900)
+    ok &= (wl + bound) < 0.5 * gap_up * (1 - 2.0**-40)
+    ok &= (wl - bound) > -0.5 * gap_dn * (1 - 2.0**-40)
+    out = np.where(ok, wh, 0.0)
+    if x.active is not None:  # masked entries (and fully masked rows) are exactly 0
+        ok |= ~x.active
+        out = np.where(x.active, out, 0.0)
+    ok &= ~x.zeroed
+    return out, ~ok
 
 
 def _decide(
@@ -730,10 +815,7 @@ def _decide(
     ``|R - R_true| <= eta * n_active``; double-double accumulation and the division add
     relative errors of a few ``u^2``, bounded generously by ``2**-96``.
     """
-    tau = row_t_err * (1 + 2.0**-30)
-    # exp(tau) - 1 <= 1.01 tau for 0 <= tau <= 2**-20 (no libm involved); larger: undecided
-    tau = np.where(tau <= 2.0**-20, tau, np.inf)
-    rho = tau * 1.01 + 3 * tables.err + 4 * 8 * _U2 + 2.0**-82
+    rho = _rho(row_t_err, tables)
     eta = 2 * rho + 2.0**-101
     vint_abs = np.zeros(vsl[0].shape)
     for t, vb in enumerate(vsl):
@@ -777,8 +859,8 @@ def _fallback(p: _Problem, b: tuple[int, ...], i: int, j: int, limits: Limits) -
     return float(_entry_tensor(p, b, i, j).to_numpy(limits=limits)[0, 0])
 
 
-def _entry_tensor(p: _Problem, b: tuple[int, ...], i: int, j: int) -> MatMulTensor:
-    """Output entry ``(b, i, j)`` as a 1 x 1 :class:`~symattn.exact.MatMulTensor` (one query row)."""
+def _row_weights(p: _Problem, b: tuple[int, ...], i: int) -> SoftmaxTensor:
+    """The weights of query row ``(b, i)`` as a 1 x S :class:`~symattn.exact.SoftmaxTensor`."""
     qrow = Sliced(tuple(_index(a, b, 2)[i : i + 1] for a in p.q.slices), p.q.width, p.q.unit)
     kmat = [_index(a, b, 2) for a in p.k.slices]
     S = kmat[0].shape[0]
@@ -798,7 +880,12 @@ def _entry_tensor(p: _Problem, b: tuple[int, ...], i: int, j: int) -> MatMulTens
     qv = scores * c.q
     logits = SurdTensor(pv, qv, c.r, masked)
     exps = ExpTensor(logits)
-    weights = SoftmaxTensor(exps, RowSumTensor(exps))
+    return SoftmaxTensor(exps, RowSumTensor(exps))
+
+
+def _entry_tensor(p: _Problem, b: tuple[int, ...], i: int, j: int) -> MatMulTensor:
+    """Output entry ``(b, i, j)`` as a 1 x 1 :class:`~symattn.exact.MatMulTensor` (one query row)."""
+    weights = _row_weights(p, b, i)
     vsl = Sliced(tuple(_index(a, b, 2)[:, j : j + 1] for a in p.v.slices), p.v.width, p.v.unit)
     col = vsl.fractions(slice(None))
     return MatMulTensor(weights, RationalTensor(col))
@@ -1147,5 +1234,164 @@ def spec_certify(
             entry = _entry_tensor(p, idx[:-2], idx[-2], idx[-1])
             res = entry.certify(decide, start_bits=start_bits, limits=limits, method="exact")[0, 0]
         out[idx] = res
+    out.flags.writeable = False
+    return out
+
+
+# --------------------------------------------------------------------------- weights
+
+
+def _float_decide(ball: Ball) -> float | None:
+    lo, hi = float(ball.lower), float(ball.upper)  # Fraction -> float rounds correctly
+    return lo if lo == hi else None
+
+
+def _certify_row_entries(
+    row: SoftmaxTensor,
+    cols: list[int],
+    decide: Callable[[Ball], T | None],
+    start_bits: int,
+    limits: Limits,
+) -> dict[int, T]:
+    """``decide`` for entries ``cols`` of a 1 x S weights row, refined in Arb (the fallback).
+
+    A row whose active scores are all equal has the rational weights ``1/m`` (decided on the
+    exact zero-width ball); any other weight is irrational (Lindemann-Weierstrass), so
+    refinement decides it for any rounding.
+    """
+    groups = row.row_groups((0,))
+    if len(groups) <= 1:
+        m = len(next(iter(groups.values()))) if groups else 0
+        out: dict[int, Any] = {}
+        for j in cols:
+            w = Fraction(0) if row.logits.masked[0, j] else Fraction(1, m)
+            res = decide(Ball.exact(w))
+            if res is None:
+                raise PrecisionError(f"undecided on the exact value {w}")
+            out[j] = res
+        return out
+    out = {}
+    pending = list(cols)
+    prec = min(start_bits, limits.max_precision_bits)
+    while pending:
+        vals = Evaluator(prec).arb(row)
+        still = []
+        for j in pending:
+            with flint.ctx.workprec(prec):
+                x = vals[0, j]
+                res = decide(Ball.from_arb(x)) if x.is_finite() else None
+            if res is None:
+                still.append(j)
+            else:
+                out[j] = res
+        pending = still
+        if pending:
+            if prec >= limits.max_precision_bits:
+                raise PrecisionError(f"weights undecided at {prec} bits of precision")
+            prec = min(2 * prec, limits.max_precision_bits)
+    return out
+
+
+def _weights_run(p: _Problem, limits: Limits, block_rows: int) -> tuple[np.ndarray, int]:
+    """The weights correctly rounded to float64, and how many rows needed the Arb fallback."""
+    L, S = p.q.shape[-2], p.k.shape[-2]
+    out = np.zeros(p.batch + (L, S))
+    try:
+        gamma = _gamma(p)
+    except _Unsupported:
+        gamma = None
+    direct = _direct_tables(p, gamma) if gamma is not None and p.add is None else None
+    fallbacks = 0
+    for b in np.ndindex(*p.batch):
+        for r0 in range(0, L, block_rows):
+            rows = slice(r0, min(L, r0 + block_rows))
+            undecided = np.ones((rows.stop - rows.start, S), dtype=bool)
+            if gamma is not None:
+                with np.errstate(invalid="ignore", divide="ignore", over="ignore", under="ignore"):
+                    vals, undecided = _weights_decide(_block_exps(p, b, rows, gamma, _TABLES, direct))
+                out[b + (rows,)] = vals
+            for i in np.flatnonzero(undecided.any(axis=1)):
+                cols = [int(j) for j in np.flatnonzero(undecided[i])]
+                got = _certify_row_entries(_row_weights(p, b, r0 + int(i)), cols, _float_decide, 80, limits)
+                for j, v in got.items():
+                    out[b + (r0 + int(i), j)] = v
+                fallbacks += 1
+    out.flags.writeable = False
+    return out, fallbacks
+
+
+def _weights_enclose_head(
+    p: _Problem, scores: np.ndarray, masked: np.ndarray | None, add: np.ndarray | None, prec: int
+) -> np.ndarray:
+    """Arb balls of every weight of one head: ``exp`` once per distinct score, one division each."""
+    L, S = scores.shape
+    with flint.ctx.workprec(prec):
+        u = p.q.unit * p.k.unit
+        g = Surd(p.scale.p * u, p.scale.q * u, p.scale.r).arb()
+        zero = flint.arb(0)
+        if add is None:
+            uniq, inv = np.unique(scores, return_inverse=True)
+            table = [(g * int(s)).exp() for s in uniq.tolist()]
+            rows = [[table[k] for k in row] for row in inv.reshape(L, S).tolist()]
+        else:
+            rows = [
+                [
+                    (g * int(scores[i, j]) + flint.arb(flint.fmpq(add[i, j].numerator, add[i, j].denominator))).exp()
+                    for j in range(S)
+                ]
+                for i in range(L)
+            ]
+        if masked is not None:
+            for i, j in np.argwhere(masked):
+                rows[i][j] = zero
+        out = np.empty((L, S), dtype=object)
+        for i, row in enumerate(rows):
+            total = zero
+            for x in row:
+                total += x
+            out[i] = [zero] * S if total.is_zero() else [x / total for x in row]
+    return out
+
+
+def spec_weights_float64(spec: AttentionSpec, *, limits: Limits = DEFAULT_LIMITS) -> np.ndarray:
+    """The weights of ``spec`` correctly rounded to float64 (batched, proved in :func:`_weights_decide`)."""
+    return np.array(_weights_run(problem_of(spec), limits, 256)[0])
+
+
+def spec_weights_certify(
+    spec: AttentionSpec,
+    decide: Callable[[Ball], T | None],
+    start_bits: int,
+    *,
+    limits: Limits = DEFAULT_LIMITS,
+) -> np.ndarray:
+    """:meth:`ExactTensor.certify` of the weights of ``spec``, batched.
+
+    Every weight's Arb ball (about ``start_bits`` bits plus guard bits) goes to ``decide``;
+    rows with entries it leaves undecided go through :func:`_certify_row_entries`, which
+    refines and knows the rational rows (equal scores: ``1/m``) exactly.
+    """
+    p = problem_of(spec)
+    L, S = p.q.shape[-2], p.k.shape[-2]
+    prec = start_bits + 24 + 2 * max(S, 2).bit_length()
+    out = np.empty(p.batch + (L, S), dtype=object)
+    for b in np.ndindex(*p.batch):
+        scores = _exact_scores(p, b)
+        masked = p.masked[b] if p.masked is not None else None
+        add = p.add[b] if p.add is not None else None
+        balls = _weights_enclose_head(p, scores, masked, add, prec)
+        for i in range(L):
+            pending = []
+            for j in range(S):
+                x = balls[i, j]
+                res = decide(Ball.from_arb(x)) if x.is_finite() else None
+                if res is None:
+                    pending.append(j)
+                else:
+                    out[b + (i, j)] = res
+            if pending:
+                got = _certify_row_entries(_row_weights(p, b, i), pending, decide, start_bits, limits)
+                for j, v in got.items():
+                    out[b + (i, j)] = v
     out.flags.writeable = False
     return out

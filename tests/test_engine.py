@@ -332,6 +332,65 @@ def test_routed_enclosures_are_certified(name: str) -> None:
             assert q in fast[idx]
 
 
+@pytest.mark.parametrize("name", ROUTING_CASES)
+def test_routed_weights_to_numpy_equals_per_entry(name: str) -> None:
+    args, kw = _routing_case(name)
+    w = symattn.scaled_dot_product_attention(*args, **kw).weights
+    fast, exact = w.to_numpy(method="fast"), w.to_numpy(method="exact")
+    assert fast.dtype == exact.dtype == np.float64
+    assert fast.shape == exact.shape == w.shape
+    assert np.array_equal(fast, exact)
+
+
+@pytest.mark.parametrize("name", ROUTING_CASES)
+@pytest.mark.parametrize(("how", "n"), [("evalf", 3), ("evalf", 17), ("round", 2), ("round", 6)])
+def test_routed_weights_decimals_equal_per_entry(name: str, how: str, n: int) -> None:
+    args, kw = _routing_case(name)
+    w = symattn.scaled_dot_product_attention(*args, **kw).weights
+    fast, exact = getattr(w, how)(n, method="fast"), getattr(w, how)(n, method="exact")
+    assert fast.shape == exact.shape
+    assert [str(x) for x in fast.reshape(-1)] == [str(x) for x in exact.reshape(-1)]
+
+
+@pytest.mark.parametrize("name", ROUTING_CASES)
+def test_routed_weights_enclosures_are_certified(name: str) -> None:
+    args, kw = _routing_case(name)
+    w = symattn.scaled_dot_product_attention(*args, **kw).weights
+    fast, exact = w.enclose(25, method="fast"), w.enclose(40, method="exact")
+    for f, e in zip(fast.reshape(-1), exact.reshape(-1)):
+        assert f.width < Fraction(1, 10**25)
+        assert f.lower <= e.upper and e.lower <= f.upper  # both contain the true value
+    for idx in np.ndindex(*w.shape):
+        q = w.rational(idx)
+        if q is not None:
+            assert q in fast[idx]
+
+
+def test_routed_weights_decimal_tie_is_decided_exactly() -> None:
+    # eight equal scores: every weight is exactly 1/8 = 0.125, a tie for two decimals
+    w = symattn.scaled_dot_product_attention(np.ones((2, 3)), np.ones((8, 3)), np.ones((8, 1))).weights
+    assert [str(x) for x in w.round(2, method="fast")[0]] == ["0.12"] * 8
+    assert [str(x) for x in w.evalf(2, method="fast")[1]] == ["0.12"] * 8
+    assert w.to_numpy(method="fast").tolist() == [[0.125] * 8] * 2
+
+
+@pytest.mark.parametrize(("n", "routed"), [(8, False), (16, True)])
+def test_auto_routes_large_weights_only(monkeypatch: pytest.MonkeyPatch, n: int, routed: bool) -> None:
+    from symattn import fast
+
+    calls: list[str] = []
+    real_f64, real_cert = fast.spec_weights_float64, fast.spec_weights_certify
+    monkeypatch.setattr(fast, "spec_weights_float64", lambda *a, **k: calls.append("f64") or real_f64(*a, **k))
+    monkeypatch.setattr(fast, "spec_weights_certify", lambda *a, **k: calls.append("cert") or real_cert(*a, **k))
+    rng = np.random.default_rng(n)
+    q, k, v = (np.round(rng.uniform(-1, 1, (n, 2)), 2) for _ in range(3))
+    w = symattn.scaled_dot_product_attention(q, k, v, is_causal=True).weights
+    got = w.to_numpy()
+    w.evalf(5)
+    assert calls == (["f64", "cert"] if routed else [])
+    assert np.array_equal(got, w.to_numpy(method="exact"))
+
+
 def test_equal_score_ties_are_decided_exactly_by_the_fallback() -> None:
     args, kw = _routing_case("equal_scores_ties")
     out = symattn.scaled_dot_product_attention(*args, **kw).output

@@ -181,3 +181,24 @@ def test_rational_tensor_is_read_only() -> None:
     t = RationalTensor(obj([[1, 2]]))
     with pytest.raises(ValueError):
         t.values[0, 0] = F(3)
+
+
+def test_ball_from_arb_is_lazy_exact_and_read_only() -> None:
+    import dataclasses
+
+    import flint
+
+    with flint.ctx.workprec(80):
+        x = flint.arb(1) / 3
+    b = Ball.from_arb(x)
+    assert "lower" not in vars(b)  # bounds are built on first access
+    assert b.width == 2 * b.radius and b.mid == (b.lower + b.upper) / 2
+    assert b.lower < F(1, 3) < b.upper and F(1, 3) in b
+    assert b == Ball(b.lower, b.upper) and hash(b) == hash(Ball(b.lower, b.upper))
+    assert b.narrower_than(b.width + F(1, 10**40)) and not b.narrower_than(b.width)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        b.lower = F(0)  # type: ignore[misc]
+    with pytest.raises(TypeError, match="certified"):
+        float(b)
+    exact = Ball.from_arb(flint.arb(5) / 4)
+    assert (exact.lower, exact.upper, exact.width) == (F(5, 4), F(5, 4), 0)

@@ -311,3 +311,45 @@ def test_decimals_match_the_exact_engine(digits: int) -> None:
     ).output.evalf(digits, method="exact")
     got = attention_decimals(q, k, v, attn_mask=mask, digits=digits)
     assert got.tolist() == want.tolist()
+
+
+# --------------------------------------------------------------------------- weights
+
+
+def _row_reference(p, b: tuple[int, ...], i: int) -> list[float]:
+    """One row of weights by the Arb fallback alone (independent of the fast path)."""
+    from symattn.fast import _certify_row_entries, _float_decide, _row_weights
+
+    S = p.k.shape[-2]
+    got = _certify_row_entries(_row_weights(p, b, i), list(range(S)), _float_decide, 80, DEFAULT_LIMITS)
+    return [got[j] for j in range(S)]
+
+
+@pytest.mark.parametrize(("n", "causal"), [(48, False), (48, True), (130, False)])
+def test_weights_fast_path_decides_random_entries_itself(n: int, causal: bool) -> None:
+    from symattn.fast import _weights_run
+
+    rng = np.random.default_rng(n)
+    q, k, v = (rng.standard_normal((n, 8)) for _ in range(3))
+    p = _prepare(q, k, v, None, causal, None, False, True, DEFAULT_LIMITS)
+    w, fallbacks = _weights_run(p, DEFAULT_LIMITS, 32)
+    assert fallbacks == 0
+    for i in (0, n // 2, n - 1):
+        assert w[i].tolist() == _row_reference(p, (), i)
+
+
+@pytest.mark.parametrize("scale", [40, Fraction(-7, 3), inv_sqrt(2)])
+def test_weights_with_tiny_and_zeroed_entries_fall_back_correctly(scale: object) -> None:
+    from symattn.fast import _weights_run
+
+    rng = np.random.default_rng(5)
+    q, k, v = (np.round(rng.uniform(-2, 2, (12, 3)), 2) for _ in range(3))
+    mask = rng.random((12, 12)) < 0.8
+    mask[3] = False
+    p = _prepare(q, k, v, mask, False, scale, False, False, DEFAULT_LIMITS)
+    w, _ = _weights_run(p, DEFAULT_LIMITS, 5)
+    assert w[3].tolist() == [0.0] * 12
+    for i in range(12):
+        assert w[i].tolist() == _row_reference(p, (), i)
+    if scale == 40:  # weights far below 2**-115 relative to the row maximum are still rounded
+        assert 0 < w[w > 0].min() < 1e-40
