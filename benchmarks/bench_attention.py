@@ -38,6 +38,8 @@ BACKENDS = (
     ("symattn64", "symattn correctly rounded float64 (attention_float64)"),
     ("api64", "symattn API to_numpy: scaled_dot_product_attention(q, k, v).to_numpy()"),
     ("api50", "symattn API enclose(50): scaled_dot_product_attention(q, k, v).enclose(50)"),
+    ("apiw64", "symattn API weights to_numpy: scaled_dot_product_attention(q, k, v).weights.to_numpy()"),
+    ("apiw50", "symattn API weights enclose(50): scaled_dot_product_attention(q, k, v).weights.enclose(50)"),
 )
 API_LIMITS_ELEMENTS = 2**25  # the default Limits refuse score matrices above 4e6 entries (n = 4096)
 
@@ -163,6 +165,14 @@ def run_api50(x: Inputs) -> Any:
     return _api(x).enclose(50)
 
 
+def run_apiw64(x: Inputs) -> Any:
+    return _api(x).weights.to_numpy()
+
+
+def run_apiw50(x: Inputs) -> Any:
+    return _api(x).weights.enclose(50)
+
+
 RUNNERS: dict[str, Callable[[Inputs], Any]] = {
     "numpy": run_numpy,
     "sympy": run_sympy,
@@ -172,6 +182,8 @@ RUNNERS: dict[str, Callable[[Inputs], Any]] = {
     "symattn64": run_symattn64,
     "api64": run_api64,
     "api50": run_api50,
+    "apiw64": run_apiw64,
+    "apiw50": run_apiw50,
 }
 
 
@@ -214,11 +226,11 @@ def one(n: int, d: int, cap: float, sympy_max: int) -> dict[str, Any]:
         if name == "sympy" and n > sympy_max:
             res[name] = {"time": None, "skipped": f"n > {sympy_max}"}
             continue
-        if name in ("sympy", "mpmath", "flint", "symattn50", "api50") and n > 1024:
+        if name in ("sympy", "mpmath", "flint", "symattn50", "api50", "apiw50") and n > 1024:
             res[name] = {"time": None, "skipped": "float64 path only at this size"}
             continue
         res[name] = measure(
-            RUNNERS[name], x, cap, memory=name in ("numpy", "symattn64", "symattn50", "api64")
+            RUNNERS[name], x, cap, memory=name in ("numpy", "symattn64", "symattn50", "api64", "apiw64")
         )
     # the API's routed output must be the fast path's, bit for bit
     res["api_agrees"] = bool(np.array_equal(run_api64(x), run_symattn64(x)))
@@ -257,7 +269,7 @@ def table(results: dict[tuple[int, int], dict[str, Any]]) -> str:
     lines.append("")
     lines.append("| backend | " + " | ".join(f"n = {n}, d = {d}" for n, d in sizes) + " |")
     lines.append("|---" * (len(sizes) + 1) + "|")
-    for name in ("numpy", "symattn50", "symattn64", "api64"):
+    for name in ("numpy", "symattn50", "symattn64", "api64", "apiw64"):
         cells = []
         for s in sizes:
             peak = results[s][name].get("peak")
@@ -337,6 +349,26 @@ def goals(results: dict[tuple[int, int], dict[str, Any]], explain: list[tuple[st
         rss = results[(4096, 128)]["maxrss"]
         lines.append(
             f"- API `.to_numpy()`, n=4096 d=128: {_fmt_time(t)} (goal < 10 s), peak {peak / 2**20:.0f} MiB "
+            f"traced, process max RSS {rss / 2**20:.0f} MiB (goal < 4 GiB): "
+            + ("met" if t < 10 and rss < 4 * 2**30 else "missed")
+        )
+    t = get((1024, 64), "apiw64")
+    if t is not None:
+        lines.append(
+            f"- API `.weights.to_numpy()`, n=1024 d=64: {_fmt_time(t)} (goal ≤ 1 s): "
+            + ("met" if t <= 1 else f"missed by {t:.2g}×")
+        )
+    t = get((1024, 64), "apiw50")
+    if t is not None:
+        lines.append(
+            f"- API `.weights.enclose(50)`, n=1024 d=64 (1M balls): {_fmt_time(t)} (goal ≤ 2 s): "
+            + ("met" if t <= 2 else f"missed by {t / 2:.2g}×")
+        )
+    t, peak = get((4096, 128), "apiw64"), get((4096, 128), "apiw64", "peak")
+    if t is not None:
+        rss = results[(4096, 128)]["maxrss"]
+        lines.append(
+            f"- API `.weights.to_numpy()`, n=4096 d=128: {_fmt_time(t)} (goal < 10 s), peak {peak / 2**20:.0f} MiB "
             f"traced, process max RSS {rss / 2**20:.0f} MiB (goal < 4 GiB): "
             + ("met" if t < 10 and rss < 4 * 2**30 else "missed")
         )
