@@ -371,7 +371,8 @@ class _Checker:
             v = self.judge(c.sqrt_d_k, _SurdQuantity(sqrt_surd(spec.d_k or width)))
             if v.code is None:
                 return None
-            candidates.append((c.sqrt_d_k.text, 1 / c.sqrt_d_k.value))
+            if c.sqrt_d_k.value > 0:  # a divisor of 0 or less gives no frame to recompute in
+                candidates.append((c.sqrt_d_k.text, 1 / c.sqrt_d_k.value))
         else:
             if self.scaled_claims_hold(res):
                 return None
@@ -390,6 +391,13 @@ class _Checker:
                 continue
             self.report_mismatch(correct, frame)
             return frame
+        if c.sqrt_d_k is not None:  # a wrong divisor with no frame to recompute in (0, negative)
+            root = sqrt_surd(spec.d_k or width)
+            self.add(
+                "dk-mismatch", "sqrt_d_k", (), c.sqrt_d_k.text, str(root), str(root), key="dk-mismatch-divisor",
+                params={"divisor": c.sqrt_d_k.text, "root": root, "d_k": spec.d_k or width, "width": width},
+            )
+            return None
         if spec.d_k is not None and spec.d_k != width:
             self.add(
                 "dk-mismatch", "sqrt_d_k", (), str(spec.d_k), str(width), None, key="dk-mismatch-width",

@@ -255,3 +255,13 @@ def test_truncated_weight_reported_as_truncated(s: int, places: int) -> None:
         assert not [f for f in hit if f.severity == "error"]
     else:
         assert [f.code for f in hit] == ["truncated"]
+
+
+@pytest.mark.parametrize("divisor", ["0", "-2"])
+def test_divisor_without_a_frame_is_a_dk_mismatch(divisor: str) -> None:
+    spec = loads_spec(
+        'tokens = ["a", "b"]\nd_k = 2\n[inputs]\nQ = [[1, 2], [0, 1]]\nK = [[1, 2], [0, 1]]\nV = [[10, 20], [30, 40]]\n'
+        f'[claims]\nsqrt_d_k = "{divisor}"\n'
+    )
+    (f,) = [f for f in check(spec).findings if f.code == "dk-mismatch"]
+    assert f.claimed == divisor and "sqrt(2)" in render_message(f, load_catalog("en"))

@@ -603,8 +603,9 @@ def test_element_limit() -> None:
 
 
 def test_element_limit_is_checked_before_conversion() -> None:
-    big = np.zeros(4_000_001, dtype=np.int8)
-    with pytest.raises(LimitError, match="4000001 entries"):
+    n = DEFAULT_LIMITS.max_elements + 1
+    big = np.zeros(n, dtype=np.int8)
+    with pytest.raises(LimitError, match=f"{n} entries"):
         to_exact_array(big)
 
 
