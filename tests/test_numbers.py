@@ -13,7 +13,7 @@ import sympy
 from hypothesis import given
 from hypothesis import strategies as st
 
-from symattn.config import Limits
+from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.errors import InputError, LimitError, NumberError, ShapeError
 from symattn.numbers import (
     NEG_INF,
