@@ -948,12 +948,27 @@ class MatMulTensor(ExactTensor):
     def _arb(self, ev: Evaluator) -> np.ndarray:
         return np.matmul(ev.arb(self.left), ev.arb(self.right))
 
-    def _fast_float64(self, limits: Limits, method: str) -> np.ndarray | None:
-        if not _use_fast(self.attention, method):
+    def _projected_heads(self) -> tuple[AttentionSpec, np.ndarray] | None:
+        """``(spec, source)`` when this is ``concat(heads) @ W_O`` over one plain attention."""
+        left = self.left
+        if not (isinstance(left, ReshapeTensor) and isinstance(left.base, MatMulTensor)):
             return None
+        spec = left.base.attention
+        if spec is None or self.right.ndim != 2 or left.ndim < 2:
+            return None
+        return spec, left.source
+
+    def _fast_float64(self, limits: Limits, method: str) -> np.ndarray | None:
         from . import fast  # lazy: fast imports this module
 
-        return fast.spec_float64(self.attention, limits=limits)  # type: ignore[arg-type]
+        if self.attention is None:
+            heads = self._projected_heads()
+            if heads is None or not _use_fast(heads[0], method):
+                return None
+            return fast.spec_projected_float64(heads[0], heads[1], self, limits=limits)
+        if not _use_fast(self.attention, method):
+            return None
+        return fast.spec_float64(self.attention, limits=limits)
 
     def _fast_certify(
         self, decide: Callable[[Ball], T | None], start_bits: int, limits: Limits, method: str
@@ -1024,6 +1039,16 @@ class ReshapeTensor(ExactTensor):
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "shape", tuple(self.source.shape))
+
+    def _fast_float64(self, limits: Limits, method: str) -> np.ndarray | None:
+        base = self.base._fast_float64(limits, method)
+        return None if base is None else _readonly_view(np.asarray(base).reshape(-1)[self.source])
+
+    def _fast_certify(
+        self, decide: Callable[[Ball], T | None], start_bits: int, limits: Limits, method: str
+    ) -> np.ndarray | None:
+        base = self.base._fast_certify(decide, start_bits, limits, method)
+        return None if base is None else _readonly_view(np.asarray(base).reshape(-1)[self.source])
 
     def _where(self, index: tuple[int, ...]) -> tuple[int, ...]:
         return tuple(int(i) for i in np.unravel_index(int(self.source[index]), self.base.shape))

@@ -1074,6 +1074,8 @@ def _enclose_fixed(
         ga = abs(g)
         t0n = 1 << 12
         hi_needed = int(uniq[-1]) >> 12
+        if hi_needed > len(uniq):  # a wide score range: exp per distinct value is cheaper
+            return None
         t0 = [_fixed_int((-(ga * d)).exp(), bits) for d in range(min(t0n, int(uniq[-1]) + 1))]
         t1 = [_fixed_int((-(ga * (d << 12))).exp(), bits) for d in range(hi_needed + 1)]
         if any(e < 0 for _, e in t0 + t1):
@@ -1393,5 +1395,61 @@ def spec_weights_certify(
                 got = _certify_row_entries(_row_weights(p, b, i), pending, decide, start_bits, limits)
                 for j, v in got.items():
                     out[b + (i, j)] = v
+    out.flags.writeable = False
+    return out
+
+
+# --------------------------------------------------------------------------- multi-head W_O
+
+
+def spec_projected_float64(
+    spec: AttentionSpec, source: np.ndarray, tensor: MatMulTensor, *, limits: Limits = DEFAULT_LIMITS
+) -> np.ndarray:
+    """``concat(heads) @ W_O`` correctly rounded to float64 (``tensor`` is that product).
+
+    The heads' outputs are certified Arb balls (:func:`_enclose_problem`), gathered into the
+    concatenated layout by ``source`` and multiplied by the exact ``W_O`` as an ``arb_mat``
+    product, so every resulting ball contains the true entry. An entry is accepted when its
+    ball excludes 0 and both ends round to one double. The others are refined (twice the
+    digits each round); an entry still open after the first round whose exact value is
+    rational (``tensor.rational``: zeros, ties) is rounded exactly.
+    """
+    p = problem_of(spec)
+    right = tensor.right.as_ints
+    wo_ints, den = right.ints, right.den
+    out = np.zeros(tensor.shape)
+    lead = tensor.shape[:-2]
+    pending = [idx for idx in np.ndindex(*lead)]  # leading indices with open entries
+    open_mask = np.ones(tensor.shape, dtype=bool)
+    digits, first = 24, True
+    while open_mask.any():
+        prec = int(digits * 3.33) + 24 + 2 * max(source.shape[-1], 2).bit_length()
+        if prec > limits.max_precision_bits:
+            raise PrecisionError(f"multi-head output undecided at {limits.max_precision_bits} bits")
+        heads = _enclose_problem(p, digits, None, limits)
+        cat = heads.reshape(-1)[source]
+        with flint.ctx.workprec(prec + 64):
+            wo = flint.arb_mat([[flint.arb(flint.fmpq(int(x), den)) for x in row] for row in wo_ints.tolist()])
+            for b in pending:
+                if not open_mask[b].any():
+                    continue
+                prod = flint.arb_mat(cat[b].tolist()) * wo
+                for i, j in np.argwhere(open_mask[b]):
+                    x = prod[int(i), int(j)]
+                    if not x.is_finite() or x.contains(0):
+                        continue
+                    ball = Ball.from_arb(x)
+                    lo, hi = float(ball.lower), float(ball.upper)
+                    if lo == hi:
+                        out[b + (int(i), int(j))] = lo
+                        open_mask[b + (int(i), int(j))] = False
+        if first:
+            for idx in map(tuple, np.argwhere(open_mask)):
+                q = tensor.rational(idx)
+                if q is not None:
+                    out[idx] = float(q)  # Fraction -> float rounds correctly
+                    open_mask[idx] = False
+            first = False
+        digits *= 2
     out.flags.writeable = False
     return out

@@ -391,6 +391,43 @@ def test_auto_routes_large_weights_only(monkeypatch: pytest.MonkeyPatch, n: int,
     assert np.array_equal(got, w.to_numpy(method="exact"))
 
 
+def _multi_head_case(name: str) -> symattn.AttentionResult:
+    rng = np.random.default_rng(sum(map(ord, name)))
+    x = np.round(rng.uniform(-1, 1, (5, 4)), 2)
+    wq, wk, wv, wo = (np.round(rng.uniform(-1, 1, (4, 4)), 2) for _ in range(4))
+    if name == "zero_and_tie_columns":  # exact zeros, and column means at a rounding boundary
+        wo[:, 0] = 0
+        wq[:] = 0  # equal scores: every head output is the mean of its values
+        wo[:, 1] = [0.5, 0.25, 0, 0]
+    kw: dict = {"is_causal": True} if name == "causal" else {}
+    return symattn.multi_head_attention(x, wq, wk, wv, wo if name != "no_wo" else None, num_heads=2, **kw)
+
+
+@pytest.mark.parametrize("name", ["plain", "causal", "zero_and_tie_columns", "no_wo"])
+def test_routed_multi_head_to_numpy_equals_per_entry(name: str) -> None:
+    out = _multi_head_case(name).output
+    fast, exact = out.to_numpy(method="fast"), out.to_numpy(method="exact")
+    assert fast.dtype == exact.dtype == np.float64 and fast.shape == exact.shape
+    assert np.array_equal(fast, exact) and np.array_equal(np.signbit(fast), np.signbit(exact))
+    if name == "zero_and_tie_columns":
+        assert not fast[:, 0].any()
+
+
+def test_multi_head_output_is_routed(monkeypatch: pytest.MonkeyPatch) -> None:
+    from symattn import fast
+
+    calls: list[int] = []
+    real = fast.spec_projected_float64
+    monkeypatch.setattr(fast, "spec_projected_float64", lambda *a, **k: calls.append(1) or real(*a, **k))
+    rng = np.random.default_rng(3)
+    x = np.round(rng.uniform(-1, 1, (12, 4)), 2)
+    wq, wk, wv, wo = (np.round(rng.uniform(-1, 1, (4, 4)), 2) for _ in range(4))
+    out = symattn.multi_head_attention(x, wq, wk, wv, wo, num_heads=2).output
+    got = out.to_numpy()
+    assert calls == [1]
+    assert np.array_equal(got, out.to_numpy(method="exact"))
+
+
 def test_equal_score_ties_are_decided_exactly_by_the_fallback() -> None:
     args, kw = _routing_case("equal_scores_ties")
     out = symattn.scaled_dot_product_attention(*args, **kw).output
