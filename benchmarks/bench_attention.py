@@ -361,8 +361,8 @@ def goals(results: dict[tuple[int, int], dict[str, Any]], explain: list[tuple[st
     t = get((1024, 64), "apiw50")
     if t is not None:
         lines.append(
-            f"- API `.weights.enclose(50)`, n=1024 d=64 (1M balls): {_fmt_time(t)} (goal ≤ 2 s): "
-            + ("met" if t <= 2 else f"missed by {t / 2:.2g}×")
+            f"- API `.weights.enclose(50)`, n=1024 d=64 (1M balls; no stated goal, the output's ≤ 2 s "
+            f"for reference): {_fmt_time(t)}: " + ("met" if t <= 2 else f"missed by {t / 2:.2g}×")
         )
     t, peak = get((4096, 128), "apiw64"), get((4096, 128), "apiw64", "peak")
     if t is not None:
