@@ -941,7 +941,9 @@ def attention_enclose(
     return _enclose_problem(p, digits, progress, limits)
 
 
-def _enclose_problem(p: _Problem, digits: int, progress: Progress | None, limits: Limits) -> np.ndarray:
+def _enclose_problem(
+    p: _Problem, digits: int, progress: Progress | None, limits: Limits
+) -> np.ndarray:
     """:func:`attention_enclose` for a prepared problem."""
     L, S, Ev = p.q.shape[-2], p.k.shape[-2], p.v.shape[-1]
     out = np.empty(p.batch + (L, Ev), dtype=object)
@@ -1310,11 +1312,15 @@ def _weights_run(p: _Problem, limits: Limits, block_rows: int) -> tuple[np.ndarr
             undecided = np.ones((rows.stop - rows.start, S), dtype=bool)
             if gamma is not None:
                 with np.errstate(invalid="ignore", divide="ignore", over="ignore", under="ignore"):
-                    vals, undecided = _weights_decide(_block_exps(p, b, rows, gamma, _TABLES, direct))
+                    vals, undecided = _weights_decide(
+                        _block_exps(p, b, rows, gamma, _TABLES, direct)
+                    )
                 out[b + (rows,)] = vals
             for i in np.flatnonzero(undecided.any(axis=1)):
                 cols = [int(j) for j in np.flatnonzero(undecided[i])]
-                got = _certify_row_entries(_row_weights(p, b, r0 + int(i)), cols, _float_decide, 80, limits)
+                got = _certify_row_entries(
+                    _row_weights(p, b, r0 + int(i)), cols, _float_decide, 80, limits
+                )
                 for j, v in got.items():
                     out[b + (r0 + int(i), j)] = v
                 fallbacks += 1
@@ -1338,7 +1344,10 @@ def _weights_enclose_head(
         else:
             rows = [
                 [
-                    (g * int(scores[i, j]) + flint.arb(flint.fmpq(add[i, j].numerator, add[i, j].denominator))).exp()
+                    (
+                        g * int(scores[i, j])
+                        + flint.arb(flint.fmpq(add[i, j].numerator, add[i, j].denominator))
+                    ).exp()
                     for j in range(S)
                 ]
                 for i in range(L)
@@ -1392,7 +1401,9 @@ def spec_weights_certify(
                 else:
                     out[b + (i, j)] = res
             if pending:
-                got = _certify_row_entries(_row_weights(p, b, i), pending, decide, start_bits, limits)
+                got = _certify_row_entries(
+                    _row_weights(p, b, i), pending, decide, start_bits, limits
+                )
                 for j, v in got.items():
                     out[b + (i, j)] = v
     out.flags.writeable = False
@@ -1403,7 +1414,11 @@ def spec_weights_certify(
 
 
 def spec_projected_float64(
-    spec: AttentionSpec, source: np.ndarray, tensor: MatMulTensor, *, limits: Limits = DEFAULT_LIMITS
+    spec: AttentionSpec,
+    source: np.ndarray,
+    tensor: MatMulTensor,
+    *,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> np.ndarray:
     """``concat(heads) @ W_O`` correctly rounded to float64 (``tensor`` is that product).
 
@@ -1429,7 +1444,9 @@ def spec_projected_float64(
         heads = _enclose_problem(p, digits, None, limits)
         cat = heads.reshape(-1)[source]
         with flint.ctx.workprec(prec + 64):
-            wo = flint.arb_mat([[flint.arb(flint.fmpq(int(x), den)) for x in row] for row in wo_ints.tolist()])
+            wo = flint.arb_mat(
+                [[flint.arb(flint.fmpq(int(x), den)) for x in row] for row in wo_ints.tolist()]
+            )
             for b in pending:
                 if not open_mask[b].any():
                     continue

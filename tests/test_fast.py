@@ -321,7 +321,9 @@ def _row_reference(p, b: tuple[int, ...], i: int) -> list[float]:
     from symattn.fast import _certify_row_entries, _float_decide, _row_weights
 
     S = p.k.shape[-2]
-    got = _certify_row_entries(_row_weights(p, b, i), list(range(S)), _float_decide, 80, DEFAULT_LIMITS)
+    got = _certify_row_entries(
+        _row_weights(p, b, i), list(range(S)), _float_decide, 80, DEFAULT_LIMITS
+    )
     return [got[j] for j in range(S)]
 
 
