@@ -132,6 +132,11 @@ def inv_sqrt(n: int | Fraction) -> Surd:
     return sqrt_surd(1 / f)
 
 
+#: values whose binary exponent lies beyond this are not written out as exact fractions: a
+#: ``Ball`` bound there raises LimitError (``to_numpy`` and ``round`` decide them without it)
+EXPONENT_RANGE_BITS = 1 << 18
+
+
 def arb_to_fraction(x: flint.arb) -> Fraction:
     """The exact value of an exact (zero-radius) Arb number."""
     man, exp = x.man_exp()
@@ -176,7 +181,41 @@ class Ball:
 
     @staticmethod
     def _dyadic_value(m: int, e: int) -> Fraction:
+        if m and not -EXPONENT_RANGE_BITS <= m.bit_length() + e <= EXPONENT_RANGE_BITS:
+            raise LimitError(
+                f"a value of about 2^{m.bit_length() + e} is beyond the range symattn writes out "
+                f"exactly (2^±{EXPONENT_RANGE_BITS}); its digits are not computed"
+            )
         return Fraction(m << e) if e >= 0 else Fraction(m, 1 << -e)
+
+    @property
+    def sign(self) -> int:
+        """1 when every point is >= 0 (and some > 0), -1 when every point is <= 0, else 0."""
+        if self._dyadic is not None:
+            m, r, _ = self._dyadic
+            return 1 if m - r >= 0 and m + r > 0 else -1 if m + r <= 0 and m - r < 0 else 0
+        return 1 if self.lower >= 0 < self.upper else -1 if self.upper <= 0 > self.lower else 0
+
+    @property
+    def upper_bits(self) -> int:
+        """An integer ``k`` with ``|x| < 2**k`` for every point ``x`` of the ball (cheap)."""
+        if self._dyadic is not None:
+            m, r, e = self._dyadic
+            return (abs(m) + r).bit_length() + e
+        top = max(abs(self.lower), abs(self.upper))
+        return top.numerator.bit_length() - top.denominator.bit_length() + 1
+
+    @property
+    def lower_bits(self) -> int | None:
+        """An integer ``k`` with ``|x| >= 2**k`` for every point (``None`` if the ball holds 0)."""
+        if self.sign == 0:
+            return None
+        if self._dyadic is not None:
+            m, r, e = self._dyadic
+            low = abs(m) - r
+            return low.bit_length() - 1 + e if low else None
+        low = min(abs(self.lower), abs(self.upper))
+        return low.numerator.bit_length() - low.denominator.bit_length() - 1 if low else None
 
     @cached_property
     def lower(self) -> Fraction:
@@ -225,6 +264,12 @@ class Ball:
             return self.width < width
         r, e = 2 * self._dyadic[1], self._dyadic[2]
         num, den = width.numerator, width.denominator
+        bits = r.bit_length() + e  # r * 2**e lies in [2**(bits-1), 2**bits)
+        w_bits = num.bit_length() - den.bit_length()  # width lies in (2**(w_bits-1), 2**(w_bits+1))
+        if r == 0 or bits < w_bits - 1:
+            return True
+        if bits - 1 > w_bits + 1:
+            return False
         return (r * den << e) < num if e >= 0 else r * den < num << -e
 
     def __contains__(self, x: object) -> bool:
@@ -243,6 +288,18 @@ class Ball:
             return f"[{_short(self.mid)}]"
         digits = max(1, -_floor_log10(self.width) + 2)
         return f"[{_short(self.mid, digits)} ± {float(self.radius):.1e}]"
+
+
+def _float_of(b: Ball) -> float | None:
+    """The float64 every point of ``b`` rounds to (nearest-even), or ``None``."""
+    sign = -1.0 if b.sign < 0 else 1.0
+    if b.upper_bits < -1080:  # below half the smallest subnormal, 2**-1075: rounds to zero
+        return math.copysign(0.0, sign)
+    low = b.lower_bits
+    if low is not None and low > 1030:  # beyond the largest double: rounds to infinity
+        return math.copysign(math.inf, sign)
+    lo, hi = float(b.lower), float(b.upper)  # Fraction -> float rounds correctly
+    return lo if lo == hi else None
 
 
 def _floor_log10(x: Fraction) -> int:
@@ -400,9 +457,15 @@ class ExactTensor(ABC):
         """Certified balls, each narrower than ``10**-digits``."""
         width = Fraction(1, 10**digits)
         start = int(digits * 3.33) + 32
-        return self.certify(
-            lambda b: b if b.narrower_than(width) else None, start_bits=start, limits=limits, method=method
-        )
+        tiny = -(digits * 10 // 3) - 3  # a ball inside (-2**tiny, 2**tiny) is narrower than width
+
+        def decide(b: Ball) -> Ball | None:
+            if b.upper_bits < tiny:  # astronomically small: a coarser ball that is still narrow
+                bound = Fraction(1, 1 << -tiny)
+                return Ball(-bound if b.sign <= 0 else Fraction(0), bound if b.sign >= 0 else Fraction(0))
+            return b if b.narrower_than(width) else None
+
+        return self.certify(decide, start_bits=start, limits=limits, method=method)
 
     def evalf(
         self,
@@ -433,6 +496,8 @@ class ExactTensor(ABC):
         """Entries correctly rounded to ``decimals`` places after the point, as ``Decimal``."""
 
         def decide(b: Ball) -> Decimal | None:
+            if b.upper_bits < -(decimals * 10 // 3) - 2:  # |x| < 10**-decimals / 2: rounds to 0
+                return round_decimals(Fraction(0), decimals, mode)
             lo = round_decimals(b.lower, decimals, mode)
             return lo if round_decimals(b.upper, decimals, mode) == lo else None
 
@@ -447,8 +512,7 @@ class ExactTensor(ABC):
             return routed
 
         def decide(b: Ball) -> float | None:
-            lo, hi = float(b.lower), float(b.upper)  # Fraction -> float rounds correctly
-            return lo if lo == hi else None
+            return _float_of(b)
 
         return np.asarray(
             self.certify(decide, neg_inf=-math.inf, start_bits=80, limits=limits, method="exact"), dtype=np.float64

@@ -81,3 +81,16 @@ def test_python_dash_m_help_and_version() -> None:
     for argv, needle in ((["--help"], "compute"), (["--version"], "symattn 0.1.0")):
         p = subprocess.run([sys.executable, "-m", "symattn", *argv], capture_output=True, text=True, cwd=ROOT)
         assert p.returncode == 0 and needle in p.stdout
+
+
+def test_huge_scores_do_not_hang_and_later_stages_print(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spec = tmp_path / "big.toml"
+    spec.write_text(
+        'tokens = ["a", "b"]\nquery_tokens = ["q"]\n[inputs]\nQ = [[12345678901, 2]]\nK = [[1, 2], [0, 1]]\n'
+        "V = [[10, 20], [30, 40]]\n",
+        encoding="utf-8",
+    )
+    code, out, _ = run(["compute", str(spec), "--digits", "6"], capsys)
+    assert code == 0
+    assert "not written out" in out and "2^±262144" in out  # e^(8.7e9) has no printable digits
+    assert "≈ 10.0000, " in out and "≈ 20.0000]" in out  # the output is still exact and printed

@@ -202,3 +202,15 @@ def test_ball_from_arb_is_lazy_exact_and_read_only() -> None:
         float(b)
     exact = Ball.from_arb(flint.arb(5) / 4)
     assert (exact.lower, exact.upper, exact.width) == (F(5, 4), F(5, 4), 0)
+
+
+def test_astronomical_values_are_decided_without_huge_fractions() -> None:
+    # scores of about 8.7e9: e^x and the smaller weight are about 2^(±1.26e10)
+    w = softmax_of([[0, 0]], [[F(12345678905, 2), 1]], r=2)
+    assert w.to_numpy().tolist() == [[1.0, 0.0]]
+    assert [str(x) for x in w.round(4)[0]] == ["1.0000", "0.0000"]
+    small = w.enclose(20)[0, 1]
+    assert small.lower == 0 and small.width < F(1, 10**20)
+    with pytest.raises(LimitError, match="beyond the range"):
+        w.evalf(5)
+    assert math.isinf(w.terms.to_numpy()[0, 0])

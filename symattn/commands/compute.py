@@ -11,7 +11,7 @@ from fractions import Fraction
 import numpy as np
 
 from ..cli import limits_from
-from ..errors import InputError
+from ..errors import InputError, LimitError
 from ..exact import ExactTensor
 from ..io import write_text_atomic
 from ..result import AttentionResult
@@ -87,7 +87,10 @@ def render_text(result: AttentionResult, title: str, digits: int) -> str:
         labels = result.key_labels if name in ("K", "V") else result.query_labels
         lines.append("")
         lines.append(f"{heading}:")
-        lines.extend(_rows(step.value, labels, digits, per_row=name == "exp_sums"))
+        try:
+            lines.extend(_rows(step.value, labels, digits, per_row=name == "exp_sums"))
+        except LimitError as e:  # e.g. e^x of a huge score: the later stages are still exact
+            lines.append(f"  (not written out: {e})")
     rows = result.fully_masked_rows
     if rows:
         lines.append("")
