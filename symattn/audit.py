@@ -46,7 +46,7 @@ from .expr import (
 )
 from .extract import ChainText, Link, chains
 from .numbers import Written, parse_number
-from .rounding import Rounding
+from .rounding import Rounding, terminating_decimal
 from .spec import loads_spec
 from .verdict import (
     DEFAULT_ACCEPTED,
@@ -337,26 +337,9 @@ def _show_value(v: Value) -> str:
 
 
 def _fraction_text(r: Fraction) -> str:
-    if r.denominator == 1:
-        return str(r.numerator)
-    d = r.denominator
-    twos = fives = 0
-    while d % 2 == 0:
-        d //= 2
-        twos += 1
-    while d % 5 == 0:
-        d //= 5
-        fives += 1
-    if d == 1:
-        return _dec(r, max(twos, fives))
-    return f"{r.numerator}/{r.denominator}"
-
-
-def _dec(r: Fraction, places: int) -> str:
-    n = r.numerator * 10**places // r.denominator
-    sign = "-" if n < 0 else ""
-    s = str(abs(n)).rjust(places + 1, "0")
-    return f"{sign}{s[:-places]}.{s[-places:]}"
+    """``r`` as a finite decimal when it terminates (``-0.35``), else ``p/q``."""
+    d = terminating_decimal(r)
+    return f"{d:f}" if d is not None else f"{r.numerator}/{r.denominator}"
 
 
 def _define(st: _State, name: str, value: Value, exact: Value, text: str, line: int, column: int) -> None:
