@@ -569,18 +569,10 @@ def fractions_to_ints(values: np.ndarray) -> tuple[np.ndarray, int]:
 
 def _slices(ints: np.ndarray, width: int) -> list[np.ndarray]:
     """Signed ``width``-bit slices (float64, exact) with ``ints == sum_s slices[s] * 2**(width*s)``."""
-    if ints.dtype == np.int64 and _max_abs(ints) < 2**53:
-        sign = np.where(ints < 0, -1.0, 1.0)
-        mag = np.abs(ints)
-        out = []
-        while True:
-            out.append(sign * (mag & ((1 << width) - 1)).astype(np.float64))
-            mag = mag >> width
-            if not mag.any():
-                return out
-    obj = np.asarray(ints, dtype=object)
-    sign = np.where(obj < 0, -1.0, 1.0) if obj.size else np.ones(obj.shape)
-    mag = np.abs(obj)
+    small = ints.dtype == np.int64 and _max_abs(ints) < 2**53
+    values = ints if small else np.asarray(ints, dtype=object)
+    sign = np.where(values < 0, -1.0, 1.0)
+    mag = np.abs(values)
     out = []
     while True:
         out.append(sign * (mag & ((1 << width) - 1)).astype(np.float64))
