@@ -14,18 +14,17 @@ Token names and titles never enter math: they are parameters of kind ``"token"``
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
-import flint
 
 from .config import DEFAULT_LIMITS, Limits
-from .errors import InputError, PrecisionError
-from .exact import Ball, Evaluator, ExactTensor, Surd, SurdTensor
+from .errors import InputError
+from .exact import Ball, ExactTensor, Surd, SurdTensor
 from .result import AttentionResult
 from .rounding import Rounding, round_decimals, terminating_decimal
 
@@ -272,36 +271,21 @@ def certified_round(
     limits: Limits,
 ) -> list[Decimal]:
     """Correct roundings of ``factor * t[index]`` for each request, decided from enclosures."""
-    out: list[Decimal | None] = [None] * len(requests)
-    pending = []
-    for i, (idx, factor) in enumerate(requests):
-        q = t.rational(idx)
-        if q is not None:
-            out[i] = round_decimals(q * factor, decimals, ROUNDING)
-        else:
-            pending.append(i)
-    prec = int(decimals * 3.33) + 64
-    while pending:
-        values = Evaluator(prec).arb(t)
-        still = []
-        for i in pending:
-            idx, factor = requests[i]
-            with flint.ctx.workprec(prec):
-                x = values[idx]
-                ball = Ball.from_arb(x) if x.is_finite() else None
-            if ball is not None:
-                lo, hi = sorted((ball.lower * factor, ball.upper * factor))
-                a = round_decimals(lo, decimals, ROUNDING)
-                if a == round_decimals(hi, decimals, ROUNDING):
-                    out[i] = a
-                    continue
-            still.append(i)
-        pending = still
-        if pending:
-            if prec >= limits.max_precision_bits:
-                raise PrecisionError(f"could not round {len(pending)} numbers at {prec} bits")
-            prec = min(2 * prec, limits.max_precision_bits)
-    return [x for x in out if x is not None]
+
+    def decide_for(factor: Fraction) -> Callable[[Ball], Decimal | None]:
+        def decide(ball: Ball) -> Decimal | None:
+            lo, hi = sorted((ball.lower * factor, ball.upper * factor))
+            a = round_decimals(lo, decimals, ROUNDING)
+            return a if a == round_decimals(hi, decimals, ROUNDING) else None
+
+        return decide
+
+    return t.certify_entries(
+        [idx for idx, _ in requests],
+        [decide_for(factor) for _, factor in requests],
+        start_bits=int(decimals * 3.33) + 64,
+        limits=limits,
+    )
 
 
 def certified_sign(t: ExactTensor, idx: tuple[int, ...], x: Fraction, limits: Limits) -> int:
@@ -309,16 +293,11 @@ def certified_sign(t: ExactTensor, idx: tuple[int, ...], x: Fraction, limits: Li
     q = t.rational(idx)
     if q is not None:
         return (q > x) - (q < x)
-    prec = 64
-    while True:  # an irrational entry differs from every rational x, so this ends
-        values = Evaluator(prec).arb(t)
-        with flint.ctx.workprec(prec):
-            ball = Ball.from_arb(values[idx]) if values[idx].is_finite() else None
-        if ball is not None and (ball.lower > x or ball.upper < x):
-            return 1 if ball.lower > x else -1
-        if prec >= limits.max_precision_bits:
-            raise PrecisionError(f"could not compare an entry with {x} at {prec} bits")
-        prec = min(2 * prec, limits.max_precision_bits)
+
+    def decide(ball: Ball) -> int | None:  # an irrational entry differs from every rational x
+        return 1 if ball.lower > x else -1 if ball.upper < x else None
+
+    return int(t.certify_entries([idx], [decide], limits=limits)[0])
 
 
 def _surd_sign(a: Fraction, b: Fraction, r: int) -> int:

@@ -290,7 +290,7 @@ class Ball:
         return f"[{_short(self.mid, digits)} ± {float(self.radius):.1e}]"
 
 
-def _float_of(b: Ball) -> float | None:
+def float_of(b: Ball) -> float | None:
     """The float64 every point of ``b`` rounds to (nearest-even), or ``None``."""
     sign = -1.0 if b.sign < 0 else 1.0
     if b.upper_bits < -1080:  # below half the smallest subnormal, 2**-1075: rounds to zero
@@ -407,39 +407,62 @@ class ExactTensor(ABC):
         routed = self._fast_certify(decide, start_bits, limits, method)
         if routed is not None:
             return routed
+        indices = list(_indices(self.shape))
+        results = self.certify_entries(
+            indices, [decide] * len(indices), neg_inf=neg_inf, start_bits=start_bits, limits=limits
+        )
         out = np.empty(self.shape, dtype=object)
-        pending: list[tuple[int, ...]] = []
-        for idx in _indices(self.shape):
+        for idx, res in zip(indices, results):
+            out[idx] = res
+        out.flags.writeable = False
+        return out
+
+    def certify_entries(
+        self,
+        indices: list[tuple[int, ...]],
+        decides: list[Callable[[Ball], T | None]],
+        *,
+        neg_inf: Any = None,
+        start_bits: int = 64,
+        limits: Limits = DEFAULT_LIMITS,
+    ) -> list[Any]:
+        """``decides[n]`` on the entry at ``indices[n]``, refining the undecided ones together.
+
+        Rational entries get their exact zero-width ball once (whatever ``decide`` returns
+        for it is kept); -inf entries get ``neg_inf``.
+        """
+        results: list[Any] = [None] * len(indices)
+        pending: list[int] = []
+        for n, idx in enumerate(indices):
             q = self.rational(idx)
             if self.is_neg_inf(idx):
-                out[idx] = neg_inf
+                results[n] = neg_inf
             elif q is not None:
-                out[idx] = decide(Ball.exact(q))
+                results[n] = decides[n](Ball.exact(q))
             else:
-                pending.append(idx)
+                pending.append(n)
         prec = min(start_bits, limits.max_precision_bits)
         while pending:
             values = Evaluator(prec).arb(self)
-            still: list[tuple[int, ...]] = []
-            for idx in pending:
+            still: list[int] = []
+            for n in pending:
                 with flint.ctx.workprec(prec):
-                    x = values[idx]
+                    x = values[indices[n]]
                     ball = Ball.from_arb(x) if x.is_finite() else None
-                res = decide(ball) if ball is not None else None
+                res = decides[n](ball) if ball is not None else None
                 if res is None:
-                    still.append(idx)
+                    still.append(n)
                 else:
-                    out[idx] = res
+                    results[n] = res
             pending = still
             if pending:
                 if prec >= limits.max_precision_bits:
                     raise PrecisionError(
                         f"undecided at {prec} bits of precision for {len(pending)} entries "
-                        f"(first at index {pending[0]}); raise Limits(max_precision_bits=...)"
+                        f"(first at index {indices[pending[0]]}); raise Limits(max_precision_bits=...)"
                     )
                 prec = min(2 * prec, limits.max_precision_bits)
-        out.flags.writeable = False
-        return out
+        return results
 
     def _fast_certify(
         self, decide: Callable[[Ball], T | None], start_bits: int, limits: Limits, method: str
@@ -512,7 +535,7 @@ class ExactTensor(ABC):
             return routed
 
         def decide(b: Ball) -> float | None:
-            return _float_of(b)
+            return float_of(b)
 
         return np.asarray(
             self.certify(decide, neg_inf=-math.inf, start_bits=80, limits=limits, method="exact"), dtype=np.float64

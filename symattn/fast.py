@@ -40,6 +40,7 @@ from .exact import (
     AttentionSpec,
     Ball,
     Evaluator,
+    float_of,
     ExpTensor,
     MatMulTensor,
     RationalTensor,
@@ -1245,11 +1246,6 @@ def spec_certify(
 # --------------------------------------------------------------------------- weights
 
 
-def _float_decide(ball: Ball) -> float | None:
-    lo, hi = float(ball.lower), float(ball.upper)  # Fraction -> float rounds correctly
-    return lo if lo == hi else None
-
-
 def _certify_row_entries(
     row: SoftmaxTensor,
     cols: list[int],
@@ -1319,7 +1315,7 @@ def _weights_run(p: _Problem, limits: Limits, block_rows: int) -> tuple[np.ndarr
             for i in np.flatnonzero(undecided.any(axis=1)):
                 cols = [int(j) for j in np.flatnonzero(undecided[i])]
                 got = _certify_row_entries(
-                    _row_weights(p, b, r0 + int(i)), cols, _float_decide, 80, limits
+                    _row_weights(p, b, r0 + int(i)), cols, float_of, 80, limits
                 )
                 for j, v in got.items():
                     out[b + (r0 + int(i), j)] = v
@@ -1455,10 +1451,9 @@ def spec_projected_float64(
                     x = prod[int(i), int(j)]
                     if not x.is_finite() or x.contains(0):
                         continue
-                    ball = Ball.from_arb(x)
-                    lo, hi = float(ball.lower), float(ball.upper)
-                    if lo == hi:
-                        out[b + (int(i), int(j))] = lo
+                    value = float_of(Ball.from_arb(x))
+                    if value is not None:
+                        out[b + (int(i), int(j))] = value
                         open_mask[b + (int(i), int(j))] = False
         if first:
             for idx in map(tuple, np.argwhere(open_mask)):

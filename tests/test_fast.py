@@ -318,11 +318,12 @@ def test_decimals_match_the_exact_engine(digits: int) -> None:
 
 def _row_reference(p, b: tuple[int, ...], i: int) -> list[float]:
     """One row of weights by the Arb fallback alone (independent of the fast path)."""
-    from symattn.fast import _certify_row_entries, _float_decide, _row_weights
+    from symattn.exact import float_of
+    from symattn.fast import _certify_row_entries, _row_weights
 
     S = p.k.shape[-2]
     got = _certify_row_entries(
-        _row_weights(p, b, i), list(range(S)), _float_decide, 80, DEFAULT_LIMITS
+        _row_weights(p, b, i), list(range(S)), float_of, 80, DEFAULT_LIMITS
     )
     return [got[j] for j in range(S)]
 
