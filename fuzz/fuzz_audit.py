@@ -14,7 +14,7 @@ import atheris
 from _common import allowed, fuzz_limits
 
 with atheris.instrument_imports(include=["symattn"], enable_loader_override=False):
-    from symattn.audit import audit
+    from symattn.read.audit import audit
 
 FUZZ_LIMITS = fuzz_limits()
 

@@ -19,7 +19,7 @@ from _common import allowed, fuzz_limits
 
 with atheris.instrument_imports(include=["symattn"], enable_loader_override=False):
     from symattn import render
-    from symattn.document import DocOptions, build_document, meta_from_spec
+    from symattn.present.document import DocOptions, build_document, meta_from_spec
     from symattn.spec import loads_spec
 
 FUZZ_LIMITS = fuzz_limits()

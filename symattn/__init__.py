@@ -4,34 +4,49 @@
 >>> r = symattn.scaled_dot_product_attention([[1, 2]], [[1, 2], [0, 1]], [[10, 20], [30, 40]])
 >>> r.output.evalf(8)[0].tolist()
 [Decimal('13.648510'), Decimal('23.648510')]
+
+The names below are loaded on first use (PEP 562), so ``import symattn.numbers`` loads only
+the bottom layer; ``symattn.api`` holds the public functions.
 """
 
 from __future__ import annotations
 
-from .audit import AuditReport, audit
-from .check import check
-from .config import DEFAULT_LIMITS, Limits
-from .engine import multi_head_attention, scaled_dot_product_attention, self_attention
-from .errors import (
-    InputError,
-    LimitError,
-    NumberError,
-    PrecisionError,
-    ShapeError,
-    SpecError,
-    SymattnError,
-)
-from .exact import Ball, ExactTensor, Surd, inv_sqrt, sqrt_surd
-from .result import AttentionResult
-from .rounding import Rounding
-from .trace import Step, Trace
+import importlib
+from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from symattn.version import __version__
+
+#: public name -> the module that defines it
+_EXPORTS: dict[str, str] = {
+    "AttentionResult": "symattn.api",
+    "audit": "symattn.api",
+    "check": "symattn.api",
+    "multi_head_attention": "symattn.api",
+    "scaled_dot_product_attention": "symattn.api",
+    "self_attention": "symattn.api",
+    "AuditReport": "symattn.read",
+    "DEFAULT_LIMITS": "symattn.config",
+    "Limits": "symattn.config",
+    "InputError": "symattn.errors",
+    "LimitError": "symattn.errors",
+    "NumberError": "symattn.errors",
+    "PrecisionError": "symattn.errors",
+    "ShapeError": "symattn.errors",
+    "SpecError": "symattn.errors",
+    "SymattnError": "symattn.errors",
+    "Ball": "symattn.exact",
+    "ExactTensor": "symattn.exact",
+    "Surd": "symattn.exact",
+    "inv_sqrt": "symattn.exact",
+    "sqrt_surd": "symattn.exact",
+    "Rounding": "symattn.numbers.rounding",
+    "Step": "symattn.engine",
+    "Trace": "symattn.engine",
+}
 
 __all__ = [
-    "AuditReport",
-    "audit",
     "AttentionResult",
+    "AuditReport",
     "Ball",
     "DEFAULT_LIMITS",
     "ExactTensor",
@@ -47,6 +62,7 @@ __all__ = [
     "Surd",
     "SymattnError",
     "Trace",
+    "audit",
     "check",
     "inv_sqrt",
     "multi_head_attention",
@@ -54,3 +70,41 @@ __all__ = [
     "self_attention",
     "sqrt_surd",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'symattn' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))
+
+
+if TYPE_CHECKING:
+    from symattn.api import (
+        AttentionResult,
+        audit,
+        check,
+        multi_head_attention,
+        scaled_dot_product_attention,
+        self_attention,
+    )
+    from symattn.config import DEFAULT_LIMITS, Limits
+    from symattn.engine import Step, Trace
+    from symattn.errors import (
+        InputError,
+        LimitError,
+        NumberError,
+        PrecisionError,
+        ShapeError,
+        SpecError,
+        SymattnError,
+    )
+    from symattn.exact import Ball, ExactTensor, Surd, inv_sqrt, sqrt_surd
+    from symattn.numbers.rounding import Rounding
+    from symattn.read import AuditReport

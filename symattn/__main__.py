@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from symattn.cli import main
+from symattn.cli.main import main
 
 if __name__ == "__main__":
     sys.exit(main())

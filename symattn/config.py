@@ -33,3 +33,6 @@ class Limits:
 
 
 DEFAULT_LIMITS = Limits()
+
+#: the languages symattn writes (one message catalog each, ``templates/messages/<lang>.toml``)
+LANGS: tuple[str, ...] = ("en", "zh")

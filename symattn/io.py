@@ -1,15 +1,14 @@
-"""Reading untrusted files and writing outputs without ever losing a user's work."""
+"""Reading untrusted files: size limits before reading, and decoding with clear errors."""
 
 from __future__ import annotations
 
 import codecs
 import os
 import sys
-import tempfile
 from pathlib import Path
 
-from .config import DEFAULT_LIMITS, Limits
-from .errors import InputError, LimitError
+from symattn.config import DEFAULT_LIMITS, Limits
+from symattn.errors import InputError, LimitError
 
 _BOMS = (
     (codecs.BOM_UTF8, "utf-8-sig"),
@@ -81,37 +80,3 @@ def read_bytes(path: str | os.PathLike[str], *, limits: Limits = DEFAULT_LIMITS)
 def read_text(path: str | os.PathLike[str], *, limits: Limits = DEFAULT_LIMITS) -> str:
     """The decoded text of ``path`` (see :func:`decode`)."""
     return decode(read_bytes(path, limits=limits), str(path))
-
-
-def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
-    """Write ``text`` (UTF-8) to ``path`` atomically (see :func:`write_bytes_atomic`)."""
-    write_bytes_atomic(path, text.encode("utf-8"))
-
-
-def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file and a rename.
-
-    On any error the temporary file is removed and an existing ``path`` is untouched.
-    """
-    target = Path(path)
-    directory = target.parent if str(target.parent) else Path(".")
-    if not directory.is_dir():
-        raise InputError(f"{path}: cannot write: folder {directory} does not exist")
-    if target.is_dir():
-        raise InputError(f"{path}: cannot write: it is a directory")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
-    except OSError as e:
-        raise InputError(f"{path}: cannot write: {e.strerror}") from None
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise

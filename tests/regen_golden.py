@@ -10,8 +10,8 @@ from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
-from symattn.document import DocOptions, build_document, meta_from_spec
-from symattn.render import render_json, render_latex, render_markdown
+from symattn.present.document import DocOptions, build_document, meta_from_spec
+from symattn.present.render import render_json, render_latex, render_markdown
 from symattn.spec import load_spec
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symattn.audit import AuditReport, audit
+from symattn.present.reports import audit_json, audit_text, message, recognised_json
+from symattn.read.audit import AuditReport, audit
 from symattn.errors import InputError, SymattnError
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -20,8 +21,8 @@ SEED_001 = "001_b0b3fceff32b9228.txt"
 SEED_004 = "004_a00461eb897f5725.txt"
 
 
-def run(name: str, lang: str = "en") -> AuditReport:
-    return audit((SEEDS / name).read_text(encoding="utf-8"), path=name, lang=lang)
+def run(name: str) -> AuditReport:
+    return audit((SEEDS / name).read_text(encoding="utf-8"), path=name)
 
 
 def codes(report: AuditReport) -> list[tuple[str, str]]:
@@ -46,16 +47,16 @@ def test_seed_000() -> None:
         ("propagated-rounding", "14.89"),
     ]
     conflict, mismatch, truncated, propagated = r.findings
-    assert conflict.line == 48 and "2 (line 17)" in conflict.message
-    assert "holds only with d_k = 4" in conflict.message
+    assert conflict.line == 48 and "2 (line 17)" in message(conflict)
+    assert "holds only with d_k = 4" in message(conflict)
     assert (truncated.line, truncated.exact, truncated.expected) == (69, "2.71828", "2.72")
     # Level 2: the problem from q_1, k_1 (Thinking), k_2 (Machines), v_1, v_2 with the stated d_k = 2
     assert mismatch.severity == "error" and mismatch.line == 48
-    assert "[0.8930, 0.1070]" in mismatch.message and "[12.1408, 22.1408]" in mismatch.message
-    assert "consistent with d_k = 4" in mismatch.message
-    assert propagated.severity == "warning" and "12.18 + 2.71" in propagated.message
+    assert "[0.8930, 0.1070]" in message(mismatch) and "[12.1408, 22.1408]" in message(mismatch)
+    assert "consistent with d_k = 4" in message(mismatch)
+    assert propagated.severity == "warning" and "12.18 + 2.71" in message(propagated)
     assert r.recognised is not None
-    assert r.recognised.to_json() | {} == {
+    assert recognised_json(r.recognised) | {} == {
         "Q": ["Thinking"], "K": ["Thinking", "Machines"], "V": ["Thinking", "Machines"], "source": "vectors",
         "d_k": 2, "d_k_from": "stated", "claims": r.recognised.claims,
     }
@@ -79,7 +80,7 @@ def test_seed_001() -> None:
     # (exactly x·W) and the weights consistent with it: nothing else was reported
     rec = r.recognised
     assert rec is not None and rec.source == "embeddings"
-    assert rec.to_json()["X"] == ["动物", "马路", "它"] and rec.to_json()["W"] == ["W_Q", "W_K", "W_V"]
+    assert recognised_json(rec)["X"] == ["动物", "马路", "它"] and recognised_json(rec)["W"] == ["W_Q", "W_K", "W_V"]
     assert (rec.d_k, rec.d_k_stated) == (2, False)
     assert rec.claims >= 18 + 3 + 3  # the table, the scores, the weights
     assert r.checked >= 25  # each number once, though Level 1 and Level 2 both judge many of them
@@ -107,14 +108,15 @@ def test_seed_004_accuses_nothing() -> None:
     assert not r.has_errors
     assert [(f.code, f.severity) for f in r.findings] == [("missing-input", "info")]
     (missing,) = r.findings
-    assert "0.79, 0.17, 0.04" in missing.message and "[9.68, 42.98]" in missing.message
+    assert "0.79, 0.17, 0.04" in message(missing) and "[9.68, 42.98]" in message(missing)
     assert r.recognised is None
 
 
 @pytest.mark.parametrize("name", sorted(p.name for p in (FIXTURES / "audit").glob("clean_*")))
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_clean_fixtures_have_no_finding(name: str, lang: str) -> None:
-    r = audit((FIXTURES / "audit" / name).read_text(encoding="utf-8"), lang=lang)
+    r = audit((FIXTURES / "audit" / name).read_text(encoding="utf-8"))
+    assert audit_text([r], lang)
     assert [f for f in r.findings if f.severity != "info"] == []
     assert r.checked >= 10
     assert r.unparsed == ()
@@ -138,8 +140,8 @@ def test_wrong_claims(text: str, code: str) -> None:
 
 
 def test_messages_in_chinese() -> None:
-    r = run(SEED_000, lang="zh")
-    by = {f.code: f.message for f in r.findings}
+    r = run(SEED_000)
+    by = {f.code: message(f, "zh") for f in r.findings}
     assert "截断" in by["truncated"]
     assert "按所述 d_k，权重应为 [0.8930, 0.1070]" in by["dk-mismatch"]
 
@@ -151,11 +153,11 @@ def test_unparsed_math_is_listed() -> None:
 
 def test_unknown_language_is_an_input_error() -> None:
     with pytest.raises(InputError):
-        audit("$1 = 1$", lang="fr")
+        audit_text([audit("$1 = 1$")], "fr")
 
 
 def test_json_shape() -> None:
-    data = run(SEED_000).to_json()
+    data = audit_json([run(SEED_000)])["files"][0]
     assert set(data) >= {"path", "findings", "checked", "unparsed"}
     assert set(data["findings"][0]) == {
         "code", "severity", "line", "column", "claimed", "exact", "expected", "message", "cause"}

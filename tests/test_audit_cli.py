@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from symattn.cli import main
+from symattn.cli.main import main
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SEEDS = FIXTURES / "seeds"

@@ -9,9 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symattn.check import CheckReport, check, load_catalog, render_markdown, render_message, render_text, to_json
+from symattn.judge.check import CheckReport, check
+from symattn.present.reports import check_json, check_markdown, check_text, message
 from symattn.engine import scaled_dot_product_attention
-from symattn.rounding import Rounding
+from symattn.numbers.rounding import Rounding
 from symattn.spec import loads_spec, load_spec
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples"
@@ -155,15 +156,15 @@ def test_dk_mismatch_refers_to_the_conflict() -> None:
     r = seed("thinking_machines")
     f = next(f for f in r.findings if f.code == "dk-mismatch")
     assert f.message_key == "dk-mismatch-conflict"
-    assert "conflicting definition" in render_message(f, load_catalog("en"))
-    assert "前后矛盾" in render_message(f, load_catalog("zh"))
+    assert "conflicting definition" in message(f, "en")
+    assert "前后矛盾" in message(f, "zh")
     frames = {x.claimed: x.frame for x in r.findings}
     assert frames["2.71"] == "4" and frames["4"] is None
 
 
 @pytest.mark.parametrize(("claimed", "shown"), [("2.71", "exact 2.71828…"), ("4", "exact 2 —")])
 def test_text_report_marks_inexact_values(claimed: str, shown: str) -> None:
-    text = render_text(seed("thinking_machines"))
+    text = check_text(seed("thinking_machines"))
     line = next(x for x in text.splitlines() if f"claimed {claimed}," in x)
     assert shown in line
 
@@ -187,28 +188,27 @@ def test_rounding_modes_narrow() -> None:
 def test_messages_in_both_languages() -> None:
     r = seed("animal_street")
     for lang in ("en", "zh"):
-        cat = load_catalog(lang)
         for f in r.findings:
-            msg = render_message(f, cat)
+            msg = message(f, lang)
             assert "{" not in msg and msg
-    assert "截断" in render_message(next(f for f in r.findings if f.code == "truncated"), load_catalog("zh"))
+    assert "截断" in message(next(f for f in r.findings if f.code == "truncated"), "zh")
 
 
 def test_reports() -> None:
     r = seed("thinking_machines")
-    text = render_text(r)
+    text = check_text(r)
     assert "exp_scores[Thinking,Machines]: truncated claimed 2.71, exact 2.71828… — " in text
     assert text.rstrip().endswith("13 claims checked, 3 errors, 1 warnings")
-    data = to_json(r)
+    data = check_json(r)
     assert data["checked"] == 13
     assert set(data["findings"][0]) == {"code", "severity", "step", "position", "claimed", "exact", "expected", "message"}
-    md = render_markdown(r, "zh", "T*")
+    md = check_markdown(r, "zh", "T*")
     assert "勘误表" in md and "T\\*" in md
 
 
 @pytest.mark.parametrize(("raw", "safe"), [("a*b", "a\\*b"), ("<x>", "&lt;x&gt;"), ("|", "\\|"), ("a\nb", "a b")])
 def test_markdown_report_escapes_user_text(raw: str, safe: str) -> None:
-    md = render_markdown(seed("thinking_machines"), "en", raw)
+    md = check_markdown(seed("thinking_machines"), "en", raw)
     assert f": {safe}\n" in md
 
 
@@ -264,4 +264,4 @@ def test_divisor_without_a_frame_is_a_dk_mismatch(divisor: str) -> None:
         f'[claims]\nsqrt_d_k = "{divisor}"\n'
     )
     (f,) = [f for f in check(spec).findings if f.code == "dk-mismatch"]
-    assert f.claimed == divisor and "sqrt(2)" in render_message(f, load_catalog("en"))
+    assert f.claimed == divisor and "sqrt(2)" in message(f, "en")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from symattn.cli import main
+from symattn.cli.main import main
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples"
 

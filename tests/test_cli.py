@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from symattn.cli import main
+from symattn.cli.main import main
 
 from .conftest import EXAMPLES, ROOT
 

@@ -11,7 +11,7 @@ import pytest
 
 from symattn import scaled_dot_product_attention
 from symattn.config import Limits
-from symattn.document import (
+from symattn.present.document import (
     DocMeta,
     DocOptions,
     Document,
@@ -23,7 +23,7 @@ from symattn.document import (
 )
 from symattn.errors import InputError
 from symattn.exact import Surd
-from symattn.rounding import round_decimals
+from symattn.numbers.rounding import round_decimals
 from symattn.spec import load_spec
 
 from .conftest import EXAMPLES
@@ -236,7 +236,7 @@ def test_check_frame_note_shows_this_documents_value() -> None:
 
 
 def test_check_accepts_a_report_and_needs_a_spec_for_true() -> None:
-    from symattn.check import check
+    from symattn.judge.check import check
 
     spec = load_spec(EXAMPLES / "animal_street.toml")
     report = check(spec)

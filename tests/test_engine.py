@@ -380,7 +380,7 @@ def test_routed_weights_decimal_tie_is_decided_exactly() -> None:
 def test_auto_routes_large_weights_only(
     monkeypatch: pytest.MonkeyPatch, n: int, routed: bool
 ) -> None:
-    from symattn import fast
+    from symattn.fast import kernels as fast
 
     calls: list[str] = []
     real_f64, real_cert = fast.spec_weights_float64, fast.spec_weights_certify
@@ -428,7 +428,7 @@ def test_routed_multi_head_to_numpy_equals_per_entry(name: str) -> None:
 
 
 def test_multi_head_output_is_routed(monkeypatch: pytest.MonkeyPatch) -> None:
-    from symattn import fast
+    from symattn.fast import kernels as fast
 
     calls: list[int] = []
     real = fast.spec_projected_float64
@@ -454,7 +454,7 @@ def test_equal_score_ties_are_decided_exactly_by_the_fallback() -> None:
 def test_auto_routes_large_outputs_only(
     monkeypatch: pytest.MonkeyPatch, n: int, routed: bool
 ) -> None:
-    from symattn import fast
+    from symattn.fast import kernels as fast
 
     calls: list[str] = []
     real_f64, real_cert = fast.spec_float64, fast.spec_certify

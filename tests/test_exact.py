@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from symattn.config import Limits
 from symattn.errors import InputError, LimitError, PrecisionError
-from symattn.exact import (
+from symattn.exact.tensors import (
     Ball,
     ExpTensor,
     MatMulTensor,

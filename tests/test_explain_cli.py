@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from symattn.cli import main
+from symattn.cli.main import main
 
 from .conftest import EXAMPLES, require_module
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from symattn.config import Limits
 from symattn.exact import Ball
 from symattn.errors import LimitError, SymattnError
-from symattn.expr import ExprError, evaluate, flatten, lit, literal_numbers, names, normalize, parse
+from symattn.read.expr import ExprError, evaluate, flatten, lit, literal_numbers, names, normalize, parse
 
 
 def values(text: str, env: dict | None = None) -> list[Fraction | None]:

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from symattn.config import Limits
 from symattn.errors import SymattnError
-from symattn.extract import chains
+from symattn.read.extract import chains
 
 SEEDS = Path(__file__).parent / "fixtures" / "seeds"
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import symattn
 from symattn.config import DEFAULT_LIMITS
 from symattn.exact import inv_sqrt
-from symattn.fast import (
+from symattn.fast.kernels import (
     Sliced,
     _exp_tables,
     _from_float,
@@ -261,7 +261,7 @@ def test_huge_logits_fall_back_correctly(big: float) -> None:
     st.integers(0, 8),
 )
 def test_short_decimals_read_like_shortest_repr(xs: list[float], places: int) -> None:
-    from symattn.fast import _short_decimals
+    from symattn.fast.kernels import _short_decimals
     from symattn.numbers import to_exact_array
 
     a = np.round(np.array(xs), places)
@@ -282,7 +282,7 @@ def test_short_decimals_read_like_shortest_repr(xs: list[float], places: int) ->
 def test_integer_scores_direct_tables_agree_with_arb(
     L: int, S: int, seed: int, scale: Fraction | None
 ) -> None:
-    from symattn.fast import _direct_tables, _gamma
+    from symattn.fast.kernels import _direct_tables, _gamma
 
     rng = np.random.default_rng(seed)
     q = rng.integers(-9, 10, (L, 3)).astype(np.float64)
@@ -299,7 +299,7 @@ def test_integer_scores_direct_tables_agree_with_arb(
 
 @pytest.mark.parametrize("digits", [1, 2, 3, 20])
 def test_decimals_match_the_exact_engine(digits: int) -> None:
-    from symattn.fast import attention_decimals
+    from symattn.fast.kernels import attention_decimals
 
     # includes an exact tie (mean of 0.25 and 0.5 = 0.375 at 2 digits) and a zero output
     q = np.array([[0.0, 0.0], [1.0, -0.5], [2.0, 0.25]])
@@ -319,7 +319,7 @@ def test_decimals_match_the_exact_engine(digits: int) -> None:
 def _row_reference(p, b: tuple[int, ...], i: int) -> list[float]:
     """One row of weights by the Arb fallback alone (independent of the fast path)."""
     from symattn.exact import float_of
-    from symattn.fast import _certify_row_entries, _row_weights
+    from symattn.fast.kernels import _certify_row_entries, _row_weights
 
     S = p.k.shape[-2]
     got = _certify_row_entries(
@@ -330,7 +330,7 @@ def _row_reference(p, b: tuple[int, ...], i: int) -> list[float]:
 
 @pytest.mark.parametrize(("n", "causal"), [(48, False), (48, True), (130, False)])
 def test_weights_fast_path_decides_random_entries_itself(n: int, causal: bool) -> None:
-    from symattn.fast import _weights_run
+    from symattn.fast.kernels import _weights_run
 
     rng = np.random.default_rng(n)
     q, k, v = (rng.standard_normal((n, 8)) for _ in range(3))
@@ -343,7 +343,7 @@ def test_weights_fast_path_decides_random_entries_itself(n: int, causal: bool) -
 
 @pytest.mark.parametrize("scale", [40, Fraction(-7, 3), inv_sqrt(2)])
 def test_weights_with_tiny_and_zeroed_entries_fall_back_correctly(scale: object) -> None:
-    from symattn.fast import _weights_run
+    from symattn.fast.kernels import _weights_run
 
     rng = np.random.default_rng(5)
     q, k, v = (np.round(rng.uniform(-2, 2, (12, 3)), 2) for _ in range(3))

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from symattn.audit import audit
-from symattn.cli import main
+from symattn.read.audit import audit
+from symattn.cli.main import main
 from symattn.errors import LimitError, SpecError, SymattnError
 from symattn.spec import load_spec, loads_spec
 

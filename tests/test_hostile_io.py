@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-import symattn.io
-from symattn.audit import audit
-from symattn.cli import main
+import symattn.cli.output
+from symattn.present.reports import audit_json
+from symattn.read.audit import audit
+from symattn.cli.main import main
 from symattn.errors import SymattnError
 from symattn.io import decode
 from symattn.spec import load_spec
@@ -43,7 +44,7 @@ def test_audit_encodings(enc: str, tmp_path: Path, monkeypatch: pytest.MonkeyPat
     (tmp_path / "p.md").write_bytes(ENCODINGS[enc](DOC))
     assert main(["audit", "p.md", "--format", "json"]) == 1
     got = json.loads(capsys.readouterr().out)["files"][0]
-    want = audit(DOC, path="p.md").to_json()
+    want = audit_json([audit(DOC, path="p.md")])["files"][0]
     assert got["findings"] == want["findings"]
     assert {f["code"] for f in got["findings"]} >= {"wrong-value"}
 
@@ -121,8 +122,8 @@ def test_render_failure_leaves_output_untouched(
     def boom(data: bytes) -> bytes:
         raise SymattnError("simulated rendering failure")
 
-    real = symattn.io.write_bytes_atomic
-    monkeypatch.setattr(symattn.io, "write_bytes_atomic", lambda path, data: real(path, boom(data)))
+    real = symattn.cli.output.write_bytes_atomic
+    monkeypatch.setattr(symattn.cli.output, "write_bytes_atomic", lambda path, data: real(path, boom(data)))
     assert main([*argv, "-o", "out.txt"]) == 2
     assert "simulated rendering failure" in capsys.readouterr().err
     assert out.read_text(encoding="utf-8") == "OLD CONTENT"

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from symattn import Limits, scaled_dot_product_attention
-from symattn.audit import audit
-from symattn.cli import main
-from symattn.document import DocOptions, build_document, meta_from_spec
+from symattn.read.audit import audit
+from symattn.cli.main import main
+from symattn.present.document import DocOptions, build_document, meta_from_spec
 from symattn.errors import LimitError, PrecisionError, SymattnError
 from symattn.io import read_bytes
 from symattn.numbers import parse_number, to_exact_array

@@ -19,10 +19,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from symattn.audit import audit
-from symattn.cli import main
-from symattn.document import DocOptions, build_document, meta_from_spec
-from symattn.render import escape_latex, escape_markdown, render_json, render_latex, render_markdown
+from symattn.present.reports import audit_json
+from symattn.read.audit import audit
+from symattn.cli.main import main
+from symattn.present.document import DocOptions, build_document, meta_from_spec
+from symattn.present.render import escape_latex, escape_markdown, render_json, render_latex, render_markdown
 from symattn.spec import loads_spec
 
 from .conftest import ROOT, require_tool
@@ -250,5 +251,5 @@ def test_audit_outputs_with_hostile_text(
 @given(st.text(max_size=200))
 @settings(max_examples=100, deadline=None)
 def test_audit_json_round_trips_any_text(text: str) -> None:
-    data = audit(text).to_json()
+    data = audit_json([audit(text)])
     assert json.loads(json.dumps(data)) == json.loads(json.dumps(data, ensure_ascii=False))

@@ -10,7 +10,7 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symattn.audit import audit
+from symattn.read.audit import audit
 from symattn.errors import SymattnError
 from symattn.numbers import parse_number, to_exact_array
 from symattn.spec import loads_spec

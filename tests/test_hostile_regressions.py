@@ -44,8 +44,8 @@ def test_long_literal_with_raised_limit(text: str) -> None:
 def test_render_control_characters_in_notes() -> None:
     import json
 
-    from symattn.document import DocOptions, build_document, meta_from_spec
-    from symattn.render import render_json, render_latex, render_markdown
+    from symattn.present.document import DocOptions, build_document, meta_from_spec
+    from symattn.present.render import render_json, render_latex, render_markdown
 
     notes = "x\x03e\nm\x03e'\n"
     data = {"notes": notes, "tokens": ["x", "x\u2063"], "inputs": {"Q": [[1, 0], [0, 1]], "K": [[1, 2], [3, 4]], "V": [[1, 0], [0, 1]]}}

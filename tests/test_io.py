@@ -7,7 +7,8 @@ import pytest
 
 from symattn.config import Limits
 from symattn.errors import InputError, LimitError
-from symattn.io import decode, read_text, write_text_atomic
+from symattn.cli.output import write_text_atomic
+from symattn.io import decode, read_text
 
 TEXT = "d_k = 2，e^{1.0} ≈ 2.71 它"
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from symattn._resources import templates_dir
+from symattn.present.resources import templates_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "templates"
@@ -101,7 +101,7 @@ def test_wheel_declares_console_script(wheel: zipfile.ZipFile) -> None:
     entry_points = _dist_info(wheel, "entry_points.txt")
     lines = [line.replace(" ", "") for line in entry_points.splitlines()]
     assert "[console_scripts]" in lines
-    assert "symattn=symattn.cli:main" in lines
+    assert "symattn=symattn.cli.main:main" in lines
 
 
 def test_templates_dir_contains_readme() -> None:

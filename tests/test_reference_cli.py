@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import symattn
-from symattn.cli import main
-from symattn.commands.reference import compare_report, ulp
+from symattn.cli.main import main
+from symattn.cli.reference import compare_report, ulp
 
 
 def _save(

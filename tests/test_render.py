@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from symattn import scaled_dot_product_attention
-from symattn.document import DocMeta, DocOptions, build_document
+from symattn.present.document import DocMeta, DocOptions, build_document
 from symattn.errors import InputError
-from symattn.render import (
+from symattn.present.render import (
     escape_latex,
     escape_markdown,
     math_text,

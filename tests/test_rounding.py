@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from symattn.rounding import (
+from symattn.numbers.rounding import (
     Rounding,
     decimal_exponent,
     is_tie,

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from symattn.audit import audit
-from symattn.cli import main
+from symattn.read.audit import audit
+from symattn.cli.main import main
 from symattn.spec import load_spec
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"

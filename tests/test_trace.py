@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 
 import symattn
-from symattn.trace import OPS, SCHEMA, Trace
+from symattn.engine.trace import OPS, SCHEMA, Trace
 
 Q1, K1, V1 = [[1, 2]], [[1, 2], [0, 1]], [[10, 20], [30, 40]]
 

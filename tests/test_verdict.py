@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from symattn.config import Limits
 from symattn.engine import scaled_dot_product_attention
 from symattn.numbers import parse_number
-from symattn.rounding import Rounding, round_decimals
-from symattn.verdict import (
+from symattn.numbers.rounding import Rounding, round_decimals
+from symattn.judge.verdict import (
     CODES,
     SEVERITY,
     Computed,

@@ -1,0 +1,103 @@
+"""The public functions: the engine's attention operations, returning results that also
+write themselves out as worked examples (Markdown, LaTeX) and show in notebooks.
+
+The engine knows nothing of documents; this module, at the top of the layers, joins the
+two: :class:`AttentionResult` here is the engine's result plus the presentation methods.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from symattn import engine
+from symattn.config import DEFAULT_LIMITS, Limits
+from symattn.judge import check
+from symattn.present.document import DocMeta, DocOptions, build_document
+from symattn.present.render import render_latex, render_markdown
+from symattn.read import audit
+
+__all__ = [
+    "AttentionResult",
+    "audit",
+    "check",
+    "multi_head_attention",
+    "scaled_dot_product_attention",
+    "self_attention",
+]
+
+
+class AttentionResult(engine.AttentionResult):
+    """Every stage of one attention computation, exactly, and its worked example."""
+
+    @classmethod
+    def of(cls, result: engine.AttentionResult) -> AttentionResult:
+        """The same result with the presentation methods."""
+        return cls(trace=result.trace, query_labels=result.query_labels, key_labels=result.key_labels)
+
+    def _document(self, lang: str, **kw: Any) -> Any:
+        meta = DocMeta(lang=lang, title=kw.pop("title", ""))
+        return build_document(self, meta, DocOptions(**kw))
+
+    def to_markdown(self, lang: str = "en", **kw: Any) -> str:
+        """The worked example as Markdown (options as in :class:`symattn.present.document.DocOptions`)."""
+        templates = kw.pop("templates", None)
+        return render_markdown(self._document(lang, **kw), templates=templates)
+
+    def to_latex(self, lang: str = "en", **kw: Any) -> str:
+        """The worked example as a LaTeX document (``fragment=True`` for the body only)."""
+        templates = kw.pop("templates", None)
+        fragment = kw.pop("fragment", False)
+        return render_latex(self._document(lang, **kw), fragment, templates=templates)
+
+    def _repr_markdown_(self) -> str:
+        return self.to_markdown()
+
+    def _repr_latex_(self) -> str:
+        return self.to_latex(fragment=True)
+
+
+def scaled_dot_product_attention(
+    query: Any,
+    key: Any,
+    value: Any,
+    attn_mask: Any = None,
+    dropout_p: float = 0.0,
+    is_causal: bool = False,
+    scale: Any = None,
+    enable_gqa: bool = False,
+    *,
+    exact_float: bool = False,
+    query_labels: Any = None,
+    key_labels: Any = None,
+    limits: Limits = DEFAULT_LIMITS,
+) -> AttentionResult:
+    """Exact ``softmax(Q K^T * scale + mask) V``, mirroring torch's function of this name.
+
+    Floats are read through their shortest repr (``0.1`` is 1/10) unless ``exact_float``.
+    ``scale`` may be a number or a :class:`~symattn.exact.Surd` such as ``inv_sqrt(2)``.
+    """
+    return AttentionResult.of(
+        engine.scaled_dot_product_attention(
+            query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa,
+            exact_float=exact_float, query_labels=query_labels, key_labels=key_labels, limits=limits,
+        )
+    )
+
+
+def self_attention(x: Any, w_q: Any, w_k: Any, w_v: Any, **kw: Any) -> AttentionResult:
+    """Self-attention from embeddings: ``Q = X W_Q``, ``K = X W_K``, ``V = X W_V``, then attention.
+
+    Keywords as in :func:`symattn.engine.self_attention` (``attn_mask``, ``is_causal``,
+    ``scale``, ``labels``, ``exact_float``, ``limits``).
+    """
+    return AttentionResult.of(engine.self_attention(x, w_q, w_k, w_v, **kw))
+
+
+def multi_head_attention(
+    x: Any, w_q: Any, w_k: Any, w_v: Any, w_o: Any = None, *, num_heads: int, **kw: Any
+) -> AttentionResult:
+    """Multi-head self-attention: project, split into heads, attend per head, concat, ``W_O``.
+
+    Keywords as in :func:`symattn.engine.multi_head_attention`.
+    """
+    return AttentionResult.of(engine.multi_head_attention(x, w_q, w_k, w_v, w_o, num_heads=num_heads, **kw))

@@ -1,0 +1,81 @@
+"""The ``symattn`` command line: one subcommand per module in :mod:`symattn.commands`.
+
+Every error a user can cause ends as one line on stderr and exit code 2; a finding of
+severity error (``check``, ``audit``) is exit code 1; success is 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType, ModuleType
+
+from symattn.version import __version__
+from symattn.cli import audit, check, compute, explain, reference
+from symattn.cli.options import parse_limit
+from symattn.errors import SymattnError
+
+#: the subcommands in help order; each module defines ``HELP`` (one line),
+#: ``add_arguments(parser)`` and ``run(args) -> int``
+COMMANDS: Mapping[str, ModuleType] = MappingProxyType(
+    {"compute": compute, "explain": explain, "check": check, "audit": audit, "reference": reference}
+)
+
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors say the program name and exit 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full parser with every subcommand."""
+    parser = _Parser(
+        prog="symattn",
+        description="Transformer attention with exact and certified numbers: compute, explain, check.",
+    )
+    parser.add_argument("--version", action="version", version=f"symattn {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    for name, module in COMMANDS.items():
+        p = sub.add_parser(name, help=module.HELP, description=module.HELP)
+        p.add_argument(
+            "--limit",
+            action="append",
+            type=parse_limit,
+            metavar="NAME=N",
+            help="raise or lower a safety limit (see docs/security.md), e.g. max_elements=10000000",
+        )
+        module.add_arguments(p)
+        p.set_defaults(_run=module.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args._run(args))
+    except SymattnError as e:
+        # the library says Limits(NAME=...); on the command line that is --limit NAME=N
+        message = re.sub(r"\bLimits\((\w+)=\.\.\.\)", r"--limit \1=N", str(e)).replace("\n", " ")
+        print(f"symattn {args.command}: error: {message}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print(f"symattn {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+    except OSError as e:  # e.g. disk full while writing -o FILE (the old file is untouched)
+        print(f"symattn {args.command}: error: {e.strerror or e}", file=sys.stderr)
+        return EXIT_USAGE
+    except RecursionError:
+        print(f"symattn {args.command}: error: input nested too deeply", file=sys.stderr)
+        return EXIT_USAGE

@@ -1,1 +1,0 @@
-"""Subcommands of the ``symattn`` command line, one module each (see :mod:`symattn.cli`)."""

@@ -1,0 +1,133 @@
+"""The result of an attention computation: its trace, and each stage by name."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from symattn.config import DEFAULT_LIMITS, Limits
+from symattn.engine.trace import Step, Trace
+from symattn.exact import ExactTensor, Surd
+
+
+@dataclass(frozen=True)
+class AttentionResult:
+    """Every stage of one attention computation, exactly.
+
+    Stages are :class:`~symattn.exact.ExactTensor`: ``exact()`` for exact values,
+    ``enclose(digits)`` for certified balls, ``evalf(digits)`` for correctly rounded
+    decimals, ``to_numpy()`` for correctly rounded float64.
+    """
+
+    trace: Trace
+    query_labels: tuple[str, ...] | None = None
+    key_labels: tuple[str, ...] | None = None
+
+    def stage(self, name: str) -> ExactTensor:
+        """The value of the last step called ``name`` (``"scores"``, ``"weights"``, ...)."""
+        return self.trace.get(name).value
+
+    def _step(self, name: str) -> Step:
+        return self.trace.get(name)
+
+    @property
+    def query(self) -> ExactTensor:
+        """Q (given, or projected from X)."""
+        return self.stage("Q")
+
+    @property
+    def key(self) -> ExactTensor:
+        """K."""
+        return self.stage("K")
+
+    @property
+    def value(self) -> ExactTensor:
+        """V."""
+        return self.stage("V")
+
+    @property
+    def scores(self) -> ExactTensor:
+        """``Q K^T``: rational."""
+        return self.stage("scores")
+
+    @property
+    def scaled_scores(self) -> ExactTensor:
+        """Scores times the scale: exact algebraic numbers, e.g. ``5*sqrt(2)/2``."""
+        return self.stage("scaled_scores")
+
+    @property
+    def masked_scores(self) -> ExactTensor:
+        """Scaled scores after the mask (the scaled scores when there is none)."""
+        step = self.trace.find("masked_scores")
+        return step.value if step is not None else self.scaled_scores
+
+    @property
+    def exp_scores(self) -> ExactTensor:
+        """``e`` to the power of each (masked) scaled score."""
+        return self.stage("exp_scores")
+
+    @property
+    def exp_sums(self) -> ExactTensor:
+        """Each row's sum of ``exp_scores``: the softmax denominator."""
+        return self.stage("exp_sums")
+
+    @property
+    def weights(self) -> ExactTensor:
+        """Attention weights; each unmasked row sums to exactly 1."""
+        return self.stage("weights")
+
+    @property
+    def output(self) -> ExactTensor:
+        """The attention output."""
+        return self.stage("output")
+
+    @property
+    def d_k(self) -> Fraction | None:
+        """The ``d`` of the divisor ``sqrt(d)`` actually used (``None`` for a non-positive scale)."""
+        step = self.trace.find("sqrt_d_k")
+        return step.attrs["d_k"] if step is not None else None
+
+    @property
+    def key_width(self) -> int:
+        """The width ``E`` of the keys (``d_k`` as the data says it)."""
+        return self._step("K^T").shape[-2]
+
+    @property
+    def scale(self) -> Surd:
+        """The exact factor the scores were multiplied by."""
+        step = self.trace.find("sqrt_d_k")
+        if step is None:
+            return self._step("scaled_scores").attrs["scale"]
+        root = step.value.surd(())
+        # 1/(p) or 1/(q sqrt r) = sqrt(r)/(q r)
+        if root.q == 0:
+            return Surd(1 / root.p)
+        return Surd(Fraction(0), 1 / (root.q * root.r), root.r)
+
+    @property
+    def fully_masked_rows(self) -> tuple[tuple[int, ...], ...]:
+        """Rows (index without the key axis) whose keys were all masked: their weights are 0."""
+        return self._step("weights").attrs["fully_masked_rows"]
+
+    # conveniences on the output (``method``: "auto", "fast" or "exact", see ExactTensor.certify)
+    def enclose(self, digits: int = 30, *, limits: Limits = DEFAULT_LIMITS, method: str = "auto") -> np.ndarray:
+        """Certified balls around the output, narrower than ``10**-digits``."""
+        return self.output.enclose(digits, limits=limits, method=method)
+
+    def evalf(self, digits: int = 15, *, limits: Limits = DEFAULT_LIMITS, method: str = "auto") -> np.ndarray:
+        """The output correctly rounded to ``digits`` significant digits."""
+        return self.output.evalf(digits, limits=limits, method=method)
+
+    def to_numpy(self, *, limits: Limits = DEFAULT_LIMITS, method: str = "auto") -> np.ndarray:
+        """The output correctly rounded to float64."""
+        return self.output.to_numpy(limits=limits, method=method)
+
+    def to_json(self, **kw: Any) -> dict[str, Any]:
+        """The trace as JSON (see :meth:`Trace.to_json`), with the labels."""
+        data = self.trace.to_json(**kw)
+        data["query_labels"] = list(self.query_labels) if self.query_labels else None
+        data["key_labels"] = list(self.key_labels) if self.key_labels else None
+        return data

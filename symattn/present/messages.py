@@ -1,0 +1,121 @@
+"""The message catalogs (``templates/messages/<lang>.toml``): the only reader of them.
+
+A catalog is one TOML file per language; its tables (``[check]``, ``[audit]``) are flattened
+to dotted keys (``check.truncated``). A user's ``--templates DIR`` overrides keys one by one.
+:func:`say` turns a typed :class:`~symattn.judge.findings.Message` into text; a key missing
+from the catalog, or a placeholder the message does not fill, is an error, never the raw key.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterator, Mapping
+from functools import lru_cache
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from symattn.errors import InputError
+from symattn.judge.findings import Join, Message
+from symattn.present.resources import templates_dir
+
+_LANG_RE = re.compile(r"[a-z]{2,3}(-[A-Za-z]{2,4})?")
+
+
+def search_path(user: str | Path | None) -> list[Path]:
+    """Template folders in lookup order: the user's ``--templates DIR``, then the package's."""
+    paths = [Path(user)] if user is not None else []
+    if user is not None and not paths[0].is_dir():
+        raise InputError(f"--templates {user}: not a directory")
+    return paths + [templates_dir()]
+
+
+def load_messages(lang: str, templates: str | Path | None = None) -> Mapping[str, str]:
+    """The message catalog for ``lang``: the package's, overridden key by key by the user's."""
+    if not _LANG_RE.fullmatch(lang):
+        raise InputError(f"--lang {lang!r}: expected a language code such as en or zh")
+    return _load(lang, tuple(str(p) for p in search_path(templates)))
+
+
+@lru_cache(maxsize=16)
+def _load(lang: str, folders: tuple[str, ...]) -> Mapping[str, str]:
+    merged: dict[str, str] = {}
+    found = False
+    for folder in reversed(folders):
+        path = Path(folder) / "messages" / f"{lang}.toml"
+        if path.is_file():
+            found = True
+            try:
+                data = tomllib.loads(path.read_text(encoding="utf-8"))
+            except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+                raise InputError(f"{path}: not a valid message catalog: {e}") from e
+            merged.update(_flatten(data))
+    if not found:
+        have = sorted(p.stem for p in (templates_dir() / "messages").glob("*.toml"))
+        raise InputError(f"no message catalog for language {lang!r}; available: {', '.join(have)}")
+    return MappingProxyType(merged)
+
+
+def _flatten(data: Mapping[str, Any], prefix: str = "") -> dict[str, str]:
+    """Catalog keys with tables flattened: ``[check] truncated`` becomes ``check.truncated``."""
+    out: dict[str, str] = {}
+    for key, value in data.items():
+        if isinstance(value, Mapping):
+            out.update(_flatten(value, f"{prefix}{key}."))
+        elif isinstance(value, str):
+            out[f"{prefix}{key}"] = value
+    return out
+
+
+def catalog(lang: str, section: str, templates: str | Path | None = None) -> Mapping[str, str]:
+    """The keys of one table of the ``lang`` catalog (``check``, ``audit``), without the prefix."""
+    head = section + "."
+    messages = load_messages(lang, templates)
+    return MappingProxyType({k[len(head) :]: v for k, v in messages.items() if k.startswith(head)})
+
+
+def text(messages: Mapping[str, str], key: str) -> str:
+    """The catalog text of ``key`` (a dotted key); an error when the catalog lacks it."""
+    try:
+        return messages[key]
+    except KeyError:
+        raise InputError(f"message catalog has no entry {key!r}") from None
+
+
+class _Params(Mapping[str, str]):
+    """A message's parameters, each rendered only when its template uses it."""
+
+    def __init__(self, message: Message, messages: Mapping[str, str]) -> None:
+        self._message = message
+        self._messages = messages
+
+    def __getitem__(self, name: str) -> str:
+        if name not in self._message.params:
+            raise InputError(
+                f"message {self._message.section}.{self._message.key} uses {{{name}}}, which it is not given"
+            )
+        return show(self._message.params[name], self._messages)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._message.params)
+
+    def __len__(self) -> int:
+        return len(self._message.params)
+
+
+def say(message: Message, messages: Mapping[str, str]) -> str:
+    """The sentence ``message`` stands for, in the catalog's language (plain text)."""
+    return text(messages, f"{message.section}.{message.key}").format_map(_Params(message, messages))
+
+
+def show(value: object, messages: Mapping[str, str]) -> str:
+    """One parameter value as plain text: messages rendered, lists as ``[a, b]``."""
+    if isinstance(value, Message):
+        return say(value, messages)
+    if isinstance(value, Join):
+        sep = say(value.sep, messages) if isinstance(value.sep, Message) else value.sep
+        return value.prefix + sep.join(show(p, messages) for p in value.parts)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(show(x, messages) for x in value) + "]"
+    return "" if value is None else str(value)

@@ -1,0 +1,210 @@
+"""Reports of ``check`` and ``audit``: text (linter lines), JSON and Markdown.
+
+Pure functions of the typed reports: the words come from the catalog of the language asked
+for (:mod:`symattn.present.messages`), the Markdown through the one jinja2 environment.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from symattn.judge.check import CheckReport
+from symattn.judge.findings import Finding, Message
+from symattn.present.messages import catalog, load_messages, say
+from symattn.present.render import render_report
+from symattn.read.audit import AuditReport, Recognised, Unparsed
+
+# --------------------------------------------------------------------------- findings
+
+
+def message(finding: Finding, lang: str = "en") -> str:
+    """The finding's one-sentence reason in ``lang``."""
+    return say(finding.message, load_messages(lang))
+
+
+def position_text(f: Finding) -> str:
+    """``step[row,col]`` as the terminal report shows it."""
+    return f"{f.step}[{','.join(f.position)}]" if f.position else f.step
+
+
+# --------------------------------------------------------------------------- check
+
+
+def check_summary(report: CheckReport, lang: str = "en") -> str:
+    """``N claims checked, E errors, W warnings`` in ``lang``."""
+    return catalog(lang, "check")["summary"].format(
+        checked=report.checked, errors=report.count("error"), warnings=report.count("warning")
+    )
+
+
+def check_text(report: CheckReport, lang: str = "en") -> str:
+    """One line per finding, like a linter, then the summary line."""
+    messages = load_messages(lang)
+    lines = [
+        f"{report.path}:{position_text(f)}: {f.code} claimed {f.claimed}, exact {f.exact_text} — "
+        f"{say(f.message, messages)}"
+        for f in report.findings
+    ]
+    lines.append(check_summary(report, lang))
+    return "\n".join(lines) + "\n"
+
+
+def check_json(report: CheckReport, lang: str = "en") -> dict[str, Any]:
+    """``{"spec": PATH, "findings": [...], "checked": N}``."""
+    messages = load_messages(lang)
+    return {
+        "spec": report.path,
+        "findings": [
+            {
+                "code": f.code,
+                "severity": f.severity,
+                "step": f.step,
+                "position": list(f.position),
+                "claimed": f.claimed,
+                "exact": f.exact,
+                "expected": f.expected,
+                "message": say(f.message, messages),
+            }
+            for f in report.findings
+        ],
+        "checked": report.checked,
+    }
+
+
+def check_markdown(report: CheckReport, lang: str = "en", title: str = "") -> str:
+    """The errata page, through ``templates/markdown/check_report.md.j2``."""
+    messages = load_messages(lang)
+    cat = catalog(lang, "check")
+    rows = [
+        {
+            "code": f.code,
+            "severity": f.severity,
+            "where": position_text(f),
+            "claimed": f.claimed,
+            "exact": f.exact_text,
+            "expected": f.expected or "",
+            "message": say(f.message, messages),
+        }
+        for f in report.findings
+    ]
+    return render_report(
+        "check_report", lang, heading=cat["heading"], title=title or report.path, path=report.path,
+        rows=rows, summary=check_summary(report, lang), labels=cat, none=cat["none"],
+    )
+
+
+# --------------------------------------------------------------------------- audit
+
+
+def recognised_text(r: Recognised, lang: str = "en") -> str:
+    """One line saying which attention problem an audit rebuilt, in ``lang``."""
+    cat = catalog(lang, "audit")
+    parts = [f"{n} {', '.join(t)}" for n, t in (("Q", r.q), ("K", r.k), ("V", r.v))]
+    if r.x:
+        parts.insert(0, f"X {', '.join(r.x)}; {', '.join(r.w)}")
+    return say(
+        Message(
+            "audit", "recognised",
+            {
+                "source": cat[f"source_{r.source}"], "parts": cat["part_sep"].join(parts),
+                "d_k": "" if r.d_k is None else r.d_k,
+                "dk_from": cat["dk_as_stated" if r.d_k_stated else "dk_width"], "claims": r.claims,
+            },
+        ),
+        load_messages(lang),
+    )
+
+
+def recognised_json(r: Recognised) -> dict[str, object]:
+    out: dict[str, object] = {"Q": list(r.q), "K": list(r.k), "V": list(r.v), "source": r.source}
+    if r.x:
+        out["X"] = list(r.x)
+        out["W"] = list(r.w)
+    out["d_k"] = r.d_k
+    out["d_k_from"] = "stated" if r.d_k_stated else "width of K"
+    out["claims"] = r.claims
+    return out
+
+
+def _unparsed_json(u: Unparsed) -> dict[str, object]:
+    return {"line": u.line, "text": u.text, "reason": u.reason}
+
+
+def _audit_finding_json(f: Finding, messages: Mapping[str, str]) -> dict[str, object]:
+    return {
+        "code": f.code,
+        "severity": f.severity,
+        "line": f.line,
+        "column": f.column,
+        "claimed": f.claimed,
+        "exact": f.exact,
+        "expected": f.expected,
+        "message": say(f.message, messages),
+        "cause": f.cause,
+    }
+
+
+def audit_json(reports: Sequence[AuditReport], lang: str = "en") -> dict[str, object]:
+    """``{"files": [...]}``: one object per audited text."""
+    messages = load_messages(lang)
+    return {
+        "files": [
+            {
+                "path": r.path,
+                "findings": [_audit_finding_json(f, messages) for f in r.findings],
+                "checked": r.checked,
+                "unparsed": [_unparsed_json(u) for u in r.unparsed],
+                "recognised": recognised_json(r.recognised) if r.recognised is not None else None,
+            }
+            for r in reports
+        ]
+    }
+
+
+def audit_text(reports: Sequence[AuditReport], lang: str = "en") -> str:
+    """Linter lines ``FILE:LINE:COL: CODE claimed X, exact Y — reason`` (no ``exact`` when there is
+    none, as for ``precision-mixed``) and a summary per file."""
+    messages = load_messages(lang)
+    lines = []
+    for r in reports:
+        for f in r.findings:
+            exact = f", exact {f.exact}" if f.exact else ""
+            lines.append(
+                f"{r.path}:{f.line}:{f.column}: {f.code} claimed {f.claimed}{exact} — {say(f.message, messages)}"
+            )
+        for u in r.unparsed:
+            lines.append(f"{r.path}:{u.line}: not checked: {u.text[:80]} ({u.reason})")
+        if r.recognised is not None:
+            lines.append(f"{r.path}: recognised {recognised_text(r.recognised, lang)}")
+        lines.append(
+            f"{r.path}: {len(r.findings)} finding(s), {r.checked} claim(s) checked, {len(r.unparsed)} not checked"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def audit_markdown(reports: Sequence[AuditReport], lang: str = "en") -> str:
+    """The errata page, through ``templates/markdown/audit_report.md.j2``."""
+    messages = load_messages(lang)
+    cat = catalog(lang, "audit")
+    files = [
+        {
+            "path": r.path,
+            "summary": cat["report_summary"].format(
+                checked=r.checked, findings=len(r.findings), unparsed=len(r.unparsed)
+            ),
+            "recognised": (
+                cat["report_recognised"].format(what=recognised_text(r.recognised, lang)) if r.recognised else ""
+            ),
+            "findings": [
+                {
+                    "line": f.line, "column": f.column, "code": f.code, "claimed": f.claimed,
+                    "exact": f.exact, "expected": f.expected, "message": say(f.message, messages),
+                }
+                for f in r.findings
+            ],
+            "unparsed": [(cat["report_line"].format(line=u.line), u.text, u.reason) for u in r.unparsed],
+        }
+        for r in reports
+    ]
+    return render_report("audit_report", lang, files=files, cat=cat)

@@ -1,0 +1,5 @@
+"""Spec files: a worked example's inputs and its author's claims, loaded and run."""
+
+from symattn.spec.model import Claims, RowClaims, Spec, TokenClaims, load_spec, loads_spec
+
+__all__ = ["Claims", "RowClaims", "Spec", "TokenClaims", "load_spec", "loads_spec"]
