@@ -14,7 +14,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from symattn.version import __version__
+from symattn.version import __version__ as __version__
 
 #: public name -> the module that defines it
 _EXPORTS: dict[str, str] = {

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+
+from symattn.errors import LimitError
 
 
 @dataclass(frozen=True)
@@ -30,6 +33,16 @@ class Limits:
     max_line_length: int = 100_000
     #: largest number of (query, key) pairs a document writes out in full
     max_explained_pairs: int = 400
+
+    def exceeded(self, name: str, what: str) -> LimitError:
+        """The error for ``what`` going beyond the limit ``name`` (it says how to raise it)."""
+        return LimitError(f"{what}, more than {name}={getattr(self, name)} (raise it with Limits({name}=...))")
+
+    def check_elements(self, shape: tuple[int, ...] | int, what: str, unit: str = "entries") -> None:
+        """Refuse ``what`` (an array of ``shape``, or ``shape`` items) beyond ``max_elements``."""
+        n = shape if isinstance(shape, int) else math.prod(shape)
+        if n > self.max_elements:
+            raise self.exceeded("max_elements", f"{what} has {n} {unit}")
 
 
 DEFAULT_LIMITS = Limits()

@@ -506,7 +506,7 @@ def test_file_too_big(tmp_path: Path, size: int) -> None:
 
 
 def test_max_elements() -> None:
-    with pytest.raises(LimitError, match="inputs.K: 4 entries exceed limits.max_elements = 3"):
+    with pytest.raises(LimitError, match="inputs.K has 4 entries, more than max_elements=3"):
         spec(QT + BASE, limits=Limits(max_elements=3))
 
 

@@ -12,10 +12,10 @@ import sys
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType, ModuleType
 
-from symattn.version import __version__
 from symattn.cli import audit, check, compute, explain, reference
 from symattn.cli.options import parse_limit
 from symattn.errors import SymattnError
+from symattn.version import __version__
 
 #: the subcommands in help order; each module defines ``HELP`` (one line),
 #: ``add_arguments(parser)`` and ``run(args) -> int``

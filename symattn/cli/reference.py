@@ -24,6 +24,7 @@ from symattn.cli.options import limits_from
 from symattn.cli.output import write_bytes_atomic, write_text_atomic
 from symattn.config import Limits
 from symattn.errors import InputError
+from symattn.fast import attention_decimals, attention_float64
 from symattn.io import read_bytes
 from symattn.numbers import parse_number
 
@@ -36,7 +37,6 @@ FORMATS: tuple[tuple[str, int, int], ...] = (
     ("float32", 24, -126),
     ("float64", 53, -1022),
 )
-from symattn.fast import attention_decimals, attention_float64
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -32,7 +32,6 @@ from symattn.exact import (
     SoftmaxTensor,
     Surd,
     SurdTensor,
-    check_size,
     int_matmul,
     sqrt_surd,
 )
@@ -57,7 +56,7 @@ def _input(trace: Trace, name: str, x: Any, opts: _Options, *, min_ndim: int = 2
     values = to_exact_array(x, exact_float=opts.exact_float, what=name, limits=opts.limits)
     if values.ndim < min_ndim:
         raise ShapeError(f"{name} must have at least {min_ndim} dimensions, got shape {values.shape}")
-    check_size(values.shape, name, opts.limits)
+    opts.limits.check_elements(values.shape, name)
     return trace.append("input", name, (), RationalTensor(values))
 
 
@@ -141,7 +140,7 @@ def _attend(
         )
     batch = _broadcast_batch([q.shape[:-2], k.shape[:-2], v.shape[:-2]], "query, key and value")
     L, S, E = qs[-2], ks[-2], qs[-1]
-    check_size(batch + (L, S), "the score matrix", opts.limits)
+    opts.limits.check_elements(batch + (L, S), "the score matrix")
 
     # exact integer products: Q and K over common denominators, Q K^T by exact BLAS slices
     qi, ki = q.value.as_ints, k.value.as_ints

@@ -105,9 +105,9 @@ class Surd:
 
     def arb(self) -> flint.arb:
         """A ball around the value at the current Arb working precision."""
-        x = flint.arb(flint.fmpq(self.p.numerator, self.p.denominator))
+        x = arb_of(self.p)
         if self.q:
-            x += flint.arb(flint.fmpq(self.q.numerator, self.q.denominator)) * flint.arb(self.r).sqrt()
+            x += arb_of(self.q) * flint.arb(self.r).sqrt()
         return x
 
     def __str__(self) -> str:
@@ -272,6 +272,19 @@ class Ball:
             return False
         return (r * den << e) < num if e >= 0 else r * den < num << -e
 
+    def round_decimals(self, decimals: int, mode: Rounding = Rounding.HALF_EVEN) -> Decimal | None:
+        """What every point rounds to at ``decimals`` places, or ``None`` when the two ends differ.
+
+        The one place that decides a rounding from an enclosure.
+        """
+        lo = round_decimals(self.lower, decimals, mode)
+        return lo if round_decimals(self.upper, decimals, mode) == lo else None
+
+    def round_significant(self, digits: int, mode: Rounding = Rounding.HALF_EVEN) -> Decimal | None:
+        """What every point rounds to at ``digits`` significant digits, or ``None``."""
+        lo = round_significant(self.lower, digits, mode)
+        return lo if round_significant(self.upper, digits, mode) == lo else None
+
     def __contains__(self, x: object) -> bool:
         return self.lower <= Fraction(x) <= self.upper  # type: ignore[arg-type]
 
@@ -334,11 +347,14 @@ class Evaluator:
         return hit[1]
 
 
-def _arb_of_fraction(x: Fraction) -> flint.arb:
-    return flint.arb(flint.fmpq(x.numerator, x.denominator))
+def arb_of(x: Fraction | int, radius: Fraction | int = 0) -> flint.arb:
+    """The Arb ball of an exact rational (and an exact ``radius``): the one converter."""
+    f, r = Fraction(x), Fraction(radius)
+    mid = flint.fmpq(f.numerator, f.denominator)
+    return flint.arb(mid, flint.fmpq(r.numerator, r.denominator)) if r else flint.arb(mid)
 
 
-_ARB_OF_FRACTION = np.frompyfunc(_arb_of_fraction, 1, 1)
+_ARB_OF_FRACTION = np.frompyfunc(arb_of, 1, 1)
 
 
 def _indices(shape: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
@@ -499,8 +515,7 @@ class ExactTensor(ABC):
         """Entries correctly rounded to ``digits`` significant digits, as ``Decimal``."""
 
         def decide(b: Ball) -> Decimal | None:
-            lo = round_significant(b.lower, digits, mode)
-            return lo if round_significant(b.upper, digits, mode) == lo else None
+            return b.round_significant(digits, mode)
 
         return self.certify(
             decide, neg_inf=Decimal("-Infinity"), start_bits=int(digits * 3.33) + 32, limits=limits, method=method
@@ -519,8 +534,7 @@ class ExactTensor(ABC):
         def decide(b: Ball) -> Decimal | None:
             if b.upper_bits < -(decimals * 10 // 3) - 2:  # |x| < 10**-decimals / 2: rounds to 0
                 return round_decimals(Fraction(0), decimals, mode)
-            lo = round_decimals(b.lower, decimals, mode)
-            return lo if round_decimals(b.upper, decimals, mode) == lo else None
+            return b.round_decimals(decimals, mode)
 
         return self.certify(
             decide, neg_inf=Decimal("-Infinity"), start_bits=int(decimals * 3.33) + 48, limits=limits, method=method
@@ -817,9 +831,9 @@ class SurdTensor(ExactTensor):
             if self.masked[idx]:
                 out[idx] = flint.arb.neg_inf()
             else:
-                x = _arb_of_fraction(self.p[idx])
+                x = arb_of(self.p[idx])
                 if self.q[idx]:
-                    x += _arb_of_fraction(self.q[idx]) * root
+                    x += arb_of(self.q[idx]) * root
                 out[idx] = x
         return out
 
@@ -1176,13 +1190,3 @@ class ReshapeTensor(ExactTensor):
 def rational_tensor(values: np.ndarray) -> RationalTensor:
     """A :class:`RationalTensor` over an object array of ``Fraction``."""
     return RationalTensor(values)
-
-
-def check_size(shape: tuple[int, ...], what: str, limits: Limits) -> None:
-    """Refuse arrays larger than ``limits.max_elements``."""
-    n = math.prod(shape)
-    if n > limits.max_elements:
-        raise LimitError(
-            f"{what} has {n} entries, more than max_elements={limits.max_elements} "
-            "(raise it with Limits(max_elements=...))"
-        )

@@ -48,6 +48,7 @@ from symattn.exact import (
     SoftmaxTensor,
     Surd,
     SurdTensor,
+    arb_of,
     float_of,
     inv_sqrt,
 )
@@ -849,7 +850,7 @@ def _decide(
 
 def _arb_dd_fraction(f: Fraction) -> tuple[float, float, float]:
     with flint.ctx.workprec(256):
-        return _arb_dd(flint.arb(flint.fmpq(f.numerator, f.denominator)))
+        return _arb_dd(arb_of(f))
 
 
 # --------------------------------------------------------------------------- fallback
@@ -1000,7 +1001,7 @@ def _enclose_head(
                 [
                     (
                         g * int(scores[i, j])
-                        + flint.arb(flint.fmpq(add[i, j].numerator, add[i, j].denominator))
+                        + arb_of(add[i, j])
                     ).exp()
                     for j in range(S)
                 ]
@@ -1010,7 +1011,7 @@ def _enclose_head(
             for i, j in np.argwhere(masked):
                 rows[i][j] = zero
         e = flint.arb_mat(rows) if L and S else None
-        unit = flint.arb(flint.fmpq(p.v.unit.numerator, p.v.unit.denominator))
+        unit = arb_of(p.v.unit)
         vm = flint.arb_mat([[flint.arb(int(x)) for x in row] for row in vint.tolist()])
         n = e * vm
         sums = e * flint.arb_mat(S, 1, [1] * S)
@@ -1112,7 +1113,7 @@ def _enclose_fixed(
         for sidx in range(nsl):
             num = num + n_parts[sidx].astype(object) * (1 << (24 * sidx))
             den = den + r_parts[sidx].astype(object) * (1 << (24 * sidx))
-        unit = flint.arb(flint.fmpq(p.v.unit.numerator, p.v.unit.denominator))
+        unit = arb_of(p.v.unit)
         zero = flint.arb(0)
         dens = [
             flint.arb(flint.fmpz(int(den[i])), err * int(n_active[i])) / unit
@@ -1172,12 +1173,8 @@ def attention_decimals(
                 res = round_significant(Fraction(0), digits, Rounding.HALF_EVEN)
             elif x.is_finite():
                 ball = Ball.from_arb(x)
-                lo = round_significant(ball.lower, digits, Rounding.HALF_EVEN)
-                if (
-                    ball.lower * ball.upper > 0
-                    and round_significant(ball.upper, digits, Rounding.HALF_EVEN) == lo
-                ):
-                    res = lo
+                if ball.lower * ball.upper > 0:
+                    res = ball.round_significant(digits)
         if res is None:
             res = _entry_tensor(p, idx[:-2], idx[-2], idx[-1]).evalf(digits, limits=limits)[0, 0]
         out[idx] = res
@@ -1340,7 +1337,7 @@ def _weights_enclose_head(
                 [
                     (
                         g * int(scores[i, j])
-                        + flint.arb(flint.fmpq(add[i, j].numerator, add[i, j].denominator))
+                        + arb_of(add[i, j])
                     ).exp()
                     for j in range(S)
                 ]
@@ -1439,7 +1436,7 @@ def spec_projected_float64(
         cat = heads.reshape(-1)[source]
         with flint.ctx.workprec(prec + 64):
             wo = flint.arb_mat(
-                [[flint.arb(flint.fmpq(int(x), den)) for x in row] for row in wo_ints.tolist()]
+                [[arb_of(Fraction(int(x), den)) for x in row] for row in wo_ints.tolist()]
             )
             for b in pending:
                 if not open_mask[b].any():

@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
-from decimal import ROUND_DOWN, ROUND_HALF_EVEN, Decimal, localcontext
+from decimal import Decimal
 from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
@@ -36,7 +36,17 @@ import flint
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.engine.result import AttentionResult
 from symattn.errors import InputError
-from symattn.exact import ExactTensor, Surd, inv_sqrt, sqrt_surd
+from symattn.exact import (
+    Ball,
+    Evaluator,
+    ExactTensor,
+    Surd,
+    arb_of,
+    arb_to_fraction,
+    inv_sqrt,
+    sqrt_surd,
+)
+from symattn.judge.constants import APPROX_E, approximate_roots
 from symattn.judge.findings import Finding, Message, SpecLocation
 from symattn.judge.verdict import (
     DEFAULT_ACCEPTED,
@@ -46,6 +56,8 @@ from symattn.judge.verdict import (
     Quantity,
     TensorEntry,
     Verdict,
+    certify_value,
+    consistent_with,
     judge,
     normalization_gap,
     precision_mixed,
@@ -55,7 +67,7 @@ from symattn.numbers import Written
 from symattn.numbers.rounding import Rounding, round_decimals
 from symattn.spec import Spec
 
-__all__ = ["CheckReport", "Finding", "check", "APPROX_E"]
+__all__ = ["CheckReport", "Finding", "check"]
 
 #: the steps a row claim belongs to, in computation order (spec field -> trace step)
 ROW_STEPS: tuple[tuple[str, str], ...] = (
@@ -66,70 +78,13 @@ ROW_STEPS: tuple[tuple[str, str], ...] = (
     ("weights", "weights"),
     ("output", "output"),
 )
-from symattn.exact import Ball, Evaluator, arb_to_fraction
-from symattn.judge.verdict import certify_value, consistent_with
 
 _STEP_OF = MappingProxyType(dict(ROW_STEPS))
 _PREC = 256  # working precision of the unrounding balls (bits)
 #: steps whose values depend on the divisor (judged in the author's frame under dk-mismatch)
 _FRAME_STEPS = frozenset({"scaled_scores", "exp_scores", "exp_sums", "weights", "output"})
-#: decimals of the rounded roots authors divide by (√2 ≈ 1.41 first; 1.4 last)
-ROOT_PLACES: tuple[int, ...] = (2, 3, 4, 1)
 #: misread inputs are searched in dot products of at most this many terms
 _MISREAD_MAX_TERMS = 64
-
-
-@dataclass(frozen=True)
-class ApproxConstant:
-    """A rounded constant an author may have used instead of the exact one."""
-
-    symbol: str
-    text: str
-
-    @property
-    def value(self) -> Fraction:
-        """The rounded constant, exactly."""
-        return Fraction(self.text)
-
-
-#: approximations of e authors use for exp (e^x ≈ c^x)
-APPROX_E: tuple[ApproxConstant, ...] = tuple(
-    ApproxConstant("e", t) for t in ("2.718", "2.72", "2.7183", "2.71828", "2.7")
-)
-
-
-@dataclass(frozen=True)
-class RootConst:
-    """A rounded ``√d`` an author divides by (or a rounded ``1/√d`` they multiply by)."""
-
-    symbol: str
-    text: str
-    divide: bool
-
-    @property
-    def value(self) -> Fraction:
-        """The rounded constant, exactly."""
-        return Fraction(self.text)
-
-
-def approximate_roots(d: int) -> tuple[RootConst, ...]:
-    """Roundings and truncations of ``√d`` and ``1/√d`` to :data:`ROOT_PLACES` decimals
-    (none when ``d`` is a perfect square: its root is exact)."""
-    if d <= 0 or math.isqrt(d) ** 2 == d:
-        return ()
-    with localcontext() as ctx:
-        ctx.prec = 60
-        root = Decimal(d).sqrt()
-        inverse = 1 / root
-    out: list[RootConst] = []
-    for places in ROOT_PLACES:
-        for mode in (ROUND_HALF_EVEN, ROUND_DOWN):
-            for symbol, x, divide in ((f"√{d}", root, True), (f"1/√{d}", inverse, False)):
-                text = format(x.quantize(Decimal(1).scaleb(-places), rounding=mode), "f")
-                const = RootConst(symbol, text, divide)
-                if const not in out:
-                    out.append(const)
-    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -154,14 +109,14 @@ class CheckReport:
 
 
 def _arb(x: Fraction) -> flint.arb:
-    return flint.arb(flint.fmpq(x.numerator, x.denominator))
+    return arb_of(x)
 
 
 def _interval(w: Written) -> flint.arb:
     """The claim as the ball of values that round to it."""
     lo, hi = rounding_interval(w)
     mid, rad = (lo + hi) / 2, (hi - lo) / 2
-    return flint.arb(flint.fmpq(mid.numerator, mid.denominator), flint.fmpq(rad.numerator, rad.denominator))
+    return arb_of(mid, rad)
 
 
 def _point(w: Written) -> flint.arb:
@@ -1136,8 +1091,8 @@ def _digits(text: str) -> str:
 
 def _quantity_text(q: Quantity, decimals: int, limits: Limits) -> str:
     def decide(b: Ball) -> str | None:
-        lo = round_decimals(b.lower, decimals, Rounding.HALF_EVEN)
-        return _fmt_dec(lo) if round_decimals(b.upper, decimals, Rounding.HALF_EVEN) == lo else None
+        got = b.round_decimals(decimals)
+        return _fmt_dec(got) if got is not None else None
 
     got = certify_value(q, decide, start_bits=64, limits=limits)
     return got if got is not None else "?"

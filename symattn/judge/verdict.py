@@ -41,7 +41,7 @@ import numpy as np
 
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.errors import InputError
-from symattn.exact import Ball, Evaluator, ExactTensor
+from symattn.exact import Ball, Evaluator, ExactTensor, arb_of
 from symattn.numbers import Written
 from symattn.numbers.rounding import Rounding, round_decimals, round_significant
 
@@ -146,7 +146,7 @@ class Const:
     def arb(self, prec: int) -> flint.arb:
         """The exact ball (zero radius when dyadic)."""
         with flint.ctx.workprec(prec):
-            return flint.arb(flint.fmpq(self.value.numerator, self.value.denominator))
+            return arb_of(self.value)
 
 
 @dataclass(frozen=True)
@@ -324,18 +324,18 @@ def _decide(
     for m in modes:
         if m not in accepted:
             continue
-        lo = round_decimals(b.lower, places, m)
-        if round_decimals(b.upper, places, m) != lo:
+        got = b.round_decimals(places, m)
+        if got is None:
             return None
-        rounded[m] = lo
+        rounded[m] = got
     if not any(r == claim.value for r in rounded.values()) and Rounding.TRUNCATE not in rounded:
-        lo = round_decimals(b.lower, places, Rounding.TRUNCATE)
-        if round_decimals(b.upper, places, Rounding.TRUNCATE) != lo:
+        got = b.round_decimals(places, Rounding.TRUNCATE)
+        if got is None:
             return None
-        rounded[Rounding.TRUNCATE] = lo
+        rounded[Rounding.TRUNCATE] = got
     shown_places = max(places, 0) + 3
-    shown = round_decimals(b.lower, shown_places, Rounding.HALF_EVEN)
-    if round_decimals(b.upper, shown_places, Rounding.HALF_EVEN) != shown:
+    shown = b.round_decimals(shown_places)
+    if shown is None:
         return None
     fk = _float_match(claim, places, accepted, b.lower, b.upper)
     if fk is False:
@@ -421,8 +421,7 @@ def _judge_exactly(claim: Written, value: Quantity, limits: Limits) -> Verdict:
                        MappingProxyType({"distance": str(dist)}))
 
     def decide(b: Ball) -> Decimal | None:
-        lo = round_significant(b.lower, 12, Rounding.HALF_EVEN)
-        return lo if round_significant(b.upper, 12, Rounding.HALF_EVEN) == lo else None
+        return b.round_significant(12)
 
     shown = certify_value(value, decide, start_bits=64, limits=limits)
     text = "?" if shown is None else _fmt(shown)

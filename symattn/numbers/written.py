@@ -441,14 +441,7 @@ def _check_size(shape: tuple[int, ...], what: str, limits: Limits) -> None:
             f"{what} is nested {len(shape)} levels deep, beyond max_nesting={limits.max_nesting} "
             "(raise it with Limits(max_nesting=...))"
         )
-    size = 1
-    for n in shape:
-        size *= n
-    if size > limits.max_elements:
-        raise LimitError(
-            f"{what} has {size} entries, more than max_elements={limits.max_elements} "
-            "(raise it with Limits(max_elements=...))"
-        )
+    limits.check_elements(shape, what)
 
 
 def _finish(values: list[Fraction | NegInf], shape: tuple[int, ...]) -> np.ndarray:

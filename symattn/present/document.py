@@ -27,7 +27,7 @@ from symattn.errors import InputError
 from symattn.exact import Ball, ExactTensor, Surd, SurdTensor
 from symattn.judge.check import check as run_check
 from symattn.judge.findings import Message
-from symattn.numbers.rounding import Rounding, round_decimals, terminating_decimal
+from symattn.numbers.rounding import Rounding, terminating_decimal
 from symattn.present.messages import catalog
 
 #: rounding used for every displayed approximate number
@@ -277,8 +277,7 @@ def certified_round(
     def decide_for(factor: Fraction) -> Callable[[Ball], Decimal | None]:
         def decide(ball: Ball) -> Decimal | None:
             lo, hi = sorted((ball.lower * factor, ball.upper * factor))
-            a = round_decimals(lo, decimals, ROUNDING)
-            return a if a == round_decimals(hi, decimals, ROUNDING) else None
+            return Ball(lo, hi).round_decimals(decimals, ROUNDING)
 
         return decide
 

@@ -25,6 +25,7 @@ from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.errors import InputError, SymattnError
 from symattn.judge.check import ROW_STEPS
 from symattn.judge.check import check as check_spec
+from symattn.judge.constants import APPROX_E
 from symattn.judge.findings import Finding, Join, Message, TextLocation
 from symattn.judge.verdict import (
     DEFAULT_ACCEPTED,
@@ -57,8 +58,6 @@ from symattn.spec import loads_spec
 
 __all__ = ["AuditReport", "Finding", "Recognised", "Unparsed", "audit"]
 
-#: values of e an author may have used instead of e itself, most common first
-E_APPROXIMATIONS: Final = ("2.718", "2.7183", "2.71828", "2.72", "2.7")
 #: characters after which prose may end and math begin (in a chain's first link)
 #: three words in a row, or six CJK characters: prose, not a formula
 _PROSE_RE: Final = re.compile(r"(?:[A-Za-z]{2,}[ ,]+){3}|[\u4e00-\u9fff]{6}")
@@ -331,8 +330,9 @@ def _judge_one(
 
 def _approximate_e(st: _State, claim: Written, value: Scalar) -> str | None:
     """``approximate-constant:e=2.718`` when a rounded e explains the claim (float64 or exact)."""
-    for text in E_APPROXIMATIONS:
-        alt = value.with_e(lit(Fraction(text), st.limits.max_precision_bits))
+    for const in APPROX_E:
+        text = const.text
+        alt = value.with_e(lit(const.value, st.limits.max_precision_bits))
         f = alt.float64()
         if f is not None and (claim.significant or 0) >= 12 and Fraction(repr(f)) == claim.value:
             return f"approximate-e-float:{text}"

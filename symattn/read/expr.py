@@ -22,6 +22,7 @@ import flint
 
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.errors import InputError, LimitError
+from symattn.exact import arb_of
 from symattn.numbers import Written, parse_number
 
 __all__ = [
@@ -422,7 +423,7 @@ def _frac_bits(x: Fraction) -> int:
 
 
 def _arb_q(x: Fraction) -> flint.arb:
-    return flint.arb(flint.fmpq(x.numerator, x.denominator))
+    return arb_of(x)
 
 
 #: bound on |x| in exp(x): e^1000000 is far beyond any worked example

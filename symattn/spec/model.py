@@ -22,8 +22,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from symattn import engine
 from symattn.config import DEFAULT_LIMITS, LANGS, Limits
 from symattn.errors import InputError, LimitError, SpecError
+from symattn.exact import inv_sqrt
 from symattn.io import decode
 from symattn.numbers import Written, as_written, to_exact_array, to_fraction
 
@@ -61,8 +63,6 @@ TOP_FIELDS = (
     "inputs",
     "claims",
 )
-from symattn import engine
-from symattn.exact import inv_sqrt
 
 CLAIM_FIELDS = ("d_k", "sqrt_d_k", "tokens", "rows")
 TOKEN_CLAIM_FIELDS = ("q", "k", "v")
@@ -413,11 +413,7 @@ class _Builder:
     def names(self, v: object, field: str) -> tuple[str, ...]:
         if not isinstance(v, list) or not v:
             raise self.err(field, f"expected a non-empty list of names, got {_short(v)}")
-        if len(v) > self.limits.max_elements:
-            raise LimitError(
-                f"{self.name}: {field}: {len(v)} names exceed limits.max_elements ="
-                f" {self.limits.max_elements}"
-            )
+        self.limits.check_elements(len(v), f"{self.name}: {field}", "names")
         seen: set[str] = set()
         for i, t in enumerate(v, 1):
             if not isinstance(t, str) or not t.strip():
@@ -456,11 +452,7 @@ class _Builder:
                 raise self.err(field, f"row {i} is empty")
             if len(row) != width:
                 raise self.err(field, f"row {i} has {len(row)} entries, expected {width}")
-        if len(v) * width > self.limits.max_elements:
-            raise LimitError(
-                f"{self.name}: {field}: {len(v) * width} entries exceed limits.max_elements ="
-                f" {self.limits.max_elements} (raise it with --limit max_elements=N)"
-            )
+        self.limits.check_elements(len(v) * width, f"{self.name}: {field}")
         return v
 
     def numeric(self, v: list[list[Any]], field: str) -> np.ndarray:
@@ -722,11 +714,7 @@ class _Builder:
             raise self.err(field, f"expected a non-empty list of numbers, got {_short(v)}")
         if width is not None and len(v) != width:
             raise self.err(field, f"has {len(v)} entries, expected {width}")
-        if len(v) > self.limits.max_elements:
-            raise LimitError(
-                f"{self.name}: {field}: {len(v)} entries exceed limits.max_elements ="
-                f" {self.limits.max_elements}"
-            )
+        self.limits.check_elements(len(v), f"{self.name}: {field}")
         return tuple(self.written(x, f"{field}[{i}]") for i, x in enumerate(v, 1))
 
     def per_key(self, v: object, field: str, tokens: tuple[str, ...]) -> tuple[Claim, ...]:
