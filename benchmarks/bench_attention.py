@@ -38,8 +38,14 @@ BACKENDS = (
     ("symattn64", "symattn correctly rounded float64 (attention_float64)"),
     ("api64", "symattn API to_numpy: scaled_dot_product_attention(q, k, v).to_numpy()"),
     ("api50", "symattn API enclose(50): scaled_dot_product_attention(q, k, v).enclose(50)"),
-    ("apiw64", "symattn API weights to_numpy: scaled_dot_product_attention(q, k, v).weights.to_numpy()"),
-    ("apiw50", "symattn API weights enclose(50): scaled_dot_product_attention(q, k, v).weights.enclose(50)"),
+    (
+        "apiw64",
+        "symattn API weights to_numpy: scaled_dot_product_attention(q, k, v).weights.to_numpy()",
+    ),
+    (
+        "apiw50",
+        "symattn API weights enclose(50): scaled_dot_product_attention(q, k, v).weights.enclose(50)",
+    ),
 )
 API_LIMITS_ELEMENTS = 2**25  # the default Limits refuse score matrices above 4e6 entries (n = 4096)
 
@@ -230,7 +236,10 @@ def one(n: int, d: int, cap: float, sympy_max: int) -> dict[str, Any]:
             res[name] = {"time": None, "skipped": "float64 path only at this size"}
             continue
         res[name] = measure(
-            RUNNERS[name], x, cap, memory=name in ("numpy", "symattn64", "symattn50", "api64", "apiw64")
+            RUNNERS[name],
+            x,
+            cap,
+            memory=name in ("numpy", "symattn64", "symattn50", "api64", "apiw64"),
         )
     # the API's routed output must be the fast path's, bit for bit
     res["api_agrees"] = bool(np.array_equal(run_api64(x), run_symattn64(x)))

@@ -10,7 +10,6 @@ import json
 import sys
 
 import atheris
-
 from _common import allowed, fuzz_limits
 
 with atheris.instrument_imports(include=["symattn"], enable_loader_override=False):

@@ -12,7 +12,6 @@ from decimal import Decimal, localcontext
 from fractions import Fraction
 
 import atheris
-
 from _common import allowed, fuzz_limits
 
 with atheris.instrument_imports(include=["symattn"], enable_loader_override=False):
@@ -48,7 +47,10 @@ def check_text(text: str) -> None:
     if again.value != w.value:
         raise AssertionError(f"{text!r}: re-parsing {w.text!r} gives {again.value}, not {w.value}")
     frac = f"{w.value.numerator}/{w.value.denominator}"
-    if len(frac) <= FUZZ_LIMITS.max_literal_length and parse_number(frac, limits=FUZZ_LIMITS).value != w.value:
+    if (
+        len(frac) <= FUZZ_LIMITS.max_literal_length
+        and parse_number(frac, limits=FUZZ_LIMITS).value != w.value
+    ):
         raise AssertionError(f"{text!r}: {frac} does not round-trip")
     dec = _decimal_text(w.value)
     if dec is not None and len(dec) <= FUZZ_LIMITS.max_literal_length:

@@ -14,7 +14,6 @@ import sys
 from collections import Counter
 
 import atheris
-
 from _common import allowed, fuzz_limits
 
 with atheris.instrument_imports(include=["symattn"], enable_loader_override=False):
@@ -26,14 +25,20 @@ FUZZ_LIMITS = fuzz_limits()
 
 _INPUTS = {"Q": [[1, 0], [0, 1]], "K": [[1, 2], [3, 4]], "V": [[1, 0], [0, 1]]}
 _LATEX_TOKEN = re.compile(r"\\[A-Za-z@]+|\\.|[{}$&#%^_~]", re.DOTALL)
-_LATEX_ESCAPE = re.compile(r"\\text(?:backslash|asciicircum|asciitilde|less|greater|bar)\{\}|\{[][]\}")
+_LATEX_ESCAPE = re.compile(
+    r"\\text(?:backslash|asciicircum|asciitilde|less|greater|bar)\{\}|\{[][]\}"
+)
 _MD_TOKEN = re.compile(r"\\.|<|\]\(|`|\$|\[", re.DOTALL)
 
 
 def latex_structure(tex: str) -> Counter[str]:
     """Bare special characters and control words of a LaTeX text."""
     tex = _LATEX_ESCAPE.sub("", tex)
-    return Counter(t for t in _LATEX_TOKEN.findall(tex) if not (len(t) == 2 and t[0] == "\\" and not t[1].isalpha()))
+    return Counter(
+        t
+        for t in _LATEX_TOKEN.findall(tex)
+        if not (len(t) == 2 and t[0] == "\\" and not t[1].isalpha())
+    )
 
 
 def markdown_structure(md: str) -> Counter[str]:
@@ -62,12 +67,18 @@ def check(title: str, source: str, notes: str, tokens: list[str]) -> None:
             return
         raise
     if latex_structure(tex) != BASE_TEX_S:
-        raise AssertionError(f"LaTeX structure changed: {latex_structure(tex) - BASE_TEX_S} / {BASE_TEX_S - latex_structure(tex)}")
+        raise AssertionError(
+            f"LaTeX structure changed: {latex_structure(tex) - BASE_TEX_S} / {BASE_TEX_S - latex_structure(tex)}"
+        )
     if markdown_structure(md) != BASE_MD_S:
         raise AssertionError(f"Markdown structure changed: {markdown_structure(md) - BASE_MD_S}")
     back = json.loads(js)
     # the document trims surrounding whitespace of free text (found by this target: "x\x03e\n")
-    if [back[k].strip() for k in ("title", "notes", "source")] != [title.strip(), notes.strip(), source.strip()]:
+    if [back[k].strip() for k in ("title", "notes", "source")] != [
+        title.strip(),
+        notes.strip(),
+        source.strip(),
+    ]:
         raise AssertionError("JSON does not give the strings back")
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import sys
 
 import atheris
-
 from _common import allowed, fuzz_limits
 
 with atheris.instrument_imports(include=["symattn"], enable_loader_override=False):

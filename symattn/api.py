@@ -32,7 +32,9 @@ class AttentionResult(engine.AttentionResult):
     @classmethod
     def of(cls, result: engine.AttentionResult) -> AttentionResult:
         """The same result with the presentation methods."""
-        return cls(trace=result.trace, query_labels=result.query_labels, key_labels=result.key_labels)
+        return cls(
+            trace=result.trace, query_labels=result.query_labels, key_labels=result.key_labels
+        )
 
     def _document(self, lang: str, **kw: Any) -> Any:
         meta = DocMeta(lang=lang, title=kw.pop("title", ""))
@@ -78,8 +80,18 @@ def scaled_dot_product_attention(
     """
     return AttentionResult.of(
         engine.scaled_dot_product_attention(
-            query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa,
-            exact_float=exact_float, query_labels=query_labels, key_labels=key_labels, limits=limits,
+            query,
+            key,
+            value,
+            attn_mask,
+            dropout_p,
+            is_causal,
+            scale,
+            enable_gqa,
+            exact_float=exact_float,
+            query_labels=query_labels,
+            key_labels=key_labels,
+            limits=limits,
         )
     )
 
@@ -100,4 +112,6 @@ def multi_head_attention(
 
     Keywords as in :func:`symattn.engine.multi_head_attention`.
     """
-    return AttentionResult.of(engine.multi_head_attention(x, w_q, w_k, w_v, w_o, num_heads=num_heads, **kw))
+    return AttentionResult.of(
+        engine.multi_head_attention(x, w_q, w_k, w_v, w_o, num_heads=num_heads, **kw)
+    )

@@ -36,9 +36,13 @@ class Limits:
 
     def exceeded(self, name: str, what: str) -> LimitError:
         """The error for ``what`` going beyond the limit ``name`` (it says how to raise it)."""
-        return LimitError(f"{what}, more than {name}={getattr(self, name)} (raise it with Limits({name}=...))")
+        return LimitError(
+            f"{what}, more than {name}={getattr(self, name)} (raise it with Limits({name}=...))"
+        )
 
-    def check_elements(self, shape: tuple[int, ...] | int, what: str, unit: str = "entries") -> None:
+    def check_elements(
+        self, shape: tuple[int, ...] | int, what: str, unit: str = "entries"
+    ) -> None:
         """Refuse ``what`` (an array of ``shape``, or ``shape`` items) beyond ``max_elements``."""
         n = shape if isinstance(shape, int) else math.prod(shape)
         if n > self.max_elements:

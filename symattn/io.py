@@ -26,7 +26,7 @@ def decode(data: bytes, name: str) -> str:
         if data.startswith(bom):
             if codec == "utf-8-sig":  # decode after the BOM, so offsets count from the file start
                 try:
-                    return data[len(bom):].decode("utf-8")
+                    return data[len(bom) :].decode("utf-8")
                 except UnicodeDecodeError as e:
                     raise InputError(
                         f"{name}: cannot decode the text as UTF-8: invalid bytes at offset {e.start + len(bom)}"
@@ -48,7 +48,9 @@ def _decode(data: bytes, codec: str, name: str) -> str:
     try:
         return data.decode(codec)
     except UnicodeDecodeError as e:
-        raise InputError(f"{name}: cannot decode the text as {codec}: invalid bytes at offset {e.start}") from None
+        raise InputError(
+            f"{name}: cannot decode the text as {codec}: invalid bytes at offset {e.start}"
+        ) from None
 
 
 def read_bytes(path: str | os.PathLike[str], *, limits: Limits = DEFAULT_LIMITS) -> bytes:

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from symattn.errors import InputError, SymattnError
 from symattn.present.reports import audit_json, audit_text, message, recognised_json
 from symattn.read.audit import AuditReport, audit
-from symattn.errors import InputError, SymattnError
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SEEDS = FIXTURES / "seeds"
@@ -57,8 +57,13 @@ def test_seed_000() -> None:
     assert propagated.severity == "warning" and "12.18 + 2.71" in message(propagated)
     assert r.recognised is not None
     assert recognised_json(r.recognised) | {} == {
-        "Q": ["Thinking"], "K": ["Thinking", "Machines"], "V": ["Thinking", "Machines"], "source": "vectors",
-        "d_k": 2, "d_k_from": "stated", "claims": r.recognised.claims,
+        "Q": ["Thinking"],
+        "K": ["Thinking", "Machines"],
+        "V": ["Thinking", "Machines"],
+        "source": "vectors",
+        "d_k": 2,
+        "d_k_from": "stated",
+        "claims": r.recognised.claims,
     }
     assert r.checked >= 14 and not r.unparsed
 
@@ -80,7 +85,11 @@ def test_seed_001() -> None:
     # (exactly x·W) and the weights consistent with it: nothing else was reported
     rec = r.recognised
     assert rec is not None and rec.source == "embeddings"
-    assert recognised_json(rec)["X"] == ["动物", "马路", "它"] and recognised_json(rec)["W"] == ["W_Q", "W_K", "W_V"]
+    assert recognised_json(rec)["X"] == ["动物", "马路", "它"] and recognised_json(rec)["W"] == [
+        "W_Q",
+        "W_K",
+        "W_V",
+    ]
     assert (rec.d_k, rec.d_k_stated) == (2, False)
     assert rec.claims >= 18 + 3 + 3  # the table, the scores, the weights
     assert r.checked >= 25  # each number once, though Level 1 and Level 2 both judge many of them
@@ -91,7 +100,9 @@ def test_seed_001_product_line_is_a_claim() -> None:
     text = (SEEDS / SEED_001).read_text(encoding="utf-8")
     wrong = text.replace("乘积结果=[0.44, -0.35]", "乘积结果=[0.44, -0.53]")
     r = audit(wrong)
-    assert [(f.code, f.claimed, f.line) for f in r.findings if f.line == 77] == [("wrong-value", "-0.53", 77)]
+    assert [(f.code, f.claimed, f.line) for f in r.findings if f.line == 77] == [
+        ("wrong-value", "-0.53", 77)
+    ]
 
 
 def test_seed_001_accepts_the_dot_products() -> None:
@@ -160,14 +171,28 @@ def test_json_shape() -> None:
     data = audit_json([run(SEED_000)])["files"][0]
     assert set(data) >= {"path", "findings", "checked", "unparsed"}
     assert set(data["findings"][0]) == {
-        "code", "severity", "line", "column", "claimed", "exact", "expected", "message", "cause"}
+        "code",
+        "severity",
+        "line",
+        "column",
+        "claimed",
+        "exact",
+        "expected",
+        "message",
+        "cause",
+    }
 
 
 @pytest.mark.parametrize(
     ("name", "wrong", "line"),
-    [("exercise_en.md", ("wrong-value", "0.769"), 15), ("exercise_zh.txt", ("wrong-value", "2"), 19)],
+    [
+        ("exercise_en.md", ("wrong-value", "0.769"), 15),
+        ("exercise_zh.txt", ("wrong-value", "2"), 19),
+    ],
 )
-def test_level2_flags_exactly_the_wrong_answer_of_an_exercise(name: str, wrong: tuple[str, str], line: int) -> None:
+def test_level2_flags_exactly_the_wrong_answer_of_an_exercise(
+    name: str, wrong: tuple[str, str], line: int
+) -> None:
     """Inputs and final answers only, no working: Level 2 computes the problem and finds the one wrong answer."""
     r = audit((FIXTURES / "audit" / name).read_text(encoding="utf-8"))
     assert codes(r) == [wrong]
@@ -179,14 +204,25 @@ def test_level2_flags_exactly_the_wrong_answer_of_an_exercise(name: str, wrong: 
 EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
 
 
-@pytest.mark.parametrize("name", ["thinking_machines.en.md", "thinking_machines.zh.md",
-                                  "thinking_machines.en.tex", "thinking_machines.zh.tex"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "thinking_machines.en.md",
+        "thinking_machines.zh.md",
+        "thinking_machines.en.tex",
+        "thinking_machines.zh.tex",
+    ],
+)
 def test_two_tables_of_explain_are_one_problem(name: str) -> None:
     """``explain`` writes a queries table, then a keys-and-values table: one query, two keys."""
     text = (EXAMPLES / name).read_text(encoding="utf-8")
     rec = audit(text).recognised
     assert rec is not None and rec.source == "table"
-    assert (rec.q, rec.k, rec.v) == (("Thinking",), ("Thinking", "Machines"), ("Thinking", "Machines"))
+    assert (rec.q, rec.k, rec.v) == (
+        ("Thinking",),
+        ("Thinking", "Machines"),
+        ("Thinking", "Machines"),
+    )
     # the keys-and-values table is read: a changed key of Machines makes its score claim wrong
     wrong = text.replace("\\left[0,\\ 1\\right]", "\\left[0,\\ 3\\right]", 1)
     assert wrong != text
@@ -206,7 +242,12 @@ _INPUTS = "q_1 = [1, 2]\nk_1 (Thinking) = [1, 2]\nk_2 (Machines) = [0, 1]\nv_1 =
 
 @pytest.mark.parametrize(
     "sentence",
-    ["We assume that d_k = 4.", "The key width is d_k = 4 here.", "为了方便计算，假设 d_k = 4。", "设维度 $d_k = 4$，便于开方。"],
+    [
+        "We assume that d_k = 4.",
+        "The key width is d_k = 4 here.",
+        "为了方便计算，假设 d_k = 4。",
+        "设维度 $d_k = 4$，便于开方。",
+    ],
 )
 def test_d_k_in_a_prose_sentence_is_the_stated_d_k(sentence: str) -> None:
     rec = audit(sentence + "\n" + _INPUTS).recognised
@@ -247,7 +288,12 @@ def test_single_weights_are_matched_to_their_key(lines: str, wrong: list[tuple[s
 
 @pytest.mark.parametrize(
     "formula",
-    ["$q_{3} = x_{3} W^{Q}$", "$$k_{1} = x_{1} W^{K}$$", "v_2 = x_2 W^V", "$o_{1} = w_{1} v_{1} + w_{2} v_{2}$"],
+    [
+        "$q_{3} = x_{3} W^{Q}$",
+        "$$k_{1} = x_{1} W^{K}$$",
+        "v_2 = x_2 W^V",
+        "$o_{1} = w_{1} v_{1} + w_{2} v_{2}$",
+    ],
 )
 def test_symbolic_definitions_are_not_unparsed_math(formula: str) -> None:
     r = audit(formula + "\n")
@@ -264,11 +310,15 @@ def test_a_number_judged_by_both_levels_is_counted_once(tail: str, checked: int)
 
 # --------------------------------------------------------------------------- fuzzing Level 2
 
-_NUMBERS = st.sampled_from(["0", "1", "-2", "0.5", "2.71", "1e3", "1e999999999", "-0.125", "10", "3.3125069954097492"])
-_VECTORS = st.one_of(st.lists(_NUMBERS, min_size=2, max_size=2), st.lists(_NUMBERS, min_size=1, max_size=4)).map(
-    lambda xs: "[" + ", ".join(xs) + "]"
+_NUMBERS = st.sampled_from(
+    ["0", "1", "-2", "0.5", "2.71", "1e3", "1e999999999", "-0.125", "10", "3.3125069954097492"]
 )
-_TOKENS = st.sampled_from(["Thinking", "Machines", "它", "动物", "1", "x", "", "\\input{/etc/passwd}"])
+_VECTORS = st.one_of(
+    st.lists(_NUMBERS, min_size=2, max_size=2), st.lists(_NUMBERS, min_size=1, max_size=4)
+).map(lambda xs: "[" + ", ".join(xs) + "]")
+_TOKENS = st.sampled_from(
+    ["Thinking", "Machines", "它", "动物", "1", "x", "", "\\input{/etc/passwd}"]
+)
 
 
 def _line(kind: str, role: str, tok: str, a: str, b: str) -> str:
@@ -296,8 +346,26 @@ def _line(kind: str, role: str, tok: str, a: str, b: str) -> str:
     }[kind]
 
 
-_KINDS = ("vector", "md_head", "md_sep", "md_row", "tex_head", "tex_row", "tex_rule", "w", "w_head", "w_row",
-          "x_head", "dk_zh", "dk_en", "scaled", "weight", "prose", "sqrt", "score")
+_KINDS = (
+    "vector",
+    "md_head",
+    "md_sep",
+    "md_row",
+    "tex_head",
+    "tex_row",
+    "tex_rule",
+    "w",
+    "w_head",
+    "w_row",
+    "x_head",
+    "dk_zh",
+    "dk_en",
+    "scaled",
+    "weight",
+    "prose",
+    "sqrt",
+    "score",
+)
 _LINES = st.one_of(
     st.builds(_line, st.sampled_from(_KINDS), st.sampled_from("QKV"), _TOKENS, _VECTORS, _VECTORS),
     st.text(alphabet="$\\[]()|&=≈0123456789.,-÷/ qkvwWQKV_d{}^总和权重\t", max_size=60),
@@ -306,7 +374,9 @@ _LINES = st.one_of(
 
 @settings(max_examples=300, deadline=None)
 @given(st.booleans(), st.lists(_LINES, max_size=14), st.randoms(use_true_random=False))
-def test_fuzz_level2_never_crashes_or_hangs(base: bool, lines: list[str], rnd: random.Random) -> None:
+def test_fuzz_level2_never_crashes_or_hangs(
+    base: bool, lines: list[str], rnd: random.Random
+) -> None:
     """Documents made of the layouts Level 2 reads, mangled: only symattn's own errors, bounded time."""
     if base:  # a readable problem, with the fuzzed lines mixed in
         lines = _INPUTS.splitlines() + lines
@@ -325,7 +395,12 @@ def test_fuzz_level2_never_crashes_or_hangs(base: bool, lines: list[str], rnd: r
 
 @pytest.mark.parametrize(
     "extra",
-    ["$\\sqrt{d_k} = 0$", "d_k = 2\nd_k = 0", "k_3 (x) = [1e999999999, 1]", "| | q |\n| a | [1e999999999, 2] |"],
+    [
+        "$\\sqrt{d_k} = 0$",
+        "d_k = 2\nd_k = 0",
+        "k_3 (x) = [1e999999999, 1]",
+        "| | q |\n| a | [1e999999999, 2] |",
+    ],
 )
 def test_level2_survives_unusable_numbers(extra: str) -> None:
     """A zero divisor or an unreadable number is left out; the rest is still rebuilt and checked."""

@@ -31,7 +31,9 @@ def test_directory_json(capsys: pytest.CaptureFixture[str], jobs: str) -> None:
     assert paths == sorted(paths) and len(paths) == 3
     by = {Path(f["path"]).name: f for f in data["files"]}
     assert [x["code"] for x in by["001_b0b3fceff32b9228.txt"]["findings"]] == [
-        "approximate-constant", "precision-mixed", "truncated",
+        "approximate-constant",
+        "precision-mixed",
+        "truncated",
     ]
     assert by["001_b0b3fceff32b9228.txt"]["recognised"]["source"] == "embeddings"
     assert [x["code"] for x in by["004_a00461eb897f5725.txt"]["findings"]] == ["missing-input"]
@@ -64,7 +66,9 @@ def test_stdin(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[st
     assert "<stdin>:1:10: wrong-value claimed 3" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("argv", [["audit", "no/such/file.md"], ["audit", str(SEED_000), "--jobs", "0"]])
+@pytest.mark.parametrize(
+    "argv", [["audit", "no/such/file.md"], ["audit", str(SEED_000), "--jobs", "0"]]
+)
 def test_input_errors_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(argv) == 2
     assert capsys.readouterr().err.startswith("symattn audit: error:")

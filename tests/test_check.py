@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symattn.judge.check import CheckReport, check
-from symattn.present.reports import check_json, check_markdown, check_text, message
 from symattn.engine import scaled_dot_product_attention
+from symattn.judge.check import CheckReport, check
 from symattn.numbers.rounding import Rounding
-from symattn.spec import loads_spec, load_spec
+from symattn.present.reports import check_json, check_markdown, check_text, message
+from symattn.spec import load_spec, loads_spec
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples"
 
@@ -48,18 +48,28 @@ def test_seed_000_dk_mismatch_and_truncated_only() -> None:
 def test_seed_000_sum_follows_from_own_numbers() -> None:
     r = seed("thinking_machines")
     f = next(f for f in r.findings if f.claimed == "14.89")
-    assert (f.code, f.severity, f.message_key) == ("propagated-rounding", "warning", "propagated-exact")
+    assert (f.code, f.severity, f.message_key) == (
+        "propagated-rounding",
+        "warning",
+        "propagated-exact",
+    )
     assert f.params["formula"] == "12.18 + 2.71"
 
 
 def test_seed_001() -> None:
     r = seed("animal_street")
-    assert codes(r, "error") == [("approximate-constant", "3.3125069954097492"), ("truncated", "0.031")]
+    assert codes(r, "error") == [
+        ("approximate-constant", "3.3125069954097492"),
+        ("truncated", "0.031"),
+    ]
     mixed = [f for f in r.findings if f.code == "precision-mixed"]
     assert [(f.claimed, f.severity) for f in mixed] == [("0.34", "warning")]
     ac = next(f for f in r.findings if f.code == "approximate-constant")
     assert ac.params["constant"] == "e ≈ 2.718"
-    assert ac.params["computation"] == "2.718**0.092 + 2.718**0.119 + 2.718**0.086 = 3.3125069954097492"
+    assert (
+        ac.params["computation"]
+        == "2.718**0.092 + 2.718**0.119 + 2.718**0.086 = 3.3125069954097492"
+    )
     assert str(ac.params["own"]).startswith("3.312541")
     trunc = next(f for f in r.findings if f.code == "truncated")
     assert trunc.exact == "0.031859" and trunc.expected == "0.032"
@@ -71,7 +81,9 @@ def test_seed_001_double_precision_fact() -> None:
 
 def test_seed_004_missing_input_no_error() -> None:
     r = seed("fruit_dictionary")
-    assert r.findings and all(f.code == "missing-input" and f.severity == "info" for f in r.findings)
+    assert r.findings and all(
+        f.code == "missing-input" and f.severity == "info" for f in r.findings
+    )
     assert r.checked == len(r.findings) == 7
     assert not r.has_errors
 
@@ -124,7 +136,7 @@ def run(rows: str, top: str = "", **kw: object) -> CheckReport:
     ],
 )
 def test_codes(rows: str, code: str | None, claimed: str | None, extra: dict[str, str]) -> None:
-    r = run(rows, 'd_k = 2')
+    r = run(rows, "d_k = 2")
     if code is None:
         assert r.findings == ()
         return
@@ -176,13 +188,18 @@ def test_conflicting_definition() -> None:
 
 def test_propagated_interval() -> None:
     # exps to 1 decimal stand for [34.25, 34.35] + [4.05, 4.15]; exact sum 38.4266 -> 38.43
-    r = run('exp = [34.3, 4.1]\nsum = 38.41', "d_k = 2")
+    r = run("exp = [34.3, 4.1]\nsum = 38.41", "d_k = 2")
     f = next(f for f in r.findings if f.claimed == "38.41")
     assert (f.code, f.message_key) == ("propagated-rounding", "propagated-interval")
 
 
 def test_rounding_modes_narrow() -> None:
-    assert run("weights = [0.8929, 0.1070]", "d_k = 2", accepted=frozenset({Rounding.TRUNCATE})).findings == ()
+    assert (
+        run(
+            "weights = [0.8929, 0.1070]", "d_k = 2", accepted=frozenset({Rounding.TRUNCATE})
+        ).findings
+        == ()
+    )
 
 
 def test_messages_in_both_languages() -> None:
@@ -201,12 +218,23 @@ def test_reports() -> None:
     assert text.rstrip().endswith("13 claims checked, 3 errors, 1 warnings")
     data = check_json(r)
     assert data["checked"] == 13
-    assert set(data["findings"][0]) == {"code", "severity", "step", "position", "claimed", "exact", "expected", "message"}
+    assert set(data["findings"][0]) == {
+        "code",
+        "severity",
+        "step",
+        "position",
+        "claimed",
+        "exact",
+        "expected",
+        "message",
+    }
     md = check_markdown(r, "zh", "T*")
     assert "勘误表" in md and "T\\*" in md
 
 
-@pytest.mark.parametrize(("raw", "safe"), [("a*b", "a\\*b"), ("<x>", "&lt;x&gt;"), ("|", "\\|"), ("a\nb", "a b")])
+@pytest.mark.parametrize(
+    ("raw", "safe"), [("a*b", "a\\*b"), ("<x>", "&lt;x&gt;"), ("|", "\\|"), ("a\nb", "a b")]
+)
 def test_markdown_report_escapes_user_text(raw: str, safe: str) -> None:
     md = check_markdown(seed("thinking_machines"), "en", raw)
     assert f": {safe}\n" in md
@@ -221,7 +249,9 @@ def test_markdown_report_escapes_user_text(raw: str, safe: str) -> None:
     k=st.lists(st.lists(st.integers(-3, 3), min_size=2, max_size=2), min_size=2, max_size=3),
     places=st.integers(1, 4),
 )
-def test_correctly_rounded_claims_never_flagged(q: list[int], k: list[list[int]], places: int) -> None:
+def test_correctly_rounded_claims_never_flagged(
+    q: list[int], k: list[list[int]], places: int
+) -> None:
     n = len(k)
     v = [[i + 1, 2 * i] for i in range(n)]
     r = scaled_dot_product_attention([q], k, v)
@@ -241,7 +271,9 @@ def test_correctly_rounded_claims_never_flagged(q: list[int], k: list[list[int]]
 @settings(max_examples=25, deadline=None)
 @given(s=st.integers(-4, 4), places=st.integers(1, 4))
 def test_truncated_weight_reported_as_truncated(s: int, places: int) -> None:
-    r = scaled_dot_product_attention([[1, 0]], [[s, 0], [0, 0]], [[1, 0], [0, 1]], scale=Fraction(1))
+    r = scaled_dot_product_attention(
+        [[1, 0]], [[s, 0], [0, 0]], [[1, 0], [0, 1]], scale=Fraction(1)
+    )
     w = r.weights.exact()  # noqa: F841 - exact values exist
     t = r.weights.round(places, mode=Rounding.TRUNCATE)[0, 0]
     h = r.weights.round(places, mode=Rounding.HALF_UP)[0, 0]

@@ -39,7 +39,18 @@ def test_json(lang: str, capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_markdown_to_file(tmp_path: Path) -> None:
     out = tmp_path / "errata.md"
-    rc = main(["check", str(EXAMPLES / "animal_street.toml"), "--format", "markdown", "--lang", "zh", "-o", str(out)])
+    rc = main(
+        [
+            "check",
+            str(EXAMPLES / "animal_street.toml"),
+            "--format",
+            "markdown",
+            "--lang",
+            "zh",
+            "-o",
+            str(out),
+        ]
+    )
     assert rc == 1
     text = out.read_text(encoding="utf-8")
     assert text.startswith("# 勘误表") and "approximate-constant" in text
@@ -57,7 +68,9 @@ def test_rounding_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert main(["check", str(spec), "--rounding", "half-even", "--rounding", "truncate"]) == 0
 
 
-@pytest.mark.parametrize("argv", [["check", "missing.toml"], ["check", "x.toml", "--rounding", "sideways"]])
+@pytest.mark.parametrize(
+    "argv", [["check", "missing.toml"], ["check", "x.toml", "--rounding", "sideways"]]
+)
 def test_usage_errors(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as e:
         rc = main(argv)

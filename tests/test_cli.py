@@ -30,7 +30,9 @@ def test_compute_text(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_compute_json_and_output_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     target = tmp_path / "r.json"
-    code, out, _ = run(["compute", SEED000, "--format", "json", "--digits", "12", "-o", str(target)], capsys)
+    code, out, _ = run(
+        ["compute", SEED000, "--format", "json", "--digits", "12", "-o", str(target)], capsys
+    )
     assert code == 0 and out == ""
     data = json.loads(target.read_text(encoding="utf-8"))
     steps = {s["name"]: s for s in data["steps"]}
@@ -53,7 +55,9 @@ def test_compute_from_embeddings(capsys: pytest.CaptureFixture[str]) -> None:
         (["compute", SEED000, "--limit", "max_elements=1"], "max_elements"),
     ],
 )
-def test_errors_are_one_line_exit_2(argv: list[str], needle: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_errors_are_one_line_exit_2(
+    argv: list[str], needle: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, out, err = run(argv, capsys)
     assert code == 2
     assert needle in err
@@ -61,7 +65,13 @@ def test_errors_are_one_line_exit_2(argv: list[str], needle: str, capsys: pytest
 
 
 @pytest.mark.parametrize(
-    "argv", [["compute"], ["nope"], ["compute", SEED000, "--format", "yaml"], ["compute", SEED000, "--limit", "x=1"]]
+    "argv",
+    [
+        ["compute"],
+        ["nope"],
+        ["compute", SEED000, "--format", "yaml"],
+        ["compute", SEED000, "--limit", "x=1"],
+    ],
 )
 def test_usage_errors_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as e:
@@ -72,18 +82,24 @@ def test_usage_errors_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]
 
 def test_bad_spec_field_through_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     spec = tmp_path / "s.toml"
-    spec.write_text('tokens = ["a"]\nqueries = ["a"]\n[inputs]\nQ=[[1]]\nK=[[1]]\nV=[[1]]\n', encoding="utf-8")
+    spec.write_text(
+        'tokens = ["a"]\nqueries = ["a"]\n[inputs]\nQ=[[1]]\nK=[[1]]\nV=[[1]]\n', encoding="utf-8"
+    )
     code, _, err = run(["compute", str(spec)], capsys)
     assert code == 2 and "queries" in err and "s.toml" in err
 
 
 def test_python_dash_m_help_and_version() -> None:
     for argv, needle in ((["--help"], "compute"), (["--version"], "symattn 0.1.0")):
-        p = subprocess.run([sys.executable, "-m", "symattn", *argv], capture_output=True, text=True, cwd=ROOT)
+        p = subprocess.run(
+            [sys.executable, "-m", "symattn", *argv], capture_output=True, text=True, cwd=ROOT
+        )
         assert p.returncode == 0 and needle in p.stdout
 
 
-def test_huge_scores_do_not_hang_and_later_stages_print(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_huge_scores_do_not_hang_and_later_stages_print(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     spec = tmp_path / "big.toml"
     spec.write_text(
         'tokens = ["a", "b"]\nquery_tokens = ["q"]\n[inputs]\nQ = [[12345678901, 2]]\nK = [[1, 2], [0, 1]]\n'

@@ -17,7 +17,10 @@ from symattn.cli.main import main
 
 from .conftest import ROOT
 
-SPEC = {"tokens": ["a", "b"], "inputs": {"Q": [[1, 0], [0, 1]], "K": [[1, 2], [3, 4]], "V": [[1, 0], [0, 1]]}}
+SPEC = {
+    "tokens": ["a", "b"],
+    "inputs": {"Q": [[1, 0], [0, 1]], "K": [[1, 2], [3, 4]], "V": [[1, 0], [0, 1]]},
+}
 
 
 @pytest.fixture
@@ -25,12 +28,19 @@ def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A temporary working directory with a good spec, a bad one and a document."""
     monkeypatch.chdir(tmp_path)
     (tmp_path / "good.json").write_text(json.dumps(SPEC), encoding="utf-8")
-    (tmp_path / "good.toml").write_text('tokens = ["a", "b"]\n[inputs]\nQ = [[1, 0], [0, 1]]\nK = [[1, 2], [3, 4]]\nV = [[1, 0], [0, 1]]\n', encoding="utf-8")
+    (tmp_path / "good.toml").write_text(
+        'tokens = ["a", "b"]\n[inputs]\nQ = [[1, 0], [0, 1]]\nK = [[1, 2], [3, 4]]\nV = [[1, 0], [0, 1]]\n',
+        encoding="utf-8",
+    )
     (tmp_path / "badfield.json").write_text(json.dumps({**SPEC, "tokenz": ["a"]}), encoding="utf-8")
-    (tmp_path / "badshape.json").write_text(json.dumps({**SPEC, "inputs": {**SPEC["inputs"], "K": [[1, 2, 3]]}}), encoding="utf-8")
+    (tmp_path / "badshape.json").write_text(
+        json.dumps({**SPEC, "inputs": {**SPEC["inputs"], "K": [[1, 2, 3]]}}), encoding="utf-8"
+    )
     (tmp_path / "badtoml.toml").write_text("tokens = [\n", encoding="utf-8")
     (tmp_path / "badjson.json").write_text("{,}", encoding="utf-8")
-    (tmp_path / "missing.json").write_text(json.dumps({"tokens": ["a", "b"], "missing": ["Q", "K", "V"]}), encoding="utf-8")
+    (tmp_path / "missing.json").write_text(
+        json.dumps({"tokens": ["a", "b"], "missing": ["Q", "K", "V"]}), encoding="utf-8"
+    )
     (tmp_path / "undecodable.md").write_bytes(b"ok\n\xff\xfe\x80\x80 = 1\n" * 2 + b"\x81")
     (tmp_path / "undecodable.json").write_bytes(b'{"title": "\xff\x80"}')
     (tmp_path / "spec.yaml").write_text("tokens: [a, b]\n", encoding="utf-8")
@@ -72,7 +82,9 @@ CASES = [
 
 
 @pytest.mark.parametrize("argv,pattern", CASES, ids=[" ".join(a) for a, _ in CASES])
-def test_error_is_one_line(argv: list[str], pattern: str, work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_error_is_one_line(
+    argv: list[str], pattern: str, work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     import re
 
     before = sorted(p.name for p in work.rglob("*"))
@@ -120,7 +132,14 @@ SUBPROCESS = [
 @pytest.mark.parametrize("argv,pattern", SUBPROCESS, ids=[" ".join(a) for a, _ in SUBPROCESS])
 def test_error_as_a_user_sees_it(argv: list[str], pattern: str, work: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.run([sys.executable, "-m", "symattn", *argv], cwd=work, capture_output=True, text=True, env=env, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "symattn", *argv],
+        cwd=work,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
     assert pattern in proc.stderr.strip().splitlines()[-1]

@@ -11,6 +11,9 @@ import pytest
 
 from symattn import scaled_dot_product_attention
 from symattn.config import Limits
+from symattn.errors import InputError
+from symattn.exact import Surd
+from symattn.numbers.rounding import round_decimals
 from symattn.present.document import (
     DocMeta,
     DocOptions,
@@ -21,9 +24,6 @@ from symattn.present.document import (
     rational_latex,
     short_surd_latex,
 )
-from symattn.errors import InputError
-from symattn.exact import Surd
-from symattn.numbers.rounding import round_decimals
 from symattn.spec import load_spec
 
 from .conftest import EXAMPLES
@@ -186,7 +186,9 @@ def test_meta_lang_is_kept() -> None:
 
 def _notes(doc: Document) -> list[tuple[str, str]]:
     """(where, code) of every callout in the document."""
-    out = [("scaling", n.code) for n in doc.scaling_notes] + [("other", n.code) for n in doc.other_notes]
+    out = [("scaling", n.code) for n in doc.scaling_notes] + [
+        ("other", n.code) for n in doc.other_notes
+    ]
     for tb in doc.tables:
         out += [("table", n.code) for n in tb.notes]
     for r in doc.rows:
@@ -213,11 +215,17 @@ def _notes(doc: Document) -> list[tuple[str, str]]:
         ),
         (
             "animal_street",
-            [("exp_sum", "approximate-constant"), ("weights[1]", "precision-mixed"), ("outputs[0]", "truncated")],
+            [
+                ("exp_sum", "approximate-constant"),
+                ("weights[1]", "precision-mixed"),
+                ("outputs[0]", "truncated"),
+            ],
         ),
     ],
 )
-def test_check_places_each_finding_next_to_its_step(seed: str, expected: list[tuple[str, str]]) -> None:
+def test_check_places_each_finding_next_to_its_step(
+    seed: str, expected: list[tuple[str, str]]
+) -> None:
     doc = _doc(seed, digits=4)
     assert _notes(doc) == [] and doc.errata == ()
     spec = load_spec(EXAMPLES / f"{seed}.toml")
@@ -244,7 +252,9 @@ def test_check_accepts_a_report_and_needs_a_spec_for_true() -> None:
     b = build_document(spec.run(), meta_from_spec(spec), DocOptions(), check=True)
     assert a == b
     with pytest.raises(InputError, match="needs the spec"):
-        build_document(spec.run(), replace(meta_from_spec(spec), spec=None), DocOptions(), check=True)
+        build_document(
+            spec.run(), replace(meta_from_spec(spec), spec=None), DocOptions(), check=True
+        )
 
 
 def test_check_on_missing_inputs_says_nothing_can_be_checked() -> None:
@@ -253,9 +263,20 @@ def test_check_on_missing_inputs_says_nothing_can_be_checked() -> None:
     assert [m.key for m in doc.errata] == ["errata_unchecked"]
 
 
-@pytest.mark.parametrize(("seed", "tables"), [("thinking_machines", ["table_q", "table_kv"]), ("animal_street", ["table_x", "table_w", "table_w", "table_w", "table_qkv_x"])])
+@pytest.mark.parametrize(
+    ("seed", "tables"),
+    [
+        ("thinking_machines", ["table_q", "table_kv"]),
+        ("animal_street", ["table_x", "table_w", "table_w", "table_w", "table_qkv_x"]),
+    ],
+)
 def test_queries_given_apart_get_their_own_table(seed: str, tables: list[str]) -> None:
     doc = _doc(seed)
     assert [t.caption.key for t in doc.tables] == tables
-    names = [row[0].content for t in doc.tables for row in t.rows if t.caption.key in ("table_q", "table_kv")]
+    names = [
+        row[0].content
+        for t in doc.tables
+        for row in t.rows
+        if t.caption.key in ("table_q", "table_kv")
+    ]
     assert names == (["Thinking", "Thinking", "Machines"] if seed == "thinking_machines" else [])

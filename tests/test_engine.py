@@ -53,7 +53,11 @@ def test_seed_001_from_embeddings() -> None:
     assert [prefix(x, 7) for x in r.weights.evalf(10)[2]] == ["0.33089", "0.34007", "0.32903"]
     assert [prefix(x, 9) for x in r.output.evalf(12)[2]] == ["0.0318594", "0.1113354"]
     assert r.query.exact()[2].tolist() == [Fraction(47, 100), Fraction(-3, 20)]
-    assert r.scores.exact()[2].tolist() == [Fraction("0.12965"), Fraction("0.16835"), Fraction("0.1217")]
+    assert r.scores.exact()[2].tolist() == [
+        Fraction("0.12965"),
+        Fraction("0.16835"),
+        Fraction("0.1217"),
+    ]
     assert r.query_labels == ("动物", "马路", "它")
 
 
@@ -70,10 +74,14 @@ decimals2 = st.integers(-300, 300).map(lambda n: n / 100)
 
 
 def arrays(draw: st.DrawFn, shape: tuple[int, ...]) -> np.ndarray:
-    return np.array([draw(decimals2) for _ in range(int(np.prod(shape)))], dtype=np.float64).reshape(shape)
+    return np.array(
+        [draw(decimals2) for _ in range(int(np.prod(shape)))], dtype=np.float64
+    ).reshape(shape)
 
 
-def np_attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray | None, scale: float) -> np.ndarray:
+def np_attention(
+    q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray | None, scale: float
+) -> np.ndarray:
     s = q @ np.swapaxes(k, -1, -2) * scale
     if mask is not None:
         s = np.where(mask, s, -np.inf)
@@ -97,7 +105,9 @@ def problems(draw: st.DrawFn) -> dict:
     if kind == "bool":
         mask = np.array(draw(st.lists(st.booleans(), min_size=L * S, max_size=L * S))).reshape(L, S)
     elif kind == "additive":
-        vals = draw(st.lists(st.sampled_from([0.0, -1.5, 2.25, -np.inf]), min_size=L * S, max_size=L * S))
+        vals = draw(
+            st.lists(st.sampled_from([0.0, -1.5, 2.25, -np.inf]), min_size=L * S, max_size=L * S)
+        )
         mask = np.array(vals).reshape(L, S)
     scale = draw(st.sampled_from([None, 0.5, 1.25, 3.0]))
     return {"q": q, "k": k, "v": v, "kind": kind, "mask": mask, "scale": scale}
@@ -105,7 +115,12 @@ def problems(draw: st.DrawFn) -> dict:
 
 def _symattn(p: dict) -> np.ndarray:
     return symattn.scaled_dot_product_attention(
-        p["q"], p["k"], p["v"], attn_mask=p["mask"], is_causal=p["kind"] == "causal", scale=p["scale"]
+        p["q"],
+        p["k"],
+        p["v"],
+        attn_mask=p["mask"],
+        is_causal=p["kind"] == "causal",
+        scale=p["scale"],
     ).to_numpy()
 
 
@@ -140,8 +155,12 @@ def test_agrees_with_torch_float64(p: dict) -> None:
     F = torch.nn.functional
     mask = None if p["mask"] is None else torch.from_numpy(p["mask"])
     ref = F.scaled_dot_product_attention(
-        torch.from_numpy(p["q"]), torch.from_numpy(p["k"]), torch.from_numpy(p["v"]),
-        attn_mask=mask, is_causal=p["kind"] == "causal", scale=p["scale"],
+        torch.from_numpy(p["q"]),
+        torch.from_numpy(p["k"]),
+        torch.from_numpy(p["v"]),
+        attn_mask=mask,
+        is_causal=p["kind"] == "causal",
+        scale=p["scale"],
     ).numpy()
     np.testing.assert_allclose(_symattn(p), ref, rtol=1e-12, atol=1e-12)
 
@@ -172,8 +191,9 @@ def test_permuting_keys_with_values_leaves_output_unchanged(S: int, data: st.Dat
 
 
 def test_fully_masked_row_gives_zeros_and_is_recorded() -> None:
-    r = symattn.scaled_dot_product_attention([[1.0], [2.0]], [[1.0], [3.0]], [[5.0], [7.0]],
-                                             attn_mask=[[True, False], [False, False]])
+    r = symattn.scaled_dot_product_attention(
+        [[1.0], [2.0]], [[1.0], [3.0]], [[5.0], [7.0]], attn_mask=[[True, False], [False, False]]
+    )
     assert r.output.exact().tolist() == [[Fraction(5)], [Fraction(0)]]
     assert r.fully_masked_rows == ((1,),)
     assert r.trace.get("weights").attrs["fully_masked_rows"] == ((1,),)
@@ -187,11 +207,18 @@ def test_multi_head_matches_per_head_computation() -> None:
     heads = []
     for h in range(2):
         sl = slice(2 * h, 2 * h + 2)
-        heads.append(np_attention(x @ wq[:, sl], x @ wk[:, sl], x @ wv[:, sl], None, 1 / np.sqrt(2)))
+        heads.append(
+            np_attention(x @ wq[:, sl], x @ wk[:, sl], x @ wv[:, sl], None, 1 / np.sqrt(2))
+        )
     ref = np.concatenate(heads, axis=-1) @ wo
     np.testing.assert_allclose(r.to_numpy(), ref, rtol=1e-12, atol=1e-12)
     names = [s.name for s in r.trace]
-    assert names.index("Q_heads") < names.index("scores") < names.index("concat") < names.index("output")
+    assert (
+        names.index("Q_heads")
+        < names.index("scores")
+        < names.index("concat")
+        < names.index("output")
+    )
 
 
 # ---------------------------------------------------------------- errors
@@ -206,14 +233,47 @@ def test_multi_head_matches_per_head_computation() -> None:
         ({"query": [[1, float("nan")]], "key": [[1, 2]], "value": [[1]]}, NumberError, "NaN"),
         ({"query": [["1e999999999", 1]], "key": [[1, 2]], "value": [[1]]}, LimitError, "exponent"),
         ({"query": [1, 2], "key": [[1, 2]], "value": [[1]]}, ShapeError, "at least 2"),
-        ({"query": [[1, 2]], "key": [[1, 2]], "value": [[1]], "attn_mask": [[True, False, True]]}, ShapeError,
-         "attn_mask"),
-        ({"query": [[1, 2]], "key": [[1, 2]], "value": [[1]], "attn_mask": [[True]], "is_causal": True},
-         InputError, "is_causal"),
-        ({"query": [[1, 2]], "key": [[1, 2]], "value": [[1]], "dropout_p": 0.1}, InputError, "dropout"),
-        ({"query": [[[[1]]] * 3], "key": [[[[1]]] * 2], "value": [[[[1]]] * 2], "enable_gqa": True}, ShapeError,
-         "divisible"),
-        ({"query": [[1]], "key": [[1]], "value": [[1]], "attn_mask": [[float("inf")]]}, NumberError, "inf"),
+        (
+            {
+                "query": [[1, 2]],
+                "key": [[1, 2]],
+                "value": [[1]],
+                "attn_mask": [[True, False, True]],
+            },
+            ShapeError,
+            "attn_mask",
+        ),
+        (
+            {
+                "query": [[1, 2]],
+                "key": [[1, 2]],
+                "value": [[1]],
+                "attn_mask": [[True]],
+                "is_causal": True,
+            },
+            InputError,
+            "is_causal",
+        ),
+        (
+            {"query": [[1, 2]], "key": [[1, 2]], "value": [[1]], "dropout_p": 0.1},
+            InputError,
+            "dropout",
+        ),
+        (
+            {
+                "query": [[[[1]]] * 3],
+                "key": [[[[1]]] * 2],
+                "value": [[[[1]]] * 2],
+                "enable_gqa": True,
+            },
+            ShapeError,
+            "divisible",
+        ),
+        (
+            {"query": [[1]], "key": [[1]], "value": [[1]], "attn_mask": [[float("inf")]]},
+            NumberError,
+            "inf",
+        ),
     ],
 )
 def test_bad_input_is_a_clear_error(kwargs: dict, error: type[Exception], match: str) -> None:
@@ -224,7 +284,9 @@ def test_bad_input_is_a_clear_error(kwargs: dict, error: type[Exception], match:
 @pytest.mark.parametrize("heads", [0, -1, 1.5, True])
 def test_bad_num_heads(heads: object) -> None:
     with pytest.raises(InputError, match="num_heads"):
-        symattn.multi_head_attention([[1, 2]], [[1, 0], [0, 1]], [[1, 0], [0, 1]], [[1, 0], [0, 1]], num_heads=heads)
+        symattn.multi_head_attention(
+            [[1, 2]], [[1, 0], [0, 1]], [[1, 0], [0, 1]], [[1, 0], [0, 1]], num_heads=heads
+        )
 
 
 def test_projection_shape_error_names_the_matrix() -> None:
@@ -234,7 +296,9 @@ def test_projection_shape_error_names_the_matrix() -> None:
 
 def test_size_limit() -> None:
     with pytest.raises(LimitError, match="max_elements"):
-        symattn.scaled_dot_product_attention([[1]] * 50, [[1]] * 50, [[1]] * 50, limits=symattn.Limits(max_elements=100))
+        symattn.scaled_dot_product_attention(
+            [[1]] * 50, [[1]] * 50, [[1]] * 50, limits=symattn.Limits(max_elements=100)
+        )
 
 
 def test_accepts_torch_tensors_exactly() -> None:
@@ -293,8 +357,16 @@ def _routing_case(name: str) -> tuple[tuple, dict]:
 
 
 ROUTING_CASES = [
-    "plain", "causal", "bool_mask_fully_masked_row", "additive_mask", "gqa_batch",
-    "broadcast_batch", "scores_pm_1000", "equal_scores_ties", "near_ties", "surd_scale",
+    "plain",
+    "causal",
+    "bool_mask_fully_masked_row",
+    "additive_mask",
+    "gqa_batch",
+    "broadcast_batch",
+    "scores_pm_1000",
+    "equal_scores_ties",
+    "near_ties",
+    "surd_scale",
 ]
 
 

@@ -38,7 +38,9 @@ def obj(rows: list) -> np.ndarray:
     return a
 
 
-def softmax_of(p_rows: list, q_rows: list | None = None, r: int = 1, masked: list | None = None) -> SoftmaxTensor:
+def softmax_of(
+    p_rows: list, q_rows: list | None = None, r: int = 1, masked: list | None = None
+) -> SoftmaxTensor:
     p = obj(p_rows)
     q = obj(q_rows) if q_rows is not None else np.full(p.shape, F(0), dtype=object)
     m = np.array(masked, dtype=bool) if masked is not None else np.zeros(p.shape, dtype=bool)
@@ -46,7 +48,10 @@ def softmax_of(p_rows: list, q_rows: list | None = None, r: int = 1, masked: lis
     return SoftmaxTensor(e, RowSumTensor(e))
 
 
-@pytest.mark.parametrize(("n", "m", "r"), [(1, 1, 1), (2, 1, 2), (4, 2, 1), (8, 2, 2), (12, 2, 3), (72, 6, 2), (97, 1, 97)])
+@pytest.mark.parametrize(
+    ("n", "m", "r"),
+    [(1, 1, 1), (2, 1, 2), (4, 2, 1), (8, 2, 2), (12, 2, 3), (72, 6, 2), (97, 1, 97)],
+)
 def test_squarefree_split(n: int, m: int, r: int) -> None:
     assert _squarefree_split(n) == (m, r)
 
@@ -58,11 +63,27 @@ def test_squarefree_split_refuses_huge() -> None:
 
 @pytest.mark.parametrize(
     ("n", "expr"),
-    [(2, "sqrt(2)/2"), (4, "1/2"), (64, "1/8"), (F(1, 4), "2"), (8, "sqrt(2)/4"), (F(3, 2), "sqrt(6)/3")],
+    [
+        (2, "sqrt(2)/2"),
+        (4, "1/2"),
+        (64, "1/8"),
+        (F(1, 4), "2"),
+        (8, "sqrt(2)/4"),
+        (F(3, 2), "sqrt(6)/3"),
+    ],
 )
 def test_inv_sqrt(n: int | Fraction, expr: str) -> None:
     s = inv_sqrt(n)
-    assert sympy.simplify(s.sympy() - sympy.Rational(1) / sympy.sqrt(sympy.Rational(n.numerator, n.denominator) if isinstance(n, Fraction) else n)) == 0
+    assert (
+        sympy.simplify(
+            s.sympy()
+            - sympy.Rational(1)
+            / sympy.sqrt(
+                sympy.Rational(n.numerator, n.denominator) if isinstance(n, Fraction) else n
+            )
+        )
+        == 0
+    )
     assert str(s.sympy()) == expr
 
 
@@ -129,7 +150,15 @@ def mp_softmax_out(p: list[list[Fraction]], v: list[list[Fraction]]) -> list[lis
     for row in p:
         ex = [mpmath.exp(mpmath.mpf(x.numerator) / x.denominator) for x in row]
         s = mpmath.fsum(ex)
-        out.append([mpmath.fsum(e / s * (mpmath.mpf(v[j][c].numerator) / v[j][c].denominator) for j, e in enumerate(ex)) for c in range(len(v[0]))])
+        out.append(
+            [
+                mpmath.fsum(
+                    e / s * (mpmath.mpf(v[j][c].numerator) / v[j][c].denominator)
+                    for j, e in enumerate(ex)
+                )
+                for c in range(len(v[0]))
+            ]
+        )
     return out
 
 
@@ -138,7 +167,9 @@ small = st.fractions(min_value=-20, max_value=20, max_denominator=100)
 
 @settings(max_examples=40, deadline=None)
 @given(st.integers(1, 3), st.integers(1, 4), st.integers(1, 3), st.data())
-def test_enclosures_contain_high_precision_value(n: int, s: int, c: int, data: st.DataObject) -> None:
+def test_enclosures_contain_high_precision_value(
+    n: int, s: int, c: int, data: st.DataObject
+) -> None:
     p = [[data.draw(small) for _ in range(s)] for _ in range(n)]
     v = [[data.draw(small) for _ in range(c)] for _ in range(s)]
     out = MatMulTensor(softmax_of(p), RationalTensor(obj(v)))

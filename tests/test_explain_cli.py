@@ -76,11 +76,17 @@ def test_result_methods() -> None:
     ("lang", "fmt", "marker"),
     [
         ("zh", "markdown", "> **勘误** 原文写作 $2.71$：这是截断，不是四舍五入（应为 $2.72$）。"),
-        ("en", "markdown", "> **Erratum** The source says $2.71$: truncated, not rounded (should be $2.72$)."),
+        (
+            "en",
+            "markdown",
+            "> **Erratum** The source says $2.71$: truncated, not rounded (should be $2.72$).",
+        ),
         ("en", "latex", "\\begin{quote}\n\\textbf{Erratum}\\quad The source says $2.71$"),
     ],
 )
-def test_check_option_marks_errata(capsys: pytest.CaptureFixture[str], lang: str, fmt: str, marker: str) -> None:
+def test_check_option_marks_errata(
+    capsys: pytest.CaptureFixture[str], lang: str, fmt: str, marker: str
+) -> None:
     assert main(["explain", TM, "--check", "--lang", lang, "--format", fmt]) == 0
     out = capsys.readouterr().out
     assert marker in out

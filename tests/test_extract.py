@@ -90,12 +90,19 @@ def test_fuzz_extractor_never_crashes_or_hangs(text: str) -> None:
 @pytest.mark.parametrize(
     ("text", "first", "line", "column"),
     [
-        ("x\n[0.55, 0.20]*[[1, 0], [0, 1]]\n\n乘积结果=[0.55, 0.20]\n", "[0.55, 0.20]*[[1, 0], [0, 1]]", 2, 1),
+        (
+            "x\n[0.55, 0.20]*[[1, 0], [0, 1]]\n\n乘积结果=[0.55, 0.20]\n",
+            "[0.55, 0.20]*[[1, 0], [0, 1]]",
+            2,
+            1,
+        ),
         ("  [1, 2] × [[1], [1]]\nresult = 3\n", "[1, 2] × [[1], [1]]", 1, 3),
         ("[1, 2]*[[1],[1]]\nThe result = 3\n", "[1, 2]*[[1],[1]]", 1, 1),
     ],
 )
-def test_result_line_claims_the_expression_line_before(text: str, first: str, line: int, column: int) -> None:
+def test_result_line_claims_the_expression_line_before(
+    text: str, first: str, line: int, column: int
+) -> None:
     (chain,), _ = chains(text)
     assert chain.links[0].text == first
     assert chain.links[0].at(0) == (line, column)

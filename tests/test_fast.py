@@ -25,7 +25,9 @@ from symattn.fast.kernels import (
 
 
 def _arb(q, k, v, **kw):  # the reference: the pure Arb path of symattn.exact
-    return symattn.scaled_dot_product_attention(q, k, v, exact_float=True, **kw).to_numpy(method="exact")
+    return symattn.scaled_dot_product_attention(q, k, v, exact_float=True, **kw).to_numpy(
+        method="exact"
+    )
 
 
 def _same(a: np.ndarray, b: np.ndarray) -> bool:
@@ -322,9 +324,7 @@ def _row_reference(p, b: tuple[int, ...], i: int) -> list[float]:
     from symattn.fast.kernels import _certify_row_entries, _row_weights
 
     S = p.k.shape[-2]
-    got = _certify_row_entries(
-        _row_weights(p, b, i), list(range(S)), float_of, 80, DEFAULT_LIMITS
-    )
+    got = _certify_row_entries(_row_weights(p, b, i), list(range(S)), float_of, 80, DEFAULT_LIMITS)
     return [got[j] for j in range(S)]
 
 

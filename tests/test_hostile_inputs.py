@@ -15,16 +15,18 @@ from pathlib import Path
 
 import pytest
 
-from symattn.read.audit import audit
 from symattn.cli.main import main
 from symattn.errors import LimitError, SpecError, SymattnError
+from symattn.read.audit import audit
 from symattn.spec import load_spec, loads_spec
 
 from .conftest import ROOT
 
 HOSTILE = Path(__file__).parent / "fixtures" / "hostile"
 PAYLOADS = [p for p in (HOSTILE / "payloads.txt").read_text(encoding="utf-8").splitlines() if p]
-NAMES = PAYLOADS + [p for p in (HOSTILE / "injection.txt").read_text(encoding="utf-8").splitlines() if p]
+NAMES = PAYLOADS + [
+    p for p in (HOSTILE / "injection.txt").read_text(encoding="utf-8").splitlines() if p
+]
 
 
 def listing(root: Path) -> list[str]:
@@ -76,7 +78,11 @@ def test_payload_as_number_is_refused_by_api(payload: str) -> None:
 @pytest.mark.parametrize("payload", PAYLOADS)
 @pytest.mark.parametrize("command", ["compute", "explain", "check"])
 def test_payload_as_number_is_refused_by_cli(
-    payload: str, command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    payload: str,
+    command: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     monkeypatch.chdir(tmp_path)
     d = spec_dict()
@@ -101,14 +107,22 @@ def test_payload_as_claim_is_refused(payload: str) -> None:
 @pytest.mark.parametrize("name", NAMES)
 @pytest.mark.parametrize("fmt", ["markdown", "latex", "json"])
 def test_payload_as_name_is_text(
-    name: str, fmt: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    name: str,
+    fmt: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     """Token names, title and notes are only ever copied (escaped), never interpreted."""
     monkeypatch.chdir(tmp_path)
     d = spec_dict(title=name, notes=name, source=name, tokens=[name, "b"], claims={})
     (tmp_path / "s.toml").write_text(_toml(d), encoding="utf-8")
     before = listing(tmp_path)
-    for argv in (["explain", "s.toml", "--format", fmt], ["compute", "s.toml"], ["check", "s.toml", "--format", "json"]):
+    for argv in (
+        ["explain", "s.toml", "--format", fmt],
+        ["compute", "s.toml"],
+        ["check", "s.toml", "--format", "json"],
+    ):
         code, out, err = cli(argv, capsys)
         assert code == 0, err
         assert out
@@ -135,7 +149,10 @@ def _toml(d: dict[str, object]) -> str:
 
 @pytest.mark.parametrize("payload", PAYLOADS)
 def test_payload_in_document_math_runs_nothing(
-    payload: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    payload: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     """audit reads code-like math as unparsed (or as prose), never as a checked claim."""
     monkeypatch.chdir(tmp_path)
@@ -205,7 +222,9 @@ def test_deep_nesting_is_a_limit_error(depth: int, fmt: str, make: object) -> No
         loads_spec(text, fmt=fmt)
 
 
-def test_deep_nesting_through_the_cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_deep_nesting_through_the_cli(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "deep.json").write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
     (tmp_path / "deep.toml").write_text("a = " + "[" * 100_000 + "]" * 100_000, encoding="utf-8")
@@ -229,7 +248,12 @@ def test_subprocess_payload_runs_nothing(command: str, tmp_path: Path) -> None:
     before = listing(tmp_path)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.run(
-        [sys.executable, "-m", "symattn", command, name], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=120
+        [sys.executable, "-m", "symattn", command, name],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
     )
     assert "Traceback" not in proc.stderr
     if command == "audit":

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 import symattn.cli.output
-from symattn.present.reports import audit_json
-from symattn.read.audit import audit
 from symattn.cli.main import main
 from symattn.errors import SymattnError
 from symattn.io import decode
+from symattn.present.reports import audit_json
+from symattn.read.audit import audit
 from symattn.spec import load_spec
 
 SPEC_TOML = 'title = "注意力：它、动物与马路"\ntokens = ["动物", "马路"]\n[inputs]\nQ = [[1, 0], [0, 1]]\nK = [[1, 2], [3, 4]]\nV = [[1, 0], [0, 1]]\n'
@@ -39,7 +39,9 @@ def test_spec_encodings(enc: str, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("enc", list(ENCODINGS))
-def test_audit_encodings(enc: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_audit_encodings(
+    enc: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "p.md").write_bytes(ENCODINGS[enc](DOC))
     assert main(["audit", "p.md", "--format", "json"]) == 1
@@ -51,7 +53,13 @@ def test_audit_encodings(enc: str, tmp_path: Path, monkeypatch: pytest.MonkeyPat
 
 @pytest.mark.parametrize(
     "data,offset",
-    [(b"abc\xff", 3), (b"\x80", 0), (b"ok = 1\n\xff\xff\xff", 7), (b"\xef\xbb\xbfab\xff\xfe", 5), (b"\xff\xfe\x00\xd8", 2)],
+    [
+        (b"abc\xff", 3),
+        (b"\x80", 0),
+        (b"ok = 1\n\xff\xff\xff", 7),
+        (b"\xef\xbb\xbfab\xff\xfe", 5),
+        (b"\xff\xfe\x00\xd8", 2),
+    ],
 )
 def test_undecodable_names_the_offset(data: bytes, offset: int, tmp_path: Path) -> None:
     with pytest.raises(SymattnError, match=f"offset {offset}"):
@@ -71,7 +79,11 @@ COMMANDS = [
 
 @pytest.mark.parametrize("argv,name", COMMANDS)
 def test_output_is_atomic_on_failure(
-    argv: list[str], name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    argv: list[str],
+    name: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     """A failure after the output path is chosen leaves the old file as it was, and no temp file."""
     monkeypatch.chdir(tmp_path)
@@ -111,7 +123,11 @@ def test_output_is_atomic_on_failure(
 
 @pytest.mark.parametrize("argv,name", COMMANDS)
 def test_render_failure_leaves_output_untouched(
-    argv: list[str], name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    argv: list[str],
+    name: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     """An error raised while the text is made (here: by the atomic writer's caller) never truncates."""
     monkeypatch.chdir(tmp_path)
@@ -123,7 +139,9 @@ def test_render_failure_leaves_output_untouched(
         raise SymattnError("simulated rendering failure")
 
     real = symattn.cli.output.write_bytes_atomic
-    monkeypatch.setattr(symattn.cli.output, "write_bytes_atomic", lambda path, data: real(path, boom(data)))
+    monkeypatch.setattr(
+        symattn.cli.output, "write_bytes_atomic", lambda path, data: real(path, boom(data))
+    )
     assert main([*argv, "-o", "out.txt"]) == 2
     assert "simulated rendering failure" in capsys.readouterr().err
     assert out.read_text(encoding="utf-8") == "OLD CONTENT"

@@ -11,17 +11,20 @@ from pathlib import Path
 import pytest
 
 from symattn import Limits, scaled_dot_product_attention
-from symattn.read.audit import audit
 from symattn.cli.main import main
-from symattn.present.document import DocOptions, build_document, meta_from_spec
 from symattn.errors import LimitError, PrecisionError, SymattnError
 from symattn.io import read_bytes
 from symattn.numbers import parse_number, to_exact_array
+from symattn.present.document import DocOptions, build_document, meta_from_spec
+from symattn.read.audit import audit
 from symattn.spec import loads_spec
 
 #: generous wall-time bound for "returns within a few seconds" on a slow CI machine
 FAST = 20.0
-SPEC = {"tokens": ["a", "b"], "inputs": {"Q": [[1, 0], [0, 1]], "K": [[1, 2], [3, 4]], "V": [[1, 0], [0, 1]]}}
+SPEC = {
+    "tokens": ["a", "b"],
+    "inputs": {"Q": [[1, 0], [0, 1]], "K": [[1, 2], [3, 4]], "V": [[1, 0], [0, 1]]},
+}
 
 
 def spec_with(q00: object) -> str:
@@ -47,7 +50,9 @@ def test_max_literal_length(n: int) -> None:
             parse_number("1" * n, limits=raised)
 
 
-@pytest.mark.parametrize("text", ["1e401", "1e-999999999", "1E999999999999999999999999", "-2.5e+100000"])
+@pytest.mark.parametrize(
+    "text", ["1e401", "1e-999999999", "1E999999999999999999999999", "-2.5e+100000"]
+)
 def test_max_decimal_exponent(text: str) -> None:
     with pytest.raises(LimitError, match="max_decimal_exponent"):
         parse_number(text)
@@ -65,7 +70,9 @@ def test_max_elements() -> None:
 
 def test_max_elements_engine() -> None:
     with pytest.raises(LimitError, match="max_elements"):
-        scaled_dot_product_attention([[1, 2]], [[1, 2], [0, 1]], [[1, 2], [3, 4]], limits=Limits(max_elements=3))
+        scaled_dot_product_attention(
+            [[1, 2]], [[1, 2], [0, 1]], [[1, 2], [3, 4]], limits=Limits(max_elements=3)
+        )
 
 
 def test_max_precision_bits_stops_refinement() -> None:
@@ -93,7 +100,9 @@ def test_max_file_bytes(tmp_path: Path) -> None:
 
 
 def test_max_line_length() -> None:
-    report = audit("$$ 1 + 1 = 3 $$\n1 + 1 = 3 is what it says\n", limits=Limits(max_line_length=10))
+    report = audit(
+        "$$ 1 + 1 = 3 $$\n1 + 1 = 3 is what it says\n", limits=Limits(max_line_length=10)
+    )
     assert report.findings == ()
     assert any("max_line_length=10" in u.reason for u in report.unparsed)
     assert audit("$$ 1 + 1 = 3 $$\n").findings  # within the default limit it is checked
@@ -102,8 +111,12 @@ def test_max_line_length() -> None:
 def test_max_explained_pairs() -> None:
     spec = loads_spec(json.dumps(SPEC), fmt="json")
     with pytest.raises(SymattnError, match=r"max_explained_pairs=3.*--limit max_explained_pairs=N"):
-        build_document(spec.run(), meta_from_spec(spec), DocOptions(limits=Limits(max_explained_pairs=3)))
-    assert build_document(spec.run(), meta_from_spec(spec), DocOptions(limits=Limits(max_explained_pairs=4)))
+        build_document(
+            spec.run(), meta_from_spec(spec), DocOptions(limits=Limits(max_explained_pairs=3))
+        )
+    assert build_document(
+        spec.run(), meta_from_spec(spec), DocOptions(limits=Limits(max_explained_pairs=4))
+    )
 
 
 @pytest.mark.parametrize(
@@ -140,7 +153,9 @@ def test_limits_on_the_command_line(
     assert code in (0, 1), err
 
 
-@pytest.mark.parametrize("bad", ["max_elements", "max_elements=-1", "max_elements=x", "nope=3", "max_elements=1e9"])
+@pytest.mark.parametrize(
+    "bad", ["max_elements", "max_elements=-1", "max_elements=x", "nope=3", "max_elements=1e9"]
+)
 def test_bad_limit_option(bad: str, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exc:
         main(["compute", "x.json", "--limit", bad])
@@ -148,7 +163,9 @@ def test_bad_limit_option(bad: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert "NAME=N" in capsys.readouterr().err or "whole number" in capsys.readouterr().err
 
 
-def test_ten_megabyte_line_returns_fast(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_ten_megabyte_line_returns_fast(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "big.md").write_text("$$ x = " + "1+" * 5_000_000 + "1 = 3 $$", encoding="utf-8")
     t0 = time.perf_counter()
@@ -168,13 +185,23 @@ def test_fifty_level_nesting_returns_fast() -> None:
     assert any("nested" in u.reason for u in report.unparsed), report
 
 
-@pytest.mark.parametrize("text", ["$$ 10^10^10 = 5 $$", "$10^{10^{10}} = 3$", "$$ e^{10^{10}} = 1 $$", "$$ 2^{2^{2^{2^{2^{2}}}}} = 1 $$"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "$$ 10^10^10 = 5 $$",
+        "$10^{10^{10}} = 3$",
+        "$$ e^{10^{10}} = 1 $$",
+        "$$ 2^{2^{2^{2^{2^{2}}}}} = 1 $$",
+    ],
+)
 def test_power_towers_return_fast(text: str) -> None:
     t0 = time.perf_counter()
     report = audit(text + "\n")
     assert time.perf_counter() - t0 < FAST
     assert report.findings == ()
-    assert report.unparsed and any(w in u.reason for w in ("max_", "large", "not supported") for u in report.unparsed), report
+    assert report.unparsed and any(
+        w in u.reason for w in ("max_", "large", "not supported") for u in report.unparsed
+    ), report
 
 
 def test_power_tower_in_a_spec_is_refused() -> None:

@@ -19,11 +19,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from symattn.present.reports import audit_json
-from symattn.read.audit import audit
 from symattn.cli.main import main
 from symattn.present.document import DocOptions, build_document, meta_from_spec
-from symattn.present.render import escape_latex, escape_markdown, render_json, render_latex, render_markdown
+from symattn.present.render import (
+    escape_latex,
+    escape_markdown,
+    render_json,
+    render_latex,
+    render_markdown,
+)
+from symattn.present.reports import audit_json
+from symattn.read.audit import audit
 from symattn.spec import loads_spec
 
 from .conftest import ROOT, require_tool
@@ -43,7 +49,29 @@ process.stdout.write(md.render(src));
 """
 
 
-SAFE_ELEMENTS = {"h1", "h2", "h3", "h4", "p", "blockquote", "table", "thead", "tbody", "tr", "th", "td", "code", "pre", "em", "strong", "ul", "ol", "li", "hr", "br"}
+SAFE_ELEMENTS = {
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "p",
+    "blockquote",
+    "table",
+    "thead",
+    "tbody",
+    "tr",
+    "th",
+    "td",
+    "code",
+    "pre",
+    "em",
+    "strong",
+    "ul",
+    "ol",
+    "li",
+    "hr",
+    "br",
+}
 
 
 class _Collector(HTMLParser):
@@ -70,7 +98,11 @@ def unsafe_attributes(html: str) -> list[tuple[str, str]]:
     """Event handlers and javascript: URLs in ``html``."""
     c = _Collector()
     c.feed(html)
-    return [(k, v) for k, v in c.attrs if k.startswith("on") or "javascript:" in v.lower() or k in ("href", "src")]
+    return [
+        (k, v)
+        for k, v in c.attrs
+        if k.startswith("on") or "javascript:" in v.lower() or k in ("href", "src")
+    ]
 
 
 def hostile_spec(names: list[str], title: str, notes: str) -> object:
@@ -103,8 +135,14 @@ def latex_bare(tex: str) -> list[str]:
     """Control words and bare specials of LaTeX text, escapes of specials removed."""
     import re
 
-    tex = re.sub(r"\\text(?:backslash|asciicircum|asciitilde|less|greater|bar)\{\}|\{[][]\}", "", tex)
-    return [t for t in re.findall(r"\\[A-Za-z@]+|\\.|[{}$&#%^_~]", tex, re.DOTALL) if not (len(t) == 2 and not t[1].isalpha())]
+    tex = re.sub(
+        r"\\text(?:backslash|asciicircum|asciitilde|less|greater|bar)\{\}|\{[][]\}", "", tex
+    )
+    return [
+        t
+        for t in re.findall(r"\\[A-Za-z@]+|\\.|[{}$&#%^_~]", tex, re.DOTALL)
+        if not (len(t) == 2 and not t[1].isalpha())
+    ]
 
 
 @pytest.mark.parametrize("text", INJECTIONS)
@@ -161,7 +199,16 @@ def test_xelatex_reads_nothing_outside(tmp_path: Path, docs: list[object]) -> No
     fls = (tmp_path / "doc.fls").read_text(encoding="utf-8", errors="replace")
     assert "/etc/passwd" not in fls
     assert "root:x:" not in log
-    allowed = (str(tmp_path), "/usr/", "/etc/texmf", "/etc/fonts", "/var/lib/texmf", "/var/cache/", "/opt/texlive", "/root/.texlive")
+    allowed = (
+        str(tmp_path),
+        "/usr/",
+        "/etc/texmf",
+        "/etc/fonts",
+        "/var/lib/texmf",
+        "/var/cache/",
+        "/opt/texlive",
+        "/root/.texlive",
+    )
     for line in fls.splitlines():
         if line.startswith(("INPUT ", "OUTPUT ")):
             f = line.split(" ", 1)[1]
@@ -182,7 +229,11 @@ def test_markdown_it_passes_no_html(tmp_path: Path, docs: list[object]) -> None:
         src = tmp_path / f"doc{i}.md"
         src.write_text(md, encoding="utf-8")
         html = subprocess.run(
-            [node, str(tmp_path / "md.js"), str(NODE_MODULES), str(src)], capture_output=True, text=True, timeout=60, check=True
+            [node, str(tmp_path / "md.js"), str(NODE_MODULES), str(src)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
         ).stdout
         assert html_elements(html) <= SAFE_ELEMENTS, html[:2000]
         assert not unsafe_attributes(html), html[:2000]
@@ -197,7 +248,12 @@ def test_katex_renders_every_math_span(tmp_path: Path, docs: list[object]) -> No
         f = tmp_path / f"doc{i}.md"
         f.write_text(render_markdown(doc), encoding="utf-8")  # type: ignore[arg-type]
         files.append(str(f))
-    proc = subprocess.run([node, str(ROOT / "tests" / "katex_check.js"), *files], capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [node, str(ROOT / "tests" / "katex_check.js"), *files],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
@@ -206,7 +262,10 @@ def test_json_document_round_trips(docs: list[object]) -> None:
         data = json.loads(render_json(doc))  # type: ignore[arg-type]
         assert data["title"] == ALL and data["notes"] == ALL and data["source"] == ALL
         dump = json.dumps(data, ensure_ascii=False)
-        assert INJECTIONS[2 * i] in dump or json.dumps(INJECTIONS[2 * i], ensure_ascii=False)[1:-1] in dump
+        assert (
+            INJECTIONS[2 * i] in dump
+            or json.dumps(INJECTIONS[2 * i], ensure_ascii=False)[1:-1] in dump
+        )
 
 
 @pytest.mark.parametrize("fmt", ["json", "markdown", "text"])

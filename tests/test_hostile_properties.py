@@ -10,9 +10,9 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symattn.read.audit import audit
 from symattn.errors import SymattnError
 from symattn.numbers import parse_number, to_exact_array
+from symattn.read.audit import audit
 from symattn.spec import loads_spec
 
 NUMBERISH = st.text(alphabet="0123456789.eE+-/ _,'½１２−∞infa√", max_size=30)
@@ -30,7 +30,11 @@ def test_parse_number_only_symattn_errors_and_round_trips(text: str) -> None:
     assert parse_number(f"{w.value.numerator}/{w.value.denominator}").value == w.value
 
 
-@given(st.decimals(allow_nan=False, allow_infinity=False, places=None).filter(lambda d: abs(d.adjusted()) < 300))
+@given(
+    st.decimals(allow_nan=False, allow_infinity=False, places=None).filter(
+        lambda d: abs(d.adjusted()) < 300
+    )
+)
 @settings(max_examples=200, deadline=None)
 def test_decimal_text_round_trips(d: Decimal) -> None:
     assert parse_number(format(d, "f") if abs(d.adjusted()) < 100 else str(d)).value == Fraction(d)
@@ -55,7 +59,16 @@ def test_to_exact_array_only_symattn_errors(data: object) -> None:
 
 JSONISH = st.recursive(
     st.one_of(st.integers(), st.floats(allow_nan=False), st.text(max_size=8), st.booleans()),
-    lambda c: st.one_of(st.lists(c, max_size=3), st.dictionaries(st.sampled_from(["tokens", "inputs", "Q", "K", "V", "claims", "d_k", "title", "mask", "rows", "x"]), c, max_size=4)),
+    lambda c: st.one_of(
+        st.lists(c, max_size=3),
+        st.dictionaries(
+            st.sampled_from(
+                ["tokens", "inputs", "Q", "K", "V", "claims", "d_k", "title", "mask", "rows", "x"]
+            ),
+            c,
+            max_size=4,
+        ),
+    ),
     max_leaves=20,
 )
 
@@ -75,7 +88,15 @@ def test_loads_spec_only_symattn_errors(data: object) -> None:
                 pass
 
 
-@given(st.lists(st.sampled_from(list("0123456789.=≈+-*/^()[]{}$\\ ,eqkvsd_ \n") + ["\\frac", "\\sqrt", "\\times", "softmax", "e^", "$$"]), max_size=80).map("".join))
+@given(
+    st.lists(
+        st.sampled_from(
+            list("0123456789.=≈+-*/^()[]{}$\\ ,eqkvsd_ \n")
+            + ["\\frac", "\\sqrt", "\\times", "softmax", "e^", "$$"]
+        ),
+        max_size=80,
+    ).map("".join)
+)
 @settings(max_examples=300, deadline=None)
 def test_audit_never_raises_on_mathy_text(text: str) -> None:
     report = audit(text)

@@ -13,7 +13,10 @@ from symattn.spec import loads_spec
 # fuzz_spec, first run: Decimal("333.3E333333333333333333333333") raised decimal.InvalidOperation
 # from inside json.loads / tomllib.loads (parse_float=Decimal).
 SPEC_CRASHES = [
-    ("json", '{"tokens": ["a", "b"], "d_k": 2, "inputs": {"Q": [[333.3E333333333333333333333333.333333333]]}}'),
+    (
+        "json",
+        '{"tokens": ["a", "b"], "d_k": 2, "inputs": {"Q": [[333.3E333333333333333333333333.333333333]]}}',
+    ),
     ("json", '{"d_k": 1E3333333333333333333333333}'),
     ("json", '{"d_k": -1e-3333333333333333333333333}'),
     ("toml", "d_k = 1E3333333333333333333333333"),
@@ -29,7 +32,9 @@ def test_spec_crashes(fmt: str, text: str) -> None:
 
 # test_hostile_limits, while writing it: with max_literal_length raised above 4300, int() of
 # the digits raised Python's bare ValueError (int_max_str_digits) instead of a LimitError.
-@pytest.mark.parametrize("text", ["1" * 5000, "1" * 4400 + "/3", "3/" + "7" * 4400, "0." + "5" * 4400])
+@pytest.mark.parametrize(
+    "text", ["1" * 5000, "1" * 4400 + "/3", "3/" + "7" * 4400, "0." + "5" * 4400]
+)
 def test_long_literal_with_raised_limit(text: str) -> None:
     from symattn.config import Limits
     from symattn.errors import LimitError
@@ -48,7 +53,11 @@ def test_render_control_characters_in_notes() -> None:
     from symattn.present.render import render_json, render_latex, render_markdown
 
     notes = "x\x03e\nm\x03e'\n"
-    data = {"notes": notes, "tokens": ["x", "x\u2063"], "inputs": {"Q": [[1, 0], [0, 1]], "K": [[1, 2], [3, 4]], "V": [[1, 0], [0, 1]]}}
+    data = {
+        "notes": notes,
+        "tokens": ["x", "x\u2063"],
+        "inputs": {"Q": [[1, 0], [0, 1]], "K": [[1, 2], [3, 4]], "V": [[1, 0], [0, 1]]},
+    }
     spec = loads_spec(json.dumps(data), fmt="json")
     doc = build_document(spec.run(), meta_from_spec(spec), DocOptions())
     assert json.loads(render_json(doc))["notes"] == notes.strip()

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
+from symattn.cli.output import write_text_atomic
 from symattn.config import Limits
 from symattn.errors import InputError, LimitError
-from symattn.cli.output import write_text_atomic
 from symattn.io import decode, read_text
 
 TEXT = "d_k = 2，e^{1.0} ≈ 2.71 它"
@@ -52,7 +52,9 @@ def test_atomic_write_replaces_and_cleans_up(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir()] == ["out.md"]
 
 
-def test_failed_write_leaves_existing_file_untouched(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_failed_write_leaves_existing_file_untouched(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     target = tmp_path / "out.md"
     target.write_text("precious", encoding="utf-8")
 

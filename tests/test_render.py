@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from symattn import scaled_dot_product_attention
-from symattn.present.document import DocMeta, DocOptions, build_document
 from symattn.errors import InputError
+from symattn.present.document import DocMeta, DocOptions, build_document
 from symattn.present.render import (
     escape_latex,
     escape_markdown,

@@ -11,10 +11,10 @@ from symattn.numbers.rounding import (
     Rounding,
     decimal_exponent,
     is_tie,
-    terminating_decimal,
     round_decimals,
     round_significant,
     round_to_int,
+    terminating_decimal,
 )
 
 F = Fraction
@@ -76,7 +76,9 @@ def test_round_significant_carry_keeps_digit_count() -> None:
     assert r == 10 and len(r.as_tuple().digits) == 3
 
 
-@pytest.mark.parametrize(("x", "e"), [(F(1), 0), (F(999, 1000), -1), (F(10), 1), (F(1, 10), -1), (F(-123), 2)])
+@pytest.mark.parametrize(
+    ("x", "e"), [(F(1), 0), (F(999, 1000), -1), (F(10), 1), (F(1, 10), -1), (F(-123), 2)]
+)
 def test_decimal_exponent(x: Fraction, e: int) -> None:
     assert decimal_exponent(x) == e
 
@@ -102,7 +104,10 @@ def test_rounding_is_within_half_unit(x: Fraction, decimals: int) -> None:
     assert abs(t) <= abs(x) and abs(x - t) < unit
 
 
-@given(st.fractions(max_denominator=10**6).filter(lambda f: f != 0), st.integers(min_value=1, max_value=12))
+@given(
+    st.fractions(max_denominator=10**6).filter(lambda f: f != 0),
+    st.integers(min_value=1, max_value=12),
+)
 def test_significant_matches_decimal_module(x: Fraction, digits: int) -> None:
     from decimal import ROUND_HALF_EVEN, localcontext
 
@@ -117,7 +122,14 @@ def test_significant_matches_decimal_module(x: Fraction, digits: int) -> None:
 
 
 @pytest.mark.parametrize(
-    ("x", "text"), [(F(5), "5"), (F(-7, 20), "-0.35"), (F(1, 8), "0.125"), (F(1, 3), None), (F(3, 1024), "0.0029296875")]
+    ("x", "text"),
+    [
+        (F(5), "5"),
+        (F(-7, 20), "-0.35"),
+        (F(1, 8), "0.125"),
+        (F(1, 3), None),
+        (F(3, 1024), "0.0029296875"),
+    ],
 )
 def test_terminating_decimal(x: Fraction, text: str | None) -> None:
     d = terminating_decimal(x)
@@ -133,6 +145,8 @@ def test_decimal_exponent_matches_definition(x: Fraction) -> None:
 
 
 def test_decimal_exponent_of_huge_numbers_needs_no_decimal_string() -> None:
-    big = Fraction(3 * 10**20000 + 1, 7)  # str() of the numerator would exceed Python's 4300-digit limit
+    big = Fraction(
+        3 * 10**20000 + 1, 7
+    )  # str() of the numerator would exceed Python's 4300-digit limit
     assert decimal_exponent(big) == 19999
     assert decimal_exponent(1 / big) == -20000

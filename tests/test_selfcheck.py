@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from symattn.read.audit import audit
 from symattn.cli.main import main
+from symattn.read.audit import audit
 from symattn.spec import load_spec
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
@@ -15,7 +15,9 @@ SPECS = sorted(p.name for p in EXAMPLES.glob("*.toml"))
 # ``NAME.LANG.md|tex`` are plain explanations; ``NAME.check.LANG.*`` (explain --check) quote the
 # author's wrong numbers on purpose and are not expected to pass
 COMMITTED = sorted(
-    p.name for p in EXAMPLES.iterdir() if p.suffix in (".md", ".tex") and len(p.name.split(".")) == 3
+    p.name
+    for p in EXAMPLES.iterdir()
+    if p.suffix in (".md", ".tex") and len(p.name.split(".")) == 3
 )
 
 
@@ -32,9 +34,14 @@ def test_there_are_three_example_specs_and_their_documents() -> None:
 @pytest.mark.parametrize("spec", SPECS)
 @pytest.mark.parametrize("lang", ["zh", "en"])
 @pytest.mark.parametrize("fmt", ["markdown", "latex"])
-def test_generated_documents_pass_their_own_audit(tmp_path: Path, spec: str, lang: str, fmt: str) -> None:
+def test_generated_documents_pass_their_own_audit(
+    tmp_path: Path, spec: str, lang: str, fmt: str
+) -> None:
     out = tmp_path / f"doc.{'md' if fmt == 'markdown' else 'tex'}"
-    assert main(["explain", str(EXAMPLES / spec), "--lang", lang, "--format", fmt, "-o", str(out)]) == 0
+    assert (
+        main(["explain", str(EXAMPLES / spec), "--lang", lang, "--format", fmt, "-o", str(out)])
+        == 0
+    )
     text = out.read_text(encoding="utf-8")
     assert text.strip()
     assert not_info(text, str(out)) == []
@@ -46,4 +53,6 @@ def test_generated_documents_pass_their_own_audit(tmp_path: Path, spec: str, lan
 def test_committed_documents_pass_their_own_audit(name: str) -> None:
     text = (EXAMPLES / name).read_text(encoding="utf-8")
     assert not_info(text, name) == []
-    assert (audit(text).checked > 0) == load_spec(EXAMPLES / (name.split(".")[0] + ".toml")).computable
+    assert (audit(text).checked > 0) == load_spec(
+        EXAMPLES / (name.split(".")[0] + ".toml")
+    ).computable

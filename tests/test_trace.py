@@ -16,9 +16,17 @@ def test_steps_in_order_with_ordered_inputs() -> None:
     r = symattn.scaled_dot_product_attention(Q1, K1, V1)
     ops = [(s.op, s.name) for s in r.trace]
     assert ops == [
-        ("input", "Q"), ("input", "K"), ("input", "V"), ("transpose", "K^T"), ("matmul", "scores"),
-        ("sqrt", "sqrt_d_k"), ("divide", "scaled_scores"), ("exp", "exp_scores"), ("sum", "exp_sums"),
-        ("softmax", "weights"), ("matmul", "output"),
+        ("input", "Q"),
+        ("input", "K"),
+        ("input", "V"),
+        ("transpose", "K^T"),
+        ("matmul", "scores"),
+        ("sqrt", "sqrt_d_k"),
+        ("divide", "scaled_scores"),
+        ("exp", "exp_scores"),
+        ("sum", "exp_sums"),
+        ("softmax", "weights"),
+        ("matmul", "output"),
     ]
     scores = r.trace.get("scores")
     assert [s.name for s in r.trace.operands(scores)] == ["Q", "K^T"]  # ordered, not a set
@@ -43,7 +51,10 @@ def test_terms_expand_one_dot_product() -> None:
     assert [(t.left, t.right) for t in terms] == [(1, 1), (2, 2)]  # 1×1 + 2×2 = 5
     out_terms = r.trace.terms(r.trace.get("output"), (0, 1))
     assert [t.right for t in out_terms] == [20, 40]
-    assert [t.left_at for t in out_terms] == [(0, 0), (0, 1)]  # weights are looked up, not rounded here
+    assert [t.left_at for t in out_terms] == [
+        (0, 0),
+        (0, 1),
+    ]  # weights are looked up, not rounded here
     with pytest.raises(symattn.InputError, match="not a matrix product"):
         r.trace.terms(r.trace.get("exp_scores"), (0, 0))
 
@@ -55,8 +66,14 @@ def test_terms_with_batch_broadcast() -> None:
 
 
 def test_json_export_is_versioned_and_serialisable() -> None:
-    r = symattn.self_attention([[0.5, 1], [1, 0]], [[1, 0], [0, 1]], [[1, 0], [0, 1]], [[1, 0], [0, 1]],
-                               attn_mask=[[True, False], [True, True]], labels=["a", "b"])
+    r = symattn.self_attention(
+        [[0.5, 1], [1, 0]],
+        [[1, 0], [0, 1]],
+        [[1, 0], [0, 1]],
+        [[1, 0], [0, 1]],
+        attn_mask=[[True, False], [True, True]],
+        labels=["a", "b"],
+    )
     data = json.loads(json.dumps(r.to_json(digits=6)))
     assert data["schema"] == SCHEMA
     assert data["query_labels"] == ["a", "b"]

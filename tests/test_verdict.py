@@ -13,8 +13,6 @@ from hypothesis import strategies as st
 
 from symattn.config import Limits
 from symattn.engine import scaled_dot_product_attention
-from symattn.numbers import parse_number
-from symattn.numbers.rounding import Rounding, round_decimals
 from symattn.judge.verdict import (
     CODES,
     SEVERITY,
@@ -28,6 +26,8 @@ from symattn.judge.verdict import (
     judge,
     rounding_interval,
 )
+from symattn.numbers import parse_number
+from symattn.numbers.rounding import Rounding, round_decimals
 
 E = Computed(lambda: flint.arb(1).exp())
 SQRT2 = Computed(lambda: flint.arb(2).sqrt())
@@ -121,12 +121,16 @@ def test_tensor_entry_adapter() -> None:
         ("3/4", None, (Fraction(3, 4), Fraction(3, 4))),
     ],
 )
-def test_places_and_interval(text: str, places: int | None, interval: tuple[Fraction, Fraction]) -> None:
+def test_places_and_interval(
+    text: str, places: int | None, interval: tuple[Fraction, Fraction]
+) -> None:
     assert claim_places(W(text)) == places
     assert rounding_interval(W(text)) == interval
 
 
-@pytest.mark.parametrize("x", [Fraction(1, 10), Fraction(1, 3), Fraction(-7, 9), Fraction(10**6, 7)])
+@pytest.mark.parametrize(
+    "x", [Fraction(1, 10), Fraction(1, 3), Fraction(-7, 9), Fraction(10**6, 7)]
+)
 def test_float32_repr_matches_numpy(x: Fraction) -> None:
     # for these values double rounding through float64 is harmless, so numpy agrees
     assert float32_repr(x) == str(np.float32(float(x)))
@@ -175,7 +179,11 @@ def test_one_ulp_off_is_flagged_unless_within_rounding(x: Fraction, places: int,
     else:
         assert v.code is not None
         if v.code == "float-representation":  # only when a float of x really prints so
-            f = Fraction(float(x)) if v.details["float"] == "float64" else Fraction(float(np.float32(float(x))))
+            f = (
+                Fraction(float(x))
+                if v.details["float"] == "float64"
+                else Fraction(float(np.float32(float(x))))
+            )
             assert lo <= f <= hi or Fraction(float32_repr(x)) == claim.value
         else:
             assert v.code in ("wrong-value", "truncated")
@@ -187,14 +195,20 @@ def test_truncation_reported_as_truncated(x: Fraction, places: int) -> None:
     t = round_decimals(x, places, Rounding.TRUNCATE)
     claim = W(_text(t, places))
     v = judge(claim, Const(x))
-    if round_decimals(x, places, Rounding.HALF_UP) == t or round_decimals(x, places, Rounding.HALF_DOWN) == t:
+    if (
+        round_decimals(x, places, Rounding.HALF_UP) == t
+        or round_decimals(x, places, Rounding.HALF_DOWN) == t
+    ):
         assert v.code is None
     elif v.code == "float-representation":
         # the claim is how x's float prints: its shortest repr, or its binary value with fixed digits
         kind = v.details["float"]
         f = Fraction(float(x)) if kind == "float64" else Fraction(float(np.float32(float(x))))
         shortest = repr(float(f)) if kind == "float64" else str(np.float32(float(f)))
-        assert Fraction(shortest) == claim.value or round_decimals(f, places, Rounding.HALF_EVEN) == claim.value
+        assert (
+            Fraction(shortest) == claim.value
+            or round_decimals(f, places, Rounding.HALF_EVEN) == claim.value
+        )
     else:
         assert v.code == "truncated" and v.expected is not None
 
@@ -206,7 +220,9 @@ def test_truncation_reported_as_truncated(x: Fraction, places: int) -> None:
 )
 def test_softmax_weights_rounded_are_consistent(scores: list[int], places: int) -> None:
     n = len(scores)
-    r = scaled_dot_product_attention([[1, 0]], [[s, 1] for s in scores], [[1, 0]] * n, scale=Fraction(1, 2))
+    r = scaled_dot_product_attention(
+        [[1, 0]], [[s, 1] for s in scores], [[1, 0]] * n, scale=Fraction(1, 2)
+    )
     rounded = r.weights.round(places, mode=Rounding.HALF_UP)
     for j in range(n):
         entry = TensorEntry(r.weights, (0, j))

@@ -27,10 +27,24 @@ _PROGRESS_FROM = 4
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """Arguments of ``audit``."""
-    p.add_argument("files", nargs="+", metavar="FILE", help="files or directories (*.md *.tex *.txt); - for stdin")
-    p.add_argument("--format", choices=("text", "json", "markdown"), default="text", help="output format (default text)")
-    p.add_argument("--lang", choices=LANGS, default="en", help="language of the messages (default en)")
-    p.add_argument("--jobs", type=int, default=1, metavar="N", help="audit N files in parallel (default 1)")
+    p.add_argument(
+        "files",
+        nargs="+",
+        metavar="FILE",
+        help="files or directories (*.md *.tex *.txt); - for stdin",
+    )
+    p.add_argument(
+        "--format",
+        choices=("text", "json", "markdown"),
+        default="text",
+        help="output format (default text)",
+    )
+    p.add_argument(
+        "--lang", choices=LANGS, default="en", help="language of the messages (default en)"
+    )
+    p.add_argument(
+        "--jobs", type=int, default=1, metavar="N", help="audit N files in parallel (default 1)"
+    )
 
 
 def expand(paths: list[str]) -> list[str]:
@@ -38,7 +52,9 @@ def expand(paths: list[str]) -> list[str]:
     out: list[str] = []
     for p in paths:
         if p != "-" and os.path.isdir(p):
-            found = sorted(str(f) for f in Path(p).rglob("*") if f.is_file() and f.suffix.lower() in SUFFIXES)
+            found = sorted(
+                str(f) for f in Path(p).rglob("*") if f.is_file() and f.suffix.lower() in SUFFIXES
+            )
             out.extend(found)
         else:
             out.append(p)
@@ -46,7 +62,9 @@ def expand(paths: list[str]) -> list[str]:
 
 
 def _audit_file(path: str, limits: Limits) -> AuditReport:
-    return audit(read_text(path, limits=limits), path="<stdin>" if path == "-" else path, limits=limits)
+    return audit(
+        read_text(path, limits=limits), path="<stdin>" if path == "-" else path, limits=limits
+    )
 
 
 def _reports(files: list[str], limits: Limits, jobs: int) -> Iterator[AuditReport]:

@@ -23,8 +23,12 @@ _MODES = tuple(m.value for m in Rounding)
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """Arguments of ``check``."""
     p.add_argument("spec", help="spec file with claims (.toml or .json); see docs/spec.md")
-    p.add_argument("--format", choices=("text", "markdown", "json"), default="text", help="report format")
-    p.add_argument("--lang", choices=LANGS, default=None, help="report language (default: the spec's)")
+    p.add_argument(
+        "--format", choices=("text", "markdown", "json"), default="text", help="report format"
+    )
+    p.add_argument(
+        "--lang", choices=LANGS, default=None, help="report language (default: the spec's)"
+    )
     p.add_argument(
         "--rounding",
         choices=_MODES,

@@ -37,12 +37,20 @@ STAGES: tuple[tuple[str, str], ...] = (
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """Arguments of ``compute``."""
     p.add_argument("spec", help="spec file (.toml or .json); see docs/spec.md")
-    p.add_argument("--digits", type=int, default=10, help="significant digits of the decimals (default 10)")
-    p.add_argument("--format", choices=("text", "json"), default="text", help="output format (default text)")
-    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE (atomically) instead of stdout")
+    p.add_argument(
+        "--digits", type=int, default=10, help="significant digits of the decimals (default 10)"
+    )
+    p.add_argument(
+        "--format", choices=("text", "json"), default="text", help="output format (default text)"
+    )
+    p.add_argument(
+        "-o", "--output", metavar="FILE", help="write to FILE (atomically) instead of stdout"
+    )
 
 
-def _rows(t: ExactTensor, labels: tuple[str, ...] | None, digits: int, *, per_row: bool = False) -> list[str]:
+def _rows(
+    t: ExactTensor, labels: tuple[str, ...] | None, digits: int, *, per_row: bool = False
+) -> list[str]:
     exact, approx = t.exact(), t.evalf(digits)
     if per_row:  # one number per query row (the softmax denominators)
         exact, approx = exact[..., None], approx[..., None]
@@ -94,7 +102,9 @@ def render_text(result: AttentionResult, title: str, digits: int) -> str:
     rows = result.fully_masked_rows
     if rows:
         lines.append("")
-        lines.append(f"fully masked rows (weights and output are 0, as in torch 2.5+): {list(rows)}")
+        lines.append(
+            f"fully masked rows (weights and output are 0, as in torch 2.5+): {list(rows)}"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -117,4 +127,3 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text)
     return 0
-

@@ -13,7 +13,9 @@ def parse_limit(text: str) -> tuple[str, int]:
     names = {f.name for f in fields(Limits)}
     name, sep, value = text.partition("=")
     if not sep or name not in names:
-        raise argparse.ArgumentTypeError(f"expected NAME=N with NAME one of {', '.join(sorted(names))}")
+        raise argparse.ArgumentTypeError(
+            f"expected NAME=N with NAME one of {', '.join(sorted(names))}"
+        )
     if not value.isdigit() or len(value) > 12:
         raise argparse.ArgumentTypeError(f"{name}: expected a positive whole number, got {value!r}")
     return name, int(value)

@@ -55,7 +55,9 @@ def _zeros(shape: tuple[int, ...]) -> np.ndarray:
 def _input(trace: Trace, name: str, x: Any, opts: _Options, *, min_ndim: int = 2) -> Step:
     values = to_exact_array(x, exact_float=opts.exact_float, what=name, limits=opts.limits)
     if values.ndim < min_ndim:
-        raise ShapeError(f"{name} must have at least {min_ndim} dimensions, got shape {values.shape}")
+        raise ShapeError(
+            f"{name} must have at least {min_ndim} dimensions, got shape {values.shape}"
+        )
     opts.limits.check_elements(values.shape, name)
     return trace.append("input", name, (), RationalTensor(values))
 
@@ -80,11 +82,15 @@ def _mask_input(trace: Trace, mask: Any, opts: _Options) -> Step:
     values = to_exact_array(
         mask, exact_float=opts.exact_float, allow_neg_inf=True, what="attn_mask", limits=opts.limits
     )
-    masked = np.vectorize(lambda v: v is NEG_INF, otypes=[bool])(values) if values.size else np.zeros(
-        values.shape, dtype=bool
+    masked = (
+        np.vectorize(lambda v: v is NEG_INF, otypes=[bool])(values)
+        if values.size
+        else np.zeros(values.shape, dtype=bool)
     )
     p = np.where(masked, Fraction(0), values)
-    return trace.append("input", "attn_mask", (), SurdTensor(p, _zeros(values.shape), 1, masked), kind="additive")
+    return trace.append(
+        "input", "attn_mask", (), SurdTensor(p, _zeros(values.shape), 1, masked), kind="additive"
+    )
 
 
 def _scale_value(scale: Any, opts: _Options) -> Surd:
@@ -100,7 +106,9 @@ def _broadcast_batch(shapes: list[tuple[int, ...]], what: str) -> tuple[int, ...
     try:
         return tuple(np.broadcast_shapes(*shapes))
     except ValueError:
-        raise ShapeError(f"batch dimensions of {what} do not broadcast: {' vs '.join(map(str, shapes))}") from None
+        raise ShapeError(
+            f"batch dimensions of {what} do not broadcast: {' vs '.join(map(str, shapes))}"
+        ) from None
 
 
 def _attend(
@@ -119,7 +127,9 @@ def _attend(
     """Append scores, scaling, masking, softmax and ``P V``; return the output step."""
     qs, ks, vs = q.shape, k.shape, v.shape
     if qs[-1] != ks[-1]:
-        raise ShapeError(f"query width E={qs[-1]} differs from key width {ks[-1]} (shapes {qs} and {ks})")
+        raise ShapeError(
+            f"query width E={qs[-1]} differs from key width {ks[-1]} (shapes {qs} and {ks})"
+        )
     if ks[-2] != vs[-2]:
         raise ShapeError(f"key has {ks[-2]} rows (S) but value has {vs[-2]} (shapes {ks} and {vs})")
     if ks[:-2] != vs[:-2]:
@@ -127,15 +137,23 @@ def _attend(
     if enable_gqa and len(qs) >= 3 and len(ks) >= 3 and qs[-3] != ks[-3]:
         hq, hk = qs[-3], ks[-3]
         if hk == 0 or hq % hk:
-            raise ShapeError(f"grouped-query attention needs query heads ({hq}) divisible by key heads ({hk})")
+            raise ShapeError(
+                f"grouped-query attention needs query heads ({hq}) divisible by key heads ({hk})"
+            )
         groups = hq // hk
         ki0, vi0 = k.value.as_ints, v.value.as_ints
         k = trace.append(
-            "repeat_kv", "K_repeated", (k,), ScaledIntTensor(np.repeat(ki0.ints, groups, axis=-3), ki0.den),
+            "repeat_kv",
+            "K_repeated",
+            (k,),
+            ScaledIntTensor(np.repeat(ki0.ints, groups, axis=-3), ki0.den),
             groups=groups,
         )
         v = trace.append(
-            "repeat_kv", "V_repeated", (v,), ScaledIntTensor(np.repeat(vi0.ints, groups, axis=-3), vi0.den),
+            "repeat_kv",
+            "V_repeated",
+            (v,),
+            ScaledIntTensor(np.repeat(vi0.ints, groups, axis=-3), vi0.den),
             groups=groups,
         )
     batch = _broadcast_batch([q.shape[:-2], k.shape[:-2], v.shape[:-2]], "query, key and value")
@@ -144,7 +162,9 @@ def _attend(
 
     # exact integer products: Q and K over common denominators, Q K^T by exact BLAS slices
     qi, ki = q.value.as_ints, k.value.as_ints
-    kt = trace.append("transpose", "K^T", (k,), ScaledIntTensor(np.swapaxes(ki.ints, -1, -2), ki.den))
+    kt = trace.append(
+        "transpose", "K^T", (k,), ScaledIntTensor(np.swapaxes(ki.ints, -1, -2), ki.den)
+    )
     scores_t = ScaledIntTensor(int_matmul(qi.ints, kt.value.ints), qi.den * ki.den)
     scores = trace.append("matmul", "scores", (q, kt), scores_t)
 
@@ -159,17 +179,35 @@ def _attend(
     if d is not None:
         root = sqrt_surd(d)
         sqrt_step = trace.append(
-            "sqrt", "sqrt_d_k", (), SurdTensor(np.array(root.p), np.array(root.q), root.r, np.array(False)),
-            d_k=d, width=E, default=scale is None,
+            "sqrt",
+            "sqrt_d_k",
+            (),
+            SurdTensor(np.array(root.p), np.array(root.q), root.r, np.array(False)),
+            d_k=d,
+            width=E,
+            default=scale is None,
         )
         # x / (m sqrt(r)) = x sqrt(r) / (m r); x / p when sqrt(d) = p is rational
-        coef = Surd(Fraction(0), Fraction(1) / (root.q * root.r), root.r) if root.q else Surd(1 / root.p)
-        scaled = trace.append("divide", "scaled_scores", (scores, sqrt_step), LinearSurdTensor(scores_t, coef, unmasked))
+        coef = (
+            Surd(Fraction(0), Fraction(1) / (root.q * root.r), root.r)
+            if root.q
+            else Surd(1 / root.p)
+        )
+        scaled = trace.append(
+            "divide",
+            "scaled_scores",
+            (scores, sqrt_step),
+            LinearSurdTensor(scores_t, coef, unmasked),
+        )
     else:
         assert c is not None
         coef = c
         scaled = trace.append(
-            "multiply", "scaled_scores", (scores,), LinearSurdTensor(scores_t, coef, unmasked), scale=c
+            "multiply",
+            "scaled_scores",
+            (scores,),
+            LinearSurdTensor(scores_t, coef, unmasked),
+            scale=c,
         )
     logits = scaled
     full = batch + (L, S)
@@ -190,7 +228,10 @@ def _attend(
         v = trace.append("input", "V_broadcast", (v,), vv)
     lv: LinearSurdTensor = logits.value
     spec = AttentionSpec(
-        qi, ki, vv, coef,
+        qi,
+        ki,
+        vv,
+        coef,
         lv.masked if logits is not scaled else None,
         lv.add,
         batch,
@@ -200,9 +241,15 @@ def _attend(
     sums = trace.append("sum", "exp_sums", (exps,), RowSumTensor(exps.value))
     weights_t = SoftmaxTensor(exps.value, sums.value, attention=spec)
     masked = lv.masked
-    empty = tuple(tuple(int(i) for i in idx) for idx in np.argwhere(masked.all(axis=-1))) if masked.size else ()
+    empty = (
+        tuple(tuple(int(i) for i in idx) for idx in np.argwhere(masked.all(axis=-1)))
+        if masked.size
+        else ()
+    )
     weights = trace.append("softmax", "weights", (exps, sums), weights_t, fully_masked_rows=empty)
-    return trace.append("matmul", output_name, (weights, v), MatMulTensor(weights_t, vv, attention=spec))
+    return trace.append(
+        "matmul", output_name, (weights, v), MatMulTensor(weights_t, vv, attention=spec)
+    )
 
 
 def _divisor_square(c: Surd) -> Fraction | None:
@@ -227,7 +274,9 @@ def _apply_mask(trace: Trace, scaled: Step, mask: Step, full: tuple[int, ...]) -
             if not any(f != 0 for f in mv.p.reshape(-1).tolist()):
                 add = None  # a mask of 0 and -inf only: a boolean mask in effect
     except ValueError:
-        raise ShapeError(f"attn_mask of shape {mask.shape} does not broadcast to the scores' shape {full}") from None
+        raise ShapeError(
+            f"attn_mask of shape {mask.shape} does not broadcast to the scores' shape {full}"
+        ) from None
     scores = s.scores
     if scores.shape != full:
         si = scores.as_ints  # type: ignore[attr-defined]
@@ -283,7 +332,17 @@ def scaled_dot_product_attention(
     q = _input(trace, "Q", query, opts)
     k = _input(trace, "K", key, opts)
     v = _input(trace, "V", value, opts)
-    _attend(trace, q, k, v, attn_mask=attn_mask, is_causal=is_causal, scale=scale, enable_gqa=enable_gqa, opts=opts)
+    _attend(
+        trace,
+        q,
+        k,
+        v,
+        attn_mask=attn_mask,
+        is_causal=is_causal,
+        scale=scale,
+        enable_gqa=enable_gqa,
+        opts=opts,
+    )
     return _result(trace, q, k, query_labels, key_labels)
 
 
@@ -293,10 +352,14 @@ def _project(trace: Trace, x: Step, w: Step, name: str) -> Step:
             f"cannot compute {name} = X W_{name}: X has width {x.shape[-1]} but W_{name} has {w.shape[-2]} rows"
         )
     xi, wi = x.value.as_ints, w.value.as_ints
-    return trace.append("matmul", name, (x, w), ScaledIntTensor(int_matmul(xi.ints, wi.ints), xi.den * wi.den))
+    return trace.append(
+        "matmul", name, (x, w), ScaledIntTensor(int_matmul(xi.ints, wi.ints), xi.den * wi.den)
+    )
 
 
-def _weights_in(trace: Trace, x: Any, w_q: Any, w_k: Any, w_v: Any, opts: _Options) -> tuple[Step, Step, Step]:
+def _weights_in(
+    trace: Trace, x: Any, w_q: Any, w_k: Any, w_v: Any, opts: _Options
+) -> tuple[Step, Step, Step]:
     xs = _input(trace, "X", x, opts)
     ws = [_input(trace, f"W_{n}", w, opts) for n, w in (("Q", w_q), ("K", w_k), ("V", w_v))]
     return tuple(_project(trace, xs, w, n) for w, n in zip(ws, "QKV"))  # type: ignore[return-value]
@@ -319,7 +382,17 @@ def self_attention(
     opts = _Options(exact_float, limits)
     trace = Trace()
     q, k, v = _weights_in(trace, x, w_q, w_k, w_v, opts)
-    _attend(trace, q, k, v, attn_mask=attn_mask, is_causal=is_causal, scale=scale, enable_gqa=False, opts=opts)
+    _attend(
+        trace,
+        q,
+        k,
+        v,
+        attn_mask=attn_mask,
+        is_causal=is_causal,
+        scale=scale,
+        enable_gqa=False,
+        opts=opts,
+    )
     return _result(trace, q, k, labels, labels)
 
 
@@ -354,11 +427,21 @@ def multi_head_attention(
         split = np.swapaxes(a.reshape(a.shape[:-1] + (num_heads, width // num_heads)), -2, -3)
         heads.append(
             trace.append(
-                "split_heads", f"{p.name}_heads", (p,), ScaledIntTensor(split, pi.den), num_heads=num_heads
+                "split_heads",
+                f"{p.name}_heads",
+                (p,),
+                ScaledIntTensor(split, pi.den),
+                num_heads=num_heads,
             )
         )
     out = _attend(
-        trace, *heads, attn_mask=attn_mask, is_causal=is_causal, scale=scale, enable_gqa=False, opts=opts,
+        trace,
+        *heads,
+        attn_mask=attn_mask,
+        is_causal=is_causal,
+        scale=scale,
+        enable_gqa=False,
+        opts=opts,
         output_name="head_outputs",
     )
 
@@ -367,11 +450,14 @@ def multi_head_attention(
         return moved.reshape(moved.shape[:-2] + (moved.shape[-2] * moved.shape[-1],))
 
     cat_name = "concat" if w_o is not None else "output"
-    cat = trace.append("concat_heads", cat_name, (out,), ReshapeTensor.of(out.value, concat), num_heads=num_heads)
+    cat = trace.append(
+        "concat_heads", cat_name, (out,), ReshapeTensor.of(out.value, concat), num_heads=num_heads
+    )
     if w_o is not None:
         wo = _input(trace, "W_O", w_o, opts)
         if wo.shape[-2] != cat.shape[-1]:
-            raise ShapeError(f"W_O has {wo.shape[-2]} rows but the concatenated heads have width {cat.shape[-1]}")
+            raise ShapeError(
+                f"W_O has {wo.shape[-2]} rows but the concatenated heads have width {cat.shape[-1]}"
+            )
         trace.append("matmul", "output", (cat, wo), MatMulTensor(cat.value, wo.value))
     return _result(trace, projected[0], projected[1], labels, labels)
-

@@ -113,11 +113,15 @@ class AttentionResult:
         return self._step("weights").attrs["fully_masked_rows"]
 
     # conveniences on the output (``method``: "auto", "fast" or "exact", see ExactTensor.certify)
-    def enclose(self, digits: int = 30, *, limits: Limits = DEFAULT_LIMITS, method: str = "auto") -> np.ndarray:
+    def enclose(
+        self, digits: int = 30, *, limits: Limits = DEFAULT_LIMITS, method: str = "auto"
+    ) -> np.ndarray:
         """Certified balls around the output, narrower than ``10**-digits``."""
         return self.output.enclose(digits, limits=limits, method=method)
 
-    def evalf(self, digits: int = 15, *, limits: Limits = DEFAULT_LIMITS, method: str = "auto") -> np.ndarray:
+    def evalf(
+        self, digits: int = 15, *, limits: Limits = DEFAULT_LIMITS, method: str = "auto"
+    ) -> np.ndarray:
         """The output correctly rounded to ``digits`` significant digits."""
         return self.output.evalf(digits, limits=limits, method=method)
 

@@ -76,11 +76,20 @@ class Trace:
     def __init__(self) -> None:
         self._steps: list[Step] = []
 
-    def append(self, op: str, name: str, inputs: tuple[Step, ...], value: Any, **attrs: Any) -> Step:
+    def append(
+        self, op: str, name: str, inputs: tuple[Step, ...], value: Any, **attrs: Any
+    ) -> Step:
         """Record a new step and return it."""
         if op not in OPS:
             raise ValueError(f"unknown trace operation {op!r}")
-        step = Step(len(self._steps), op, name, tuple(s.index for s in inputs), value, MappingProxyType(attrs))
+        step = Step(
+            len(self._steps),
+            op,
+            name,
+            tuple(s.index for s in inputs),
+            value,
+            MappingProxyType(attrs),
+        )
         self._steps.append(step)
         return step
 
@@ -146,7 +155,10 @@ class Trace:
         digits (strings); ``exact``: exact entries as strings when the step has at most
         ``exact_limit`` entries.
         """
-        return {"schema": SCHEMA, "steps": [_step_json(s, digits, exact_limit) for s in self._steps]}
+        return {
+            "schema": SCHEMA,
+            "steps": [_step_json(s, digits, exact_limit) for s in self._steps],
+        }
 
 
 def _batch_index(batch: tuple[int, ...], shape: tuple[int, ...]) -> tuple[int, ...]:

@@ -99,6 +99,7 @@ class Surd:
     def sympy(self) -> sympy.Expr:
         """The value as a sympy expression, e.g. ``5*sqrt(2)/4``."""
         import sympy  # lazy: importing symattn does not load sympy
+
         return sympy.Rational(self.p.numerator, self.p.denominator) + sympy.Rational(
             self.q.numerator, self.q.denominator
         ) * sympy.sqrt(self.r)
@@ -490,7 +491,9 @@ class ExactTensor(ABC):
         _use_fast(None, method)
         return None
 
-    def enclose(self, digits: int = 30, *, limits: Limits = DEFAULT_LIMITS, method: str = "auto") -> np.ndarray:
+    def enclose(
+        self, digits: int = 30, *, limits: Limits = DEFAULT_LIMITS, method: str = "auto"
+    ) -> np.ndarray:
         """Certified balls, each narrower than ``10**-digits``."""
         width = Fraction(1, 10**digits)
         start = int(digits * 3.33) + 32
@@ -499,7 +502,9 @@ class ExactTensor(ABC):
         def decide(b: Ball) -> Ball | None:
             if b.upper_bits < tiny:  # astronomically small: a coarser ball that is still narrow
                 bound = Fraction(1, 1 << -tiny)
-                return Ball(-bound if b.sign <= 0 else Fraction(0), bound if b.sign >= 0 else Fraction(0))
+                return Ball(
+                    -bound if b.sign <= 0 else Fraction(0), bound if b.sign >= 0 else Fraction(0)
+                )
             return b if b.narrower_than(width) else None
 
         return self.certify(decide, start_bits=start, limits=limits, method=method)
@@ -518,7 +523,11 @@ class ExactTensor(ABC):
             return b.round_significant(digits, mode)
 
         return self.certify(
-            decide, neg_inf=Decimal("-Infinity"), start_bits=int(digits * 3.33) + 32, limits=limits, method=method
+            decide,
+            neg_inf=Decimal("-Infinity"),
+            start_bits=int(digits * 3.33) + 32,
+            limits=limits,
+            method=method,
         )
 
     def round(
@@ -537,7 +546,11 @@ class ExactTensor(ABC):
             return b.round_decimals(decimals, mode)
 
         return self.certify(
-            decide, neg_inf=Decimal("-Infinity"), start_bits=int(decimals * 3.33) + 48, limits=limits, method=method
+            decide,
+            neg_inf=Decimal("-Infinity"),
+            start_bits=int(decimals * 3.33) + 48,
+            limits=limits,
+            method=method,
         )
 
     def to_numpy(self, *, limits: Limits = DEFAULT_LIMITS, method: str = "auto") -> np.ndarray:
@@ -550,7 +563,8 @@ class ExactTensor(ABC):
             return float_of(b)
 
         return np.asarray(
-            self.certify(decide, neg_inf=-math.inf, start_bits=80, limits=limits, method="exact"), dtype=np.float64
+            self.certify(decide, neg_inf=-math.inf, start_bits=80, limits=limits, method="exact"),
+            dtype=np.float64,
         )
 
     def __repr__(self) -> str:
@@ -598,7 +612,9 @@ def fractions_to_ints(values: np.ndarray) -> tuple[np.ndarray, int]:
     """``(ints, den)`` with ``values == ints / den`` exactly; ``den`` is the LCM of the denominators."""
     flat = values.reshape(-1).tolist()
     den = math.lcm(*{f.denominator for f in flat}) if flat else 1
-    ints = np.array([f.numerator * (den // f.denominator) for f in flat], dtype=object).reshape(values.shape)
+    ints = np.array([f.numerator * (den // f.denominator) for f in flat], dtype=object).reshape(
+        values.shape
+    )
     return _to_int64_if_small(ints), den
 
 
@@ -635,7 +651,11 @@ def int_matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         for j, y in enumerate(sb):
             c = np.matmul(x, y)
             shift = width * (i + j)
-            term = c.astype(np.int64) << shift if small else c.astype(np.int64).astype(object) * (1 << shift)
+            term = (
+                c.astype(np.int64) << shift
+                if small
+                else c.astype(np.int64).astype(object) * (1 << shift)
+            )
             total = term if total is None else total + term
     return total if small else _to_int64_if_small(total)
 
@@ -659,6 +679,7 @@ class RationalTensor(ExactTensor):
 
     def sympy(self, index: tuple[int, ...]) -> sympy.Expr:
         import sympy  # lazy: importing symattn does not load sympy
+
         v = self.values[index]
         return sympy.Rational(v.numerator, v.denominator)
 
@@ -844,6 +865,7 @@ class SurdTensor(ExactTensor):
 
     def sympy(self, index: tuple[int, ...]) -> sympy.Expr:
         import sympy  # lazy: importing symattn does not load sympy
+
         s = self.surd(index)
         return -sympy.oo if s is None else s.sympy()
 
@@ -872,7 +894,9 @@ class LinearSurdTensor(ExactTensor):
         m = np.broadcast_to(np.asarray(self.masked, dtype=bool), shape)
         object.__setattr__(self, "masked", m)
         if self.add is not None:
-            object.__setattr__(self, "add", np.broadcast_to(np.asarray(self.add, dtype=object), shape))
+            object.__setattr__(
+                self, "add", np.broadcast_to(np.asarray(self.add, dtype=object), shape)
+            )
         object.__setattr__(self, "shape", shape)
 
     @property
@@ -948,6 +972,7 @@ class ExpTensor(ExactTensor):
 
     def sympy(self, index: tuple[int, ...]) -> sympy.Expr:
         import sympy  # lazy: importing symattn does not load sympy
+
         s = self.logits.surd(index)
         return sympy.Integer(0) if s is None else sympy.exp(s.sympy())
 
@@ -978,6 +1003,7 @@ class RowSumTensor(ExactTensor):
 
     def sympy(self, index: tuple[int, ...]) -> sympy.Expr:
         import sympy  # lazy: importing symattn does not load sympy
+
         return sympy.Add(*[self.terms.sympy(index + (j,)) for j in range(self.terms.shape[-1])])
 
 
@@ -1000,8 +1026,10 @@ class SoftmaxTensor(ExactTensor):
 
     def _routed(self, method: str) -> bool:
         spec = self.attention
-        return _use_fast(spec, method) and spec is not None and self.shape == spec.batch + (
-            spec.q.shape[-2], spec.k.shape[-2]
+        return (
+            _use_fast(spec, method)
+            and spec is not None
+            and self.shape == spec.batch + (spec.q.shape[-2], spec.k.shape[-2])
         )
 
     def _fast_float64(self, limits: Limits, method: str) -> np.ndarray | None:
@@ -1016,7 +1044,9 @@ class SoftmaxTensor(ExactTensor):
         if not self._routed(method):
             return None
         assert self.attention is not None and self.attention.kernels is not None  # _routed
-        return self.attention.kernels.spec_weights_certify(self.attention, decide, start_bits, limits=limits)
+        return self.attention.kernels.spec_weights_certify(
+            self.attention, decide, start_bits, limits=limits
+        )
 
     def fully_masked(self, row: tuple[int, ...]) -> bool:
         """Whether every entry of ``row`` (an index without the last axis) is masked."""
@@ -1050,6 +1080,7 @@ class SoftmaxTensor(ExactTensor):
 
     def sympy(self, index: tuple[int, ...]) -> sympy.Expr:
         import sympy  # lazy: importing symattn does not load sympy
+
         if self.logits.masked[index]:
             return sympy.Integer(0)
         return self.terms.sympy(index) / self.sums.sympy(index[:-1])
@@ -1062,13 +1093,17 @@ class MatMulTensor(ExactTensor):
     left: ExactTensor
     right: RationalTensor | ScaledIntTensor
     shape: tuple[int, ...] = field(init=False)
-    attention: AttentionSpec | None = None  # set by the engine for ``P V``: enables the batched paths
+    attention: AttentionSpec | None = (
+        None  # set by the engine for ``P V``: enables the batched paths
+    )
 
     def __post_init__(self) -> None:
         if self.left.shape[-1] != self.right.shape[-2]:
             raise InputError(f"cannot multiply shapes {self.left.shape} and {self.right.shape}")
         batch = np.broadcast_shapes(self.left.shape[:-2], self.right.shape[:-2])
-        object.__setattr__(self, "shape", tuple(batch) + (self.left.shape[-2], self.right.shape[-1]))
+        object.__setattr__(
+            self, "shape", tuple(batch) + (self.left.shape[-2], self.right.shape[-1])
+        )
 
     def _arb(self, ev: Evaluator) -> np.ndarray:
         return np.matmul(ev.arb(self.left), ev.arb(self.right))
@@ -1096,9 +1131,15 @@ class MatMulTensor(ExactTensor):
     def _fast_certify(
         self, decide: Callable[[Ball], T | None], start_bits: int, limits: Limits, method: str
     ) -> np.ndarray | None:
-        if not _use_fast(self.attention, method) or self.attention is None or self.attention.kernels is None:
+        if (
+            not _use_fast(self.attention, method)
+            or self.attention is None
+            or self.attention.kernels is None
+        ):
             return None
-        return self.attention.kernels.spec_certify(self.attention, decide, start_bits, limits=limits)
+        return self.attention.kernels.spec_certify(
+            self.attention, decide, start_bits, limits=limits
+        )
 
     def _operands(self, index: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...], int]:
         batch = index[:-2]
@@ -1126,6 +1167,7 @@ class MatMulTensor(ExactTensor):
 
     def sympy(self, index: tuple[int, ...]) -> sympy.Expr:
         import sympy  # lazy: importing symattn does not load sympy
+
         lrow, rb, col = self._operands(index)
         if isinstance(self.left, SoftmaxTensor):  # (sum_j v_j e^{s_j}) / (sum_j e^{s_j})
             if self.left.fully_masked(lrow):
@@ -1134,13 +1176,18 @@ class MatMulTensor(ExactTensor):
             for k in range(self.left.shape[-1]):
                 c = self.right.values[rb + (k, col)]
                 if c and not self.left.logits.masked[lrow + (k,)]:
-                    num.append(sympy.Rational(c.numerator, c.denominator) * self.left.terms.sympy(lrow + (k,)))
+                    num.append(
+                        sympy.Rational(c.numerator, c.denominator)
+                        * self.left.terms.sympy(lrow + (k,))
+                    )
             return sympy.Add(*num) / self.left.sums.sympy(lrow)
         terms = []
         for k in range(self.left.shape[-1]):
             c = self.right.values[rb + (k, col)]
             if c:
-                terms.append(self.left.sympy(lrow + (k,)) * sympy.Rational(c.numerator, c.denominator))
+                terms.append(
+                    self.left.sympy(lrow + (k,)) * sympy.Rational(c.numerator, c.denominator)
+                )
         return sympy.Add(*terms)
 
 

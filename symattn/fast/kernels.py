@@ -998,13 +998,7 @@ def _enclose_head(
             rows = [[table[i] for i in row] for row in inv.tolist()]
         else:
             rows = [
-                [
-                    (
-                        g * int(scores[i, j])
-                        + arb_of(add[i, j])
-                    ).exp()
-                    for j in range(S)
-                ]
+                [(g * int(scores[i, j]) + arb_of(add[i, j])).exp() for j in range(S)]
                 for i in range(L)
             ]
         if masked is not None:
@@ -1334,13 +1328,7 @@ def _weights_enclose_head(
             rows = [[table[k] for k in row] for row in inv.reshape(L, S).tolist()]
         else:
             rows = [
-                [
-                    (
-                        g * int(scores[i, j])
-                        + arb_of(add[i, j])
-                    ).exp()
-                    for j in range(S)
-                ]
+                [(g * int(scores[i, j]) + arb_of(add[i, j])).exp() for j in range(S)]
                 for i in range(L)
             ]
         if masked is not None:

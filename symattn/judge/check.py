@@ -66,23 +66,17 @@ from symattn.judge.verdict import (
 from symattn.numbers import Written
 from symattn.numbers.rounding import Rounding, round_decimals
 from symattn.spec import Spec
+from symattn.stages import ROW_STAGES
 
 __all__ = ["CheckReport", "Finding", "check"]
 
 #: the steps a row claim belongs to, in computation order (spec field -> trace step)
-ROW_STEPS: tuple[tuple[str, str], ...] = (
-    ("scores", "scores"),
-    ("scaled", "scaled_scores"),
-    ("exp", "exp_scores"),
-    ("sum", "exp_sums"),
-    ("weights", "weights"),
-    ("output", "output"),
-)
+ROW_STEPS: tuple[tuple[str, str], ...] = tuple((s.claim, s.step) for s in ROW_STAGES)
 
 _STEP_OF = MappingProxyType(dict(ROW_STEPS))
 _PREC = 256  # working precision of the unrounding balls (bits)
 #: steps whose values depend on the divisor (judged in the author's frame under dk-mismatch)
-_FRAME_STEPS = frozenset({"scaled_scores", "exp_scores", "exp_sums", "weights", "output"})
+_FRAME_STEPS = frozenset(s.step for s in ROW_STAGES if s.scaled)
 #: misread inputs are searched in dot products of at most this many terms
 _MISREAD_MAX_TERMS = 64
 
@@ -192,8 +186,15 @@ class _Checker:
         inexact: bool = False,
     ) -> None:
         finding = Finding(
-            code, SEVERITY[code], SpecLocation(step, position), claimed, exact, expected,
-            Message("check", key or code), cause, inexact,
+            code,
+            SEVERITY[code],
+            SpecLocation(step, position),
+            claimed,
+            exact,
+            expected,
+            Message("check", key or code),
+            cause,
+            inexact,
         )
         # the message is self-contained: the finding's own values are parameters too
         values: dict[str, object] = dict(params or {})
@@ -251,7 +252,9 @@ class _Checker:
                 self.add("missing-input", step, pos, w.text, "?", None, params={"absent": absent})
             return self.report(len(claims))
         correct = _Frame(spec.run(), "", Surd(Fraction(0)))
-        correct = replace(correct, scale=correct.result.scale, divisor=_divisor_text(correct.result))
+        correct = replace(
+            correct, scale=correct.result.scale, divisor=_divisor_text(correct.result)
+        )
         author = self.check_scaling(correct)
         self.check_tokens(correct)
         for row in spec.claims.rows:
@@ -270,7 +273,12 @@ class _Checker:
         width = res.key_width
         if c.d_k is not None and spec.d_k is not None and c.d_k.value != spec.d_k:
             self.add(
-                "conflicting-definition", "d_k", (), c.d_k.text, str(spec.d_k), str(spec.d_k),
+                "conflicting-definition",
+                "d_k",
+                (),
+                c.d_k.text,
+                str(spec.d_k),
+                str(spec.d_k),
                 params={"symbol": "d_k", "first": spec.d_k, "second": c.d_k.text},
             )
         candidates: list[tuple[str, Surd | Fraction]] = []
@@ -291,7 +299,9 @@ class _Checker:
                     candidates.append((str(d), Fraction(1, 1) / Fraction(d)))
         for shown, scale in candidates:
             try:
-                frame = _Frame(_run(spec, scale), shown, scale if isinstance(scale, Surd) else Surd(scale))
+                frame = _Frame(
+                    _run(spec, scale), shown, scale if isinstance(scale, Surd) else Surd(scale)
+                )
             except InputError:
                 continue
             if c.sqrt_d_k is None and not self.scaled_claims_hold(frame.result):
@@ -301,13 +311,30 @@ class _Checker:
         if c.sqrt_d_k is not None:  # a wrong divisor with no frame to recompute in (0, negative)
             root = sqrt_surd(spec.d_k or width)
             self.add(
-                "dk-mismatch", "sqrt_d_k", (), c.sqrt_d_k.text, str(root), str(root), key="dk-mismatch-divisor",
-                params={"divisor": c.sqrt_d_k.text, "root": root, "d_k": spec.d_k or width, "width": width},
+                "dk-mismatch",
+                "sqrt_d_k",
+                (),
+                c.sqrt_d_k.text,
+                str(root),
+                str(root),
+                key="dk-mismatch-divisor",
+                params={
+                    "divisor": c.sqrt_d_k.text,
+                    "root": root,
+                    "d_k": spec.d_k or width,
+                    "width": width,
+                },
             )
             return None
         if spec.d_k is not None and spec.d_k != width:
             self.add(
-                "dk-mismatch", "sqrt_d_k", (), str(spec.d_k), str(width), None, key="dk-mismatch-width",
+                "dk-mismatch",
+                "sqrt_d_k",
+                (),
+                str(spec.d_k),
+                str(width),
+                None,
+                key="dk-mismatch-width",
                 params={"stated": spec.d_k, "width": width},
             )
         return None
@@ -334,7 +361,9 @@ class _Checker:
         held_author, held_correct = [], []
         for row, rc in c.rows.items():
             for fieldname, step in ROW_STEPS[1:]:
-                for pos, w, q_a, q_c in self.row_entries(row, fieldname, author.result, correct.result):
+                for pos, w, q_a, q_c in self.row_entries(
+                    row, fieldname, author.result, correct.result
+                ):
                     label = f"{w.text}"
                     if self.judge(w, q_a).code is None:
                         held_author.append(label)
@@ -349,10 +378,19 @@ class _Checker:
             would["output"] = _vector(res.output, i, 4, self.limits)
             break
         claimed = c.sqrt_d_k.text if c.sqrt_d_k is not None else author.divisor
-        conflict = any(f.code == "conflicting-definition" and f.step == "d_k" for f in self.findings)
-        from_conflict = conflict and c.d_k is not None and d_author is not None and c.d_k.value == d_author
+        conflict = any(
+            f.code == "conflicting-definition" and f.step == "d_k" for f in self.findings
+        )
+        from_conflict = (
+            conflict and c.d_k is not None and d_author is not None and c.d_k.value == d_author
+        )
         self.add(
-            "dk-mismatch", "sqrt_d_k", (), claimed, correct.divisor, correct.divisor,
+            "dk-mismatch",
+            "sqrt_d_k",
+            (),
+            claimed,
+            correct.divisor,
+            correct.divisor,
             key="dk-mismatch-conflict" if from_conflict else "dk-mismatch",
             params={
                 "claimed_d_k": c.d_k.text if c.d_k is not None else "-",
@@ -378,12 +416,22 @@ class _Checker:
         val = getattr(rc, fieldname)
         if fieldname == "sum":
             if val is not None:
-                yield (row,), val, TensorEntry(res_a.stage(step), (i,)), TensorEntry(res_c.stage(step), (i,))
+                yield (
+                    (row,),
+                    val,
+                    TensorEntry(res_a.stage(step), (i,)),
+                    TensorEntry(res_c.stage(step), (i,)),
+                )
             return
         for j, w in enumerate(val):
             if w is not None:
                 pos = (row, self.col_label(fieldname, j))
-                yield pos, w, TensorEntry(res_a.stage(step), (i, j)), TensorEntry(res_c.stage(step), (i, j))
+                yield (
+                    pos,
+                    w,
+                    TensorEntry(res_a.stage(step), (i, j)),
+                    TensorEntry(res_c.stage(step), (i, j)),
+                )
 
     # -- tokens ---------------------------------------------------------------
 
@@ -399,16 +447,38 @@ class _Checker:
                     continue
                 i = _row_index(labels, token)
                 tensor = res.stage(name)
-                self.mixed(name, token, vec, exact_of=None if i is None else (lambda j, t=tensor, r=i: t.rational((r, j))))
+                self.mixed(
+                    name,
+                    token,
+                    vec,
+                    exact_of=None if i is None else (lambda j, t=tensor, r=i: t.rational((r, j))),
+                )
                 for j, w in enumerate(vec):
                     if w is None:
                         continue
                     if i is None:
-                        self.add("missing-input", name, (token, str(j)), w.text, "?", None,
-                                 key="missing-token", params={"token": token})
+                        self.add(
+                            "missing-input",
+                            name,
+                            (token, str(j)),
+                            w.text,
+                            "?",
+                            None,
+                            key="missing-token",
+                            params={"token": token},
+                        )
                         continue
                     tensor = res.stage(name)
-                    self.judge_claim(name, (token, str(j)), w, TensorEntry(tensor, (i, j)), tensor, (i, j), None, res)
+                    self.judge_claim(
+                        name,
+                        (token, str(j)),
+                        w,
+                        TensorEntry(tensor, (i, j)),
+                        tensor,
+                        (i, j),
+                        None,
+                        res,
+                    )
 
     # -- rows -------------------------------------------------------------------
 
@@ -420,8 +490,17 @@ class _Checker:
             if gap is not None:
                 total, lo, hi = gap
                 self.add(
-                    "not-normalized", "weights", (row,), " + ".join(w.text for w in ws),  # type: ignore[union-attr]
-                    "1", "1", params={"sum": _frac_text(total), "low": _frac_text(lo), "high": _frac_text(hi)},
+                    "not-normalized",
+                    "weights",
+                    (row,),
+                    " + ".join(w.text for w in ws),  # type: ignore[union-attr]
+                    "1",
+                    "1",
+                    params={
+                        "sum": _frac_text(total),
+                        "low": _frac_text(lo),
+                        "high": _frac_text(hi),
+                    },
                 )
             if not self.spec.computable:
                 for fieldname in ("scaled", "exp", "weights", "output"):
@@ -445,7 +524,12 @@ class _Checker:
             w = vec[m.index]
             col = self.col_label(fieldname, m.index) if fieldname else str(m.index)
             self.add(
-                "precision-mixed", step, (row, col), w.text, "-", None,  # type: ignore[union-attr]
+                "precision-mixed",
+                step,
+                (row, col),
+                w.text,
+                "-",
+                None,  # type: ignore[union-attr]
                 params={"decimals": m.decimals, "common": m.common, "others": others},
             )
 
@@ -458,8 +542,16 @@ class _Checker:
                 val = getattr(rc, fieldname)
                 for j, w in enumerate([val] if fieldname == "sum" else list(val)):
                     if w is not None:
-                        self.add("missing-input", step, (row,), w.text, "?", None, key="missing-row",
-                                 params={"token": row})
+                        self.add(
+                            "missing-input",
+                            step,
+                            (row,),
+                            w.text,
+                            "?",
+                            None,
+                            key="missing-row",
+                            params={"token": row},
+                        )
             return
         if res.weights.ndim != 2:
             raise InputError(f"{self.spec.path}: check supports single-head, unbatched specs")
@@ -467,23 +559,37 @@ class _Checker:
         first = len(self.findings)
         for fieldname in ("scaled", "exp", "weights", "output"):
             t = res.stage(_STEP_OF[fieldname])
-            self.mixed(_STEP_OF[fieldname], row, getattr(rc, fieldname), fieldname,
-                       exact_of=lambda j, t=t: t.rational((i, j)))
+            self.mixed(
+                _STEP_OF[fieldname],
+                row,
+                getattr(rc, fieldname),
+                fieldname,
+                exact_of=lambda j, t=t: t.rational((i, j)),
+            )
         for fieldname, step in ROW_STEPS:
             tensor = res.stage(step)
             val = getattr(rc, fieldname)
-            entries = [((i,), val, None)] if fieldname == "sum" else [
-                ((i, j), w, j) for j, w in enumerate(val)
-            ]
+            entries = (
+                [((i,), val, None)]
+                if fieldname == "sum"
+                else [((i, j), w, j) for j, w in enumerate(val)]
+            )
             for idx, w, j in entries:
                 if w is None:
                     continue
                 pos = (row,) if j is None else (row, self.col_label(fieldname, j))
-                self.judge_claim(step, pos, w, TensorEntry(tensor, idx), tensor, idx, (chain, fieldname, j), res)
+                self.judge_claim(
+                    step, pos, w, TensorEntry(tensor, idx), tensor, idx, (chain, fieldname, j), res
+                )
         if author is not correct:
-            frame = _frac_text(Fraction(_divisor_square(res))) if _divisor_square(res) is not None else author.divisor
+            frame = (
+                _frac_text(Fraction(_divisor_square(res)))
+                if _divisor_square(res) is not None
+                else author.divisor
+            )
             self.findings[first:] = [
-                replace(f, frame=frame) if f.step in _FRAME_STEPS else f for f in self.findings[first:]
+                replace(f, frame=frame) if f.step in _FRAME_STEPS else f
+                for f in self.findings[first:]
             ]
 
     # -- one claim --------------------------------------------------------------
@@ -505,10 +611,24 @@ class _Checker:
         q = value.rational()
         inexact = not (q is not None and v.exact not in ("?", "") and Fraction(v.exact) == q)
 
-        def add(code: str, key: str | None = None, params: Mapping[str, object] | None = None,
-                cause: str | None = None) -> None:
-            self.add(code, step, pos, w.text, v.exact, v.expected, key=key, params=params, cause=cause,
-                     inexact=inexact)
+        def add(
+            code: str,
+            key: str | None = None,
+            params: Mapping[str, object] | None = None,
+            cause: str | None = None,
+        ) -> None:
+            self.add(
+                code,
+                step,
+                pos,
+                w.text,
+                v.exact,
+                v.expected,
+                key=key,
+                params=params,
+                cause=cause,
+                inexact=inexact,
+            )
 
         if v.code in ("float-representation", "undecided"):
             add(v.code, params=dict(v.details))
@@ -522,8 +642,11 @@ class _Checker:
                 return
             own = chain.point(fieldname, j)
             if own is not None and self.judge(w, own).code is None:
-                add("propagated-rounding", key="propagated-exact",
-                    params={**base, "formula": chain.formula(fieldname, j)})
+                add(
+                    "propagated-rounding",
+                    key="propagated-exact",
+                    params={**base, "formula": chain.formula(fieldname, j)},
+                )
                 return
         if v.code == "truncated":
             add("truncated", params=base)
@@ -547,8 +670,11 @@ class _Checker:
                 with flint.ctx.workprec(_PREC):
                     ball = ball_fn()
                 if _fits(w, ball):
-                    add("propagated-rounding", key="propagated-interval",
-                        params={**base, "formula": chain.formula(fieldname, j)})
+                    add(
+                        "propagated-rounding",
+                        key="propagated-interval",
+                        params={**base, "formula": chain.formula(fieldname, j)},
+                    )
                     return
         if chain_at is not None:
             chain, fieldname, j = chain_at
@@ -558,7 +684,9 @@ class _Checker:
                 return
         add("wrong-value", params=base)
 
-    def approximate_root(self, w: Written, chain: _Chain, j: int | None) -> dict[str, object] | None:
+    def approximate_root(
+        self, w: Written, chain: _Chain, j: int | None
+    ) -> dict[str, object] | None:
         """A rounded ``√d`` (or ``1/√d``) that reproduces a scaled score at its written precision."""
         if j is None:
             return None
@@ -568,7 +696,9 @@ class _Checker:
             return None
         score_text = sc.text if sc is not None else _frac_text(score)
         c = self.spec.claims
-        dims = _unique([self.spec.d_k, chain.res.key_width, c.d_k.value if c.d_k is not None else None])
+        dims = _unique(
+            [self.spec.d_k, chain.res.key_width, c.d_k.value if c.d_k is not None else None]
+        )
         for d in dims:
             if not isinstance(d, (int, Fraction)) or d <= 0 or Fraction(d).denominator != 1:
                 continue
@@ -582,7 +712,8 @@ class _Checker:
                         "precision": "exact",
                         "own": _quantity_text(
                             Computed(lambda s=score, d=int(d): _arb(s) / flint.arb(d).sqrt()),
-                            (w.decimals or 0) + 3, self.limits,
+                            (w.decimals or 0) + 3,
+                            self.limits,
                         ),
                     }
         return None
@@ -622,7 +753,8 @@ class _Checker:
                     own_text = _quantity_text(own, 6, self.limits) if own is not None else "?"
                     return {
                         "constant": f"{const.symbol} ≈ {const.text}",
-                        "computation": chain.float_formula(fieldname, j, const.text) + f" = {repr(got)}",
+                        "computation": chain.float_formula(fieldname, j, const.text)
+                        + f" = {repr(got)}",
                         "precision": "float64",
                         "own": own_text,
                     }
@@ -634,7 +766,9 @@ class _Checker:
                         "constant": f"{const.symbol} ≈ {const.text}",
                         "computation": chain.formula(fieldname, j, base=const.text),
                         "precision": "exact",
-                        "own": _quantity_text(own, (w.decimals or 0) + 3, self.limits) if own is not None else "?",
+                        "own": _quantity_text(own, (w.decimals or 0) + 3, self.limits)
+                        if own is not None
+                        else "?",
                     }
         return None
 
@@ -657,10 +791,12 @@ class _Checker:
                     return "transposed-digits", expected
             if sign_c == sign_e and len(digits_c) + 1 == len(digits_e):
                 for k in range(len(digits_e)):
-                    if digits_e[:k] + digits_e[k + 1:] == digits_c:
+                    if digits_e[:k] + digits_e[k + 1 :] == digits_c:
                         return "dropped-digit", expected
         neg = replace(w, value=-w.value)
-        if w.value != 0 and consistent_with(neg, TensorEntry(tensor, idx), self.accepted, self.limits):
+        if w.value != 0 and consistent_with(
+            neg, TensorEntry(tensor, idx), self.accepted, self.limits
+        ):
             return "wrong-sign", v.exact
         if len(idx) == 2 and tensor.ndim == 2:
             i, j = idx
@@ -722,7 +858,9 @@ class _Chain:
             return _point(w) if point else _interval(w)
         return self.compute(fieldname, j, point, base)
 
-    def compute(self, fieldname: str, j: int | None, point: bool, base: Fraction | None) -> flint.arb:
+    def compute(
+        self, fieldname: str, j: int | None, point: bool, base: Fraction | None
+    ) -> flint.arb:
         """The entry computed from the previous step's author values."""
         i = self.i
         if fieldname == "scores":
@@ -793,7 +931,14 @@ class _Chain:
             for k in range(self.n):
                 wk = self._point_in("weights", k, base)
                 claims = self.v_claims[k]
-                vk = claims[j].value if claims is not None and j is not None and j < len(claims) and claims[j] is not None else self.res.value.rational((k, j))  # type: ignore[union-attr,arg-type]
+                vk = (
+                    claims[j].value
+                    if claims is not None
+                    and j is not None
+                    and j < len(claims)
+                    and claims[j] is not None
+                    else self.res.value.rational((k, j))
+                )  # type: ignore[union-attr,arg-type]
                 if wk is None or vk is None:
                     return None
                 total += wk * vk
@@ -809,16 +954,20 @@ class _Chain:
 
     def formula(self, fieldname: str, j: int | None, base: str = "e") -> str:
         """The computation as the author wrote it, e.g. ``12.18 + 2.71``."""
+
         def val(f: str, k: int | None) -> str:
             w = self._claim(f, k)
             return w.text if w is not None else f"{f}[{k}]" if k is not None else f
+
         if fieldname == "scaled":
             return f"{val('scores', j)} * {self.scale}"
         if fieldname == "exp":
             return f"{base}^{val('scaled', j)}"
         if fieldname == "sum":
             return " + ".join(
-                val("exp", k) if self._claim("exp", k) is not None and base == "e" else f"{base}^{val('scaled', k)}"
+                val("exp", k)
+                if self._claim("exp", k) is not None and base == "e"
+                else f"{base}^{val('scaled', k)}"
                 for k in range(self.n)
             )
         if fieldname == "weights":
@@ -827,7 +976,14 @@ class _Chain:
             parts = []
             for k in range(self.n):
                 claims = self.v_claims[k]
-                vtxt = claims[j].text if claims is not None and j is not None and j < len(claims) and claims[j] is not None else f"V[{k},{j}]"  # type: ignore[union-attr]
+                vtxt = (
+                    claims[j].text
+                    if claims is not None
+                    and j is not None
+                    and j < len(claims)
+                    and claims[j] is not None
+                    else f"V[{k},{j}]"
+                )  # type: ignore[union-attr]
                 parts.append(f"{val('weights', k)}×{vtxt}")
             return " + ".join(parts)
         return fieldname
@@ -842,6 +998,7 @@ class _Chain:
 
     def float_value(self, fieldname: str, j: int | None, c: float) -> float | None:
         """The entry computed in float64 with ``c`` for e, from the author's numbers."""
+
         def scaled(k: int) -> float | None:
             x = self._float_in("scaled", k)
             if x is None:
@@ -852,7 +1009,7 @@ class _Chain:
             if self.masked[k]:
                 return 0.0
             x = scaled(k)
-            return c ** x if x is not None else math.nan
+            return c**x if x is not None else math.nan
 
         try:
             if fieldname == "exp":
@@ -878,9 +1035,14 @@ class _Chain:
 
     def float_formula(self, fieldname: str, j: int | None, c: str) -> str:
         """The float64 computation shown in a finding."""
+
         def sc(k: int) -> str:
             w = self._claim("scaled", k)
-            return w.text if w is not None else repr(float(self.res.scaled_scores.to_numpy()[self.i, k]))
+            return (
+                w.text
+                if w is not None
+                else repr(float(self.res.scaled_scores.to_numpy()[self.i, k]))
+            )
 
         if fieldname == "exp":
             return f"{c}**{sc(j)}"  # type: ignore[arg-type]
@@ -901,7 +1063,9 @@ class _Operand:
     index: tuple[tuple[int, int], ...]
     entries: tuple[Fraction | None, ...]
     labels: tuple[str, ...]
-    neighbours: tuple[tuple[Fraction, ...], ...]  # the entries at the same place one row/column over
+    neighbours: tuple[
+        tuple[Fraction, ...], ...
+    ]  # the entries at the same place one row/column over
 
 
 def _operand(
@@ -926,7 +1090,9 @@ def _operand(
     return _Operand(tensor, index, entries, labels, tuple(neighbours))
 
 
-def _operands(step: str, idx: tuple[int, ...], res: AttentionResult) -> tuple[_Operand, _Operand] | None:
+def _operands(
+    step: str, idx: tuple[int, ...], res: AttentionResult
+) -> tuple[_Operand, _Operand] | None:
     """The two vectors whose dot product is ``step[idx]``, or None for other steps."""
     if len(idx) != 2 or res.weights.ndim != 2:
         return None
@@ -940,9 +1106,15 @@ def _operands(step: str, idx: tuple[int, ...], res: AttentionResult) -> tuple[_O
         return f"{r},{c}"
 
     if step == "scores":
-        return (_operand(res.stage("Q"), "Q", i, 1, lab(ql)), _operand(res.stage("K"), "K", j, 1, lab(kl)))
+        return (
+            _operand(res.stage("Q"), "Q", i, 1, lab(ql)),
+            _operand(res.stage("K"), "K", j, 1, lab(kl)),
+        )
     if step == "output":
-        return (_operand(res.weights, "w", i, 1, lab(ql)), _operand(res.stage("V"), "V", j, 0, lab(kl)))
+        return (
+            _operand(res.weights, "w", i, 1, lab(ql)),
+            _operand(res.stage("V"), "V", j, 0, lab(kl)),
+        )
     x = res.trace.find("X")
     if step in ("Q", "K", "V") and x is not None:
         labels = ql if step == "Q" else kl
@@ -969,7 +1141,10 @@ def _digit_misreadings(x: Fraction) -> Iterable[tuple[str, Fraction]]:
     for p, ch in enumerate(text):
         if not ch.isdigit():
             continue
-        for kind, t in (("misread-dropped-digit", text[:p] + text[p + 1:]), ("misread-doubled-digit", text[:p] + ch + text[p:])):
+        for kind, t in (
+            ("misread-dropped-digit", text[:p] + text[p + 1 :]),
+            ("misread-doubled-digit", text[:p] + ch + text[p:]),
+        ):
             if t.strip("-.") == "":
                 continue
             try:
@@ -988,7 +1163,7 @@ def _misreadings(side: _Operand) -> Iterable[tuple[str, int, tuple[Fraction, ...
     vec: tuple[Fraction, ...] = side.entries  # type: ignore[assignment]
 
     def with_(k: int, y: Fraction) -> tuple[Fraction, ...]:
-        return vec[:k] + (y,) + vec[k + 1:]
+        return vec[:k] + (y,) + vec[k + 1 :]
 
     for k, x in enumerate(vec):
         for kind, y in _digit_misreadings(x):
@@ -1000,7 +1175,7 @@ def _misreadings(side: _Operand) -> Iterable[tuple[str, int, tuple[Fraction, ...
                 yield "misread-neighbour", k, with_(k, y)
     for k in range(len(vec) - 1):
         if vec[k] != vec[k + 1]:
-            yield "misread-swapped", k, vec[:k] + (vec[k + 1], vec[k]) + vec[k + 2:]
+            yield "misread-swapped", k, vec[:k] + (vec[k + 1], vec[k]) + vec[k + 2 :]
 
 
 def _dot_quantity(other: _Operand, new: tuple[Fraction, ...]) -> Quantity:

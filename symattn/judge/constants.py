@@ -66,5 +66,3 @@ def approximate_roots(d: int) -> tuple[RootConst, ...]:
                 if const not in out:
                     out.append(const)
     return tuple(out)
-
-

@@ -82,14 +82,24 @@ CODES: tuple[Code, ...] = (
     Code("wrong-value", "error", "no rounding explains the claim"),
     Code("truncated", "error", "the claim is the truncation, not the rounding, of the exact value"),
     Code("approximate-constant", "error", "the claim is what a rounded constant gives"),
-    Code("dk-mismatch", "error", "the divisor used is not sqrt(d_k) for the stated d_k or the width of K"),
+    Code(
+        "dk-mismatch",
+        "error",
+        "the divisor used is not sqrt(d_k) for the stated d_k or the width of K",
+    ),
     Code("not-normalized", "error", "claimed weights do not sum to 1 within their rounding"),
     Code("conflicting-definition", "error", "one symbol is given two values"),
     Code("propagated-rounding", "warning", "right for the author's own rounded earlier numbers"),
     Code("precision-mixed", "warning", "values of one quantity written with different decimals"),
-    Code("float-representation", "info", "a long claim equal to the float32/float64 repr of the exact value"),
+    Code(
+        "float-representation",
+        "info",
+        "a long claim equal to the float32/float64 repr of the exact value",
+    ),
     Code("missing-input", "info", "a claim cannot be checked because its inputs are not given"),
-    Code("undecided", "info", "certified refinement reached the precision ceiling without deciding"),
+    Code(
+        "undecided", "info", "certified refinement reached the precision ceiling without deciding"
+    ),
 )
 
 SEVERITY: Mapping[str, str] = MappingProxyType({c.code: c.severity for c in CODES})
@@ -97,7 +107,12 @@ SEVERITY: Mapping[str, str] = MappingProxyType({c.code: c.severity for c in CODE
 DEFAULT_ACCEPTED: frozenset[Rounding] = frozenset({Rounding.HALF_UP, Rounding.HALF_DOWN})
 
 #: order in which modes are preferred when showing "the" correct rounding
-_PREFERRED: tuple[Rounding, ...] = (Rounding.HALF_UP, Rounding.HALF_EVEN, Rounding.HALF_DOWN, Rounding.TRUNCATE)
+_PREFERRED: tuple[Rounding, ...] = (
+    Rounding.HALF_UP,
+    Rounding.HALF_EVEN,
+    Rounding.HALF_DOWN,
+    Rounding.TRUNCATE,
+)
 
 #: claims with at least this many significant digits may be a printed float
 _FLOAT_REPR_MIN_DIGITS = 8
@@ -182,7 +197,9 @@ class Verdict:
     exact: str  # the exact value to the claim's decimals + 3 more, correctly rounded
     expected: str | None  # the correct rounding at the claim's precision (None if consistent)
     tie: bool  # the exact value lies exactly on a rounding boundary
-    reason: str  # message key: consistent, tie, truncated, wrong-value, float-representation, undecided
+    reason: (
+        str  # message key: consistent, tie, truncated, wrong-value, float-representation, undecided
+    )
     details: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
@@ -227,7 +244,9 @@ def precision_mixed(
     A claim that is the exact value (``0.22`` next to ``-0.175`` when the value is exactly 0.22)
     is not a rounding and is not reported. Shared by ``check`` and ``audit``.
     """
-    ws = [(j, w) for j, w in enumerate(claims) if w is not None and w.kind == "decimal" and w.decimals]
+    ws = [
+        (j, w) for j, w in enumerate(claims) if w is not None and w.kind == "decimal" and w.decimals
+    ]
     counts: dict[int, int] = {}
     for _, w in ws:
         counts[w.decimals or 0] = counts.get(w.decimals or 0, 0) + 1
@@ -290,7 +309,11 @@ def _float_match(
     ``[lo, hi]`` prints (its shortest repr, or its binary value rounded to the claim's
     places, as numpy/torch print with fixed digits); None when it is not; False when
     undecided at this width."""
-    if claim.significant is None or claim.significant < _FLOAT_REPR_MIN_DIGITS or claim.kind == "fraction":
+    if (
+        claim.significant is None
+        or claim.significant < _FLOAT_REPR_MIN_DIGITS
+        or claim.kind == "fraction"
+    ):
         return None
     for kind, bits, min_exp in (("float64", 53, -1074), ("float32", 24, -149)):
         f = _nearest_binary(lo, bits, min_exp)
@@ -340,14 +363,20 @@ def _decide(
     fk = _float_match(claim, places, accepted, b.lower, b.upper)
     if fk is False:
         return None
-    tie = b.width == 0 and (2 * b.lower * Fraction(10) ** places).denominator == 1 and (
-        b.lower * Fraction(10) ** places
-    ).denominator != 1
+    tie = (
+        b.width == 0
+        and (2 * b.lower * Fraction(10) ** places).denominator == 1
+        and (b.lower * Fraction(10) ** places).denominator != 1
+    )
     return _Decision(MappingProxyType(rounded), shown, fk if isinstance(fk, str) else None, tie)
 
 
 def certify_value(
-    value: Quantity, decide: Callable[[Ball], T | None], *, start_bits: int, limits: Limits = DEFAULT_LIMITS
+    value: Quantity,
+    decide: Callable[[Ball], T | None],
+    *,
+    start_bits: int,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> T | None:
     """``decide`` on enclosures of ``value``, refined until it decides; None at the ceiling."""
     q = value.rational()
@@ -384,10 +413,17 @@ def judge(
         return _judge_exactly(claim, value, limits)
     modes = tuple(m for m in _PREFERRED if m in accepted or m is Rounding.TRUNCATE)
     start = int(max(places, 0) * 3.33) + 30 + (claim.significant or 0) * 4
-    dec = certify_value(value, lambda b: _decide(claim, places, modes, accepted, b), start_bits=start, limits=limits)
+    dec = certify_value(
+        value, lambda b: _decide(claim, places, modes, accepted, b), start_bits=start, limits=limits
+    )
     if dec is None:
         return Verdict(
-            "undecided", claim.text, "?", None, False, "undecided",
+            "undecided",
+            claim.text,
+            "?",
+            None,
+            False,
+            "undecided",
             MappingProxyType({"max_precision_bits": limits.max_precision_bits}),
         )
     shown = _fmt(dec.shown)
@@ -396,18 +432,49 @@ def judge(
     expected = _fmt(dec.rounded[preferred])
     if ok:
         details = {"modes": tuple(m.value for m in ok)}
-        return Verdict(None, claim.text, shown, None, dec.tie, "tie" if dec.tie else "consistent",
-                       MappingProxyType(details))
+        return Verdict(
+            None,
+            claim.text,
+            shown,
+            None,
+            dec.tie,
+            "tie" if dec.tie else "consistent",
+            MappingProxyType(details),
+        )
     if dec.float_kind is not None:
         return Verdict(
-            "float-representation", claim.text, shown, None, False, "float-representation",
+            "float-representation",
+            claim.text,
+            shown,
+            None,
+            False,
+            "float-representation",
             MappingProxyType({"float": dec.float_kind}),
         )
     distance = abs(claim.value - Fraction(dec.shown))
-    details = {"distance": _fmt(round_significant(distance, 2)) if distance else "0", "mode": preferred.value}
+    details = {
+        "distance": _fmt(round_significant(distance, 2)) if distance else "0",
+        "mode": preferred.value,
+    }
     if dec.rounded.get(Rounding.TRUNCATE) == claim.value:
-        return Verdict("truncated", claim.text, shown, expected, dec.tie, "truncated", MappingProxyType(details))
-    return Verdict("wrong-value", claim.text, shown, expected, dec.tie, "wrong-value", MappingProxyType(details))
+        return Verdict(
+            "truncated",
+            claim.text,
+            shown,
+            expected,
+            dec.tie,
+            "truncated",
+            MappingProxyType(details),
+        )
+    return Verdict(
+        "wrong-value",
+        claim.text,
+        shown,
+        expected,
+        dec.tie,
+        "wrong-value",
+        MappingProxyType(details),
+    )
 
 
 def _judge_exactly(claim: Written, value: Quantity, limits: Limits) -> Verdict:
@@ -417,8 +484,15 @@ def _judge_exactly(claim: Written, value: Quantity, limits: Limits) -> Verdict:
         if q == claim.value:
             return Verdict(None, claim.text, str(q), None, False, "consistent")
         dist = abs(q - claim.value)
-        return Verdict("wrong-value", claim.text, str(q), str(q), False, "wrong-value",
-                       MappingProxyType({"distance": str(dist)}))
+        return Verdict(
+            "wrong-value",
+            claim.text,
+            str(q),
+            str(q),
+            False,
+            "wrong-value",
+            MappingProxyType({"distance": str(dist)}),
+        )
 
     def decide(b: Ball) -> Decimal | None:
         return b.round_significant(12)
@@ -426,7 +500,9 @@ def _judge_exactly(claim: Written, value: Quantity, limits: Limits) -> Verdict:
     shown = certify_value(value, decide, start_bits=64, limits=limits)
     text = "?" if shown is None else _fmt(shown)
     # an irrational value never equals a fraction
-    return Verdict("wrong-value", claim.text, text, text, False, "wrong-value", MappingProxyType({}))
+    return Verdict(
+        "wrong-value", claim.text, text, text, False, "wrong-value", MappingProxyType({})
+    )
 
 
 def consistent_with(
@@ -436,4 +512,7 @@ def consistent_with(
     limits: Limits = DEFAULT_LIMITS,
 ) -> bool:
     """True only when it is proved that ``claim`` is a correct rounding (or float repr) of ``value``."""
-    return judge(claim, value, accepted=accepted, limits=limits).code in (None, "float-representation")
+    return judge(claim, value, accepted=accepted, limits=limits).code in (
+        None,
+        "float-representation",
+    )

@@ -29,6 +29,7 @@ from symattn.judge.check import check as run_check
 from symattn.judge.findings import Message
 from symattn.numbers.rounding import Rounding, terminating_decimal
 from symattn.present.messages import catalog
+from symattn.stages import ROW_STAGES, SCALING_STAGES, TOKEN_STAGES
 
 #: rounding used for every displayed approximate number
 ROUNDING = Rounding.HALF_EVEN
@@ -835,17 +836,11 @@ def _interpret(
 # --------------------------------------------------------------------------- errata (--check)
 
 #: row steps of a finding -> the RowDoc field with one Line per key (per column for output)
-ROW_SLOTS: tuple[tuple[str, str], ...] = (
-    ("scores", "dots"),
-    ("scaled_scores", "scaling"),
-    ("exp_scores", "exps"),
-    ("weights", "weights"),
-    ("output", "outputs"),
-)
+ROW_SLOTS: tuple[tuple[str, str], ...] = tuple((s.step, s.slot) for s in ROW_STAGES if s.slot)
 #: steps of spec-level findings shown at the scaling step
-SCALING_STEPS: tuple[str, ...] = ("d_k", "sqrt_d_k")
+SCALING_STEPS: tuple[str, ...] = SCALING_STAGES
 #: steps of token-level findings shown under the data table
-TOKEN_STEPS: tuple[str, ...] = ("Q", "K", "V")
+TOKEN_STEPS: tuple[str, ...] = tuple(TOKEN_STAGES.values())
 #: codes that get no callout (the document already says why nothing can be checked)
 UNANNOTATED = frozenset({"missing-input"})
 #: finding parameters that are symbols, shown as math
@@ -860,7 +855,9 @@ def _report(check: Any, meta: DocMeta, options: DocOptions) -> Any:
         return None
     if check is True:
         if meta.spec is None:
-            raise InputError("check=True needs the spec: build the metadata with meta_from_spec(spec)")
+            raise InputError(
+                "check=True needs the spec: build the metadata with meta_from_spec(spec)"
+            )
         return run_check(meta.spec, limits=options.limits)
     if not hasattr(check, "findings"):
         raise InputError("check= takes a CheckReport or True")
@@ -897,7 +894,12 @@ class _Placer:
     """Puts each finding of a check report next to the step it concerns (each exactly once)."""
 
     def __init__(
-        self, report: Any, lang: str, nums: _Numbers, rows: tuple[int, ...], klabels: tuple[str, ...]
+        self,
+        report: Any,
+        lang: str,
+        nums: _Numbers,
+        rows: tuple[int, ...],
+        klabels: tuple[str, ...],
     ) -> None:
         self.report = report
         self.pending = [f for f in report.findings if f.code not in UNANNOTATED]
@@ -968,7 +970,9 @@ class _Placer:
         params["expected"] = _num_seg(f.expected or "")
         exact = f.exact
         params["exact"] = (
-            _math(exact + ("\\ldots" if f.inexact else "")) if _PLAIN.fullmatch(exact) else Seg("text", exact)
+            _math(exact + ("\\ldots" if f.inexact else ""))
+            if _PLAIN.fullmatch(exact)
+            else Seg("text", exact)
         )
         if f.cause is not None:
             text = self.causes.get("cause." + f.cause, f.cause)

@@ -212,7 +212,9 @@ def _render(
     return re.sub(r"\n{3,}", "\n\n", text).strip() + "\n"
 
 
-def render_report(name: str, lang: str, *, templates: str | Path | None = None, **context: Any) -> str:
+def render_report(
+    name: str, lang: str, *, templates: str | Path | None = None, **context: Any
+) -> str:
     """A Markdown report (``check_report``, ``audit_report``) through the same environment.
 
     Every value the template prints is escaped for Markdown unless it is marked safe.
@@ -221,7 +223,9 @@ def render_report(name: str, lang: str, *, templates: str | Path | None = None, 
     try:
         template = env.get_template(f"markdown/{name}.md.j2")
     except jinja2.TemplateNotFound as e:
-        raise InputError(f"template {e.name!r} not found in {', '.join(map(str, search_path(templates)))}") from e
+        raise InputError(
+            f"template {e.name!r} not found in {', '.join(map(str, search_path(templates)))}"
+        ) from e
     text = template.render(**context)
     return re.sub(r"\n{3,}", "\n\n", text).strip() + "\n"
 

@@ -89,8 +89,15 @@ def check_markdown(report: CheckReport, lang: str = "en", title: str = "") -> st
         for f in report.findings
     ]
     return render_report(
-        "check_report", lang, heading=cat["heading"], title=title or report.path, path=report.path,
-        rows=rows, summary=check_summary(report, lang), labels=cat, none=cat["none"],
+        "check_report",
+        lang,
+        heading=cat["heading"],
+        title=title or report.path,
+        path=report.path,
+        rows=rows,
+        summary=check_summary(report, lang),
+        labels=cat,
+        none=cat["none"],
     )
 
 
@@ -105,11 +112,14 @@ def recognised_text(r: Recognised, lang: str = "en") -> str:
         parts.insert(0, f"X {', '.join(r.x)}; {', '.join(r.w)}")
     return say(
         Message(
-            "audit", "recognised",
+            "audit",
+            "recognised",
             {
-                "source": cat[f"source_{r.source}"], "parts": cat["part_sep"].join(parts),
+                "source": cat[f"source_{r.source}"],
+                "parts": cat["part_sep"].join(parts),
                 "d_k": "" if r.d_k is None else r.d_k,
-                "dk_from": cat["dk_as_stated" if r.d_k_stated else "dk_width"], "claims": r.claims,
+                "dk_from": cat["dk_as_stated" if r.d_k_stated else "dk_width"],
+                "claims": r.claims,
             },
         ),
         load_messages(lang),
@@ -194,16 +204,25 @@ def audit_markdown(reports: Sequence[AuditReport], lang: str = "en") -> str:
                 checked=r.checked, findings=len(r.findings), unparsed=len(r.unparsed)
             ),
             "recognised": (
-                cat["report_recognised"].format(what=recognised_text(r.recognised, lang)) if r.recognised else ""
+                cat["report_recognised"].format(what=recognised_text(r.recognised, lang))
+                if r.recognised
+                else ""
             ),
             "findings": [
                 {
-                    "line": f.line, "column": f.column, "code": f.code, "claimed": f.claimed,
-                    "exact": f.exact, "expected": f.expected, "message": say(f.message, messages),
+                    "line": f.line,
+                    "column": f.column,
+                    "code": f.code,
+                    "claimed": f.claimed,
+                    "exact": f.exact,
+                    "expected": f.expected,
+                    "message": say(f.message, messages),
                 }
                 for f in r.findings
             ],
-            "unparsed": [(cat["report_line"].format(line=u.line), u.text, u.reason) for u in r.unparsed],
+            "unparsed": [
+                (cat["report_line"].format(line=u.line), u.text, u.reason) for u in r.unparsed
+            ],
         }
         for r in reports
     ]

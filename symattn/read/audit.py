@@ -23,7 +23,6 @@ from typing import Final
 
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.errors import InputError, SymattnError
-from symattn.judge.check import ROW_STEPS
 from symattn.judge.check import check as check_spec
 from symattn.judge.constants import APPROX_E
 from symattn.judge.findings import Finding, Join, Message, TextLocation
@@ -55,6 +54,7 @@ from symattn.read.expr import (
 )
 from symattn.read.extract import ChainText, Link, chains
 from symattn.spec import loads_spec
+from symattn.stages import BY_CLAIM
 
 __all__ = ["AuditReport", "Finding", "Recognised", "Unparsed", "audit"]
 
@@ -83,7 +83,6 @@ class Unparsed:
     reason: str
 
 
-
 @dataclass(frozen=True)
 class Recognised:
     """The attention problem Level 2 rebuilt from the text: which inputs, for which tokens."""
@@ -97,7 +96,6 @@ class Recognised:
     d_k: int | None = None
     d_k_stated: bool = False
     claims: int = 0
-
 
 
 @dataclass(frozen=True)
@@ -116,11 +114,19 @@ class AuditReport:
         return any(f.severity == "error" for f in self.findings)
 
 
-
 def _finding(
-    code: str, line: int, column: int, claimed: str, exact: str, expected: str | None, message: Message, cause: str
+    code: str,
+    line: int,
+    column: int,
+    claimed: str,
+    exact: str,
+    expected: str | None,
+    message: Message,
+    cause: str,
 ) -> Finding:
-    return Finding(code, SEVERITY[code], TextLocation(line, column), claimed, exact, expected, message, cause)
+    return Finding(
+        code, SEVERITY[code], TextLocation(line, column), claimed, exact, expected, message, cause
+    )
 
 
 def _say(key: str, **fields: object) -> Message:
@@ -169,7 +175,9 @@ def _read_first(text: str, limits: Limits) -> _Parsed:
         if label is not None:
             tail = _TAIL_SYMBOL_RE.search(piece)
             if tail is not None:
-                return _Parsed("label", label=canonical_name(tail.group("sym")), offset=off + tail.start("sym"))
+                return _Parsed(
+                    "label", label=canonical_name(tail.group("sym")), offset=off + tail.start("sym")
+                )
             return _Parsed("label", label=label, offset=off)
         try:
             return _Parsed("expr", parse(piece, limits=limits, normalized=True), offset=off)
@@ -188,7 +196,10 @@ def _read_link(text: str, last: bool, limits: Limits) -> _Parsed:
         if not last:
             raise
         word = _WORD_AFTER_RE.search(text)
-        cut = next((i for i, ch in enumerate(text) if ch in _PROSE_END or ch == ","), word.start() if word else None)
+        cut = next(
+            (i for i, ch in enumerate(text) if ch in _PROSE_END or ch == ","),
+            word.start() if word else None,
+        )
         piece = text[:cut].rstrip() if cut else text.rstrip(")）]")
         if piece and piece != text:
             try:
@@ -243,7 +254,9 @@ class _State:
     unparsed: list[Unparsed] = field(default_factory=list)
     stated: list[_Stated] = field(default_factory=list)
     checked: int = 0
-    seen: set[tuple[int, int]] = field(default_factory=set)  # (line, column) of numbers Level 1 judged
+    seen: set[tuple[int, int]] = field(
+        default_factory=set
+    )  # (line, column) of numbers Level 1 judged
 
 
 def _same(a: Value, b: Value) -> bool:
@@ -274,7 +287,9 @@ def _fraction_text(r: Fraction) -> str:
     return f"{d:f}" if d is not None else f"{r.numerator}/{r.denominator}"
 
 
-def _define(st: _State, name: str, value: Value, exact: Value, text: str, line: int, column: int) -> None:
+def _define(
+    st: _State, name: str, value: Value, exact: Value, text: str, line: int, column: int
+) -> None:
     previous = st.defs.setdefault(name, [])
     if previous and not _same(previous[-1].value, value) and name not in ("sum",):
         pass  # recorded below; the conflict is reported at the end
@@ -314,14 +329,21 @@ def _judge_one(
     if code is None and exact_value is not None and exact_value is not value:
         exact_verdict = judge(claim, exact_value, accepted=st.accepted, limits=st.limits)
         if exact_verdict.code not in (None, "float-representation", "undecided"):
-            code, cause, exact_text = "propagated-rounding", "propagated-rounding", exact_verdict.exact
+            code, cause, exact_text = (
+                "propagated-rounding",
+                "propagated-rounding",
+                exact_verdict.exact,
+            )
             verdict = exact_verdict
     if code is None:
         return
     line, column = link.at(offset)
     msg = _say(
         code if code != "approximate-constant" else cause.split(":")[0],
-        claimed=claim.text, exact=exact_text, expected=verdict.expected, cause=cause.partition(":")[2],
+        claimed=claim.text,
+        exact=exact_text,
+        expected=verdict.expected,
+        cause=cause.partition(":")[2],
     )
     st.findings.append(
         _finding(code, line, column, claim.text, exact_text, verdict.expected, msg, cause)
@@ -361,7 +383,11 @@ def _process(st: _State, chain: ChainText) -> None:
     conflicted = {n: d for n, d in _conflicted(st).items() if n in used}
 
     _remember(st, chain, label, first, parsed)
-    if first.kind == "expr" and first.node is not None and any(n not in st.env and n != "e" for n in names(first.node)):
+    if (
+        first.kind == "expr"
+        and first.node is not None
+        and any(n not in st.env and n != "e" for n in names(first.node))
+    ):
         # `q_1 · k_1 = 1×1 + 2×2 = 5`: a first link with unknown names only names the chain
         first = _Parsed("none")
         parsed[0] = first
@@ -373,7 +399,9 @@ def _process(st: _State, chain: ChainText) -> None:
             exact_values.append(None)
             continue
         values.append(_eval(st, p.node, st.env))
-        differs = any(not _same(st.env[n], st.exact_env[n]) for n in names(p.node) if n in st.exact_env)
+        differs = any(
+            not _same(st.env[n], st.exact_env[n]) for n in names(p.node) if n in st.exact_env
+        )
         exact_values.append(_eval(st, p.node, st.exact_env) if differs else values[-1])
 
     # claims: each literal link against the nearest expression on its left
@@ -385,8 +413,11 @@ def _process(st: _State, chain: ChainText) -> None:
         lits = _claims_of(p.node) if i > 0 else None
         if lits is None or last_expr is None:
             if (
-                last_expr is not None and i > 0 and links[i].relation == "="
-                and isinstance(values[i], Scalar) and isinstance(values[last_expr], Scalar)
+                last_expr is not None
+                and i > 0
+                and links[i].relation == "="
+                and isinstance(values[i], Scalar)
+                and isinstance(values[last_expr], Scalar)
             ):
                 _expression_step(st, values[last_expr], values[i], links[i])  # type: ignore[arg-type]
             if i > 0 or lits is None:
@@ -397,13 +428,17 @@ def _process(st: _State, chain: ChainText) -> None:
         exact_scalars = flatten(exact_values[last_expr])  # type: ignore[arg-type]
         if len(scalars) != len(lits):
             line, _ = links[i].at(0)
-            st.unparsed.append(Unparsed(line, chain.text, f"{len(lits)} numbers claimed for {len(scalars)} values"))
+            st.unparsed.append(
+                Unparsed(line, chain.text, f"{len(lits)} numbers claimed for {len(scalars)} values")
+            )
             continue
         if conflicted:
             _conflict_notes(st, chain, parsed[last_expr].node, lits, conflicted, holds)
             if any(holds.values()) and not _holds_now(st, lits, scalars):
                 continue  # explained by the conflicting definition: reported there
-        others = [flatten(v) for k, v in enumerate(values[:last_expr]) if k > 0 or first.kind == "expr"]
+        others = [
+            flatten(v) for k, v in enumerate(values[:last_expr]) if k > 0 or first.kind == "expr"
+        ]
         others += [flatten(v) for v in exact_values[: last_expr + 1] if v is not None]
         for j, ((claim, off), value, exact) in enumerate(zip(lits, scalars, exact_scalars)):
             alternatives = [o[j] for o in others if o is not None and len(o) == len(lits)]
@@ -417,15 +452,24 @@ def _process(st: _State, chain: ChainText) -> None:
 
     # definitions
     name = label
-    if not name and first.kind == "expr" and isinstance(first.node, Call) and first.node.fn == "sum":
+    if (
+        not name
+        and first.kind == "expr"
+        and isinstance(first.node, Call)
+        and first.node.fn == "sum"
+    ):
         name = "sum"
     if name and len(parsed) > 1 and values[-1] is not None:
-        origin = next((v for v, p in zip(exact_values[1:], parsed[1:]) if p.node is not None), values[-1])
+        origin = next(
+            (v for v, p in zip(exact_values[1:], parsed[1:]) if p.node is not None), values[-1]
+        )
         line, column = links[0].at(first.offset)
         _define(st, name, values[-1], origin or values[-1], chain.text, line, column)  # type: ignore[arg-type]
 
 
-def _remember(st: _State, chain: ChainText, label: str, first: _Parsed, parsed: list[_Parsed]) -> None:
+def _remember(
+    st: _State, chain: ChainText, label: str, first: _Parsed, parsed: list[_Parsed]
+) -> None:
     """Keep what the chain states (its label, first link and literal links) for Level 2."""
     lits: list[tuple[_Spot, ...]] = []
     for i, p in enumerate(parsed[1:], start=1):
@@ -445,8 +489,12 @@ def _holds_now(st: _State, lits: list[tuple[Written, int]], scalars: tuple[Scala
 
 
 def _conflict_notes(
-    st: _State, chain: ChainText, node: Node | None, lits: list[tuple[Written, int]],
-    conflicted: Mapping[str, list[_Definition]], holds: dict[str, set[int]],
+    st: _State,
+    chain: ChainText,
+    node: Node | None,
+    lits: list[tuple[Written, int]],
+    conflicted: Mapping[str, list[_Definition]],
+    holds: dict[str, set[int]],
 ) -> None:
     """For each conflicted name, the definitions under which this claim holds."""
     if node is None:
@@ -483,7 +531,16 @@ def _expression_step(st: _State, left: Scalar, right: Scalar, link: Link) -> Non
     line, column = link.at(0)
     msg = _say("wrong-step", claimed=link.text, exact=_fraction_text(lq), expected=None, cause="")
     st.findings.append(
-        _finding(verdict.code, line, column, link.text, _fraction_text(lq), _fraction_text(lq), msg, "wrong-step")
+        _finding(
+            verdict.code,
+            line,
+            column,
+            link.text,
+            _fraction_text(lq),
+            _fraction_text(lq),
+            msg,
+            "wrong-step",
+        )
     )
 
 
@@ -493,14 +550,25 @@ def _report_conflicts(st: _State) -> None:
         for d in later:
             notes = st.notes.get(name, [])
             msg = _say(
-                "conflicting-definition", name=name,
-                first=_show_value(first.value), first_line=first.line,
-                second=_show_value(d.value), second_line=d.line, notes=Join(tuple(notes), "; ", " ") if notes else "",
+                "conflicting-definition",
+                name=name,
+                first=_show_value(first.value),
+                first_line=first.line,
+                second=_show_value(d.value),
+                second_line=d.line,
+                notes=Join(tuple(notes), "; ", " ") if notes else "",
             )
             st.findings.append(
-                _finding("conflicting-definition", d.line, d.column,
-                        f"{name} = {_show_value(d.value)}", f"{name} = {_show_value(first.value)}", None, msg,
-                        f"{name}: line {first.line} vs line {d.line}")
+                _finding(
+                    "conflicting-definition",
+                    d.line,
+                    d.column,
+                    f"{name} = {_show_value(d.value)}",
+                    f"{name} = {_show_value(first.value)}",
+                    None,
+                    msg,
+                    f"{name}: line {first.line} vs line {d.line}",
+                )
             )
 
 
@@ -545,21 +613,42 @@ _VEC_DEF_RE: Final = re.compile(
     rf"(?<![A-Za-z])(?P<role>[qkv])\s*_\s*(?P<idx>[^\s=()\[\],]{{1,24}})\s*(?:\((?P<tok>[^()=\[\]]{{1,40}})\)\s*)?=\s*(?P<vec>{_VEC})"
 )
 #: ``WQ [[...]]``, ``W_Q = [[...]]``, ``W^Q: [[...]]``
-_W_DEF_RE: Final = re.compile(rf"(?<![A-Za-z])W\s*[_^]?\s*(?P<role>[QKV])(?![A-Za-z])\s*[=:]?\s*(?P<mat>{_MAT})")
+_W_DEF_RE: Final = re.compile(
+    rf"(?<![A-Za-z])W\s*[_^]?\s*(?P<role>[QKV])(?![A-Za-z])\s*[=:]?\s*(?P<mat>{_MAT})"
+)
 _W_HEADER_RE: Final = re.compile(r"^W\s*[_^]?\s*(?P<role>[QKV])$")
-_X_HEADER_RE: Final = re.compile(r"(?i)^(?:x|embeddings?\b.*|.*embedding.*x.*|.*向量\s*x.*|嵌入.*)$")
+_X_HEADER_RE: Final = re.compile(
+    r"(?i)^(?:x|embeddings?\b.*|.*embedding.*x.*|.*向量\s*x.*|嵌入.*)$"
+)
 #: LaTeX rules between table rows (after ``\\`` and braces are blanked out)
 _RULES: Final = frozenset({"hline", "toprule", "midrule", "bottomrule", "cline", ""})
-_QKV_HEADER: Final = MappingProxyType({"q": "Q", "k": "K", "v": "V", "query": "Q", "key": "K", "value": "V"})
+_QKV_HEADER: Final = MappingProxyType(
+    {"q": "Q", "k": "K", "v": "V", "query": "Q", "key": "K", "value": "V"}
+)
 #: labels of chains, as data: (kind, pattern on the label with braces dropped)
 _LABEL_RULES: Final = (
-    ("scores", re.compile(r"(?i)^(?:score|scores|s|分数|得分|相似度)\((?P<row>[^,()]+),(?P<col>[^,()]+)\)$")),
+    (
+        "scores",
+        re.compile(
+            r"(?i)^(?:score|scores|s|分数|得分|相似度)\((?P<row>[^,()]+),(?P<col>[^,()]+)\)$"
+        ),
+    ),
     ("scores", re.compile(r"(?i)^q_(?P<row>\w+)\s*[·*×]?\s*k_(?P<col>\w+)$")),
     ("sum", re.compile(r"(?i)^(?:sum|总和|求和|和|分母|denominator)$")),
-    ("weights", re.compile(r"(?i)^(?:softmax|attention weights?|weights?|权重|注意力权重|α|alpha)(?:\s*归一化)?(?:_(?P<row>\S+))?$")),
-    ("output", re.compile(r"(?i)^(?:attention output|output|输出|注意力输出|out)(?:_(?P<row>\S+))?$")),
+    (
+        "weights",
+        re.compile(
+            r"(?i)^(?:softmax|attention weights?|weights?|权重|注意力权重|α|alpha)(?:\s*归一化)?(?:_(?P<row>\S+))?$"
+        ),
+    ),
+    (
+        "output",
+        re.compile(r"(?i)^(?:attention output|output|输出|注意力输出|out)(?:_(?P<row>\S+))?$"),
+    ),
 )
-_EXP_FIRST_RE: Final = re.compile(rf"^(?:e\s*\^\s*\(?\s*(?P<a>{_NUM})\s*\)?|exp\s*\(\s*(?P<b>{_NUM})\s*\))$")
+_EXP_FIRST_RE: Final = re.compile(
+    rf"^(?:e\s*\^\s*\(?\s*(?P<a>{_NUM})\s*\)?|exp\s*\(\s*(?P<b>{_NUM})\s*\))$"
+)
 _SQRT_DK_RE: Final = re.compile(r"^(?:\\sqrt|sqrt|√)\s*\(?\s*d_k\s*\)?$")
 _SCORE_FIRST_RE: Final = re.compile(r"^q_(?P<row>\w+)\s*[·*×]\s*k_(?P<col>\w+)$")
 #: ``[5, 2] ÷ 2``: the scores divided by the scale, so the literal after it is the scaled scores
@@ -571,9 +660,19 @@ _WEIGHT_LINE_RE: Final = re.compile(
 )
 #: prose that states weights or an output without an equation sign
 _PROSE_RULES: Final = (
-    ("weights", re.compile(rf"(?i)(?:注意力权重|权重|attention weights?|weights)[^\[\d\n]{{0,8}}(?P<vec>{_VEC})")),
+    (
+        "weights",
+        re.compile(
+            rf"(?i)(?:注意力权重|权重|attention weights?|weights)[^\[\d\n]{{0,8}}(?P<vec>{_VEC})"
+        ),
+    ),
     ("weight", re.compile(rf"(?i)(?:权重|weight)\s*(?:是|为|of|=|:)?\s*(?P<num>{_NUM})")),
-    ("output", re.compile(rf"(?i)(?:注意力输出|输出|新向量|attention output|output(?: vector)?)[^\[\d\n]{{0,12}}(?P<vec>{_VEC})")),
+    (
+        "output",
+        re.compile(
+            rf"(?i)(?:注意力输出|输出|新向量|attention output|output(?: vector)?)[^\[\d\n]{{0,12}}(?P<vec>{_VEC})"
+        ),
+    ),
 )
 
 
@@ -581,7 +680,9 @@ _PROSE_RULES: Final = (
 class _Scan:
     """What one scan of the text found (local to one call of :func:`_level2`)."""
 
-    vectors: dict[str, dict[str, tuple[_Spot, ...]]] = field(default_factory=lambda: {"Q": {}, "K": {}, "V": {}})
+    vectors: dict[str, dict[str, tuple[_Spot, ...]]] = field(
+        default_factory=lambda: {"Q": {}, "K": {}, "V": {}}
+    )
     names: dict[str, str] = field(default_factory=dict)  # index -> token, from ``k_1 (Thinking)``
     table: dict[str, dict[str, tuple[_Spot, ...]]] = field(default_factory=dict)
     x: dict[str, tuple[_Spot, ...]] = field(default_factory=dict)
@@ -596,15 +697,22 @@ def _clean(raw: str) -> tuple[str, tuple[int, ...]]:
     return norm.translate(str.maketrans("${}\\", "    ")), where
 
 
-def _spots(text: str, start: int, end: int, line: int, where: tuple[int, ...], limits: Limits) -> tuple[_Spot, ...]:
+def _spots(
+    text: str, start: int, end: int, line: int, where: tuple[int, ...], limits: Limits
+) -> tuple[_Spot, ...]:
     out = []
     for m in _NUM_RE.finditer(text, start, end):
         out.append(_Spot(parse_number(m.group(), limits=limits), line, where[m.start()] + 1))
     return tuple(out)
 
 
-def _rows_of(text: str, start: int, end: int, line: int, where: tuple[int, ...], limits: Limits) -> list[tuple[_Spot, ...]]:
-    return [_spots(text, m.start(), m.end(), line, where, limits) for m in _VEC_RE.finditer(text, start + 1, end)]
+def _rows_of(
+    text: str, start: int, end: int, line: int, where: tuple[int, ...], limits: Limits
+) -> list[tuple[_Spot, ...]]:
+    return [
+        _spots(text, m.start(), m.end(), line, where, limits)
+        for m in _VEC_RE.finditer(text, start + 1, end)
+    ]
 
 
 def _cells(raw: str, clean: str) -> list[str]:
@@ -651,7 +759,11 @@ def _scan_line(
         if any("…" in c or c == "..." for c in cells):
             return table
         width = len(roles) if kind != "w" else 1
-        if len(cells) == width + (kind != "w") and len(vecs) == width and (kind == "w" or not _VEC_RE.search(cells[0])):
+        if (
+            len(cells) == width + (kind != "w")
+            and len(vecs) == width
+            and (kind == "w" or not _VEC_RE.search(cells[0]))
+        ):
             rows = [_spots(clean, m.start(), m.end(), li, where, limits) for m in vecs]
             if kind == "w":
                 sc.w.setdefault(roles[0], []).append(rows[0])
@@ -676,19 +788,32 @@ def _scan_line(
             return table
     for m in _VEC_DEF_RE.finditer(clean):
         role, idx = m.group("role").upper(), m.group("idx").strip()
-        sc.vectors[role].setdefault(idx, _spots(clean, m.start("vec"), m.end("vec"), li, where, limits))
+        sc.vectors[role].setdefault(
+            idx, _spots(clean, m.start("vec"), m.end("vec"), li, where, limits)
+        )
         if m.group("tok"):
             sc.names.setdefault(idx, m.group("tok").strip())
     for m in _W_DEF_RE.finditer(clean):
-        sc.w.setdefault("W_" + m.group("role"), _rows_of(clean, m.start("mat"), m.end("mat"), li, where, limits))
+        sc.w.setdefault(
+            "W_" + m.group("role"), _rows_of(clean, m.start("mat"), m.end("mat"), li, where, limits)
+        )
     if (wm := _WEIGHT_LINE_RE.search(clean)) is not None:
-        sc.weights.append((wm.group("idx").strip(), _spots(clean, wm.start("num"), wm.end("num"), li, where, limits)[0]))
+        sc.weights.append(
+            (
+                wm.group("idx").strip(),
+                _spots(clean, wm.start("num"), wm.end("num"), li, where, limits)[0],
+            )
+        )
     for kind, rx in _PROSE_RULES:
         for m in rx.finditer(clean):
             if m.groupdict().get("vec"):
-                sc.prose.append((kind, _spots(clean, m.start("vec"), m.end("vec"), li, where, limits)))
+                sc.prose.append(
+                    (kind, _spots(clean, m.start("vec"), m.end("vec"), li, where, limits))
+                )
             elif m.groupdict().get("num"):
-                sc.prose.append((kind, _spots(clean, m.start("num"), m.end("num"), li, where, limits)))
+                sc.prose.append(
+                    (kind, _spots(clean, m.start("num"), m.end("num"), li, where, limits))
+                )
     return table
 
 
@@ -706,12 +831,16 @@ def _texts(spots: tuple[_Spot, ...]) -> list[str]:
     return [s.written.text for s in spots]
 
 
-def _inputs_of(sc: _Scan) -> tuple[str, dict[str, object], tuple[str, ...], tuple[str, ...], list[_Spot]] | None:
+def _inputs_of(
+    sc: _Scan,
+) -> tuple[str, dict[str, object], tuple[str, ...], tuple[str, ...], list[_Spot]] | None:
     """(source, inputs, key tokens, query tokens, input spots), or None when the inputs are not all there."""
     ws = {r: sc.w.get(r) for r in ("W_Q", "W_K", "W_V")}
     table_tokens = tuple(t for t, e in sc.table.items() if set(e) >= {"Q", "K", "V"})
     if sc.x and all(ws.values()):
-        tokens = table_tokens if table_tokens and all(t in sc.x for t in table_tokens) else tuple(sc.x)
+        tokens = (
+            table_tokens if table_tokens and all(t in sc.x for t in table_tokens) else tuple(sc.x)
+        )
         inputs: dict[str, object] = {"X": [_texts(sc.x[t]) for t in tokens]}
         for r, rows in ws.items():
             inputs[r] = [_texts(row) for row in rows or []]
@@ -739,7 +868,11 @@ def _inputs_of(sc: _Scan) -> tuple[str, dict[str, object], tuple[str, ...], tupl
         queries = tuple(name(i) for i in q)
         if len(set(keys)) != len(keys) or len(set(queries)) != len(queries):
             return None
-        inputs = {"Q": [_texts(q[i]) for i in q], "K": [_texts(k[i]) for i in k], "V": [_texts(v[i]) for i in k]}
+        inputs = {
+            "Q": [_texts(q[i]) for i in q],
+            "K": [_texts(k[i]) for i in k],
+            "V": [_texts(v[i]) for i in k],
+        }
         spots = [s for d in (q, k, v) for vec in d.values() for s in vec]
         return "vectors", inputs, keys, queries, spots
     return None
@@ -796,10 +929,16 @@ def _build(st: _State, sc: _Scan) -> _Problem | None:
     raw += [("weight", None, idx, (spot,)) for idx, spot in sc.weights]
 
     named_rows = {resolve(r, queries) for _, r, _, _ in raw if r is not None} - {None}
-    default = next(iter(named_rows)) if len(named_rows) == 1 else queries[0] if len(queries) == 1 else None
+    default = (
+        next(iter(named_rows))
+        if len(named_rows) == 1
+        else queries[0]
+        if len(queries) == 1
+        else None
+    )
     rows: dict[str, dict[str, object]] = {}
     spots: dict[tuple[str, tuple[str, ...]], _Spot] = {}
-    step = dict(ROW_STEPS)
+    step = {claim: stage.step for claim, stage in BY_CLAIM.items()}
     exp_next: dict[str, int] = {}
     for kind, r, c, vals in raw:
         row = resolve(r, queries) if r is not None else default
@@ -836,7 +975,11 @@ def _build(st: _State, sc: _Scan) -> _Problem | None:
             for t, v in zip(keys, vals):
                 spots[(step["weights"], (row, t))] = v
             spots[(step["weights"], (row,))] = vals[0]
-        elif kind == "output" and "output" not in rc and len(vals) == len(inputs["V"][0] if source != "embeddings" else inputs["W_V"][0]):  # type: ignore[index]
+        elif (
+            kind == "output"
+            and "output" not in rc
+            and len(vals) == len(inputs["V"][0] if source != "embeddings" else inputs["W_V"][0])
+        ):  # type: ignore[index]
             rc["output"] = _texts(vals)
             for j, v in enumerate(vals):
                 spots[(step["output"], (row, str(j)))] = v
@@ -845,10 +988,14 @@ def _build(st: _State, sc: _Scan) -> _Problem | None:
     if source != "embeddings":
         data["query_tokens"] = list(queries)
     claims: dict[str, object] = {}
-    stated = next((s for s in dk_claims if s.written.value.denominator == 1 and s.written.value > 0), None)
+    stated = next(
+        (s for s in dk_claims if s.written.value.denominator == 1 and s.written.value > 0), None
+    )
     if stated is not None:
         data["d_k"] = int(stated.written.value)
-        later = next((s for s in dk_claims if s.written.value not in (stated.written.value, 0)), None)
+        later = next(
+            (s for s in dk_claims if s.written.value not in (stated.written.value, 0)), None
+        )
         if later is not None:
             claims["d_k"] = later.written.text
             spots[("d_k", ())] = later
@@ -873,7 +1020,14 @@ def _build(st: _State, sc: _Scan) -> _Problem | None:
     w = ("W_Q", "W_K", "W_V") if source == "embeddings" else ()
     k_width = len(inputs["K"][0]) if "K" in inputs else len(inputs["W_K"][0])  # type: ignore[index]
     rec = Recognised(
-        source, queries, keys, keys, x, w, data.get("d_k", k_width), stated is not None,  # type: ignore[arg-type]
+        source,
+        queries,
+        keys,
+        keys,
+        x,
+        w,
+        data.get("d_k", k_width),
+        stated is not None,  # type: ignore[arg-type]
         sum(1 for k in spots if len(k[1]) != 1 or k[0] != step["weights"]),
     )
     stated_spot = stated or (input_spots[0] if input_spots else None)
@@ -894,7 +1048,9 @@ def _level2(st: _State, text: str, path: str) -> Recognised | None:
         _absent(st, sc)
         return None
     try:
-        spec = loads_spec(json.dumps(problem.data, ensure_ascii=False), fmt="json", name=path, limits=st.limits)
+        spec = loads_spec(
+            json.dumps(problem.data, ensure_ascii=False), fmt="json", name=path, limits=st.limits
+        )
         report = check_spec(spec, accepted=st.accepted, limits=st.limits)
     except SymattnError as e:
         line = problem.first.line if problem.first is not None else 1
@@ -915,8 +1071,16 @@ def _level2(st: _State, text: str, path: str) -> Recognised | None:
                 continue  # one finding per number: Level 1's is the more specific
             taken.add((line, column))
         st.findings.append(
-            Finding(f.code, f.severity, TextLocation(line, column), f.claimed, "" if f.exact == "-" else f.exact,
-                    f.expected, f.message, f"level2:{f.message_key}")
+            Finding(
+                f.code,
+                f.severity,
+                TextLocation(line, column),
+                f.claimed,
+                "" if f.exact == "-" else f.exact,
+                f.expected,
+                f.message,
+                f"level2:{f.message_key}",
+            )
         )
     return problem.recognised
 
@@ -935,22 +1099,43 @@ def _absent(st: _State, sc: _Scan) -> None:
     outputs = [v for k, v in stated if k == "output"]
     what = []
     if weights:
-        what.append(_say("what-weights", values=Join(tuple(dict.fromkeys(s.written.text for s in weights)))))
+        what.append(
+            _say("what-weights", values=Join(tuple(dict.fromkeys(s.written.text for s in weights))))
+        )
     for v in outputs:
         what.append(_say("what-output", values="[" + ", ".join(_texts(v)) + "]"))
     first = min((s for _, v in stated for s in v), key=lambda s: (s.line, s.column))
     msg = _say("missing-input", what=Join(tuple(what), _say("and")))
     st.findings.append(
-        _finding("missing-input", first.line, first.column, first.written.text, "?", None,
-                msg, "missing-input")
+        _finding(
+            "missing-input",
+            first.line,
+            first.column,
+            first.written.text,
+            "?",
+            None,
+            msg,
+            "missing-input",
+        )
     )
     for k, v in stated:
         gap = normalization_gap([s.written for s in v]) if k == "weights" and len(v) > 1 else None
         if gap is not None:
             total, lo, hi = gap
             st.findings.append(
-                _finding("not-normalized", v[0].line, v[0].column,
-                        " + ".join(_texts(v)), "1", "1",
-                        _say("not-normalized", sum=_fraction_text(total), low=_fraction_text(lo),
-                             high=_fraction_text(hi)), "not-normalized")
+                _finding(
+                    "not-normalized",
+                    v[0].line,
+                    v[0].column,
+                    " + ".join(_texts(v)),
+                    "1",
+                    "1",
+                    _say(
+                        "not-normalized",
+                        sum=_fraction_text(total),
+                        low=_fraction_text(lo),
+                        high=_fraction_text(hi),
+                    ),
+                    "not-normalized",
+                )
             )

@@ -102,8 +102,10 @@ _REPLACEMENTS: Final[tuple[tuple[str, str], ...]] = (
     ("\u2022", "·"),
     ("\u221a", "√"),
 )
-_REPL_RE: Final = re.compile("|".join(re.escape(a) for a, _ in sorted(_REPLACEMENTS, key=lambda p: -len(p[0])))
-                             + r"|[\uff10-\uff19\uff0e]")
+_REPL_RE: Final = re.compile(
+    "|".join(re.escape(a) for a, _ in sorted(_REPLACEMENTS, key=lambda p: -len(p[0])))
+    + r"|[\uff10-\uff19\uff0e]"
+)
 _REPL: Final = dict(_REPLACEMENTS)
 
 
@@ -162,7 +164,9 @@ _TOKEN_RE: Final = re.compile(
 def tokenize(text: str, *, limits: Limits = DEFAULT_LIMITS) -> tuple[Token, ...]:
     """The tokens of already normalized text; anything else is an :class:`ExprError`."""
     if len(text) > limits.max_line_length:
-        raise LimitError(f"expression of {len(text)} characters exceeds max_line_length={limits.max_line_length}")
+        raise LimitError(
+            f"expression of {len(text)} characters exceeds max_line_length={limits.max_line_length}"
+        )
     tokens: list[Token] = []
     pos = 0
     while pos < len(text):
@@ -477,7 +481,9 @@ class Scalar:
             return approx
         if not self.args:
             return self
-        return Scalar(self.op, tuple(a.with_e(approx) for a in self.args), self.value, self.ops, self.max_bits)
+        return Scalar(
+            self.op, tuple(a.with_e(approx) for a in self.args), self.value, self.ops, self.max_bits
+        )
 
     @cached_property
     def uses_e(self) -> bool:
@@ -495,7 +501,9 @@ E: Final = Scalar("e")
 
 def _check_bits(x: Fraction, s: Scalar) -> Fraction:
     if _frac_bits(x) > s.max_bits:
-        raise LimitError(f"an exact intermediate value exceeds {s.max_bits} bits (max_precision_bits)")
+        raise LimitError(
+            f"an exact intermediate value exceeds {s.max_bits} bits (max_precision_bits)"
+        )
     return x
 
 
@@ -525,6 +533,7 @@ def _r_prod(s: Scalar) -> Fraction | None:
 
 def _integer_root(x: Fraction, n: int) -> Fraction | None:
     """The exact n-th root of ``x >= 0`` when rational."""
+
     def iroot(a: int) -> int | None:
         r = round(a ** (1.0 / n)) if a.bit_length() < 1000 else None
         if r is None:
@@ -533,6 +542,7 @@ def _integer_root(x: Fraction, n: int) -> Fraction | None:
             if c >= 0 and c**n == a:
                 return c
         return None
+
     p, q = iroot(x.numerator), iroot(x.denominator)
     return Fraction(p, q) if p is not None and q is not None else None
 
@@ -692,7 +702,11 @@ _FLOAT: Final = {
     "sum": _f_sum,
     "prod": _f_prod,
     "pow": _f_pow,
-    "exp": lambda s: math.exp(_need(s.args[0].float64())) if abs(_need(s.args[0].float64())) <= _MAX_EXP_ARG else _need(None),
+    "exp": lambda s: (
+        math.exp(_need(s.args[0].float64()))
+        if abs(_need(s.args[0].float64())) <= _MAX_EXP_ARG
+        else _need(None)
+    ),
     "sqrt": lambda s: math.sqrt(_need(s.args[0].float64())),
 }
 
@@ -745,12 +759,18 @@ def _sum_of(terms: list[Scalar], ctx: _Ctx) -> Scalar:
     flat: list[Scalar] = []
     for t in terms:
         flat.extend(t.args if t.op == "sum" else (t,))
-    return flat[0] if len(flat) == 1 else Scalar("sum", tuple(flat), max_bits=ctx.limits.max_precision_bits)
+    return (
+        flat[0]
+        if len(flat) == 1
+        else Scalar("sum", tuple(flat), max_bits=ctx.limits.max_precision_bits)
+    )
 
 
 def _prod_of(a: Scalar, op: str, b: Scalar, ctx: _Ctx) -> Scalar:
     if a.op == "prod":
-        return Scalar("prod", (*a.args, b), ops=(*a.ops, op), max_bits=ctx.limits.max_precision_bits)
+        return Scalar(
+            "prod", (*a.args, b), ops=(*a.ops, op), max_bits=ctx.limits.max_precision_bits
+        )
     return Scalar("prod", (a, b), ops=("*", op), max_bits=ctx.limits.max_precision_bits)
 
 

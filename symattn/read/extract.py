@@ -78,7 +78,9 @@ class ChainText:
     @property
     def text(self) -> str:
         """The chain, normalized, as one string."""
-        return "".join(f" {ln.relation} {ln.text}" if ln.relation else ln.text for ln in self.links).strip()
+        return "".join(
+            f" {ln.relation} {ln.text}" if ln.relation else ln.text for ln in self.links
+        ).strip()
 
 
 @dataclass(frozen=True)
@@ -95,10 +97,14 @@ _DISPLAY_RE: Final = re.compile(
     re.S,
 )
 _INLINE_RE: Final = re.compile(r"(?<![\\$])\$(?P<i>[^$\n]+?)\$(?!\$)|\\\((?P<p>.*?)\\\)")
-_ENV_CMD_RE: Final = re.compile(r"\\(?:begin|end)\{[A-Za-z*]+\}(?:\{[^{}]*\})?|\\(?:label|tag|nonumber|notag)(?:\{[^{}]*\})?")
+_ENV_CMD_RE: Final = re.compile(
+    r"\\(?:begin|end)\{[A-Za-z*]+\}(?:\{[^{}]*\})?|\\(?:label|tag|nonumber|notag)(?:\{[^{}]*\})?"
+)
 _RELATION_RE: Final = re.compile(r"=|≈|\\approx|约等于|\\simeq|≒|≃")
 _DIGIT_RE: Final = re.compile(r"[0-9０-９]")
-_CODE_RE: Final = re.compile(r"[A-Za-z_]\.[A-Za-z_]|^\s*(?:def|return|import|from|class|print)\b|#|==|!=|\+=|;\s*$")
+_CODE_RE: Final = re.compile(
+    r"[A-Za-z_]\.[A-Za-z_]|^\s*(?:def|return|import|from|class|print)\b|#|==|!=|\+=|;\s*$"
+)
 _LIST_MARKER_RE: Final = re.compile(r"^\s*(?:[•·*+\-–]\s+|\d{1,3}[.)、]\s*|[（(]\d{1,3}[)）]\s*)")
 _PROSE_WORD_RE: Final = re.compile(r"([^\s$:：，,。；;]+)\s*$")
 
@@ -123,7 +129,9 @@ def _fenced_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def segments(text: str, *, limits: Limits = DEFAULT_LIMITS) -> tuple[list[tuple[Segment, str]], list[Skipped]]:
+def segments(
+    text: str, *, limits: Limits = DEFAULT_LIMITS
+) -> tuple[list[tuple[Segment, str]], list[Skipped]]:
     """The math segments of ``text`` in document order, each with the prose word before it."""
     line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
     skipped: list[Skipped] = []
@@ -141,7 +149,13 @@ def segments(text: str, *, limits: Limits = DEFAULT_LIMITS) -> tuple[list[tuple[
         start = m.start(group)
         body = m.group(group)
         if len(body) > limits.max_line_length:
-            skipped.append(Skipped(_positions("x", start, line_starts)[0][0], body[:80], f"math block longer than max_line_length={limits.max_line_length}"))
+            skipped.append(
+                Skipped(
+                    _positions("x", start, line_starts)[0][0],
+                    body[:80],
+                    f"math block longer than max_line_length={limits.max_line_length}",
+                )
+            )
             blocked.append((m.start(), m.end()))
             continue
         body = _ENV_CMD_RE.sub(lambda x: " " * len(x.group()), body)
@@ -165,7 +179,11 @@ def segments(text: str, *, limits: Limits = DEFAULT_LIMITS) -> tuple[list[tuple[
             # a line touching a display block: only its part outside the block counts
             line = "".join(ch if not in_blocked(ls + k) else " " for k, ch in enumerate(line))
         if len(line) > limits.max_line_length:
-            skipped.append(Skipped(li + 1, line[:80], f"line longer than max_line_length={limits.max_line_length}"))
+            skipped.append(
+                Skipped(
+                    li + 1, line[:80], f"line longer than max_line_length={limits.max_line_length}"
+                )
+            )
             continue
         inline = list(_INLINE_RE.finditer(line))
         if inline:
@@ -176,9 +194,15 @@ def segments(text: str, *, limits: Limits = DEFAULT_LIMITS) -> tuple[list[tuple[
                 body, off = m.group(g), m.start(g)
                 seg = Segment(body, _positions(body, ls + off, line_starts), "inline")
                 between = line[prev_end : m.start()]
-                if _RELATION_RE.match(body.lstrip()) and prev is not None and not between.strip(" (（)）:：").count(" ") > 3:
+                if (
+                    _RELATION_RE.match(body.lstrip())
+                    and prev is not None
+                    and not between.strip(" (（)）:：").count(" ") > 3
+                ):
                     # `$k_1$ (Thinking) $= [1, 2]$`: the second piece continues the first
-                    merged = Segment(prev.text + " " + body, prev.pos + ((seg.pos[0],)) + seg.pos, "inline")
+                    merged = Segment(
+                        prev.text + " " + body, prev.pos + ((seg.pos[0],)) + seg.pos, "inline"
+                    )
                     found[-1] = (found[-1][0], merged, found[-1][2])
                     prev = merged
                 else:
@@ -187,12 +211,19 @@ def segments(text: str, *, limits: Limits = DEFAULT_LIMITS) -> tuple[list[tuple[
                     prev = seg
                 prev_end = m.end()
             continue
-        if "$" in line or not _RELATION_RE.search(line) or not _DIGIT_RE.search(line) or _CODE_RE.search(line):
+        if (
+            "$" in line
+            or not _RELATION_RE.search(line)
+            or not _DIGIT_RE.search(line)
+            or _CODE_RE.search(line)
+        ):
             continue
         marker = _LIST_MARKER_RE.match(line)
         off = marker.end() if marker else 0
         body = line[off:].rstrip()
-        found.append((ls + off, Segment(body, _positions(body, ls + off, line_starts), "plain"), ""))
+        found.append(
+            (ls + off, Segment(body, _positions(body, ls + off, line_starts), "plain"), "")
+        )
     found.sort(key=lambda t: t[0])
     return [(s, w) for _, s, w in found], skipped
 
@@ -213,7 +244,9 @@ def _split_depth0(text: str, chars: str) -> list[tuple[int, int, str]]:
     return pieces
 
 
-def _chain_of(norm: str, where: tuple[int, ...], seg: Segment, lo: int, hi: int, before: str) -> ChainText | None:
+def _chain_of(
+    norm: str, where: tuple[int, ...], seg: Segment, lo: int, hi: int, before: str
+) -> ChainText | None:
     links = []
     for a, b, rel in _split_depth0(norm[lo:hi], "=≈"):
         a, b = a + lo, b + lo
@@ -221,7 +254,9 @@ def _chain_of(norm: str, where: tuple[int, ...], seg: Segment, lo: int, hi: int,
             a += 1
         while b > a and norm[b - 1].isspace():
             b -= 1
-        pos = tuple(seg.pos[min(where[k], len(seg.pos) - 1)] for k in range(a, b)) if seg.pos else ()
+        pos = (
+            tuple(seg.pos[min(where[k], len(seg.pos) - 1)] for k in range(a, b)) if seg.pos else ()
+        )
         links.append(Link(norm[a:b], rel, pos or (seg.pos[0],)))
     if len(links) < 2:
         return None
@@ -250,7 +285,9 @@ def chains(text: str, *, limits: Limits = DEFAULT_LIMITS) -> tuple[list[ChainTex
 
 
 #: a line that only names the result of the expression on the line before (``乘积结果=[0.44, -0.35]``)
-_RESULT_LABEL_RE: Final = re.compile(r"^\s*(?:乘积|计算|相乘|点积)?结果\s*$|^\s*(?:the\s+)?(?:product\s+|final\s+)?result\s*$", re.I)
+_RESULT_LABEL_RE: Final = re.compile(
+    r"^\s*(?:乘积|计算|相乘|点积)?结果\s*$|^\s*(?:the\s+)?(?:product\s+|final\s+)?result\s*$", re.I
+)
 _EXPR_LINE_RE: Final = re.compile(r"^[\s\[\]()0-9.,+\-*×·÷/^]+$")
 
 
@@ -265,7 +302,11 @@ def _with_expression_line(chain: ChainText, text: str, line_starts: list[int]) -
         if raw.strip():
             norm, where = normalize(raw)
             body = norm.strip()
-            if not (_EXPR_LINE_RE.match(body) and _DIGIT_RE.search(body) and any(op in body for op in "*×·÷/")):
+            if not (
+                _EXPR_LINE_RE.match(body)
+                and _DIGIT_RE.search(body)
+                and any(op in body for op in "*×·÷/")
+            ):
                 return chain
             lead = len(norm) - len(norm.lstrip())
             pos = tuple((li + 1, where[lead + k] + 1) for k in range(len(body)))

@@ -28,6 +28,7 @@ from symattn.errors import InputError, LimitError, SpecError
 from symattn.exact import inv_sqrt
 from symattn.io import decode
 from symattn.numbers import Written, as_written, to_exact_array, to_fraction
+from symattn.stages import ROW_STAGES
 
 if TYPE_CHECKING:
     from symattn.engine import AttentionResult
@@ -66,8 +67,8 @@ TOP_FIELDS = (
 
 CLAIM_FIELDS = ("d_k", "sqrt_d_k", "tokens", "rows")
 TOKEN_CLAIM_FIELDS = ("q", "k", "v")
-ROW_CLAIM_FIELDS = ("scores", "scaled", "exp", "sum", "weights", "output")
-PER_KEY_FIELDS = ("scores", "scaled", "exp", "weights")
+ROW_CLAIM_FIELDS = tuple(s.claim for s in ROW_STAGES)
+PER_KEY_FIELDS = tuple(s.claim for s in ROW_STAGES if s.per_key)
 EXTENSIONS = MappingProxyType({".toml": "toml", ".json": "json"})
 _JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]')
 
