@@ -41,7 +41,7 @@ class AttentionResult(engine.AttentionResult):
         return build_document(self, meta, DocOptions(**kw))
 
     def to_markdown(self, lang: str = "en", **kw: Any) -> str:
-        """The worked example as Markdown (options as in :class:`symattn.present.document.DocOptions`)."""
+        """The worked example as Markdown (options as in ``DocOptions`` of present.document)."""
         templates = kw.pop("templates", None)
         return render_markdown(self._document(lang, **kw), templates=templates)
 

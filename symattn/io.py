@@ -29,7 +29,8 @@ def decode(data: bytes, name: str) -> str:
                     return data[len(bom) :].decode("utf-8")
                 except UnicodeDecodeError as e:
                     raise InputError(
-                        f"{name}: cannot decode the text as UTF-8: invalid bytes at offset {e.start + len(bom)}"
+                        f"{name}: cannot decode the text as UTF-8: "
+                        f"invalid bytes at offset {e.start + len(bom)}"
                     ) from None
             return _decode(data, codec, name)
     try:

@@ -34,7 +34,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         choices=_MODES,
         action="append",
         metavar="MODE",
-        help=f"accepted rounding mode, repeatable ({', '.join(_MODES)}; default half-up and half-down)",
+        help=(
+            f"accepted rounding mode, repeatable ({', '.join(_MODES)}; "
+            "default half-up and half-down)"
+        ),
     )
     p.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE (atomically)")
 

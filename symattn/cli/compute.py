@@ -1,4 +1,4 @@
-"""``symattn compute SPEC``: print every stage of the attention in a spec, exactly and to N digits."""
+"""``symattn compute SPEC``: every stage of the attention in a spec, exactly and to N digits."""
 
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ def _rows(
         row_exact = exact[idx] if idx else exact
         row_approx = approx[idx] if idx else approx
         cells = []
-        for e, a in zip(np.atleast_1d(row_exact), np.atleast_1d(row_approx)):
+        for e, a in zip(np.atleast_1d(row_exact), np.atleast_1d(row_approx), strict=True):
             es, as_ = str(e), str(a)
             cells.append(es if es == as_ or _same_number(e, a) else f"{es} ≈ {as_}")
         label = _label(idx, labels)

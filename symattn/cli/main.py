@@ -38,7 +38,9 @@ def build_parser() -> argparse.ArgumentParser:
     """The full parser with every subcommand."""
     parser = _Parser(
         prog="symattn",
-        description="Transformer attention with exact and certified numbers: compute, explain, check.",
+        description=(
+            "Transformer attention with exact and certified numbers: compute, explain, check."
+        ),
     )
     parser.add_argument("--version", action="version", version=f"symattn {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)

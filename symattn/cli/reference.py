@@ -1,10 +1,11 @@
-"""``symattn reference Q.npy K.npy V.npy -o OUT.npy``: the correctly rounded attention, a test oracle.
+"""``symattn reference Q.npy K.npy V.npy -o OUT.npy``: correctly rounded attention, a test oracle.
 
 Inputs are ``.npy`` arrays of float16, float32, float64 (or integers), read as their exact
 binary values. numpy has no bfloat16: save a bfloat16 tensor as float32 (``t.float()``),
 which holds every bfloat16 value exactly. The output is the attention correctly rounded
 to float64 (``.npy``), or with ``--digits N`` the values correctly rounded to N significant
-digits as text (from certified Arb balls; undecided entries through the exact engine). ``--compare ACTUAL.npy`` measures a kernel's output against the reference.
+digits as text (from certified Arb balls; undecided entries through the exact engine).
+``--compare ACTUAL.npy`` measures a kernel's output against the reference.
 """
 
 from __future__ import annotations
@@ -89,7 +90,7 @@ def load_npy(path: str, what: str, limits: Limits) -> np.ndarray:
     """An array from a ``.npy`` file, without pickles; floats and integers (booleans for masks)."""
     data = read_bytes(path, limits=limits)
     try:
-        a = np.load(io.BytesIO(data), allow_pickle=False)
+        a: np.ndarray = np.load(io.BytesIO(data), allow_pickle=False)
     except ValueError as e:
         raise InputError(f"{path}: not a .npy array ({e})") from None
     if not isinstance(a, np.ndarray):
@@ -150,12 +151,13 @@ def ulp(x: np.ndarray, bits: int, emin: int) -> np.ndarray:
 def compare_report(
     reference: np.ndarray, actual: np.ndarray, actual_dtype: str
 ) -> tuple[str, float]:
-    """The comparison table, and the worst error in ulps of ``actual_dtype`` (float64 if unknown)."""
+    """The comparison table, and the worst error in ulps of ``actual_dtype`` (default float64)."""
     ref = reference.astype(np.float64)
     act = actual.astype(np.float64)
     err = np.abs(act - ref)  # error of a float subtraction <= u |act - ref|: fine for a report
     lines = [
-        f"compared {act.size} entries (actual dtype {actual_dtype}) with the correctly rounded reference"
+        f"compared {act.size} entries (actual dtype {actual_dtype}) "
+        "with the correctly rounded reference"
     ]
     if act.size == 0:
         return lines[0] + "\n", 0.0
@@ -164,7 +166,8 @@ def compare_report(
         ref != 0, err / np.where(ref != 0, np.abs(ref), 1.0), np.where(err == 0, 0.0, np.inf)
     )
     lines.append(
-        f"max abs error  {err.max():.3e}  at {list(map(int, worst))} (reference {float(ref[worst])!r}, actual {float(act[worst])!r})"
+        f"max abs error  {err.max():.3e}  at {list(map(int, worst))} "
+        f"(reference {float(ref[worst])!r}, actual {float(act[worst])!r})"
     )
     lines.append(f"max rel error  {rel.max():.3e}")
     lines.append("error in ulps of the reference, per format:")

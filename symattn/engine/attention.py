@@ -62,9 +62,13 @@ def _input(trace: Trace, name: str, x: Any, opts: _Options, *, min_ndim: int = 2
     return trace.append("input", name, (), RationalTensor(values))
 
 
+def _positive_int(n: object) -> bool:
+    return isinstance(n, int) and not isinstance(n, bool) and n >= 1
+
+
 def _is_boolean(x: Any) -> bool:
     if isinstance(x, np.ndarray):
-        return x.dtype == np.bool_
+        return bool(x.dtype == np.bool_)
     if isinstance(x, (bool, np.bool_)):
         return True
     if isinstance(x, (list, tuple)):
@@ -87,7 +91,8 @@ def _mask_input(trace: Trace, mask: Any, opts: _Options) -> Step:
         if values.size
         else np.zeros(values.shape, dtype=bool)
     )
-    p = np.where(masked, Fraction(0), values)
+    p = values.copy()
+    p[masked] = Fraction(0)
     return trace.append(
         "input", "attn_mask", (), SurdTensor(p, _zeros(values.shape), 1, masked), kind="additive"
     )
@@ -349,7 +354,8 @@ def scaled_dot_product_attention(
 def _project(trace: Trace, x: Step, w: Step, name: str) -> Step:
     if x.shape[-1] != w.shape[-2]:
         raise ShapeError(
-            f"cannot compute {name} = X W_{name}: X has width {x.shape[-1]} but W_{name} has {w.shape[-2]} rows"
+            f"cannot compute {name} = X W_{name}: X has width {x.shape[-1]} "
+            f"but W_{name} has {w.shape[-2]} rows"
         )
     xi, wi = x.value.as_ints, w.value.as_ints
     return trace.append(
@@ -362,7 +368,8 @@ def _weights_in(
 ) -> tuple[Step, Step, Step]:
     xs = _input(trace, "X", x, opts)
     ws = [_input(trace, f"W_{n}", w, opts) for n, w in (("Q", w_q), ("K", w_k), ("V", w_v))]
-    return tuple(_project(trace, xs, w, n) for w, n in zip(ws, "QKV"))  # type: ignore[return-value]
+    q, k, v = (_project(trace, xs, w, n) for w, n in zip(ws, "QKV", strict=True))
+    return q, k, v
 
 
 def self_attention(
@@ -378,7 +385,7 @@ def self_attention(
     exact_float: bool = False,
     limits: Limits = DEFAULT_LIMITS,
 ) -> AttentionResult:
-    """Self-attention from embeddings: ``Q = X W_Q``, ``K = X W_K``, ``V = X W_V``, then attention."""
+    """Self-attention from embeddings: ``Q = X W_Q``, ``K = X W_K``, ``V = X W_V``, then attend."""
     opts = _Options(exact_float, limits)
     trace = Trace()
     q, k, v = _weights_in(trace, x, w_q, w_k, w_v, opts)
@@ -412,7 +419,7 @@ def multi_head_attention(
     limits: Limits = DEFAULT_LIMITS,
 ) -> AttentionResult:
     """Multi-head self-attention: project, split into heads, attend per head, concat, ``W_O``."""
-    if not isinstance(num_heads, int) or isinstance(num_heads, bool) or num_heads < 1:
+    if not _positive_int(num_heads):
         raise InputError(f"num_heads must be a positive integer, got {num_heads!r}")
     opts = _Options(exact_float, limits)
     trace = Trace()

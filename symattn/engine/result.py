@@ -28,7 +28,10 @@ class AttentionResult:
 
     def stage(self, name: str) -> ExactTensor:
         """The value of the last step called ``name`` (``"scores"``, ``"weights"``, ...)."""
-        return self.trace.get(name).value
+        value = self.trace.get(name).value
+        if not isinstance(value, ExactTensor):
+            raise KeyError(f"the step {name!r} holds a boolean mask, not an exact tensor")
+        return value
 
     def _step(self, name: str) -> Step:
         return self.trace.get(name)
@@ -86,7 +89,7 @@ class AttentionResult:
 
     @property
     def d_k(self) -> Fraction | None:
-        """The ``d`` of the divisor ``sqrt(d)`` actually used (``None`` for a non-positive scale)."""
+        """The ``d`` of the divisor ``sqrt(d)`` used (``None`` for a non-positive scale)."""
         step = self.trace.find("sqrt_d_k")
         return step.attrs["d_k"] if step is not None else None
 
@@ -100,8 +103,11 @@ class AttentionResult:
         """The exact factor the scores were multiplied by."""
         step = self.trace.find("sqrt_d_k")
         if step is None:
-            return self._step("scaled_scores").attrs["scale"]
+            scale = self._step("scaled_scores").attrs["scale"]
+            assert isinstance(scale, Surd)  # the engine records the Surd it multiplied by
+            return scale
         root = step.value.surd(())
+        assert isinstance(root, Surd)
         # 1/(p) or 1/(q sqrt r) = sqrt(r)/(q r)
         if root.q == 0:
             return Surd(1 / root.p)
@@ -110,7 +116,8 @@ class AttentionResult:
     @property
     def fully_masked_rows(self) -> tuple[tuple[int, ...], ...]:
         """Rows (index without the key axis) whose keys were all masked: their weights are 0."""
-        return self._step("weights").attrs["fully_masked_rows"]
+        rows: tuple[tuple[int, ...], ...] = self._step("weights").attrs["fully_masked_rows"]
+        return rows
 
     # conveniences on the output (``method``: "auto", "fast" or "exact", see ExactTensor.certify)
     def enclose(

@@ -62,7 +62,7 @@ class Step:
 
 @dataclass(frozen=True)
 class Term:
-    """One product ``left * right`` inside a sum; ``left_at``/``right_at`` say where the operands stand."""
+    """One product ``left * right`` inside a sum; ``left_at``/``right_at`` locate the operands."""
 
     left: Any
     right: Any
@@ -163,7 +163,7 @@ class Trace:
 
 def _batch_index(batch: tuple[int, ...], shape: tuple[int, ...]) -> tuple[int, ...]:
     tail = batch[len(batch) - len(shape) :] if shape else ()
-    return tuple(0 if n == 1 else b for b, n in zip(tail, shape))
+    return tuple(0 if n == 1 else b for b, n in zip(tail, shape, strict=True))
 
 
 def _rational_or_none(t: Any, at: tuple[int, ...]) -> Fraction | None:
