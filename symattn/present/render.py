@@ -23,8 +23,8 @@ import jinja2
 from markupsafe import Markup
 
 from symattn.errors import InputError
-from symattn.present.document import Document, Msg, Seg
 from symattn.present.messages import load_messages, search_path
+from symattn.present.model import Document, Msg, Seg
 
 # --------------------------------------------------------------------------- escaping
 

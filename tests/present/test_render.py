@@ -22,8 +22,8 @@ from symattn.present.render import (
     render_markdown,
 )
 
-from . import regen_golden
-from .conftest import ROOT, require_tool
+from .. import regen_golden
+from ..conftest import ROOT, require_tool
 
 DOCS = list(regen_golden.documents())
 HOSTILE = (

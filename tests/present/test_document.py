@@ -14,19 +14,18 @@ from symattn.config import Limits
 from symattn.errors import InputError
 from symattn.exact import Surd
 from symattn.numbers.rounding import round_decimals
+from symattn.present.certified import certified_round
 from symattn.present.document import (
     DocMeta,
     DocOptions,
     Document,
     build_document,
-    certified_round,
     meta_from_spec,
-    rational_latex,
-    short_surd_latex,
 )
+from symattn.present.numbers import rational_latex, short_surd_latex
 from symattn.spec import load_spec
 
-from .conftest import EXAMPLES
+from ..conftest import EXAMPLES
 
 SEEDS = ("thinking_machines", "animal_street")
 
