@@ -157,11 +157,13 @@ class Placer:
         """One sentence on what the check found."""
         r = self.report
         errors, warnings = r.count("error"), r.count("warning")
-        return msg(
-            "errata_intro" if errors or warnings else "errata_clean",
-            checked=math_seg(str(r.checked)),
-            errors=math_seg(str(errors)),
-            warnings=math_seg(str(warnings)),
+        counts = {
+            "checked": math_seg(str(r.checked)),
+            "errors": math_seg(str(errors)),
+            "warnings": math_seg(str(warnings)),
+        }
+        return (
+            msg("errata_intro", **counts) if errors or warnings else msg("errata_clean", **counts)
         )
 
     def note(self, f: Finding, here_at: tuple[str, tuple[int, ...]] | None = None) -> Note:

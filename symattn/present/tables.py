@@ -75,7 +75,8 @@ def data_tables(
         )
         for j, name in enumerate(klabels)
     )
-    out.append(Table(msg("table_qkv_x" if uses_x else "table_qkv"), header, rows))
+    caption = msg("table_qkv_x") if uses_x else msg("table_qkv")
+    out.append(Table(caption, header, rows))
     return tuple(out)
 
 
