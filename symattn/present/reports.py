@@ -108,7 +108,6 @@ def check_markdown(report: CheckReport, lang: str = "en", title: str = "") -> st
         rows=rows,
         summary=check_summary(report, lang),
         labels=cat,
-        none=cat["none"],
     )
 
 
