@@ -12,7 +12,7 @@ import pytest
 
 from symattn import scaled_dot_product_attention
 from symattn.errors import InputError
-from symattn.present.document import DocMeta, DocOptions, build_document
+from symattn.present.document import DocMeta, DocOptions, Document, build_document
 from symattn.present.render import render_json, render_latex, render_markdown
 
 from .. import regen_golden
@@ -38,7 +38,7 @@ def test_golden(seed: str, lang: str, suffix: str, text: str) -> None:
         )
 
 
-def _hostile_doc(lang: str = "en") -> object:
+def _hostile_doc(lang: str = "en") -> Document:
     result = scaled_dot_product_attention(
         [[1, 0]],
         [[1, 0], [0, 1]],
