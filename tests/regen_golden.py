@@ -2,11 +2,13 @@
 
 Run ``python -m tests.regen_golden`` from the repository root after a deliberate change to
 the document model, the templates or the message catalogs; review the diff, then commit.
+``python -m tests.regen_golden --check`` writes nothing and exits with 1 when a file is stale.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import sys
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -56,14 +58,29 @@ def targets(seed: str, lang: str, suffix: str) -> list[Path]:
     return out
 
 
-def main() -> None:
-    """Write every golden file and example document."""
+def main(argv: Sequence[str] | None = None) -> int:
+    """Write every golden file and example document (``--check``: only compare them)."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    if args not in ([], ["--check"]):
+        print("usage: python -m tests.regen_golden [--check]", file=sys.stderr)
+        return 2
+    if args == ["--check"]:
+        stale = [
+            path
+            for seed, lang, suffix, text in documents()
+            for path in targets(seed, lang, suffix)
+            if not path.is_file() or path.read_text(encoding="utf-8") != text
+        ]
+        for path in stale:
+            print(f"stale: {path.relative_to(ROOT)}")
+        return 1 if stale else 0
     GOLDEN.mkdir(parents=True, exist_ok=True)
     for seed, lang, suffix, text in documents():
         for path in targets(seed, lang, suffix):
             path.write_text(text, encoding="utf-8")
             print(f"wrote {path.relative_to(ROOT)}")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
@@ -68,11 +68,44 @@ def _flatten(data: Mapping[str, Any], prefix: str = "") -> dict[str, str]:
     return out
 
 
-def catalog(lang: str, section: str, templates: str | Path | None = None) -> Mapping[str, str]:
-    """The keys of one table of the ``lang`` catalog (``check``, ``audit``), without the prefix."""
+class Catalog(Mapping[str, str]):
+    """Entries of one catalog table, keyed without the table's prefix.
+
+    A key the table lacks is an error that names it, never the raw key.
+    """
+
+    def __init__(self, section: str, entries: Mapping[str, str]) -> None:
+        self.section = section
+        self._entries = MappingProxyType(dict(entries))
+
+    def __getitem__(self, key: str) -> str:
+        try:
+            return self._entries[key]
+        except KeyError:
+            raise InputError(f"message catalog has no entry {self.section}.{key}") from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+def catalog(
+    lang: str,
+    section: str,
+    templates: str | Path | None = None,
+    keys: Iterable[str] | None = None,
+) -> Catalog:
+    """One table of the ``lang`` catalog (``check``, ``audit``), keys without the prefix.
+
+    With ``keys``, only those entries, each of which must be there.
+    """
     head = section + "."
     messages = load_messages(lang, templates)
-    return MappingProxyType({k[len(head) :]: v for k, v in messages.items() if k.startswith(head)})
+    if keys is not None:
+        return Catalog(section, {k: text(messages, head + k) for k in keys})
+    return Catalog(section, {k[len(head) :]: v for k, v in messages.items() if k.startswith(head)})
 
 
 def text(messages: Mapping[str, str], key: str) -> str:
@@ -92,9 +125,8 @@ class _Params(Mapping[str, str]):
 
     def __getitem__(self, name: str) -> str:
         if name not in self._message.params:
-            raise InputError(
-                f"message {self._message.section}.{self._message.key} uses {{{name}}}, which it is not given"
-            )
+            where = f"{self._message.section}.{self._message.key}"
+            raise InputError(f"message {where} uses {{{name}}}, which it is not given")
         return show(self._message.params[name], self._messages)
 
     def __iter__(self) -> Iterator[str]:

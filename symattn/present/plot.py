@@ -1,4 +1,7 @@
-"""An attention-weight heatmap through matplotlib (the optional ``plot`` extra)."""
+"""An attention-weight heatmap through matplotlib (the optional ``plot`` extra).
+
+The numbers in the cells are rounded as a document rounds them; colours use float64.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +11,8 @@ from pathlib import Path
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.engine.result import AttentionResult
 from symattn.errors import InputError
+from symattn.present.certified import ROUNDING
+from symattn.present.numbers import fixed
 
 #: file types the heatmap can be written as
 PLOT_SUFFIXES = (".svg", ".png")
@@ -40,7 +45,7 @@ def plot_weights(
     if weights.ndim != 2:
         raise InputError(f"--plot draws 2-D weights; these have shape {weights.shape}")
     values = weights.to_numpy(limits=limits)  # correctly rounded float64, for colours only
-    shown = weights.round(digits, limits=limits)
+    shown = weights.round(digits, mode=ROUNDING, limits=limits)
     L, S = values.shape
     ql = list(query_labels or result.query_labels or [str(i + 1) for i in range(L)])
     kl = list(key_labels or result.key_labels or [str(j + 1) for j in range(S)])
@@ -54,7 +59,7 @@ def plot_weights(
         for i in range(L):
             for j in range(S):
                 colour = "white" if values[i, j] > 0.6 else "black"
-                ax.text(j, i, f"{shown[i, j]:.{digits}f}", ha="center", va="center", color=colour)
+                ax.text(j, i, fixed(shown[i, j], digits), ha="center", va="center", color=colour)
         fig.colorbar(im, ax=ax)
         fig.tight_layout()
         out.parent.mkdir(parents=True, exist_ok=True)

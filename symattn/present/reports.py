@@ -11,7 +11,8 @@ from typing import Any
 
 from symattn.judge.check import CheckReport
 from symattn.judge.findings import Finding, Message
-from symattn.present.messages import catalog, load_messages, say
+from symattn.present.keys import AUDIT_REPORT_TEXTS, AUDIT_SOURCES, CHECK_REPORT_TEXTS, lookup
+from symattn.present.messages import Catalog, catalog, load_messages, say
 from symattn.present.render import render_report
 from symattn.read.audit import AuditReport, Recognised, Unparsed
 
@@ -31,9 +32,19 @@ def position_text(f: Finding) -> str:
 # --------------------------------------------------------------------------- check
 
 
+def _check_texts(lang: str) -> Catalog:
+    """The ``[check]`` entries the check reports print around the findings."""
+    return catalog(lang, "check", keys=CHECK_REPORT_TEXTS)
+
+
+def _audit_texts(lang: str) -> Catalog:
+    """The ``[audit]`` entries the audit reports print around the findings."""
+    return catalog(lang, "audit", keys=AUDIT_REPORT_TEXTS)
+
+
 def check_summary(report: CheckReport, lang: str = "en") -> str:
     """``N claims checked, E errors, W warnings`` in ``lang``."""
-    return catalog(lang, "check")["summary"].format(
+    return _check_texts(lang)["summary"].format(
         checked=report.checked, errors=report.count("error"), warnings=report.count("warning")
     )
 
@@ -75,7 +86,7 @@ def check_json(report: CheckReport, lang: str = "en") -> dict[str, Any]:
 def check_markdown(report: CheckReport, lang: str = "en", title: str = "") -> str:
     """The errata page, through ``templates/markdown/check_report.md.j2``."""
     messages = load_messages(lang)
-    cat = catalog(lang, "check")
+    cat = _check_texts(lang)
     rows = [
         {
             "code": f.code,
@@ -97,7 +108,6 @@ def check_markdown(report: CheckReport, lang: str = "en", title: str = "") -> st
         rows=rows,
         summary=check_summary(report, lang),
         labels=cat,
-        none=cat["none"],
     )
 
 
@@ -106,7 +116,7 @@ def check_markdown(report: CheckReport, lang: str = "en", title: str = "") -> st
 
 def recognised_text(r: Recognised, lang: str = "en") -> str:
     """One line saying which attention problem an audit rebuilt, in ``lang``."""
-    cat = catalog(lang, "audit")
+    cat = _audit_texts(lang)
     parts = [f"{n} {', '.join(t)}" for n, t in (("Q", r.q), ("K", r.k), ("V", r.v))]
     if r.x:
         parts.insert(0, f"X {', '.join(r.x)}; {', '.join(r.w)}")
@@ -115,7 +125,7 @@ def recognised_text(r: Recognised, lang: str = "en") -> str:
             "audit",
             "recognised",
             {
-                "source": cat[f"source_{r.source}"],
+                "source": cat[lookup(AUDIT_SOURCES, r.source, "audit source")],
                 "parts": cat["part_sep"].join(parts),
                 "d_k": "" if r.d_k is None else r.d_k,
                 "dk_from": cat["dk_as_stated" if r.d_k_stated else "dk_width"],
@@ -180,23 +190,26 @@ def audit_text(reports: Sequence[AuditReport], lang: str = "en") -> str:
     for r in reports:
         for f in r.findings:
             exact = f", exact {f.exact}" if f.exact else ""
+            where = f"{r.path}:{f.line}:{f.column}"
             lines.append(
-                f"{r.path}:{f.line}:{f.column}: {f.code} claimed {f.claimed}{exact} — {say(f.message, messages)}"
+                f"{where}: {f.code} claimed {f.claimed}{exact} — {say(f.message, messages)}"
             )
         for u in r.unparsed:
             lines.append(f"{r.path}:{u.line}: not checked: {u.text[:80]} ({u.reason})")
         if r.recognised is not None:
             lines.append(f"{r.path}: recognised {recognised_text(r.recognised, lang)}")
-        lines.append(
-            f"{r.path}: {len(r.findings)} finding(s), {r.checked} claim(s) checked, {len(r.unparsed)} not checked"
+        counts = (
+            f"{len(r.findings)} finding(s), {r.checked} claim(s) checked, "
+            f"{len(r.unparsed)} not checked"
         )
+        lines.append(f"{r.path}: {counts}")
     return "\n".join(lines) + "\n"
 
 
 def audit_markdown(reports: Sequence[AuditReport], lang: str = "en") -> str:
     """The errata page, through ``templates/markdown/audit_report.md.j2``."""
     messages = load_messages(lang)
-    cat = catalog(lang, "audit")
+    cat = _audit_texts(lang)
     files = [
         {
             "path": r.path,

@@ -1,4 +1,4 @@
-"""Tests of symattn.render: golden files, escaping of hostile strings, KaTeX and xelatex."""
+"""Tests of symattn.present.render: golden files, hostile strings, KaTeX and xelatex."""
 
 from __future__ import annotations
 
@@ -12,18 +12,11 @@ import pytest
 
 from symattn import scaled_dot_product_attention
 from symattn.errors import InputError
-from symattn.present.document import DocMeta, DocOptions, build_document
-from symattn.present.render import (
-    escape_latex,
-    escape_markdown,
-    math_text,
-    render_json,
-    render_latex,
-    render_markdown,
-)
+from symattn.present.document import DocMeta, DocOptions, Document, build_document
+from symattn.present.render import render_json, render_latex, render_markdown
 
-from . import regen_golden
-from .conftest import ROOT, require_tool
+from .. import regen_golden
+from ..conftest import ROOT, require_tool
 
 DOCS = list(regen_golden.documents())
 HOSTILE = (
@@ -45,36 +38,7 @@ def test_golden(seed: str, lang: str, suffix: str, text: str) -> None:
         )
 
 
-@pytest.mark.parametrize(
-    ("text", "escaped"),
-    [
-        (r"\input{x}", r"\textbackslash{}input\{x\}"),
-        ("50% & $5", r"50\% \& \$5"),
-        ("a_b^c~", r"a\_b\textasciicircum{}c\textasciitilde{}"),
-    ],
-)
-def test_escape_latex(text: str, escaped: str) -> None:
-    assert escape_latex(text) == escaped
-
-
-@pytest.mark.parametrize(
-    ("text", "escaped"),
-    [
-        ("$x$", r"\$x\$"),
-        ("<script>", "&lt;script&gt;"),
-        ("*a* _b_ [c]", r"\*a\* \_b\_ &#91;c&#93;"),
-        ("a\\b", r"a\\b"),
-    ],
-)
-def test_escape_markdown(text: str, escaped: str) -> None:
-    assert escape_markdown(text) == escaped
-
-
-def test_math_text() -> None:
-    assert math_text("$x$") == r"\text{\$x\$}"
-
-
-def _hostile_doc(lang: str = "en") -> object:
+def _hostile_doc(lang: str = "en") -> Document:
     result = scaled_dot_product_attention(
         [[1, 0]],
         [[1, 0], [0, 1]],
@@ -124,7 +88,8 @@ def test_unknown_language() -> None:
 def test_user_template_overrides_a_block(tmp_path: Path) -> None:
     (tmp_path / "markdown").mkdir()
     (tmp_path / "markdown" / "document.md.j2").write_text(
-        '{% extends "markdown/base.md.j2" %}\n{% block rounding %}CUSTOM {{ doc.title }}{% endblock %}\n',
+        '{% extends "markdown/base.md.j2" %}\n'
+        "{% block rounding %}CUSTOM {{ doc.title }}{% endblock %}\n",
         encoding="utf-8",
     )
     text = render_markdown(_hostile_doc(), templates=tmp_path)
@@ -142,7 +107,7 @@ def test_math_spans_render_in_katex(tmp_path: Path) -> None:
     if not (ROOT / ".ci" / "node" / "node_modules" / "katex").is_dir():
         require_tool("katex-from-.ci-node")  # skips off CI, fails on CI
     files = []
-    for i, (seed, lang, suffix, text) in enumerate(DOCS):
+    for seed, lang, suffix, text in DOCS:
         if suffix == "md":
             files.append(tmp_path / f"{seed}.{lang}.md")
             files[-1].write_text(text, encoding="utf-8")
@@ -201,3 +166,9 @@ def test_hostile_latex_compiles(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stdout[-3000:]
     assert not re.search(r"\(/etc/passwd", run.stdout)
     assert shutil.which("xelatex")
+
+
+def test_regen_golden_check_finds_nothing_stale(capsys: pytest.CaptureFixture[str]) -> None:
+    assert regen_golden.main(["--check"]) == 0
+    assert capsys.readouterr().out == ""
+    assert regen_golden.main(["--bogus"]) == 2
