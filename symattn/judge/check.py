@@ -38,7 +38,7 @@ def check(
     claims = all_claims(spec)
     check_rows_without_inputs(run)
     if not spec.computable:
-        absent = ", ".join(n for n in spec.needed if n not in spec.inputs)
+        absent = ", ".join(spec.absent)
         for c in claims:
             run.add(
                 "missing-input",
