@@ -15,7 +15,7 @@ from fractions import Fraction
 import flint
 
 from symattn.exact import arb_of
-from symattn.judge.chain import Chain
+from symattn.judge.chain import E_FIELDS, Chain
 from symattn.judge.constants import APPROX_E, approximate_roots
 from symattn.judge.formatting import frac_text
 from symattn.judge.frames import distinct
@@ -25,8 +25,6 @@ from symattn.numbers import Written
 
 #: claims with at least this many significant digits are matched digit for digit in float64
 LONG_CLAIM_DIGITS = 12
-#: the fields an approximation of e changes (exp and what is computed from it)
-E_FIELDS = ("exp", "sum", "weights", "output")
 #: decimals of the author's own (exact-e) value shown next to a float64 match
 _OWN_DECIMALS_LONG = 6
 

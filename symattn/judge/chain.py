@@ -22,9 +22,10 @@ from symattn.judge.intervals import interval_ball, point_ball
 from symattn.judge.quantities import Computed
 from symattn.numbers import Written
 from symattn.spec import RowClaims, Spec
+from symattn.stages import BY_CLAIM, ROW_STAGES
 
-#: fields whose claims a rounded constant ``base`` for e does not change
-_BEFORE_EXP = ("scores", "scaled")
+#: the row fields computed with e (exp and what follows it): a rounded ``base`` changes them
+E_FIELDS: tuple[str, ...] = tuple(s.claim for s in ROW_STAGES[ROW_STAGES.index(BY_CLAIM["exp"]) :])
 
 
 def _col(j: int | None) -> int:
@@ -81,7 +82,7 @@ class Chain:
 
     def _own(self, fieldname: str, j: int | None, base: Fraction | None) -> Written | None:
         """The claim the chain takes as written (with a rounded ``base``, only before exp)."""
-        if base is not None and fieldname not in _BEFORE_EXP:
+        if base is not None and fieldname in E_FIELDS:
             return None
         return self.claim(fieldname, j)
 

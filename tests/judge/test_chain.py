@@ -7,7 +7,7 @@ from fractions import Fraction
 import flint
 
 from symattn.exact import Ball
-from symattn.judge.chain import Chain
+from symattn.judge.chain import E_FIELDS, Chain
 from symattn.judge.frames import stated_frame
 from tests.judge.common import run, seed, small
 
@@ -72,3 +72,7 @@ def test_float64_as_a_program_computes() -> None:
     assert c.float_value("sum", None, 2.718) == 2.718**2.5 + 2.718**1.0
     assert c.float_formula("sum", None, "2.718") == "2.718**2.5 + 2.718**1.0"
     assert c.float_value("exp", 1, 2.718) == 2.718**1.0
+
+
+def test_e_fields_follow_exp_in_the_stage_table() -> None:
+    assert E_FIELDS == ("exp", "sum", "weights", "output")
