@@ -1,0 +1,192 @@
+"""Field validators: one field of a parsed spec checked, or one sentence saying what is wrong.
+
+Every error names the file, the field (as a dotted TOML path) and the problem, and suggests
+the closest known name for a misspelt one. Nothing in a spec is evaluated.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Iterable, Mapping
+from decimal import Decimal
+from typing import Any
+
+import numpy as np
+
+from symattn.config import Limits
+from symattn.errors import InputError, SpecError
+from symattn.numbers import Written, as_written, to_exact_array
+
+
+def field_key(k: str) -> str:
+    """A key as TOML would write it in a dotted path (quoted unless it is a bare key)."""
+    bare = k and all(c.isascii() and (c.isalnum() or c in "_-") for c in k)
+    return k if bare else json.dumps(k, ensure_ascii=False)
+
+
+def type_name(x: object) -> str:
+    """What a parsed value is, in words (``a number``, ``a table``)."""
+    if isinstance(x, bool):
+        return "a boolean"
+    if isinstance(x, (int, Decimal)):
+        return "a number"
+    if isinstance(x, str):
+        return "a string"
+    if isinstance(x, list):
+        return "a list"
+    if isinstance(x, dict):
+        return "a table"
+    return type(x).__name__
+
+
+def is_number(x: object) -> bool:
+    """Whether a parsed value may be a number (numbers and strings; never booleans)."""
+    return isinstance(x, (int, Decimal, str)) and not isinstance(x, bool)
+
+
+def suggest(word: str, options: Iterable[str]) -> str | None:
+    """The option closest to ``word`` (same letters in another case first), or None."""
+    options = tuple(options)
+    for o in options:
+        if o.casefold() == word.casefold():
+            return o
+    close = difflib.get_close_matches(word, options, n=1, cutoff=0.5)
+    return close[0] if close else None
+
+
+def short(v: object, limit: int = 40) -> str:
+    """A short printable form of a value for an error message."""
+    if isinstance(v, (list, dict)):
+        return type_name(v)
+    if isinstance(v, bool):
+        text = "true" if v else "false"
+    elif isinstance(v, Decimal):
+        text = str(v)
+    else:
+        text = repr(v)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+class Fields:
+    """Validates the fields of one parsed spec document; raises on the first problem."""
+
+    def __init__(self, name: str, limits: Limits) -> None:
+        self.name = name
+        self.limits = limits
+
+    def err(self, field: str, problem: str) -> SpecError:
+        """The error for ``field``: ``<file>: <field>: <problem>``."""
+        return SpecError(f"{self.name}: {field}: {problem}")
+
+    def unknown(self, table: Mapping[str, Any], known: Iterable[str], where: str) -> None:
+        """Reject a key of ``table`` that is not ``known`` (suggesting the closest)."""
+        known = tuple(known)
+        for k in table:
+            if k not in known:
+                close = suggest(k, known)
+                hint = f"; did you mean {close!r}?" if close else f"; known: {', '.join(known)}"
+                field = f"{where}.{field_key(k)}" if where else field_key(k)
+                raise self.err(field, f"unknown field{hint}")
+
+    def wrap(self, exc: InputError, field: str) -> InputError:
+        """The same error class, its message prefixed with the file (and the field if absent)."""
+        msg = str(exc)
+        return type(exc)(f"{self.name}: {msg}" if field in msg else f"{self.name}: {field}: {msg}")
+
+    # -- scalars
+
+    def text(self, d: Mapping[str, Any], field: str) -> str:
+        """A string field (``""`` when absent)."""
+        v = d.get(field, "")
+        if not isinstance(v, str):
+            raise self.err(field, f"expected a string, got {type_name(v)}")
+        return v
+
+    def boolean(self, d: Mapping[str, Any], field: str) -> bool:
+        """A boolean field (false when absent)."""
+        v = d.get(field, False)
+        if not isinstance(v, bool):
+            raise self.err(field, f"expected true or false, got {type_name(v)}")
+        return v
+
+    def pos_int(self, v: object, field: str) -> int:
+        """A positive integer."""
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise self.err(field, f"expected a positive integer, got {short(v)}")
+        if v <= 0:
+            raise self.err(field, f"expected a positive integer, got {v}")
+        return v
+
+    def written(self, v: object, field: str) -> Written:
+        """A claimed number, kept as written."""
+        if not is_number(v) or (isinstance(v, str) and not v.strip()):
+            raise self.err(field, f"expected a number (or a number in a string), got {short(v)}")
+        try:
+            return as_written(v, limits=self.limits, what=field)
+        except InputError as exc:
+            raise self.wrap(exc, field) from exc
+
+    # -- names
+
+    def names(self, v: object, field: str) -> tuple[str, ...]:
+        """A non-empty list of distinct, printable names."""
+        if not isinstance(v, list) or not v:
+            raise self.err(field, f"expected a non-empty list of names, got {short(v)}")
+        self.limits.check_elements(len(v), f"{self.name}: {field}", "names")
+        seen: set[str] = set()
+        for i, t in enumerate(v, 1):
+            if not isinstance(t, str) or not t.strip():
+                raise self.err(field, f"entry {i} must be a non-empty string, got {short(t)}")
+            if any(ord(c) < 32 or ord(c) == 127 for c in t):
+                raise self.err(field, f"entry {i} {t!r} contains a control character")
+            if t in seen:
+                raise self.err(field, f"duplicate name {t!r}")
+            seen.add(t)
+        return tuple(v)
+
+    def subset(
+        self, names: tuple[str, ...], of: tuple[str, ...], field: str, of_field: str
+    ) -> None:
+        """Reject a name not among ``of`` (the names of ``of_field``)."""
+        for t in names:
+            if t not in of:
+                close = suggest(t, of)
+                hint = f"; did you mean {close!r}?" if close else ""
+                raise self.err(field, f"{t!r} is not one of {of_field}{hint}")
+
+    # -- matrices
+
+    def matrix(self, v: object, field: str) -> list[list[Any]]:
+        """Check that ``v`` is a non-empty rectangular list of rows of numbers."""
+        if not isinstance(v, list) or not v:
+            raise self.err(field, f"expected a matrix (a non-empty list of rows), got {short(v)}")
+        width = len(v[0]) if isinstance(v[0], list) else 0
+        for i, row in enumerate(v, 1):
+            if not isinstance(row, list):
+                raise self.err(
+                    field,
+                    f"row {i} is {type_name(row)}, expected a list of numbers"
+                    " (write a single row as [[...]])",
+                )
+            if not row:
+                raise self.err(field, f"row {i} is empty")
+            if len(row) != width:
+                raise self.err(field, f"row {i} has {len(row)} entries, expected {width}")
+        self.limits.check_elements(len(v) * width, f"{self.name}: {field}")
+        return v
+
+    def numeric(self, v: list[list[Any]], field: str) -> np.ndarray:
+        """A matrix of numbers as a read-only exact array."""
+        for i, row in enumerate(v, 1):
+            for j, x in enumerate(row, 1):
+                if not is_number(x):
+                    raise self.err(
+                        field, f"row {i}, column {j} is {type_name(x)}, expected a number"
+                    )
+        try:
+            arr = to_exact_array(v, what=field, limits=self.limits)
+        except InputError as exc:
+            raise self.wrap(exc, field) from exc
+        arr.setflags(write=False)
+        return arr

@@ -1,0 +1,1 @@
+"""Tests of symattn.judge, one module per source module."""

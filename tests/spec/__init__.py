@@ -1,0 +1,1 @@
+"""Tests of symattn.spec, one module per source module."""
