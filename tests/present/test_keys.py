@@ -19,6 +19,7 @@ from symattn.config import LANGS
 from symattn.errors import InputError
 from symattn.judge.check import check
 from symattn.judge.findings import Join, Message
+from symattn.judge.messages import CHECK_KEYS
 from symattn.present import keys
 from symattn.present.errata import UNANNOTATED
 from symattn.present.resources import templates_dir
@@ -218,6 +219,8 @@ def _scanned(section: str) -> set[str]:
 def used_keys(section: str) -> set[str]:
     """The message keys of ``section`` that judge (``check``) or read (``audit``) use."""
     produced = {key for sec, key, _ in _produced() if sec == section}
+    if section == "check":
+        return produced | set(CHECK_KEYS)
     return produced | _scanned(section)
 
 
