@@ -180,7 +180,7 @@ def test_to_fraction_python_flint() -> None:
         (sympy.sqrt(2), "Pow"),
         (sympy.oo, "Infinity"),
         (object(), "object"),
-        (_Ratio(1.5, 2), "_Ratio"),  # type: ignore[arg-type]
+        (_Ratio(1.5, 2), "_Ratio"),  # type: ignore[arg-type]  # a float numerator, on purpose
     ],
 )
 def test_to_fraction_rejects(x: object, fragment: str) -> None:

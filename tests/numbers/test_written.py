@@ -94,7 +94,7 @@ def test_half_unit(text: str, half: Fraction | None) -> None:
 def test_written_is_frozen() -> None:
     w = parse_number("0.5")
     with pytest.raises(AttributeError):
-        w.value = F(1)  # type: ignore[misc]
+        w.value = F(1)  # type: ignore[misc]  # frozen: the assignment must fail
 
 
 @pytest.mark.parametrize(
@@ -162,7 +162,7 @@ def test_zero_denominator(text: str) -> None:
 @pytest.mark.parametrize("bad", [None, 3, 1.5, b"1"])
 def test_parse_number_needs_text(bad: object) -> None:
     with pytest.raises(NumberError):
-        parse_number(bad)  # type: ignore[arg-type]
+        parse_number(bad)  # type: ignore[arg-type]  # not text, on purpose
 
 
 # ---------------------------------------------------------------- limits
