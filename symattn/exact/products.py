@@ -101,6 +101,8 @@ class MatMulTensor(ExactTensor):
             return means.pop() if len(means) == 1 else None
         total = Fraction(0)
         for k in range(n):
+            if not column[k]:  # a zero coefficient adds exactly 0, whatever the entry is
+                continue
             part = self.left.rational(lrow + (k,))
             if part is None:
                 return None

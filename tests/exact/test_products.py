@@ -81,3 +81,13 @@ def test_reshape_gathers_entries_of_its_base() -> None:
     assert t.shape == (3, 2)
     assert t.rational((2, 1)) == 6 and t.exact().tolist() == [[1, 4], [2, 5], [3, 6]]
     assert str(t.sympy((0, 1))) == "4" and not t.is_neg_inf((0, 0))
+
+
+def test_zero_coefficients_leave_an_entry_rational() -> None:
+    w = softmax_of([[0, 1]])  # irrational weights
+    right = RationalTensor(obj([[0, 1], [0, 2]]))
+    t = MatMulTensor(w, right)
+    assert t.rational((0, 0)) == 0 and t.rational((0, 1)) is None
+    heads = ReshapeTensor.of(w, lambda a: a)  # not a SoftmaxTensor: the general rule
+    assert MatMulTensor(heads, right).rational((0, 0)) == 0
+    assert MatMulTensor(heads, right).rational((0, 1)) is None
