@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING, TypeAlias
 import flint
 import numpy as np
 
-from symattn.exact.ball import arb_of
-from symattn.exact.surd import Surd
+from symattn.exact.surd import Surd, surd_arb
 from symattn.exact.tensor import Evaluator, ExactTensor, all_indices, readonly
 
 if TYPE_CHECKING:
@@ -52,13 +51,10 @@ class SurdTensor(ExactTensor):
         out = np.empty(self.shape, dtype=object)
         root = flint.arb(self.r).sqrt()
         for idx in all_indices(self.shape):
-            if self.masked[idx]:
-                out[idx] = flint.arb.neg_inf()
-            else:
-                x = arb_of(self.p[idx])
-                if self.q[idx]:
-                    x += arb_of(self.q[idx]) * root
-                out[idx] = x
+            masked = self.masked[idx]
+            out[idx] = (
+                flint.arb.neg_inf() if masked else surd_arb(self.p[idx], self.q[idx], 1, root)
+            )
         return out
 
     def rational(self, index: tuple[int, ...]) -> Fraction | None:

@@ -16,7 +16,7 @@ from symattn.exact.ball import arb_of
 if TYPE_CHECKING:
     import sympy
 
-__all__ = ["Surd", "inv_sqrt", "sqrt_surd"]
+__all__ = ["Surd", "inv_sqrt", "sqrt_surd", "surd_arb"]
 
 _MAX_RADICAND = 10**15
 
@@ -82,13 +82,19 @@ class Surd:
 
     def arb(self) -> flint.arb:
         """A ball around the value at the current Arb working precision."""
-        x = arb_of(self.p)
-        if self.q:
-            x += arb_of(self.q) * flint.arb(self.r).sqrt()
-        return x
+        return surd_arb(self.p, self.q, self.r)
 
     def __str__(self) -> str:
         return str(self.sympy())
+
+
+def surd_arb(p: Fraction, q: Fraction, r: int, root: flint.arb | None = None) -> flint.arb:
+    """``p + q*sqrt(r)`` as an Arb ball at the working precision (``root``: ``sqrt(r)`` there,
+    when the caller has it already)."""
+    x = arb_of(p)
+    if q:
+        x += arb_of(q) * (flint.arb(r).sqrt() if root is None else root)
+    return x
 
 
 def sqrt_surd(n: int | Fraction) -> Surd:

@@ -12,7 +12,7 @@ import numpy as np
 
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.errors import PrecisionError
-from symattn.exact import Ball, arb_of
+from symattn.exact import Ball, arb_of, combine_products
 from symattn.fast.fallback import entry_tensor
 from symattn.fast.problem import Problem, Progress, prepare
 from symattn.fast.sliced import Sliced
@@ -215,11 +215,8 @@ def _enclose_fixed(
             r_parts.append(a.sum(axis=1).astype(np.int64))
         n_active = active.sum(axis=1) if active is not None else np.full(L, S)
         colabs = np.array([sum(abs(int(x)) for x in vint[:, j]) for j in range(Ev)], dtype=object)
-        num = np.zeros((L, Ev), dtype=object)
-        den = np.zeros(L, dtype=object)
-        for sidx in range(nsl):
-            num = num + n_parts[sidx].astype(object) * (1 << (24 * sidx))
-            den = den + r_parts[sidx].astype(object) * (1 << (24 * sidx))
+        num = combine_products(((n, 24 * s) for s, n in enumerate(n_parts)), small=False)
+        den = combine_products(((r, 24 * s) for s, r in enumerate(r_parts)), small=False)
         unit = arb_of(p.v.unit)
         zero = flint.arb(0)
         dens = [

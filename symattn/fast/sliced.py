@@ -57,23 +57,12 @@ class Sliced:
         """The slices of the matrix at batch index ``b`` (numpy broadcasting)."""
         return [at_batch(a, b) for a in self.slices]
 
-    def abs_upper(self) -> np.ndarray:
-        """An upper bound of ``|integer|`` per entry (float64)."""
-        total = np.zeros(self.shape)
-        for s, a in enumerate(self.slices):
-            total += np.abs(a) * 2.0 ** (self.width * s)
-        return total * (1 + 2.0**-40)
-
     def ints(self, index: Any) -> np.ndarray:
         """The exact Python integers at ``index`` (an object array)."""
-        out = np.zeros(np.shape(self.slices[0][index]), dtype=object)
-        for s, a in enumerate(self.slices):
-            out = (
-                out + np.vectorize(int, otypes=[object])(a[index]) * (1 << (self.width * s))
-                if np.size(a[index])
-                else out
-            )
-        return out
+        ints: np.ndarray = combine_products(
+            ((a[index], self.width * s) for s, a in enumerate(self.slices)), small=False
+        )
+        return ints
 
     def fractions(self, index: Any) -> np.ndarray:
         """The exact values at ``index`` as ``Fraction`` (an object array)."""
