@@ -11,12 +11,12 @@ import symattn
 from symattn.config import DEFAULT_LIMITS
 from symattn.exact import Ball, float_of
 from symattn.fast.fallback import certify_row_entries, entry_tensor, fallback, row_weights
-from symattn.fast.problem import prepare
+from symattn.fast.problem import Problem, prepare
 
 F = Fraction
 
 
-def _problem(q: np.ndarray, mask: np.ndarray | None = None):  # type: ignore[no-untyped-def]
+def _problem(q: np.ndarray, mask: np.ndarray | None = None) -> Problem:
     return prepare(q, q, q, mask, False, None, False, False, DEFAULT_LIMITS)
 
 
