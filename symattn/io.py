@@ -25,13 +25,7 @@ def decode(data: bytes, name: str) -> str:
     for bom, codec in _BOMS:
         if data.startswith(bom):
             if codec == "utf-8-sig":  # decode after the BOM, so offsets count from the file start
-                try:
-                    return data[len(bom) :].decode("utf-8")
-                except UnicodeDecodeError as e:
-                    raise InputError(
-                        f"{name}: cannot decode the text as UTF-8: "
-                        f"invalid bytes at offset {e.start + len(bom)}"
-                    ) from None
+                return _decode(data[len(bom) :], "utf-8", name, offset=len(bom), label="UTF-8")
             return _decode(data, codec, name)
     try:
         return data.decode("utf-8")
@@ -45,12 +39,14 @@ def decode(data: bytes, name: str) -> str:
             ) from None
 
 
-def _decode(data: bytes, codec: str, name: str) -> str:
+def _decode(data: bytes, codec: str, name: str, *, offset: int = 0, label: str = "") -> str:
+    """``data`` decoded as ``codec``; an error names the byte offset (plus ``offset``)."""
     try:
         return data.decode(codec)
     except UnicodeDecodeError as e:
         raise InputError(
-            f"{name}: cannot decode the text as {codec}: invalid bytes at offset {e.start}"
+            f"{name}: cannot decode the text as {label or codec}: "
+            f"invalid bytes at offset {e.start + offset}"
         ) from None
 
 

@@ -1,32 +1,57 @@
 """Numbers as people write them: parsing (exact values that remember their written form),
-exact rounding, and reading arrays of them.
+reading scalars and arrays of them, exact rounding, and one vocabulary for writing them.
 
 The bottom layer: it imports nothing of symattn but :mod:`symattn.config` and
 :mod:`symattn.errors`.
+
+=============  =============================================================================
+module         what it holds
+=============  =============================================================================
+``written``    the scanner of written numbers: :class:`Written`, :func:`parse_number`, -inf
+``scalars``    one number of any kind as an exact value: :func:`to_fraction`, :func:`as_written`
+``arrays``     nested lists, numpy arrays, torch tensors: :func:`to_exact_array`
+``interop``    torch tensors and sympy numbers, recognised without importing either
+``rounding``   exact decimal rounding of a ``Fraction`` (:class:`Rounding`)
+``format``     how an exact value is written as text (:func:`plain`, :func:`fraction_text`, ...)
+=============  =============================================================================
 """
 
+from symattn.numbers.arrays import to_exact_array
+from symattn.numbers.format import (
+    compact_text,
+    fixed,
+    fraction_text,
+    plain,
+    rounded_text,
+    terminating_text,
+)
+from symattn.numbers.interop import from_torch, is_torch
+from symattn.numbers.scalars import as_written, to_fraction
 from symattn.numbers.written import (
     NEG_INF,
     NegInf,
     Written,
-    as_written,
-    from_torch,
+    WrittenKind,
     is_neg_inf_text,
-    is_torch,
     parse_number,
-    to_exact_array,
-    to_fraction,
 )
 
 __all__ = [
     "NEG_INF",
     "NegInf",
     "Written",
+    "WrittenKind",
     "as_written",
+    "compact_text",
+    "fixed",
+    "fraction_text",
     "from_torch",
     "is_neg_inf_text",
     "is_torch",
     "parse_number",
+    "plain",
+    "rounded_text",
+    "terminating_text",
     "to_exact_array",
     "to_fraction",
 ]

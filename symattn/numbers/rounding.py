@@ -65,7 +65,8 @@ def decimal_exponent(x: Fraction) -> int:
     e = math.floor((n.bit_length() - d.bit_length()) * _LOG10_2)  # off by at most 1 or 2
 
     def at_least(k: int) -> bool:  # n/d >= 10**k
-        return n >= d * 10**k if k >= 0 else n * 10**-k >= d
+        power: int = 10 ** abs(k)
+        return n >= d * power if k >= 0 else n * power >= d
 
     while not at_least(e):
         e -= 1

@@ -1,0 +1,107 @@
+"""Exact integer matrices: rationals over one common denominator, signed slices that float64
+BLAS multiplies exactly, and the exact product recombined from the slice products."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "INT64_SAFE",
+    "combine_products",
+    "fractions_to_ints",
+    "int_matmul",
+    "int_slices",
+    "max_abs",
+    "slice_width",
+    "to_int64_if_small",
+]
+
+#: integers strictly inside ``(-INT64_SAFE, INT64_SAFE)`` are kept as int64, with room for a sum
+INT64_SAFE = 2**62
+
+
+def to_int64_if_small(ints: np.ndarray) -> np.ndarray:
+    """``ints`` as int64 when every entry fits comfortably, else an object array of Python ints."""
+    if ints.dtype == np.int64:
+        return ints
+    flat = ints.reshape(-1).tolist()
+    if all(-INT64_SAFE < i < INT64_SAFE for i in flat):
+        return np.array(flat, dtype=np.int64).reshape(ints.shape)
+    return np.asarray(ints, dtype=object)
+
+
+def max_abs(ints: np.ndarray) -> int:
+    """``max |ints|`` as a Python int (0 for an empty array)."""
+    if ints.size == 0:
+        return 0
+    if ints.dtype == np.int64:
+        return int(np.abs(ints).max())
+    return max(abs(int(i)) for i in ints.reshape(-1).tolist())
+
+
+def fractions_to_ints(values: np.ndarray) -> tuple[np.ndarray, int]:
+    """``(ints, den)`` with ``values == ints / den`` exactly (``den``: LCM of the denominators)."""
+    flat = values.reshape(-1).tolist()
+    den = math.lcm(*{f.denominator for f in flat}) if flat else 1
+    ints = np.array([f.numerator * (den // f.denominator) for f in flat], dtype=object).reshape(
+        values.shape
+    )
+    return to_int64_if_small(ints), den
+
+
+def slice_width(terms: int) -> int:
+    """Slice width so that a product of two slices summed ``terms`` times stays below 2**53."""
+    return max(4, (53 - (terms + 1).bit_length() - 1) // 2)
+
+
+def int_slices(ints: np.ndarray, width: int) -> list[np.ndarray]:
+    """Signed ``width``-bit slices (float64, exact): ``ints == sum_s slices[s] * 2**(width*s)``."""
+    small = ints.dtype == np.int64 and max_abs(ints) < 2**53
+    values = ints if small else np.asarray(ints, dtype=object)
+    sign = np.where(values < 0, -1.0, 1.0)
+    mag = np.abs(values)
+    out = []
+    while True:
+        out.append(sign * (mag & ((1 << width) - 1)).astype(np.float64))
+        mag = mag >> width
+        if not mag.any():
+            return out
+
+
+def combine_products(terms: Iterable[tuple[np.ndarray, int]], small: bool) -> Any:
+    """``sum c * 2**shift`` over exact integer-valued float64 products ``c`` (below ``2**53``).
+
+    In int64 when ``small`` (the caller has bounded the sum below ``2**62``), else in Python
+    integers (an object array).
+    """
+    total: Any = None
+    for c, shift in terms:
+        term = c.astype(np.int64) << shift if small else c.astype(np.int64).astype(object) << shift
+        total = term if total is None else total + term
+    return total
+
+
+def int_matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The exact integer product ``a @ b`` (numpy broadcasting over batch axes).
+
+    Operands are cut into signed slices small enough that every slice product done by
+    float64 BLAS is exact (all partial sums are integers below ``2**53``); the slice
+    products are recombined in int64 when the result surely fits, else in Python integers.
+    """
+    k = a.shape[-1]
+    bound = max_abs(a) * max_abs(b) * max(k, 1)
+    if bound < 2**53:  # one float64 product, exact
+        product: np.ndarray = np.matmul(a.astype(np.float64), b.astype(np.float64))
+        return product.astype(np.int64)
+    width = slice_width(k)
+    sa, sb = int_slices(a, width), int_slices(b, width)
+    small = bound < INT64_SAFE
+    total: np.ndarray = combine_products(
+        ((np.matmul(x, y), width * (i + j)) for i, x in enumerate(sa) for j, y in enumerate(sb)),
+        small,
+    )
+    return total if small else to_int64_if_small(total)

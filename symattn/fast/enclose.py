@@ -1,0 +1,258 @@
+"""Certified enclosures of every output entry at any precision: Arb balls from exact integer
+scores, with ``exp`` once per distinct score of a head, and the batched ``certify`` of the
+output built on them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import flint
+import numpy as np
+
+from symattn.config import DEFAULT_LIMITS, Limits
+from symattn.errors import PrecisionError
+from symattn.exact import Ball, arb_of, combine_products
+from symattn.fast.fallback import entry_tensor
+from symattn.fast.problem import Problem, Progress, prepare
+from symattn.fast.sliced import Sliced
+
+__all__ = ["attention_enclose", "certify_outputs", "enclose_problem", "head_exps"]
+
+T = TypeVar("T")
+
+
+def attention_enclose(
+    query: Any,
+    key: Any,
+    value: Any,
+    attn_mask: Any = None,
+    is_causal: bool = False,
+    scale: Any = None,
+    enable_gqa: bool = False,
+    *,
+    digits: int = 50,
+    exact_float: bool = True,
+    progress: Progress | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+) -> np.ndarray:
+    """Certified Arb balls around every output entry, each of radius below ``10**-digits / 2``.
+
+    Scores are exact integers (BLAS slices); ``exp`` is taken once per distinct score
+    value of a head; ``P V`` and the row sums are Arb matrix products (``arb_mat``).
+    Every ball contains the true value; precision doubles until all are narrow enough.
+    """
+    p = prepare(query, key, value, attn_mask, is_causal, scale, enable_gqa, exact_float, limits)
+    return enclose_problem(p, digits, progress, limits)
+
+
+def enclose_problem(
+    p: Problem, digits: int, progress: Progress | None, limits: Limits
+) -> np.ndarray:
+    """:func:`attention_enclose` for a prepared problem."""
+    L, S, Ev = p.q.shape[-2], p.k.shape[-2], p.v.shape[-1]
+    out = np.empty(p.batch + (L, Ev), dtype=object)
+    prec = int(digits * 3.33) + 24 + 2 * max(S, 2).bit_length()
+    batches = list(np.ndindex(*p.batch))
+    target = flint.arb(10) ** (-digits) / 2
+    for count, b in enumerate(batches, 1):
+        scores = p.scores(b)
+        vint = Sliced(tuple(p.v.at_batch(b)), p.v.width, p.v.unit).ints(slice(None))
+        masked = p.masked[b] if p.masked is not None else None
+        add = p.add[b] if p.add is not None else None
+        while True:
+            balls = None
+            if add is None and scores.dtype == np.int64:
+                balls = _enclose_fixed(p, scores, vint, masked, prec)
+            if balls is None:
+                balls = _enclose_head(p, scores, vint, masked, add, prec)
+            with flint.ctx.workprec(prec):
+                if all(x.rad() < target for x in balls.reshape(-1)):
+                    break
+            if prec >= limits.max_precision_bits:
+                raise PrecisionError(f"enclosures not narrow enough at {prec} bits")
+            prec = min(2 * prec, limits.max_precision_bits)
+        out[b] = balls
+        if progress is not None:
+            progress(count, len(batches))
+    out.flags.writeable = False
+    return out
+
+
+def head_exps(
+    p: Problem, scores: np.ndarray, masked: np.ndarray | None, add: np.ndarray | None
+) -> list[list[flint.arb]]:
+    """``exp`` of every logit of one head as Arb balls (0 where masked), once per distinct
+    score when there is no additive mask (call inside an Arb working precision)."""
+    L, S = scores.shape
+    g = p.gamma_surd.arb()
+    if add is None:
+        uniq, inv = np.unique(scores, return_inverse=True)
+        table = [(g * int(s)).exp() for s in uniq.tolist()]
+        rows = [[table[k] for k in row] for row in inv.reshape(L, S).tolist()]
+    else:
+        rows = [
+            [(g * int(scores[i, j]) + arb_of(add[i, j])).exp() for j in range(S)] for i in range(L)
+        ]
+    if masked is not None:
+        zero = flint.arb(0)
+        for i, j in np.argwhere(masked):
+            rows[i][j] = zero
+    return rows
+
+
+def _enclose_head(
+    p: Problem,
+    scores: np.ndarray,
+    vint: np.ndarray,
+    masked: np.ndarray | None,
+    add: np.ndarray | None,
+    prec: int,
+) -> np.ndarray:
+    """Balls of one head's outputs: Arb matrix products of the exps with V and with ones."""
+    L, S = scores.shape
+    Ev = vint.shape[1]
+    out = np.empty((L, Ev), dtype=object)
+    with flint.ctx.workprec(prec):
+        zero = flint.arb(0)
+        if not (L and S):
+            out.fill(zero)
+            return out
+        e = flint.arb_mat(head_exps(p, scores, masked, add))
+        unit = arb_of(p.v.unit)
+        vm = flint.arb_mat([[flint.arb(int(x)) for x in row] for row in vint.tolist()])
+        n = e * vm
+        sums = e * flint.arb_mat(S, 1, [1] * S)
+        for i in range(L):
+            si = sums[i, 0]
+            full = masked is not None and bool(masked[i].all())
+            for j in range(Ev):
+                out[i, j] = zero if full else n[i, j] * unit / si
+    return out
+
+
+def _fixed_int(x: flint.arb, bits: int) -> tuple[int, int]:
+    """``(m, err)``: ``|x * 2**bits - m| <= err`` for every point of the ball ``x >= 0``
+    (``err`` is -1 when the ball is not finite)."""
+    y = x * (1 << bits)
+    man, ex = y.mid().man_exp()
+    m, e = int(man), int(ex)
+    mid = m << e if e >= 0 else m >> -e  # floor: error below 1
+    rad = y.rad()
+    whole = rad.floor().unique_fmpz() if rad.is_finite() else None
+    return mid, -1 if whole is None else int(whole) + 2
+
+
+def _enclose_fixed(
+    p: Problem, scores: np.ndarray, vint: np.ndarray, masked: np.ndarray | None, prec: int
+) -> np.ndarray | None:
+    """Balls from exact fixed-point weights: ``W = floor(2**P exp(-|gamma| delta))`` as 24-bit
+    slices gathered from a table over the distinct ``delta``, ``P V`` and row sums as exact
+    BLAS products of slices, and one Arb division per output entry.
+
+    ``|W - 2**P e| <= err`` for every weight, so ``|N - 2**P N_true| <= err sum_j |V_int[j]|``
+    and ``|R - 2**P R_true| <= err n_active``; the ball of ``N / R`` holds both.
+    """
+    L, S = scores.shape
+    Ev = vint.shape[1]
+    vmax = max((abs(int(x)) for x in vint.reshape(-1)), default=0)
+    wv = 53 - 24 - (S + 1).bit_length() - 1
+    if vmax >= 1 << wv or L == 0 or S == 0:
+        return None
+    bits = -(-prec // 24) * 24
+    nsl = bits // 24 + 1
+    with flint.ctx.workprec(prec + 64):
+        g = p.gamma_surd.arb()
+        if g.is_zero():
+            return None
+        sign = 1 if g > 0 else -1
+        ks = scores * sign
+        if masked is not None:
+            active = ~masked
+            top = np.where(active, ks, np.iinfo(np.int64).min).max(axis=1, keepdims=True)
+            delta = np.where(active, top - ks, 0)
+        else:
+            active = None
+            delta = ks.max(axis=1, keepdims=True) - ks
+        dmax = int(delta.max())
+        if dmax < 1 << 26:  # distinct values by a presence table: linear time
+            present = np.zeros(dmax + 1, dtype=bool)
+            present[delta] = True
+            uniq = np.flatnonzero(present)
+            inv = (np.cumsum(present) - 1)[delta]
+        else:
+            uniq, inv = np.unique(delta, return_inverse=True)
+            inv = inv.reshape(L, S)
+        ga = abs(g)
+        t0n = 1 << 12
+        hi_needed = int(uniq[-1]) >> 12
+        if hi_needed > len(uniq):  # a wide score range: exp per distinct value is cheaper
+            return None
+        t0 = [_fixed_int((-(ga * d)).exp(), bits) for d in range(min(t0n, int(uniq[-1]) + 1))]
+        t1 = [_fixed_int((-(ga * (d << 12))).exp(), bits) for d in range(hi_needed + 1)]
+        if any(e < 0 for _, e in t0 + t1):
+            return None
+        e0 = max(e for _, e in t0)
+        e1 = max(e for _, e in t1)
+        one = 1 << bits
+        # product of two fixed-point values, floored:
+        # error <= e0 * T1 + e1 * T0 + e0 e1 + 1 (in 2**-bits)
+        err = e0 + e1 + (e0 * e1 >> bits) + 2
+        a0 = np.array([m for m, _ in t0], dtype=object)
+        a1 = np.array([m for m, _ in t1], dtype=object)
+        w = (a0[uniq & (t0n - 1)] * a1[uniq >> 12]) >> bits  # whole-array Python integer products
+        size = 3 * nsl
+        words = b"".join([min(x, one).to_bytes(size, "little") for x in w.tolist()])
+        raw = np.frombuffer(words, dtype=np.uint8).reshape(len(uniq), nsl, 3).astype(np.float64)
+        table = raw[:, :, 0] + raw[:, :, 1] * 256.0 + raw[:, :, 2] * 65536.0  # 24-bit, low first
+        vf = vint.astype(np.float64)
+        n_parts, r_parts = [], []
+        for sidx in range(nsl):
+            a = table[:, sidx].take(inv)
+            if active is not None:
+                a = np.where(active, a, 0.0)
+            n_parts.append((a @ vf).astype(np.int64))
+            r_parts.append(a.sum(axis=1).astype(np.int64))
+        n_active = active.sum(axis=1) if active is not None else np.full(L, S)
+        colabs = np.array([sum(abs(int(x)) for x in vint[:, j]) for j in range(Ev)], dtype=object)
+        num = combine_products(((n, 24 * s) for s, n in enumerate(n_parts)), small=False)
+        den = combine_products(((r, 24 * s) for s, r in enumerate(r_parts)), small=False)
+        unit = arb_of(p.v.unit)
+        zero = flint.arb(0)
+        dens = [
+            flint.arb(flint.fmpz(int(den[i])), err * int(n_active[i])) / unit
+            if n_active[i]
+            else None
+            for i in range(L)
+        ]
+        rad = np.broadcast_to(colabs * err, (L, Ev))
+        dball = np.broadcast_to(np.array(dens, dtype=object)[:, None], (L, Ev))
+
+        def ball(nn: int, r: int, d: flint.arb | None) -> flint.arb:
+            return zero if d is None else flint.arb(flint.fmpz(nn), r) / d
+
+        out: np.ndarray = np.frompyfunc(ball, 3, 1)(num, rad, dball).astype(object)
+    return out
+
+
+def certify_outputs(
+    p: Problem, decide: Callable[[Ball], T | None], start_bits: int, limits: Limits
+) -> np.ndarray:
+    """:meth:`~symattn.exact.ExactTensor.certify` of the output of ``p``, batched.
+
+    Every entry's ball from :func:`enclose_problem` (about ``start_bits`` bits, plus guard
+    digits) goes to ``decide``; entries it leaves undecided (exact ties, rational values at
+    a rounding boundary) go one by one through the per-entry path, which refines and knows
+    the rational cases exactly.
+    """
+    digits = max(1, start_bits // 3 + 4)
+    balls = enclose_problem(p, digits, None, limits)
+    out = np.empty(balls.shape, dtype=object)
+    for idx, x in np.ndenumerate(balls):
+        res = decide(Ball.from_arb(x)) if x.is_finite() else None
+        if res is None:
+            entry = entry_tensor(p, idx[:-2], idx[-2], idx[-1])
+            res = entry.certify(decide, start_bits=start_bits, limits=limits, method="exact")[0, 0]
+        out[idx] = res
+    out.flags.writeable = False
+    return out

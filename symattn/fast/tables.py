@@ -1,0 +1,160 @@
+"""``exp`` from certified tables, vectorised.
+
+``exp(t)`` for ``t <= 0`` is ``T0[d0] * T1[d1] * exp(-y)``: two table values (computed in
+Arb, each error measured rigorously) indexed by the binary digits of
+``delta = floor(-t * 2**16)``, and a Taylor polynomial for the residual ``|y| <= 2**-16``.
+Entries with ``-t > 80`` become 0 (true value below ``2**-115``). When every scaled score is
+``gamma`` times an integer, per-call tables of ``exp(-|gamma| d)`` need no residual at all.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import flint
+import numpy as np
+
+from symattn.fast.doubles import arb_dd, dd_mul, fast_two_sum, two_sum
+from symattn.fast.problem import Problem
+
+__all__ = [
+    "CUTOFF",
+    "LEVEL_BITS",
+    "TABLES",
+    "Direct",
+    "Tables",
+    "direct_tables",
+    "exp_direct",
+    "exp_neg",
+    "exp_tables",
+]
+
+_F = 16  # fixed-point bits of the exp argument reduction
+LEVEL_BITS = 12  # table index bits per level (2 levels: delta < 2**24)
+_LEVELS = 2
+CUTOFF = 80  # exp(-t) for t > 80 is treated as 0 (< 2**-115)
+
+
+@dataclass(frozen=True)
+class Tables:
+    """Double-double tables ``hi + lo``, one per level, and their worst relative error."""
+
+    hi: tuple[np.ndarray, ...]
+    lo: tuple[np.ndarray, ...]
+    err: float  # max relative error of a table entry
+    #: each level as complex ``hi + 1j*lo`` (one gather per level)
+    packed: tuple[np.ndarray, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        packed = tuple(h + 1j * lo for h, lo in zip(self.hi, self.lo, strict=True))
+        for a in packed:
+            a.flags.writeable = False
+        object.__setattr__(self, "packed", packed)
+
+
+def _powers(step: flint.arb, n: int) -> tuple[np.ndarray, np.ndarray, float]:
+    """``step**d`` for ``d < n`` as read-only double-doubles, and their worst relative error."""
+    x = flint.arb(1)
+    hi, lo, worst = np.empty(n), np.empty(n), 0.0
+    for d in range(n):
+        h, low, e = arb_dd(x)
+        hi[d], lo[d] = h, low
+        worst = max(worst, e / h) if h else math.inf
+        x = x * step
+    hi.flags.writeable = False
+    lo.flags.writeable = False
+    return hi, lo, worst
+
+
+def _tables(steps: list[tuple[flint.arb, int]]) -> Tables:
+    """One table of powers per ``(step, size)`` (call inside an Arb working precision)."""
+    levels = [_powers(step, n) for step, n in steps]
+    worst = max(e for _, _, e in levels)
+    return Tables(
+        tuple(h for h, _, _ in levels), tuple(lo for _, lo, _ in levels), worst * (1 + 2.0**-40)
+    )
+
+
+def exp_tables() -> Tables:
+    """``T_l[d] = exp(-d * 2**(12 l) * 2**-16)`` for ``l = 0, 1`` as double-doubles."""
+    with flint.ctx.workprec(256):
+        return _tables(
+            [
+                ((flint.arb(2) ** (LEVEL_BITS * level - _F)).neg().exp(), 1 << LEVEL_BITS)
+                for level in range(_LEVELS)
+            ]
+        )
+
+
+#: computed once at import (a read-only constant; importing symattn does not import this module)
+TABLES = exp_tables()
+
+
+def exp_neg(
+    th: np.ndarray, tl: np.ndarray, tables: Tables
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``exp(t)`` for double-double ``t <= ~0``: ``(hi, lo, bad)``; relative error in
+    :func:`symattn.fast.decide.rho`."""
+    uh, ul = -th * 2.0**_F, -tl * 2.0**_F  # exact scaling
+    zeroed = uh > CUTOFF * 2.0**_F
+    delta = np.floor(np.clip(uh, 0.0, CUTOFF * 2.0**_F))
+    rh, rl = two_sum(uh - delta, ul)  # uh - delta is exact
+    yh, yl = rh * 2.0**-_F, rl * 2.0**-_F  # |y| <= 2**-16 (checked: "bad" below)
+    d = delta.astype(np.int64)
+    mask = (1 << LEVEL_BITS) - 1
+    g = tables.packed[0].take(d & mask)
+    eh, el = g.real, g.imag
+    for level in range(1, _LEVELS):
+        g = tables.packed[level].take((d >> (LEVEL_BITS * level)) & mask)
+        eh, el = dd_mul(eh, el, g.real, g.imag)
+    # exp(-y) = (1 - yh + yh^2/2 - ... + yh^6/720) (1 - yl) + O(2**-110); error <= 2**-82
+    z = yh * yh * (0.5 - yh * (1 / 6 - yh * (1 / 24 - yh * (1 / 120 - yh / 720)))) - yl + yl * yh
+    ph, pl = two_sum(np.ones_like(yh), -yh)
+    ph, pl = fast_two_sum(ph, pl + z)
+    eh, el = dd_mul(eh, el, ph, pl)
+    eh = np.where(zeroed, 0.0, eh)
+    el = np.where(zeroed, 0.0, el)
+    # the Taylor bound needs |y| <= 2**-15; anything else (a logit far above the row's
+    # shift, or a non-finite value) makes the entry "bad" and its row goes to Arb
+    bad = ~zeroed & ~(np.abs(yh) <= 2.0**-15)
+    return eh, el, bad
+
+
+@dataclass(frozen=True)
+class Direct:
+    """Tables of ``exp(-|gamma| * delta)`` for integer ``delta = max_row(S) - S`` (no residual)."""
+
+    tables: Tables
+    cut: float  # delta > cut implies |gamma| delta > 80: weight 0
+    sign: float
+
+
+def direct_tables(p: Problem, gamma: tuple[float, float, float]) -> Direct | None:
+    """Per-call tables when every scaled score is ``gamma`` times an integer and few are needed."""
+    gh = gamma[0]
+    if gh == 0:
+        return None
+    cut = math.ceil(CUTOFF / abs(gh) * (1 + 2.0**-30))
+    if cut >= 2 ** (2 * LEVEL_BITS):
+        return None
+    n0 = min(cut + 1, 1 << LEVEL_BITS)
+    n1 = (cut >> LEVEL_BITS) + 1
+    with flint.ctx.workprec(256):
+        g = abs(p.gamma_surd.arb())
+        steps = [((-(g * 2**step_exp)).exp(), n) for n, step_exp in ((n0, 0), (n1, LEVEL_BITS))]
+        tables = _tables(steps)
+    return Direct(tables, float(cut), 1.0 if gh > 0 else -1.0)
+
+
+def exp_direct(delta: np.ndarray, direct: Direct) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``exp(-|gamma| delta)`` from the per-call tables: ``(hi, lo, zeroed)``."""
+    zeroed = delta > direct.cut
+    d = np.where(zeroed, 0.0, delta).astype(np.int64)
+    t = direct.tables.packed
+    g = t[0].take(d & ((1 << LEVEL_BITS) - 1))
+    eh, el = g.real, g.imag
+    if len(t[1]) > 1:
+        g = t[1].take(d >> LEVEL_BITS)
+        eh, el = dd_mul(eh, el, g.real, g.imag)
+    return np.where(zeroed, 0.0, eh), np.where(zeroed, 0.0, el), zeroed

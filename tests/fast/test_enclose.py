@@ -1,0 +1,67 @@
+"""Tests for symattn.fast.enclose: certified balls of every output entry."""
+
+from __future__ import annotations
+
+import flint
+import numpy as np
+import pytest
+
+import symattn
+from symattn.config import DEFAULT_LIMITS
+from symattn.fast import attention_enclose
+from symattn.fast.enclose import certify_outputs
+from symattn.fast.problem import prepare
+
+
+@pytest.mark.parametrize(
+    "exact_float", [True, False]
+)  # binary: Arb matrices; decimals: fixed-point slices
+@pytest.mark.parametrize(
+    "kw",
+    [
+        {},
+        {"is_causal": True},
+        {"attn_mask": np.array([[0.0, -np.inf, 0.5]] * 3)},
+        {"scale": -0.5},
+        {"attn_mask": np.array([[True, False, True], [False] * 3, [True] * 3])},
+    ],
+)
+def test_enclosures_contain_the_exact_values(kw: dict, exact_float: bool) -> None:
+
+    rng = np.random.default_rng(11)
+    q, k, v = (np.round(rng.uniform(-2, 2, (3, 2)), 2) for _ in range(3))
+    got = attention_enclose(q, k, v, digits=30, exact_float=exact_float, **kw)
+    want = symattn.scaled_dot_product_attention(
+        q, k, v, exact_float=exact_float, **kw
+    ).output.enclose(45, method="exact")
+    with flint.ctx.workprec(400):
+        for ball, exact in zip(got.reshape(-1), want.reshape(-1), strict=True):
+            assert ball.rad() < flint.arb(10) ** -30
+            lo = flint.arb(flint.fmpq(exact.lower.numerator, exact.lower.denominator))
+            hi = flint.arb(flint.fmpq(exact.upper.numerator, exact.upper.denominator))
+            assert ball.overlaps(lo.union(hi))
+            assert (ball - lo).abs_upper() < flint.arb(10) ** -29
+
+
+def test_enclosures_of_fully_masked_rows_are_zero() -> None:
+    q = np.ones((2, 2))
+    mask = np.array([[False, False], [True, False]])
+    got = attention_enclose(q, q, q, attn_mask=mask, digits=20)
+    assert got[0, 0].is_zero() and got[0, 1].is_zero()
+
+
+def test_empty_heads_give_empty_or_zero_outputs() -> None:
+    # no keys: safe softmax gives zeros (as attention_float64 does); no queries: no rows
+    no_keys = attention_enclose(np.ones((2, 2)), np.ones((0, 2)), np.ones((0, 3)), digits=10)
+    assert no_keys.shape == (2, 3) and all(x.is_zero() for x in no_keys.reshape(-1))
+    no_queries = attention_enclose(np.ones((0, 2)), np.ones((2, 2)), np.ones((2, 3)), digits=10)
+    assert no_queries.shape == (0, 3)
+
+
+def test_certify_outputs_agrees_with_the_per_entry_path() -> None:
+    rng = np.random.default_rng(12)
+    q, k, v = (np.round(rng.uniform(-1, 1, (4, 2)), 2) for _ in range(3))
+    p = prepare(q, k, v, None, True, None, False, False, DEFAULT_LIMITS)
+    got = certify_outputs(p, lambda b: b.round_significant(6), 64, DEFAULT_LIMITS)
+    want = symattn.scaled_dot_product_attention(q, k, v, is_causal=True).output
+    assert got.tolist() == want.evalf(6, method="exact").tolist()

@@ -1,0 +1,47 @@
+"""Tests for symattn.fast.tables: certified exp tables, and per-call tables for integer scores."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from symattn.config import DEFAULT_LIMITS
+from symattn.fast import attention_float64
+from symattn.fast.problem import gamma, prepare
+from symattn.fast.tables import direct_tables, exp_tables
+from tests.fast.reference import arb_reference, same
+
+
+def test_exp_tables_are_certified() -> None:
+    t = exp_tables()
+    assert t.err < 2.0**-104
+    assert t.hi[0][0] == 1.0 and t.lo[0][0] == 0.0
+    assert abs(t.hi[0][1] - np.exp(-(2.0**-16))) < 1e-15
+    assert abs(t.hi[1][1] - np.exp(-(2.0**-4))) < 1e-15
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.integers(1, 4),
+    st.integers(1, 6),
+    st.integers(0, 2**32 - 1),
+    st.sampled_from([None, Fraction(1, 1000), Fraction(-1, 3), Fraction(7, 2)]),
+)
+def test_integer_scores_direct_tables_agree_with_arb(
+    L: int, S: int, seed: int, scale: Fraction | None
+) -> None:
+
+    rng = np.random.default_rng(seed)
+    q = rng.integers(-9, 10, (L, 3)).astype(np.float64)
+    k = rng.integers(-9, 10, (S, 3)).astype(np.float64)
+    v = rng.integers(-5, 6, (S, 2)).astype(np.float64) / 4
+    mask = rng.random((L, S)) < 0.7
+    p = prepare(q, k, v, mask, False, scale, False, True, DEFAULT_LIMITS)
+    assert direct_tables(p, gamma(p)) is not None or float(gamma(p)[0]) == 0
+    assert same(
+        attention_float64(q, k, v, attn_mask=mask, scale=scale),
+        arb_reference(q, k, v, attn_mask=mask, scale=scale),
+    )

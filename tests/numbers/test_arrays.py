@@ -1,0 +1,210 @@
+"""Tests for symattn.numbers.arrays: nested lists and numpy arrays as exact arrays."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from symattn.config import DEFAULT_LIMITS, Limits
+from symattn.errors import LimitError, NumberError, ShapeError
+from symattn.numbers import NEG_INF, to_exact_array
+
+F = Fraction
+
+
+# ---------------------------------------------------------------- to_exact_array
+
+
+def _fractions(arr: np.ndarray) -> list[object]:
+    return arr.reshape(-1).tolist()
+
+
+def test_nested_lists() -> None:
+    arr = to_exact_array([[1, "0.5", 2.5], (F(1, 3), Decimal("0.25"), "3/4")], what="Q")
+    assert arr.dtype == object
+    assert arr.shape == (2, 3)
+    assert _fractions(arr) == [F(1), F(1, 2), F(5, 2), F(1, 3), F(1, 4), F(3, 4)]
+    assert all(type(v) is Fraction for v in _fractions(arr))
+
+
+def test_result_is_read_only() -> None:
+    arr = to_exact_array([[1, 2]])
+    assert not arr.flags.writeable
+    with pytest.raises(ValueError):
+        arr[0, 0] = F(5)
+
+
+@pytest.mark.parametrize(
+    ("x", "shape"),
+    [
+        (3, ()),
+        ("0.5", ()),
+        (np.float64(0.5), ()),
+        (np.array(0.5), ()),
+        ([], (0,)),
+        ([[], []], (2, 0)),
+        ([1], (1,)),
+        ([[[1], [2]]], (1, 2, 1)),
+        (np.zeros((2, 3, 4)), (2, 3, 4)),
+    ],
+)
+def test_shapes(x: object, shape: tuple[int, ...]) -> None:
+    arr = to_exact_array(x)
+    assert arr.shape == shape
+    assert arr.dtype == object
+    assert not arr.flags.writeable
+
+
+def test_longdouble_uses_its_own_shortest_repr() -> None:
+    from_text = np.array(["0.1", "-2.5"]).astype(np.longdouble)
+    assert _fractions(to_exact_array(from_text)) == [F(1, 10), F(-5, 2)]
+    # a longdouble holding the double nearest 0.1 is not 0.1 at longdouble precision
+    from_double = np.array([0.1], dtype=np.longdouble)
+    expected = F(1, 10) if np.finfo(np.longdouble).nmant == 52 else F(str(from_double[0]))
+    assert _fractions(to_exact_array(from_double)) == [expected]
+    assert _fractions(to_exact_array(from_double, exact_float=True)) == [F(0.1)]
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.float16])
+def test_numpy_float_arrays_shortest_repr(dtype: type) -> None:
+    arr = to_exact_array(np.array([[0.1, -2.5], [0.1, 0.0]], dtype=dtype))
+    assert _fractions(arr) == [F(1, 10), F(-5, 2), F(1, 10), F(0)]
+
+
+@pytest.mark.parametrize(
+    ("dtype", "tenth"),
+    [(np.float64, F(0.1)), (np.float32, F(13421773, 134217728)), (np.float16, F(819, 8192))],
+)
+def test_numpy_float_arrays_exact(dtype: type, tenth: Fraction) -> None:
+    arr = to_exact_array(np.array([0.1, 0.5], dtype=dtype), exact_float=True)
+    assert _fractions(arr) == [tenth, F(1, 2)]
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int32, np.int64, np.uint8, np.uint64])
+def test_numpy_int_arrays(dtype: type) -> None:
+    arr = to_exact_array(np.array([[1, 2], [3, 100]], dtype=dtype))
+    assert _fractions(arr) == [F(1), F(2), F(3), F(100)]
+    assert all(type(v) is Fraction for v in _fractions(arr))
+
+
+def test_numpy_object_and_string_arrays() -> None:
+    obj = np.array([F(1, 3), "0.5", 2], dtype=object)
+    assert _fractions(to_exact_array(obj)) == [F(1, 3), F(1, 2), F(2)]
+    text = np.array([["1/3", "0.25"]])
+    assert _fractions(to_exact_array(text)) == [F(1, 3), F(1, 4)]
+
+
+def test_list_of_numpy_rows() -> None:
+    arr = to_exact_array([np.array([0.1, 0.2], dtype=np.float32), np.array([1, 2])])
+    assert arr.shape == (2, 2)
+    assert _fractions(arr) == [F(1, 10), F(1, 5), F(1), F(2)]
+
+
+@pytest.mark.parametrize(
+    ("x", "where"),
+    [
+        ([[1, 2], [3]], "Q[1]"),
+        ([[1, 2], 3], "Q[1]"),
+        ([1, [2]], "Q[1]"),
+        ([[[1, 2], [3, 4]], [[1, 2], [3, 4, 5]]], "Q[1][1]"),
+        (np.array([[1, 2], [3]], dtype=object), "Q[1]"),
+    ],
+)
+def test_ragged_is_shape_error(x: object, where: str) -> None:
+    with pytest.raises(ShapeError) as info:
+        to_exact_array(x, what="Q")
+    assert "ragged Q" in str(info.value)
+    assert where in str(info.value)
+
+
+def test_nesting_limit() -> None:
+    deep: object = 1
+    for _ in range(9):
+        deep = [deep]
+    with pytest.raises(LimitError, match="max_nesting=8"):
+        to_exact_array(deep)
+    assert to_exact_array(deep, limits=Limits(max_nesting=9)).shape == (1,) * 9
+    with pytest.raises(LimitError, match="max_nesting=8"):
+        to_exact_array(np.zeros((1,) * 9))
+
+
+def test_element_limit() -> None:
+    small = Limits(max_elements=5)
+    with pytest.raises(LimitError, match="max_elements=5"):
+        to_exact_array([[1, 2, 3], [4, 5, 6]], limits=small)
+    with pytest.raises(LimitError, match="max_elements=5"):
+        to_exact_array(np.zeros(6), limits=small)
+    assert to_exact_array([1, 2, 3, 4, 5], limits=small).shape == (5,)
+
+
+def test_element_limit_is_checked_before_conversion() -> None:
+    n = DEFAULT_LIMITS.max_elements + 1
+    big = np.zeros(n, dtype=np.int8)
+    with pytest.raises(LimitError, match=f"{n} entries"):
+        to_exact_array(big)
+
+
+@pytest.mark.parametrize(
+    ("x", "fragment"),
+    [
+        ([1, float("nan")], "V[1] is NaN"),
+        ([[1, 2], [float("inf"), 1]], "V[1][0] is +inf"),
+        ([1, float("-inf")], "V[1] is -inf"),
+        (np.array([[0.0, np.nan]]), "V[0][1] is NaN"),
+        (np.array([np.inf], dtype=np.float32), "V[0] is +inf"),
+        (np.array([-np.inf]), "V[0] is -inf"),
+        (["-inf"], "V[0]"),
+        ([NEG_INF], "V[0] is -inf"),
+        ([1, "abc"], "cannot read 'abc' as a number (in V[1])"),
+        ([[1, True]], "V[0][1] is the boolean True"),
+        (np.array([True, False]), "use it as a mask"),
+        (np.array([1 + 1j]), "complex"),
+        ([None], "V[0] is of type NoneType"),
+        (None, "V is of type NoneType"),
+    ],
+)
+def test_array_number_errors(x: object, fragment: str) -> None:
+    with pytest.raises(NumberError) as info:
+        to_exact_array(x, what="V")
+    assert fragment in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "minus_inf",
+    [float("-inf"), "-inf", "\u2212inf", "-∞", np.float64("-inf"), np.float32("-inf"), NEG_INF],
+)
+def test_neg_inf_allowed_in_lists(minus_inf: object) -> None:
+    arr = to_exact_array([[0, minus_inf], ["0.5", 1]], allow_neg_inf=True, what="mask")
+    assert arr[0, 1] is NEG_INF
+    assert _fractions(arr) == [F(0), NEG_INF, F(1, 2), F(1)]
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.float16])
+def test_neg_inf_allowed_in_arrays(dtype: type) -> None:
+    arr = to_exact_array(
+        np.array([[0.0, -np.inf], [-np.inf, 0.1]], dtype=dtype), allow_neg_inf=True
+    )
+    assert _fractions(arr) == [F(0), NEG_INF, NEG_INF, F(1, 10)]
+    all_masked = to_exact_array(np.full(3, -np.inf), allow_neg_inf=True)
+    assert _fractions(all_masked) == [NEG_INF] * 3
+
+
+@pytest.mark.parametrize("bad", [float("inf"), float("nan"), "inf", "nan"])
+def test_pos_inf_and_nan_never_allowed(bad: object) -> None:
+    with pytest.raises(NumberError):
+        to_exact_array([0, bad], allow_neg_inf=True)
+    with pytest.raises(NumberError):
+        to_exact_array(np.array([0.0, float(bad)]), allow_neg_inf=True)
+
+
+def test_array_exact_float_lists() -> None:
+    arr = to_exact_array([0.1, np.float32(0.1)], exact_float=True)
+    assert _fractions(arr) == [F(0.1), F(13421773, 134217728)]
+
+
+def test_array_strings_are_limited() -> None:
+    with pytest.raises(LimitError):
+        to_exact_array([["1e999999999"]])
