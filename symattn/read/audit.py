@@ -36,22 +36,10 @@ from symattn.judge.verdict import (
 )
 from symattn.numbers import Written, parse_number
 from symattn.numbers.rounding import Rounding, terminating_decimal
-from symattn.read.expr import (
-    Call,
-    ExprError,
-    Node,
-    Scalar,
-    Value,
-    canonical_name,
-    evaluate,
-    flatten,
-    lit,
-    literal_numbers,
-    names,
-    normalize,
-    parse,
-    tokenize,
-)
+from symattn.read.evaluate import Value, evaluate, flatten
+from symattn.read.scalar import Scalar, lit
+from symattn.read.syntax import Call, Node, canonical_name, literal_numbers, names, parse
+from symattn.read.tokens import ExprError, normalize, tokenize
 from symattn.read.extract import ChainText, Link, chains
 from symattn.spec import loads_spec
 from symattn.stages import BY_CLAIM

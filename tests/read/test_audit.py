@@ -1,4 +1,4 @@
-"""Tests of symattn.audit on the seed texts (copies in tests/fixtures/seeds) and clean fixtures."""
+"""Tests of symattn.read.audit on the seed texts (copies in tests/fixtures/seeds) and clean fixtures."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from symattn.errors import InputError, SymattnError
 from symattn.present.reports import audit_json, audit_text, message, recognised_json
 from symattn.read.audit import AuditReport, audit
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).parents[1] / "fixtures"
 SEEDS = FIXTURES / "seeds"
 SEED_000 = "000_089920b9c8cb4dc4.txt"
 SEED_001 = "001_b0b3fceff32b9228.txt"
@@ -30,7 +30,7 @@ def codes(report: AuditReport) -> list[tuple[str, str]]:
 
 
 def test_seed_copies_match_the_shared_folder_when_present() -> None:
-    shared = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
+    shared = Path(__file__).resolve().parents[2].parent / "shared" / "seeds"
     names = sorted(p.name for p in SEEDS.glob("*.txt"))
     assert names == [SEED_000, SEED_001, SEED_004]
     if shared.is_dir():  # the copies are the seeds as they are
@@ -201,7 +201,7 @@ def test_level2_flags_exactly_the_wrong_answer_of_an_exercise(
     assert len(r.recognised.k) == 3 and r.recognised.claims == 8
 
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 
 
 @pytest.mark.parametrize(
