@@ -10,6 +10,7 @@ What each chain states is kept for Level 2 (:class:`~symattn.read.observations.S
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -20,7 +21,7 @@ from symattn.judge.findings import Finding
 from symattn.judge.verdict import Const, consistent_with, judge
 from symattn.numbers import Written
 from symattn.numbers.rounding import Rounding
-from symattn.read.definitions import Claims, Definitions, holds, same
+from symattn.read.definitions import Claims, Definition, Definitions, holds, same
 from symattn.read.evaluate import Value, evaluate, flatten
 from symattn.read.extract import ChainText, Link
 from symattn.read.links import NOTHING, Parsed, label_of, read_first, read_link
@@ -99,11 +100,19 @@ def _process(run: _Run, chain: ChainText) -> None:
     conflicted = {n: d for n, d in run.names.conflicted().items() if n in used}
 
     _remember(run, chain, label, first, parsed)
-    env, exact_env = run.names.env, run.names.exact_env
+    env = run.names.env
     if first.node is not None and any(n not in env and n != "e" for n in names(first.node)):
         # `q_1 · k_1 = 1×1 + 2×2 = 5`: a first link with unknown names only names the chain
-        first = NOTHING
-        parsed[0] = first
+        parsed[0] = NOTHING
+    values, exact_values = _evaluate(run, parsed)
+    _judge_claims(run, chain, parsed, values, exact_values, conflicted)
+    _define(run, chain, label, parsed, values, exact_values)
+
+
+def _evaluate(run: _Run, parsed: list[Parsed]) -> tuple[list[Value | None], list[Value | None]]:
+    """The value of each link with the names as the text gives them, and exactly (None for a
+    link that is not an expression)."""
+    env, exact_env = run.names.env, run.names.exact_env
     values: list[Value | None] = []
     exact_values: list[Value | None] = []
     for p in parsed:
@@ -116,8 +125,19 @@ def _process(run: _Run, chain: ChainText) -> None:
         differs = any(not same(env[n], exact_env[n]) for n in names(p.node) if n in exact_env)
         exact = evaluate(p.node, exact_env, limits=run.limits) if differs else as_written
         exact_values.append(exact)
+    return values, exact_values
 
-    # claims: each literal link against the nearest expression on its left
+
+def _judge_claims(
+    run: _Run,
+    chain: ChainText,
+    parsed: list[Parsed],
+    values: list[Value | None],
+    exact_values: list[Value | None],
+    conflicted: Mapping[str, list[Definition]],
+) -> None:
+    """Each literal link judged against the nearest expression on its left."""
+    links = chain.links
     last_expr: int | None = None
     holding: dict[str, set[int]] = {}
     for i, p in enumerate(parsed):
@@ -153,12 +173,23 @@ def _process(run: _Run, chain: ChainText) -> None:
         others = [
             flatten(v)
             for k, v in enumerate(values[:last_expr])
-            if v is not None and (k > 0 or first.kind == "expr")
+            if v is not None and (k > 0 or parsed[0].kind == "expr")
         ]
         others += [flatten(v) for v in exact_values[: last_expr + 1] if v is not None]
         _judge_literals(run, lits, scalars, flatten(exact_target), others, links[i], p.offset)
 
-    # definitions
+
+def _define(
+    run: _Run,
+    chain: ChainText,
+    label: str,
+    parsed: list[Parsed],
+    values: list[Value | None],
+    exact_values: list[Value | None],
+) -> None:
+    """A chain with a label (or ``sum(…) = …``) defines that name: its last value as written,
+    and its first expression exactly."""
+    first = parsed[0]
     name = label
     if (
         not name
@@ -173,7 +204,7 @@ def _process(run: _Run, chain: ChainText) -> None:
             (v for v, p in zip(exact_values[1:], parsed[1:], strict=True) if p.node is not None),
             last,
         )
-        line, column = links[0].at(first.offset)
+        line, column = chain.links[0].at(first.offset)
         run.names.define(name, last, origin or last, chain.text, line, column)
 
 
