@@ -4,19 +4,32 @@ Math is found in ``$…$``, ``$$…$$``, ``\\(…\\)``, ``\\[…\\]``, LaTeX env
 plain lines such as ``score(它，动物)=[0.47, -0.15] * [[0.22]，[-0.175]]=0.12965``. Each
 piece of math is a :class:`Segment` (its characters keep their line and column); a segment
 with ``=`` or ``≈`` (``\\approx``, ``约等于``) is cut into a :class:`ChainText` of links. Nothing
-here evaluates anything: :mod:`symattn.audit` gives the links meaning.
+here evaluates anything: :mod:`symattn.read.level1` gives the links meaning.
 """
 
 from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Final
 
 from symattn.config import DEFAULT_LIMITS, Limits
-from symattn.read.expr import normalize
+from symattn.read.notations import (
+    CODE_LINE,
+    DIGIT,
+    DISPLAY_MATH,
+    ENV_COMMAND,
+    EXPRESSION_LINE,
+    FENCED_CODE,
+    INLINE_MATH,
+    LATEX_ROW_BREAK,
+    LIST_MARKER,
+    MULTIPLY_OP,
+    PROSE_WORD,
+    RELATION,
+    RESULT_LABEL,
+)
+from symattn.read.tokens import RELATIONS, normalize
 
 __all__ = ["ChainText", "Link", "Segment", "Skipped", "chains", "segments"]
 
@@ -92,21 +105,9 @@ class Skipped:
     reason: str
 
 
-_DISPLAY_RE: Final = re.compile(
-    r"\$\$(?P<d>.*?)\$\$|\\\[(?P<b>.*?)\\\]|\\begin\{(?P<env>(?:equation|align|aligned|alignat|gather|gathered|multline|flalign|eqnarray|displaymath|math|split)\*?)\}(?P<e>.*?)\\end\{(?P=env)\}",
-    re.S,
-)
-_INLINE_RE: Final = re.compile(r"(?<![\\$])\$(?P<i>[^$\n]+?)\$(?!\$)|\\\((?P<p>.*?)\\\)")
-_ENV_CMD_RE: Final = re.compile(
-    r"\\(?:begin|end)\{[A-Za-z*]+\}(?:\{[^{}]*\})?|\\(?:label|tag|nonumber|notag)(?:\{[^{}]*\})?"
-)
-_RELATION_RE: Final = re.compile(r"=|≈|\\approx|约等于|\\simeq|≒|≃")
-_DIGIT_RE: Final = re.compile(r"[0-9０-９]")
-_CODE_RE: Final = re.compile(
-    r"[A-Za-z_]\.[A-Za-z_]|^\s*(?:def|return|import|from|class|print)\b|#|==|!=|\+=|;\s*$"
-)
-_LIST_MARKER_RE: Final = re.compile(r"^\s*(?:[•·*+\-–]\s+|\d{1,3}[.)、]\s*|[（(]\d{1,3}[)）]\s*)")
-_PROSE_WORD_RE: Final = re.compile(r"([^\s$:：，,。；;]+)\s*$")
+def _line_starts(text: str) -> list[int]:
+    """The offset at which each line of ``text`` starts."""
+    return [0] + [m.end() for m in re.finditer("\n", text)]
 
 
 def _positions(text: str, start: int, line_starts: list[int]) -> tuple[Pos, ...]:
@@ -124,7 +125,7 @@ def _positions(text: str, start: int, line_starts: list[int]) -> tuple[Pos, ...]
 def _fenced_spans(text: str) -> list[tuple[int, int]]:
     """Offsets of fenced code blocks (```), which hold code, not math."""
     spans = []
-    for m in re.finditer(r"^[ \t]*(```|~~~).*?^[ \t]*\1[ \t]*$", text, re.S | re.M):
+    for m in FENCED_CODE.regex.finditer(text):
         spans.append((m.start(), m.end()))
     return spans
 
@@ -133,7 +134,7 @@ def segments(
     text: str, *, limits: Limits = DEFAULT_LIMITS
 ) -> tuple[list[tuple[Segment, str]], list[Skipped]]:
     """The math segments of ``text`` in document order, each with the prose word before it."""
-    line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+    line_starts = _line_starts(text)
     skipped: list[Skipped] = []
     found: list[tuple[int, Segment, str]] = []
     blocked = _fenced_spans(text)
@@ -142,7 +143,7 @@ def segments(
         return any(a <= off < b for a, b in blocked)
 
     # display math: rows split on \\ (aligned environments)
-    for m in _DISPLAY_RE.finditer(text):
+    for m in DISPLAY_MATH.regex.finditer(text):
         if in_blocked(m.start()):
             continue
         group = next(g for g in ("d", "b", "e") if m.group(g) is not None)
@@ -158,9 +159,9 @@ def segments(
             )
             blocked.append((m.start(), m.end()))
             continue
-        body = _ENV_CMD_RE.sub(lambda x: " " * len(x.group()), body)
+        body = ENV_COMMAND.regex.sub(lambda x: " " * len(x.group()), body)
         row_start = 0
-        for row in re.split(r"(\\\\)", body):
+        for row in LATEX_ROW_BREAK.regex.split(body):
             if row != "\\\\" and row.strip():
                 lead = len(row) - len(row.lstrip())
                 content = row.strip().replace("\n", " ")
@@ -185,7 +186,7 @@ def segments(
                 )
             )
             continue
-        inline = list(_INLINE_RE.finditer(line))
+        inline = list(INLINE_MATH.regex.finditer(line))
         if inline:
             prev_end = 0
             prev: Segment | None = None
@@ -195,7 +196,7 @@ def segments(
                 seg = Segment(body, _positions(body, ls + off, line_starts), "inline")
                 between = line[prev_end : m.start()]
                 if (
-                    _RELATION_RE.match(body.lstrip())
+                    RELATION.regex.match(body.lstrip())
                     and prev is not None
                     and not between.strip(" (（)）:：").count(" ") > 3
                 ):
@@ -206,19 +207,19 @@ def segments(
                     found[-1] = (found[-1][0], merged, found[-1][2])
                     prev = merged
                 else:
-                    word = _PROSE_WORD_RE.search(_LIST_MARKER_RE.sub("", between))
+                    word = PROSE_WORD.regex.search(LIST_MARKER.regex.sub("", between))
                     found.append((ls + off, seg, word.group(1) if word else ""))
                     prev = seg
                 prev_end = m.end()
             continue
         if (
             "$" in line
-            or not _RELATION_RE.search(line)
-            or not _DIGIT_RE.search(line)
-            or _CODE_RE.search(line)
+            or not RELATION.regex.search(line)
+            or not DIGIT.regex.search(line)
+            or CODE_LINE.regex.search(line)
         ):
             continue
-        marker = _LIST_MARKER_RE.match(line)
+        marker = LIST_MARKER.regex.match(line)
         off = marker.end() if marker else 0
         body = line[off:].rstrip()
         found.append(
@@ -248,7 +249,7 @@ def _chain_of(
     norm: str, where: tuple[int, ...], seg: Segment, lo: int, hi: int, before: str
 ) -> ChainText | None:
     links = []
-    for a, b, rel in _split_depth0(norm[lo:hi], "=≈"):
+    for a, b, rel in _split_depth0(norm[lo:hi], RELATIONS):
         a, b = a + lo, b + lo
         while a < b and norm[a].isspace():
             a += 1
@@ -266,14 +267,14 @@ def _chain_of(
 def chains(text: str, *, limits: Limits = DEFAULT_LIMITS) -> tuple[list[ChainText], list[Skipped]]:
     """Every relation chain in ``text`` (``v_1=[1,2], v_2=[3,4]`` gives two)."""
     segs, skipped = segments(text, limits=limits)
-    line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+    line_starts = _line_starts(text)
     out: list[ChainText] = []
     for seg, before in segs:
         norm, where = normalize(seg.text)
-        if "=" not in norm and "≈" not in norm:
+        if not any(r in norm for r in RELATIONS):
             continue
         pieces = _split_depth0(norm, ",")
-        if len(pieces) > 1 and all(any(c in norm[a:b] for c in "=≈") for a, b, _ in pieces):
+        if len(pieces) > 1 and all(any(c in norm[a:b] for c in RELATIONS) for a, b, _ in pieces):
             spans = [(a, b) for a, b, _ in pieces]
         else:
             spans = [(0, len(norm))]
@@ -284,16 +285,10 @@ def chains(text: str, *, limits: Limits = DEFAULT_LIMITS) -> tuple[list[ChainTex
     return out, skipped
 
 
-#: a line that only names the result of the expression on the line before (``乘积结果=[0.44, -0.35]``)
-_RESULT_LABEL_RE: Final = re.compile(
-    r"^\s*(?:乘积|计算|相乘|点积)?结果\s*$|^\s*(?:the\s+)?(?:product\s+|final\s+)?result\s*$", re.I
-)
-_EXPR_LINE_RE: Final = re.compile(r"^[\s\[\]()0-9.,+\-*×·÷/^]+$")
-
-
 def _with_expression_line(chain: ChainText, text: str, line_starts: list[int]) -> ChainText:
-    """``乘积结果=[…]`` right after a line holding only an expression: a claim about that expression."""
-    if len(chain.links) != 2 or not _RESULT_LABEL_RE.match(chain.links[0].text):
+    """``乘积结果=[…]`` right after a line holding only an expression: a claim about that
+    expression."""
+    if len(chain.links) != 2 or not RESULT_LABEL.regex.match(chain.links[0].text):
         return chain
     li = chain.line - 2  # 0-based index of the line before
     while li >= 0 and li >= chain.line - 4:
@@ -303,9 +298,9 @@ def _with_expression_line(chain: ChainText, text: str, line_starts: list[int]) -
             norm, where = normalize(raw)
             body = norm.strip()
             if not (
-                _EXPR_LINE_RE.match(body)
-                and _DIGIT_RE.search(body)
-                and any(op in body for op in "*×·÷/")
+                EXPRESSION_LINE.regex.match(body)
+                and DIGIT.regex.search(body)
+                and any(op in body for op in MULTIPLY_OP)
             ):
                 return chain
             lead = len(norm) - len(norm.lstrip())
@@ -313,8 +308,3 @@ def _with_expression_line(chain: ChainText, text: str, line_starts: list[int]) -
             return ChainText((Link(body, "", pos), chain.links[1]), chain.kind, "")
         li -= 1
     return chain
-
-
-def iter_numbers(text: str) -> Iterator[re.Match[str]]:
-    """Number literals in normalized text (used to decide whether math is numeric at all)."""
-    return re.finditer(r"[0-9]+(?:\.[0-9]+)?", text)

@@ -13,7 +13,7 @@ from symattn.config import Limits
 from symattn.errors import SymattnError
 from symattn.read.extract import chains
 
-SEEDS = Path(__file__).parent / "fixtures" / "seeds"
+SEEDS = Path(__file__).parents[1] / "fixtures" / "seeds"
 
 
 def link_texts(text: str) -> list[list[str]]:

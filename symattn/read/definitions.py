@@ -1,0 +1,167 @@
+"""Names a text defines (``d_k = 2``, ``sum = …``, ``总和 = …``), and names given two values.
+
+Each name keeps the value the text gives it (its last link, as written) and its exact value
+(the first expression of its chain), so later formulas are judged both ways. A name given two
+different values is ``conflicting-definition``, with notes on the formulas that hold under
+only one of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from symattn.config import Limits
+from symattn.errors import SymattnError
+from symattn.judge.findings import Finding, Join, Message
+from symattn.judge.verdict import consistent_with
+from symattn.numbers import Written
+from symattn.numbers.rounding import Rounding
+from symattn.read.evaluate import Value, evaluate, flatten
+from symattn.read.extract import ChainText
+from symattn.read.messages import fraction_text, say
+from symattn.read.report import text_finding
+from symattn.read.scalar import Scalar
+from symattn.read.syntax import Node
+
+__all__ = ["Definition", "Definitions", "holds", "same", "show_value"]
+
+#: claims of one literal link: each number as written, and its offset in the link
+Claims = list[tuple[Written, int]]
+
+
+def same(a: Value, b: Value) -> bool:
+    """Whether two values are equal: rational entries exactly, irrational ones as one formula."""
+    fa, fb = flatten(a), flatten(b)
+    if len(fa) != len(fb):
+        return False
+    for x, y in zip(fa, fb, strict=True):
+        rx, ry = x.rational(), y.rational()
+        if (rx is None) != (ry is None) or (rx is not None and rx != ry):
+            return False
+        if rx is None and x != y:
+            return False
+    return True
+
+
+def show_value(v: Value) -> str:
+    """``0.5`` or ``[1, 2]``; an irrational entry is ``…``."""
+    parts = []
+    for s in flatten(v):
+        r = s.rational()
+        parts.append(fraction_text(r) if r is not None else "…")
+    return parts[0] if isinstance(v, Scalar) else "[" + ", ".join(parts) + "]"
+
+
+def holds(
+    claims: Claims, scalars: tuple[Scalar, ...], accepted: frozenset[Rounding], limits: Limits
+) -> bool:
+    """Whether every claim is proved consistent with its value."""
+    return all(
+        consistent_with(c, v, accepted, limits) for (c, _), v in zip(claims, scalars, strict=False)
+    )
+
+
+@dataclass(frozen=True)
+class Definition:
+    """One value given to a name, and where."""
+
+    value: Value
+    text: str
+    line: int
+    column: int
+
+
+class Definitions:
+    """The names of one text, in the order it defines them (local to one audit)."""
+
+    def __init__(self, accepted: frozenset[Rounding], limits: Limits) -> None:
+        self.accepted = accepted
+        self.limits = limits
+        #: each name's value as the text gives it
+        self.env: dict[str, Value] = {}
+        #: each name's exact value (the first expression of its chain)
+        self.exact_env: dict[str, Value] = {}
+        self._defs: dict[str, list[Definition]] = {}
+        self._notes: dict[str, list[Message]] = {}
+
+    def define(
+        self, name: str, value: Value, exact: Value, text: str, line: int, column: int
+    ) -> None:
+        """``name`` is given ``value`` (exactly ``exact``) by the chain ``text``."""
+        self._defs.setdefault(name, []).append(Definition(value, text, line, column))
+        self.env[name] = value
+        self.exact_env[name] = exact
+
+    def conflicted(self) -> dict[str, list[Definition]]:
+        """Each name given more than one value, with its distinct definitions in order."""
+        out = {}
+        for name, defs in self._defs.items():
+            distinct: list[Definition] = []
+            for d in defs:
+                if not any(same(d.value, e.value) for e in distinct):
+                    distinct.append(d)
+            if len(distinct) > 1:
+                out[name] = distinct
+        return out
+
+    def note_conflicts(
+        self,
+        chain: ChainText,
+        node: Node | None,
+        claims: Claims,
+        conflicted: Mapping[str, list[Definition]],
+        holding: dict[str, set[int]],
+    ) -> None:
+        """For each conflicted name, the definitions under which this claim holds."""
+        if node is None:
+            return
+        for name, defs in conflicted.items():
+            ok = set()
+            for k, d in enumerate(defs):
+                env = dict(self.env)
+                env[name] = d.value
+                try:
+                    scalars = flatten(evaluate(node, env, limits=self.limits))
+                except SymattnError:
+                    continue
+                if len(scalars) == len(claims) and holds(
+                    claims, scalars, self.accepted, self.limits
+                ):
+                    ok.add(k)
+            if ok and len(ok) < len(defs):
+                holding.setdefault(name, set()).update(ok)
+                values = ", ".join(f"{name} = {show_value(defs[k].value)}" for k in sorted(ok))
+                self._notes.setdefault(name, []).append(
+                    say("holds-only", formula=chain.text, line=chain.line, values=values)
+                )
+
+    def findings(self) -> list[Finding]:
+        """``conflicting-definition`` for each later value of a name, with its notes."""
+        out = []
+        for name, defs in self.conflicted().items():
+            first, later = defs[0], defs[1:]
+            for d in later:
+                notes = self._notes.get(name, [])
+                msg = say(
+                    "conflicting-definition",
+                    name=name,
+                    first=show_value(first.value),
+                    first_line=first.line,
+                    second=show_value(d.value),
+                    second_line=d.line,
+                    notes=Join(tuple(notes), "; ", " ") if notes else "",
+                )
+                out.append(
+                    text_finding(
+                        "conflicting-definition",
+                        d.line,
+                        d.column,
+                        f"{name} = {show_value(d.value)}",
+                        f"{name} = {show_value(first.value)}",
+                        None,
+                        msg,
+                        f"{name}: line {first.line} vs line {d.line}",
+                    )
+                )
+        return out

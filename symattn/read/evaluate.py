@@ -1,0 +1,197 @@
+"""The value of a syntax tree: a :class:`~symattn.read.scalar.Scalar`, or a tuple of values
+(vectors, matrices), built with bounded work; names are looked up in an environment."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from symattn.config import DEFAULT_LIMITS, Limits
+from symattn.errors import LimitError
+from symattn.read.scalar import E, Scalar, lit
+from symattn.read.syntax import Chain, Node, Num, PowNode, Ref, Unary, VecNode
+from symattn.read.tokens import ExprError
+
+__all__ = ["Value", "evaluate", "flatten", "shape"]
+
+#: a scalar, or a tuple of values (vector, matrix)
+Value = Scalar | tuple["Value", ...]
+
+
+@dataclass(frozen=True)
+class _Ctx:
+    env: Mapping[str, Value]
+    limits: Limits
+    e: Scalar
+    budget: list[int]  # remaining nodes to build (bounded work per expression)
+
+
+def _spend(ctx: _Ctx, n: int) -> None:
+    ctx.budget[0] -= n
+    if ctx.budget[0] < 0:
+        raise LimitError("the expression takes too much work to evaluate (max_line_length)")
+
+
+def shape(v: Value) -> tuple[int, ...]:
+    """The shape of a value: () for a scalar; a ragged list is an :class:`ExprError`."""
+    if isinstance(v, Scalar):
+        return ()
+    if not v:
+        raise ExprError("empty list")
+    inner = shape(v[0])
+    if any(shape(x) != inner for x in v[1:]):
+        raise ExprError("ragged list: rows of different lengths")
+    return (len(v), *inner)
+
+
+def _map2(a: Value, b: Value, f: Callable[[Scalar, Scalar], Scalar], ctx: _Ctx) -> Value:
+    if isinstance(a, Scalar) and isinstance(b, Scalar):
+        _spend(ctx, 1)
+        return f(a, b)
+    if isinstance(a, Scalar):
+        assert not isinstance(b, Scalar)
+        return tuple(_map2(a, y, f, ctx) for y in b)
+    if isinstance(b, Scalar):
+        return tuple(_map2(x, b, f, ctx) for x in a)
+    if len(a) != len(b):
+        raise ExprError(f"lengths {len(a)} and {len(b)} do not match")
+    return tuple(_map2(x, y, f, ctx) for x, y in zip(a, b, strict=True))
+
+
+def _negate(v: Value, ctx: _Ctx) -> Value:
+    mb = ctx.limits.max_precision_bits
+    return _map2(v, lit(0), lambda a, _z: Scalar("neg", (a,), max_bits=mb), ctx)
+
+
+def _sum_of(terms: list[Scalar], ctx: _Ctx) -> Scalar:
+    flat: list[Scalar] = []
+    for t in terms:
+        flat.extend(t.args if t.op == "sum" else (t,))
+    return (
+        flat[0]
+        if len(flat) == 1
+        else Scalar("sum", tuple(flat), max_bits=ctx.limits.max_precision_bits)
+    )
+
+
+def _prod_of(a: Scalar, op: str, b: Scalar, ctx: _Ctx) -> Scalar:
+    if a.op == "prod":
+        return Scalar(
+            "prod", (*a.args, b), ops=(*a.ops, op), max_bits=ctx.limits.max_precision_bits
+        )
+    return Scalar("prod", (a, b), ops=("*", op), max_bits=ctx.limits.max_precision_bits)
+
+
+def _scalars(v: tuple[Value, ...], what: str) -> tuple[Scalar, ...]:
+    out = tuple(x for x in v if isinstance(x, Scalar))
+    if len(out) != len(v):
+        raise ExprError(what)
+    return out
+
+
+def _dot(a: tuple[Value, ...], b: tuple[Value, ...], ctx: _Ctx) -> Scalar:
+    if len(a) != len(b):
+        raise ExprError(f"cannot multiply: lengths {len(a)} and {len(b)} differ")
+    xs, ys = _scalars(a, "dot product of non-vectors"), _scalars(b, "dot product of non-vectors")
+    _spend(ctx, 2 * len(a))
+    return _sum_of([_prod_of(x, "*", y, ctx) for x, y in zip(xs, ys, strict=True)], ctx)
+
+
+def _rows(v: Value) -> tuple[tuple[Value, ...], ...]:
+    """The rows of a matrix (a value of shape (n, m))."""
+    assert not isinstance(v, Scalar)
+    return tuple(r for r in v if not isinstance(r, Scalar))
+
+
+def _multiply(a: Value, b: Value, op: str, ctx: _Ctx) -> Value:
+    sa, sb = shape(a), shape(b)
+    if op == "/" or not sa or not sb:
+        return _map2(a, b, lambda x, y: _prod_of(x, op, y, ctx), ctx)
+    assert not isinstance(a, Scalar) and not isinstance(b, Scalar)
+    if len(sa) == 1 and len(sb) == 1:
+        return _dot(a, b, ctx)
+    if len(sa) <= 2 and len(sb) == 2:
+        rows = [a] if len(sa) == 1 else list(_rows(a))
+        cols = list(zip(*_rows(b), strict=True))
+        _spend(ctx, len(rows) * len(cols) * sb[0])
+        out = tuple(tuple(_dot(tuple(r), tuple(c), ctx) for c in cols) for r in rows)
+        return out[0] if len(sa) == 1 else out
+    if len(sa) == 2 and len(sb) == 1:
+        return tuple(_dot(r, b, ctx) for r in _rows(a))
+    raise ExprError(f"cannot multiply shapes {sa} and {sb}")
+
+
+def _scalar_arg(v: Value, fn: str) -> Scalar:
+    if not isinstance(v, Scalar):
+        raise ExprError(f"{fn} of a list")
+    return v
+
+
+def _eval(node: Node, ctx: _Ctx) -> Value:
+    mb = ctx.limits.max_precision_bits
+    if isinstance(node, Num):
+        _spend(ctx, 1)
+        return Scalar("lit", value=node.written.value, max_bits=mb)
+    if isinstance(node, Ref):
+        if node.name in ctx.env:
+            return ctx.env[node.name]
+        if node.name == "e":
+            return ctx.e
+        raise ExprError(f"unknown name {node.name}")
+    if isinstance(node, VecNode):
+        ctx.limits.check_elements(len(node.items), "a list", unit="items")
+        items = tuple(_eval(x, ctx) for x in node.items)
+        shape(items)
+        return items
+    if isinstance(node, Unary):
+        x = _eval(node.x, ctx)
+        return x if node.op == "+" else _negate(x, ctx)
+    if isinstance(node, Chain):
+        acc = _eval(node.first, ctx)
+        if node.rest and node.rest[0][0] in "+-":
+            for op, term in node.rest:
+                y = _eval(term, ctx)
+                if op == "-":
+                    y = _negate(y, ctx)
+                acc = _map2(acc, y, lambda a, b: _sum_of([a, b], ctx), ctx)
+            return acc
+        for op, term in node.rest:
+            acc = _multiply(acc, _eval(term, ctx), op, ctx)
+        return acc
+    if isinstance(node, PowNode):
+        base = _scalar_arg(_eval(node.base, ctx), "a power")
+        exponent = _scalar_arg(_eval(node.exponent, ctx), "an exponent")
+        _spend(ctx, 1)
+        return Scalar("pow", (base, exponent), max_bits=mb)
+    # a call: exp, sqrt (entry by entry) or sum
+    arg = _eval(node.arg, ctx)
+    if node.fn == "sum":
+        if isinstance(arg, Scalar):
+            return arg
+        flat = _scalars(arg, "sum of a matrix")
+        return Scalar("sum", flat, max_bits=mb) if len(flat) > 1 else flat[0]
+    fn = node.fn
+    return _map2(arg, lit(0), lambda a, _z: Scalar(fn, (a,), max_bits=mb), ctx)
+
+
+def evaluate(
+    node: Node,
+    env: Mapping[str, Value] | None = None,
+    *,
+    e: Scalar = E,
+    limits: Limits = DEFAULT_LIMITS,
+) -> Value:
+    """The exact value of a syntax tree; names from ``env``; ``e`` is Euler's number unless
+    given."""
+    ctx = _Ctx(env or {}, limits, e, [max(1000, limits.max_line_length)])
+    return _eval(node, ctx)
+
+
+def flatten(v: Value) -> tuple[Scalar, ...]:
+    """The scalars of a value in row-major order."""
+    if isinstance(v, Scalar):
+        return (v,)
+    out: list[Scalar] = []
+    for x in v:
+        out.extend(flatten(x))
+    return tuple(out)

@@ -1,0 +1,94 @@
+"""What the links of a chain say: a label (a name, not math), an expression, or nothing.
+
+The first link may start with prose (``We assume that d_k``, ``假设 d_k``); the last may end
+in prose (``= 0.82，即…``, ``= 2 here.``, ``= 2.``). Both are cut off before parsing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from symattn.config import Limits
+from symattn.errors import SymattnError
+from symattn.read.notations import PROSE_END, SENTENCE_END, TAIL_SYMBOL, WORD_AFTER
+from symattn.read.syntax import Node, canonical_name, parse
+from symattn.read.tokens import tokenize
+
+__all__ = ["Parsed", "label_of", "read_first", "read_link"]
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """One link read: a label, an expression, or neither."""
+
+    kind: str  # label | expr | none
+    node: Node | None = None
+    label: str = ""
+    offset: int = 0  # where the parsed text starts inside the link
+
+
+NOTHING = Parsed("none")
+
+
+def label_of(text: str, limits: Limits) -> str | None:
+    """``score(它,动物)``, ``output_它``, ``{Attention Output}``: a name, not math."""
+    try:
+        toks = tokenize(text, limits=limits)
+    except SymattnError:
+        return None
+    if not toks or any(t.kind not in ("name", "op") for t in toks):
+        return None
+    if any(t.kind == "op" and t.text not in "(){}," for t in toks):
+        return None
+    words = [t.text for t in toks if t.kind == "name"]
+    if not words:
+        return None
+    if all(t.kind == "name" or t.text in "{}" for t in toks):
+        return canonical_name(" ".join(words))
+    return canonical_name("".join(t.text for t in toks))
+
+
+def read_first(text: str, limits: Limits) -> Parsed:
+    """The first link: a label, an expression (prose before it dropped), or neither."""
+    starts = [0] + [i + 1 for i, ch in enumerate(text) if ch in PROSE_END.chars][:64]
+    for start in starts:
+        piece = text[start:].strip()
+        if not piece:
+            continue
+        off = start + (len(text[start:]) - len(text[start:].lstrip()))
+        label = label_of(piece, limits)
+        if label is not None:
+            tail = TAIL_SYMBOL.regex.search(piece)
+            if tail is not None:
+                return Parsed(
+                    "label", label=canonical_name(tail.group("sym")), offset=off + tail.start("sym")
+                )
+            return Parsed("label", label=label, offset=off)
+        try:
+            return Parsed("expr", parse(piece, limits=limits, normalized=True), offset=off)
+        except SymattnError:
+            continue
+    return NOTHING
+
+
+def read_link(text: str, last: bool, limits: Limits) -> Parsed:
+    """A later link; the last one may end in prose (``= 0.82，即…``, ``= 2 here.``, ``= 2.``)."""
+    if last and (end := SENTENCE_END.regex.match(text)) is not None:
+        text = end.group("body")
+    try:
+        return Parsed("expr", parse(text, limits=limits, normalized=True))
+    except SymattnError as first_error:
+        if not last:
+            raise
+        word = WORD_AFTER.regex.search(text)
+        cut = next(
+            (i for i, ch in enumerate(text) if ch in PROSE_END.chars or ch == ","),
+            word.start() if word else None,
+        )
+        piece = text[:cut].rstrip() if cut else text.rstrip(")）]")
+        if piece and piece != text:
+            try:
+                return Parsed("expr", parse(piece, limits=limits, normalized=True))
+            except SymattnError:
+                pass
+        raise first_error

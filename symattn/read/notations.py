@@ -1,0 +1,573 @@
+"""Every name, label, notation and phrase the reader recognises: one table, one row each.
+
+Adding a notation is adding a row. Each row carries examples it must recognise (and some it
+must not), and ``tests/read/test_notations.py`` checks every row against them. The code that
+uses a row (tokenizer, extractor, scanner, Level 1 and Level 2) never spells a pattern itself.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Final
+
+# --------------------------------------------------------------------------- row types
+
+
+@dataclass(frozen=True)
+class Example:
+    """A text a pattern must find, with the groups it must capture there."""
+
+    text: str
+    groups: tuple[tuple[str, str], ...] = ()
+
+
+def ex(text: str, **groups: str) -> Example:
+    """``ex("q_1 = [1, 2]", role="q")``: an example and its captured groups."""
+    return Example(text, tuple(groups.items()))
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """A notation recognised by a regular expression (``kind``: what a match states)."""
+
+    name: str
+    regex: re.Pattern[str]
+    means: str
+    examples: tuple[Example, ...]
+    counterexamples: tuple[str, ...] = ()
+    kind: str = ""
+
+
+@dataclass(frozen=True)
+class Spelling:
+    """A way of writing something (``\\times``) and the grammar's own spelling of it (``×``)."""
+
+    written: str
+    grammar: str
+
+
+@dataclass(frozen=True)
+class Word:
+    """A word the reader recognises, and what it stands for."""
+
+    text: str
+    means: str
+
+
+@dataclass(frozen=True)
+class TokenRule:
+    """One kind of token of the arithmetic grammar: its pattern and texts of that kind."""
+
+    kind: str
+    pattern: str
+    examples: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Chars:
+    """A class of characters, with characters in it and characters not in it."""
+
+    name: str
+    chars: frozenset[str]
+    means: str
+    examples: str
+    counterexamples: str = ""
+
+
+def _p(
+    name: str,
+    pattern: str,
+    means: str,
+    examples: tuple[Example | str, ...],
+    counterexamples: tuple[str, ...] = (),
+    *,
+    kind: str = "",
+    flags: int = 0,
+) -> Pattern:
+    shown = tuple(e if isinstance(e, Example) else Example(e) for e in examples)
+    return Pattern(name, re.compile(pattern, flags), means, shown, counterexamples, kind)
+
+
+# --------------------------------------------------------------------------- the grammar
+
+#: LaTeX and unicode spellings mapped to the grammar's own characters (longest first when read)
+SPELLINGS: Final[tuple[Spelling, ...]] = (
+    Spelling("\\times", "×"),
+    Spelling("\\cdot", "·"),
+    Spelling("\\div", "÷"),
+    *(Spelling(w, "≈") for w in ("\\approx", "\\simeq", "\\thickapprox", "约等于", "≒", "≃")),
+    Spelling("根号", "√"),
+    Spelling("\\dfrac", "\\frac"),
+    Spelling("\\tfrac", "\\frac"),
+    Spelling("\\exp", "exp"),
+    # sizes, fonts and styles: dropped
+    *(
+        Spelling(w, "")
+        for w in (
+            *("\\left", "\\right", "\\bigl", "\\bigr", "\\Bigl", "\\Bigr", "\\big", "\\Big"),
+            *("\\mathbf", "\\boldsymbol", "\\mathrm", "\\mathit", "\\textbf", "\\text"),
+            *("\\operatorname", "\\displaystyle", "\\!"),
+        )
+    ),
+    # spaces, and the column separator of aligned environments
+    *(Spelling(w, " ") for w in ("\\quad", "\\qquad", "\\,", "\\;", "\\:", "\\ ", "&")),
+    # unicode signs
+    *(Spelling(w, "-") for w in ("\u2212", "\u2013")),
+    Spelling("\u00d7", "×"),
+    Spelling("\u2217", "*"),
+    *(Spelling(w, "·") for w in ("\u22c5", "\u2022")),
+    Spelling("\u221a", "√"),
+    # fullwidth and CJK punctuation, digits and point
+    *(Spelling(w, ",") for w in ("\uff0c", "\u3001")),
+    *(Spelling(chr(0xFF00 + ord(c) - 0x20), c) for c in "()=+-[]."),
+    *(Spelling(chr(0xFF10 + d), str(d)) for d in range(10)),
+)
+
+#: CJK ideographs a name of the grammar may hold (``总和``, ``v_它``)
+CJK: Final = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+
+#: the tokens of the grammar, tried in this order
+TOKEN_RULES: Final[tuple[TokenRule, ...]] = (
+    TokenRule("space", r"\s+", (" ", "\t ")),
+    TokenRule(
+        "num",
+        r"(?:[0-9]+\.[0-9]*|\.[0-9]+|[0-9]+)(?:[eE][+-]?[0-9]+)?",
+        ("0.47", "2.", ".5", "12", "1e-3", "2.5E+4"),
+    ),
+    TokenRule(
+        "name",
+        rf"(?:[A-Za-z]+|[{CJK}]+)(?:_(?:\{{[^{{}}]{{0,40}}\}}|[A-Za-z0-9{CJK}]+))?'*",
+        ("d_k", "x_{3}", "v_它", "总和", "sum", "k'"),
+    ),
+    TokenRule("dots", r"\\(?:cdots|ldots|dots|vdots|ddots)|\.\.\.|…|⋯", ("\\cdots", "...", "…")),
+    TokenRule("cmd", r"\\[A-Za-z]+", ("\\frac", "\\sqrt")),
+    TokenRule("rel", r"≈|=", ("=", "≈")),
+    TokenRule("op", r"[-+×*·÷/^()\[\]{},√]", ("-", "×", "÷", "^", "{", ",", "√")),
+)
+
+#: signs of multiplication and division, and the operation each stands for
+MULTIPLY_SIGNS: Final[tuple[Spelling, ...]] = (
+    Spelling("×", "*"),
+    Spelling("*", "*"),
+    Spelling("·", "*"),
+    Spelling("÷", "/"),
+    Spelling("/", "/"),
+)
+
+#: functions the grammar evaluates
+FUNCTIONS: Final[tuple[Word, ...]] = (
+    Word("exp", "e to the power of the argument"),
+    Word("sqrt", "the square root of the argument"),
+    Word("sum", "the sum of a list"),
+)
+
+BRACED_SUBSCRIPT: Final = _p(
+    "braced-subscript",
+    r"_\{([^{}]*)\}",
+    "``s_{1}`` is the name ``s_1``",
+    ("s_{1}", "x_{it}"),
+    ("s_1",),
+)
+
+# --------------------------------------------------------------------------- math in documents
+
+DISPLAY_MATH: Final = _p(
+    "display-math",
+    r"\$\$(?P<d>.*?)\$\$|\\\[(?P<b>.*?)\\\]|\\begin\{(?P<env>(?:equation|align|aligned|alignat|"
+    r"gather|gathered|multline|flalign|eqnarray|displaymath|math|split)\*?)\}(?P<e>.*?)"
+    r"\\end\{(?P=env)\}",
+    "display math: ``$$…$$``, ``\\[…\\]`` and the LaTeX math environments",
+    (
+        ex("$$1 = 1$$", d="1 = 1"),
+        ex("\\[x = 2\\]", b="x = 2"),
+        ex("\\begin{align*}a &= 1\\end{align*}", env="align*", e="a &= 1"),
+    ),
+    ("$x = 1$", "\\begin{table}1\\end{table}"),
+    flags=re.S,
+)
+INLINE_MATH: Final = _p(
+    "inline-math",
+    r"(?<![\\$])\$(?P<i>[^$\n]+?)\$(?!\$)|\\\((?P<p>.*?)\\\)",
+    "inline math: ``$…$`` and ``\\(…\\)``",
+    (ex("a $x = 2$ b", i="x = 2"), ex("\\(y = 3\\)", p="y = 3")),
+    ("costs \\$5", "$$"),
+)
+ENV_COMMAND: Final = _p(
+    "environment-command",
+    r"\\(?:begin|end)\{[A-Za-z*]+\}(?:\{[^{}]*\})?|\\(?:label|tag|nonumber|notag)(?:\{[^{}]*\})?",
+    "commands inside display math that are not math (blanked out)",
+    ("\\begin{aligned}", "\\end{array}{cc}", "\\label{eq:1}", "\\nonumber"),
+    ("\\frac{1}{2}",),
+)
+LATEX_ROW_BREAK: Final = _p(
+    "latex-row-break",
+    r"(\\\\)",
+    "``\\\\`` ends a row of an aligned environment or a table",
+    ("a &= 1 \\\\ b &= 2",),
+    ("\\frac{1}{2}",),
+)
+RELATION: Final = _p(
+    "relation",
+    r"=|≈|\\approx|约等于|\\simeq|≒|≃",
+    "a relation in a line as written: a line without one holds no claim",
+    ("x = 1", "e \\approx 2.718", "e^1 约等于 2.718", "a ≒ b"),
+    ("x + 1",),
+)
+DIGIT: Final = _p(
+    "digit",
+    r"[0-9０-９]",
+    "a digit, ASCII or fullwidth: a line without one holds no number",
+    ("7", "１"),
+    ("x = y",),
+)
+CODE_LINE: Final = _p(
+    "code-line",
+    r"[A-Za-z_]\.[A-Za-z_]|^\s*(?:def|return|import|from|class|print)\b|#|==|!=|\+=|;\s*$",
+    "a plain line that is code, not math",
+    ("feature_dim = query_matrix.size(-1)", "import os", "x += 1", "a == 1", "x = 1;"),
+    ("x = 1.5", "score = 0.47"),
+)
+LIST_MARKER: Final = _p(
+    "list-marker",
+    r"^\s*(?:[•·*+\-–]\s+|\d{1,3}[.)、]\s*|[（(]\d{1,3}[)）]\s*)",
+    "a list marker at the start of a line (not part of the math)",
+    ("• e^1 ≈ 2.718", "3. 总和", "  - x = 1", "（2）x = 1", "1、x = 1"),
+    ("x = 1", "e^1 = 2.718"),
+)
+PROSE_WORD: Final = _p(
+    "prose-word",
+    r"([^\s$:：，,。；;]+)\s*$",
+    "the word right before inline math (``总和 $= …$``)",
+    (ex("3. 总和 ", **{"1": "总和"}), ex("the sum ", **{"1": "sum"})),
+    (": ",),
+)
+FENCED_CODE: Final = _p(
+    "fenced-code",
+    r"^[ \t]*(```|~~~).*?^[ \t]*\1[ \t]*$",
+    "a fenced code block: code, not math",
+    ("```\nx = 1 + 2\n```", "~~~python\nx = 1\n~~~"),
+    ("```\nx = 1\n~~~",),
+    flags=re.S | re.M,
+)
+RESULT_LABEL: Final = _p(
+    "result-label",
+    r"^\s*(?:乘积|计算|相乘|点积)?结果\s*$|^\s*(?:the\s+)?(?:product\s+|final\s+)?result\s*$",
+    "a line naming the result of the expression on the line before (``乘积结果=[…]``)",
+    ("乘积结果", "结果", "result", "The result", "the final result"),
+    ("total", "results"),
+    flags=re.I,
+)
+EXPRESSION_LINE: Final = _p(
+    "expression-line",
+    r"^[\s\[\]()0-9.,+\-*×·÷/^]+$",
+    "a line holding only arithmetic (a result line may claim its value)",
+    ("[0.55, 0.20]*[[1, 0], [0, 1]]", "1.15/1.414"),
+    ("x * 2", "some prose"),
+)
+
+# --------------------------------------------------------------------------- reading chains
+
+#: characters after which prose may end and math begin (in a chain's first link)
+PROSE_END: Final = Chars(
+    "prose-end",
+    frozenset(":：;；。!！?？") | {chr(c) for c in range(0x4E00, 0xA000)},
+    "a character after which prose may end and math begin",
+    ":：;；。!！?？它总",
+    "=+(x1 ",
+)
+PROSE_SENTENCE: Final = _p(
+    "prose-sentence",
+    r"(?:[A-Za-z]{2,}[ ,]+){3}|[\u4e00-\u9fff]{6}",
+    "three words in a row, or six CJK characters: prose, not a formula",
+    ("the sum is = 3", "为了方便计算假设"),
+    ("d_k = 2", "总和 = 3"),
+)
+TAIL_SYMBOL: Final = _p(
+    "tail-symbol",
+    r"(?:[A-Za-z\u4e00-\u9fff]{2}[^=]*?[\s,，:：\u4e00-\u9fff])"
+    r"(?P<sym>[A-Za-z][A-Za-z0-9]*_\{?[A-Za-z0-9]{1,8}\}?)\s*$",
+    "prose, then the symbol the chain defines (``We assume that d_k``, ``假设 d_k``)",
+    (
+        ex("We assume that d_k", sym="d_k"),
+        ex("假设 d_k", sym="d_k"),
+        ex("设维度 d_{k}", sym="d_{k}"),
+    ),
+    ("d_k",),
+)
+SUBSCRIPT_INDEX: Final = _p(
+    "subscript-index",
+    r"_\s*(?:\{[^{}]{0,24}\}|[A-Za-z0-9]+)",
+    "a subscript (``x_{3}``, ``q_1``): an index, not a number",
+    ("x_{3}", "q_1", "W_ Q"),
+    ("x^2",),
+)
+SENTENCE_END: Final = _p(
+    "sentence-end",
+    r"^(?P<body>.*\d)\.\s*$",
+    "``= 2.`` at the end of a sentence: the period is not part of the number",
+    (ex("4.", body="4"), ex("0.82. ", body="0.82")),
+    ("4", "4.5"),
+)
+WORD_AFTER: Final = _p(
+    "word-after",
+    r"\s+[A-Za-z\u4e00-\u9fff]{2,}",
+    "a word after the last number ends the math (``= 2 here.``)",
+    ("2 here.", "0.82 即可"),
+    ("2", "2 x"),
+)
+
+# --------------------------------------------------------------------------- Level 2: inputs
+
+#: a number as Level 2 finds it in a line
+NUMBER_TEXT: Final = r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
+#: a vector of numbers ``[1, 2]``
+VECTOR_TEXT: Final = rf"\[\s*{NUMBER_TEXT}(?:\s*,\s*{NUMBER_TEXT})*\s*\]"
+#: a matrix of numbers ``[[1, 0], [0, 1]]``
+MATRIX_TEXT: Final = rf"\[\s*{VECTOR_TEXT}(?:\s*,\s*{VECTOR_TEXT})*\s*\]"
+
+NUMBER: Final = _p(
+    "number",
+    NUMBER_TEXT,
+    "a number in a vector, a table cell or prose",
+    ("1", "-0.15", "1e-3", "2.5E4"),
+    ("x",),
+)
+VECTOR: Final = _p(
+    "vector",
+    VECTOR_TEXT,
+    "a vector of numbers",
+    ("[1, 2]", "[ -0.15 ,0.2 ]", "[3]"),
+    ("[a, b]", "[]"),
+)
+VECTOR_DEFINITION: Final = _p(
+    "vector-definition",
+    rf"(?<![A-Za-z])(?P<role>[qkv])\s*_\s*(?P<idx>[^\s=()\[\],]{{1,24}})\s*"
+    rf"(?:\((?P<tok>[^()=\[\]]{{1,40}})\)\s*)?=\s*(?P<vec>{VECTOR_TEXT})",
+    "a query, key or value vector: ``q_1 = [1, 2]``, ``k_1 (Thinking) = [1, 2]``, ``v_它 = […]``",
+    (
+        ex("q_1 = [1, 2]", role="q", idx="1", vec="[1, 2]"),
+        ex("k_1 (Thinking) = [1, 2]", role="k", idx="1", tok="Thinking"),
+        ex("v_它=[0.5, 1]", role="v", idx="它"),
+    ),
+    ("Q_1 = [1, 2]", "seq_1 = [1, 2]", "q_1 = 2"),
+)
+W_DEFINITION: Final = _p(
+    "w-definition",
+    rf"(?<![A-Za-z])W\s*[_^]?\s*(?P<role>[QKV])(?![A-Za-z])\s*[=:]?\s*(?P<mat>{MATRIX_TEXT})",
+    "a weight matrix: ``WQ [[…]]``, ``W_Q = [[…]]``, ``W^Q: [[…]]``",
+    (
+        ex("W_Q = [[1, 0], [0, 1]]", role="Q", mat="[[1, 0], [0, 1]]"),
+        ex("WK [[1]]", role="K"),
+        ex("W^V: [[2, 3]]", role="V"),
+    ),
+    ("W_Query = [[1]]", "W_Q = [1, 2]"),
+)
+W_HEADER: Final = _p(
+    "w-header",
+    r"^W\s*[_^]?\s*(?P<role>[QKV])$",
+    "the heading of a weight matrix written as rows below it",
+    (ex("W_Q", role="Q"), ex("W^K", role="K"), ex("WV", role="V")),
+    ("W_Q = 1", "w_q"),
+)
+X_HEADER: Final = _p(
+    "x-header",
+    r"(?i)^(?:x|embeddings?\b.*|.*embedding.*x.*|.*向量\s*x.*|嵌入.*)$",
+    "the heading of a table's column of embeddings",
+    ("x", "Embedding", "embedding x", "词向量 x", "嵌入向量"),
+    ("token", "q"),
+)
+#: words naming the Q, K, V columns of a table
+QKV_HEADERS: Final[tuple[Word, ...]] = (
+    Word("q", "Q"),
+    Word("k", "K"),
+    Word("v", "V"),
+    Word("query", "Q"),
+    Word("key", "K"),
+    Word("value", "V"),
+)
+#: LaTeX rules between table rows (``\\hline``: after ``\\`` is blanked out)
+TABLE_RULES: Final[tuple[Word, ...]] = tuple(
+    Word(w, "a LaTeX rule between table rows")
+    for w in ("hline", "toprule", "midrule", "bottomrule", "cline")
+)
+#: characters blanked out of a line before it is scanned
+MARKUP: Final = Chars("markup", frozenset("${}\\"), "math and LaTeX markup", "${}\\", "[]()|&")
+CELL_GAP: Final = _p(
+    "cell-gap",
+    r"\t+|\s{2,}",
+    "what separates the cells of a plain table row: tabs or two or more spaces",
+    ("a\tb", "a  b"),
+    ("a b",),
+)
+
+# --------------------------------------------------------------------------- Level 2: claims
+
+#: labels of chains (braces dropped): what the chain's value states
+LABEL_RULES: Final[tuple[Pattern, ...]] = (
+    _p(
+        "label-score-of",
+        r"(?i)^(?:score|scores|s|分数|得分|相似度)\((?P<row>[^,()]+),(?P<col>[^,()]+)\)$",
+        "one score, named by its query and key",
+        (ex("score(它,动物)", row="它", col="动物"), ex("S(Thinking,Machines)", row="Thinking")),
+        ("score(它)",),
+        kind="scores",
+    ),
+    _p(
+        "label-q-dot-k",
+        r"(?i)^q_(?P<row>\w+)\s*[·*×]?\s*k_(?P<col>\w+)$",
+        "one score as a dot product of a query and a key",
+        (ex("q_1 · k_2", row="1", col="2"), ex("q_1k_1", row="1", col="1")),
+        ("q_1 + k_2",),
+        kind="scores",
+    ),
+    _p(
+        "label-sum",
+        r"(?i)^(?:sum|总和|求和|和|分母|denominator)$",
+        "the sum of the exponentials",
+        ("sum", "总和", "分母", "Denominator"),
+        ("summary",),
+        kind="sum",
+    ),
+    _p(
+        "label-weights",
+        r"(?i)^(?:softmax|attention weights?|weights?|权重|注意力权重|α|alpha)(?:\s*归一化)?"
+        r"(?:_(?P<row>\S+))?$",
+        "the weights of a query row",
+        ("softmax", "attention weights", "权重归一化", ex("α_它", row="它")),
+        ("weighted",),
+        kind="weights",
+    ),
+    _p(
+        "label-output",
+        r"(?i)^(?:attention output|output|输出|注意力输出|out)(?:_(?P<row>\S+))?$",
+        "the output of a query row",
+        ("output", "注意力输出", ex("output_它", row="它"), "Out"),
+        ("outputs",),
+        kind="output",
+    ),
+)
+EXP_FIRST: Final = _p(
+    "exp-first",
+    rf"^(?:e\s*\^\s*\(?\s*(?P<a>{NUMBER_TEXT})\s*\)?|exp\s*\(\s*(?P<b>{NUMBER_TEXT})\s*\))$",
+    "a chain that starts with one exponential: its value is an exponential of the row",
+    (ex("e^2.5", a="2.5"), ex("e^(0.5)", a="0.5"), ex("exp(1)", b="1")),
+    ("e^x", "2e^1"),
+)
+SQRT_DK: Final = _p(
+    "sqrt-dk",
+    r"^(?:\\sqrt|sqrt|√)\s*\(?\s*d_k\s*\)?$",
+    "a chain that starts with the root of d_k: its value is the divisor",
+    ("\\sqrt d_k", "sqrt(d_k)", "√d_k"),
+    ("\\sqrt 2", "d_k"),
+)
+SCORE_FIRST: Final = _p(
+    "score-first",
+    r"^q_(?P<row>\w+)\s*[·*×]\s*k_(?P<col>\w+)$",
+    "a chain that starts with a dot product of a query and a key: its value is a score",
+    (ex("q_1 · k_2", row="1", col="2"), ex("q_it×k_an", row="it")),
+    ("q_1k_2", "Q_1 · K_2"),
+)
+SCALED_FIRST: Final = _p(
+    "scaled-first",
+    rf"^{VECTOR_TEXT}\s*[÷/]\s*\S.{{0,40}}$",
+    "``[5, 2] ÷ 2``: the scores divided by the scale, so the value is the scaled scores",
+    ("[5, 2] ÷ 2", "[5, 2]/√2"),
+    ("[5, 2] * 2", "5 ÷ 2"),
+)
+WEIGHT_LINE: Final = _p(
+    "weight-line",
+    rf"(?<![A-Za-z])w\s*_\s*(?P<idx>[^\s=()\[\],:：]{{1,24}})\s*(?:\([^()=]{{1,40}}\)\s*)?"
+    rf"(?:[:：]|(?=[=≈]))[^\n]{{0,200}}?[=≈]\s*(?P<num>{NUMBER_TEXT})\s*[.。]?\s*$",
+    "one weight, named by its key: ``w_1 (对自己): 12.18 / 14.89 ≈ 0.82``, ``w_{2} = … ≈ 0.1070``",
+    (
+        ex("w_1 (对自己): 12.18 / 14.89 ≈ 0.82", idx="1", num="0.82"),
+        ex("w_ 2 = 0.11.", idx="2", num="0.11"),
+    ),
+    ("w_1 is large", "raw_1 = 0.5"),
+)
+#: prose that states weights or an output without an equation sign
+PROSE_RULES: Final[tuple[Pattern, ...]] = (
+    _p(
+        "prose-weights",
+        rf"(?i)(?:注意力权重|权重|attention weights?|weights)[^\[\d\n]{{0,8}}"
+        rf"(?P<vec>{VECTOR_TEXT})",
+        "a sentence stating the weights of a row",
+        (
+            ex("注意力权重： [0.5, 0.5]", vec="[0.5, 0.5]"),
+            ex("the weights are [1, 0]", vec="[1, 0]"),
+        ),
+        ("weights of the model [1, 2]",),
+        kind="weights",
+    ),
+    _p(
+        "prose-weight",
+        rf"(?i)(?:权重|weight)\s*(?:是|为|of|=|:)?\s*(?P<num>{NUMBER_TEXT})",
+        "a sentence stating one weight",
+        (ex("权重为 0.79", num="0.79"), ex("weight of 0.5", num="0.5")),
+        ("weight matrix",),
+        kind="weight",
+    ),
+    _p(
+        "prose-output",
+        rf"(?i)(?:注意力输出|输出|新向量|attention output|output(?: vector)?)[^\[\d\n]{{0,12}}"
+        rf"(?P<vec>{VECTOR_TEXT})",
+        "a sentence stating the output of a row",
+        (ex("输出 [9.68, 42.98]", vec="[9.68, 42.98]"), ex("the output vector is [1, 2]")),
+        ("output layer",),
+        kind="output",
+    ),
+)
+
+# --------------------------------------------------------------------------- lookups
+
+#: every pattern row (tested one by one)
+PATTERNS: Final[tuple[Pattern, ...]] = (
+    BRACED_SUBSCRIPT,
+    DISPLAY_MATH,
+    INLINE_MATH,
+    ENV_COMMAND,
+    LATEX_ROW_BREAK,
+    RELATION,
+    DIGIT,
+    CODE_LINE,
+    LIST_MARKER,
+    PROSE_WORD,
+    FENCED_CODE,
+    RESULT_LABEL,
+    EXPRESSION_LINE,
+    PROSE_SENTENCE,
+    TAIL_SYMBOL,
+    SUBSCRIPT_INDEX,
+    SENTENCE_END,
+    WORD_AFTER,
+    NUMBER,
+    VECTOR,
+    VECTOR_DEFINITION,
+    W_DEFINITION,
+    W_HEADER,
+    X_HEADER,
+    CELL_GAP,
+    *LABEL_RULES,
+    EXP_FIRST,
+    SQRT_DK,
+    SCORE_FIRST,
+    SCALED_FIRST,
+    WEIGHT_LINE,
+    *PROSE_RULES,
+)
+
+#: the grammar's spelling of each written form
+SPELLING_OF: Final[Mapping[str, str]] = MappingProxyType({s.written: s.grammar for s in SPELLINGS})
+#: the operation (``*`` or ``/``) of each multiplication sign
+MULTIPLY_OP: Final[Mapping[str, str]] = MappingProxyType(
+    {s.written: s.grammar for s in MULTIPLY_SIGNS}
+)
+#: the names of the functions
+FUNCTION_NAMES: Final = frozenset(w.text for w in FUNCTIONS)
+#: the role (Q, K, V) of each table heading word
+QKV_HEADER: Final[Mapping[str, str]] = MappingProxyType({w.text: w.means for w in QKV_HEADERS})
+#: the names of the LaTeX table rules
+TABLE_RULE_NAMES: Final = frozenset(w.text for w in TABLE_RULES)

@@ -1,0 +1,67 @@
+"""What an audit reports: findings at text positions, the math it did not check, and the
+attention problem it rebuilt."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from symattn.judge.findings import Finding, Message, TextLocation
+from symattn.judge.verdict import SEVERITY
+
+__all__ = ["AuditReport", "Recognised", "Unparsed", "text_finding"]
+
+
+@dataclass(frozen=True)
+class Unparsed:
+    """Math that was seen but not checked, and why."""
+
+    line: int
+    text: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Recognised:
+    """The attention problem Level 2 rebuilt from the text: which inputs, for which tokens."""
+
+    source: str  # vectors | table | embeddings
+    q: tuple[str, ...]
+    k: tuple[str, ...]
+    v: tuple[str, ...]
+    x: tuple[str, ...] = ()
+    w: tuple[str, ...] = ()
+    d_k: int | None = None
+    d_k_stated: bool = False
+    claims: int = 0
+
+
+@dataclass(frozen=True)
+class AuditReport:
+    """What the audit of one text found."""
+
+    path: str
+    findings: tuple[Finding, ...]
+    checked: int
+    unparsed: tuple[Unparsed, ...]
+    recognised: Recognised | None = None
+
+    @property
+    def has_errors(self) -> bool:
+        """Whether a finding of severity error exists."""
+        return any(f.severity == "error" for f in self.findings)
+
+
+def text_finding(
+    code: str,
+    line: int,
+    column: int,
+    claimed: str,
+    exact: str,
+    expected: str | None,
+    message: Message,
+    cause: str,
+) -> Finding:
+    """A finding about the number at ``line``, ``column`` (its severity is the code's)."""
+    return Finding(
+        code, SEVERITY[code], TextLocation(line, column), claimed, exact, expected, message, cause
+    )

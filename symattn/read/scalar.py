@@ -1,0 +1,332 @@
+"""Exact real numbers as frozen trees: decided exactly, enclosed in certified balls, or
+computed as a double-precision program would.
+
+A :class:`Scalar` implements the ``Quantity`` protocol of :mod:`symattn.judge.verdict`:
+``rational()`` is the exact value when it is rational, ``arb(prec)`` a certified ball
+otherwise; ``float64()`` replays the author's own floating-point arithmetic.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cached_property
+from typing import Final
+
+import flint
+
+from symattn.errors import LimitError
+from symattn.exact import arb_of
+from symattn.read.tokens import ExprError
+
+__all__ = ["E", "Scalar", "lit"]
+
+#: bound on |x| in exp(x): e^1000000 is far beyond any worked example
+_MAX_EXP_ARG: Final = 10**6
+
+
+@dataclass(frozen=True)
+class Scalar:
+    """An exact real number as a tree: ``op`` is lit, e, neg, sum, prod, pow, exp or sqrt.
+
+    ``sum`` and ``prod`` are n-ary and fold left to right (``prod`` items carry ``*``/``/``),
+    as a person (or a double-precision program) computes them.
+    """
+
+    op: str
+    args: tuple[Scalar, ...] = ()
+    value: Fraction | None = None
+    ops: tuple[str, ...] = ()
+    max_bits: int = field(default=20_000, compare=False)
+
+    # -- exact
+    @cached_property
+    def _rational(self) -> Fraction | None:
+        return _RATIONAL[self.op](self)
+
+    def rational(self) -> Fraction | None:
+        """The exact value when it is rational (decided exactly), else None."""
+        return self._rational
+
+    def arb(self, prec: int) -> flint.arb:
+        """A certified ball containing the value, computed at ``prec`` bits."""
+        with flint.ctx.workprec(prec):
+            return self._arb()
+
+    def _arb(self) -> flint.arb:
+        r = self.rational()
+        if r is not None:
+            return arb_of(r)
+        return _ARB[self.op](self)
+
+    def float64(self) -> float | None:
+        """The value as a double-precision program computes it (None on overflow or error)."""
+        try:
+            return _FLOAT[self.op](self)
+        except (OverflowError, ZeroDivisionError, ValueError):
+            return None
+
+    def with_e(self, approx: Scalar) -> Scalar:
+        """The same tree with the constant e replaced by ``approx`` (e.g. 2.718)."""
+        if self.op == "e":
+            return approx
+        if not self.args:
+            return self
+        return Scalar(
+            self.op, tuple(a.with_e(approx) for a in self.args), self.value, self.ops, self.max_bits
+        )
+
+    @cached_property
+    def uses_e(self) -> bool:
+        """Whether the constant e occurs in the tree."""
+        return self.op == "e" or any(a.uses_e for a in self.args)
+
+
+def lit(value: Fraction | int, max_bits: int = 20_000) -> Scalar:
+    """A literal exact number."""
+    return Scalar("lit", value=Fraction(value), max_bits=max_bits)
+
+
+E: Final = Scalar("e")
+
+
+# --------------------------------------------------------------------------- exact values
+
+
+def _frac_bits(x: Fraction) -> int:
+    return x.numerator.bit_length() + x.denominator.bit_length()
+
+
+def _check_bits(x: Fraction, s: Scalar) -> Fraction:
+    if _frac_bits(x) > s.max_bits:
+        raise LimitError(
+            f"an exact intermediate value exceeds {s.max_bits} bits (max_precision_bits)"
+        )
+    return x
+
+
+def _rationals(s: Scalar) -> list[Fraction] | None:
+    """The exact values of the arguments, or None when one is irrational."""
+    vals = [a.rational() for a in s.args]
+    return None if any(v is None for v in vals) else [v for v in vals if v is not None]
+
+
+def _r_sum(s: Scalar) -> Fraction | None:
+    vals = _rationals(s)
+    return None if vals is None else _check_bits(sum(vals, Fraction(0)), s)
+
+
+def _r_prod(s: Scalar) -> Fraction | None:
+    vals = [a.rational() for a in s.args]
+    for v, op in zip(vals, s.ops, strict=True):
+        if op == "/" and v == 0:
+            raise ExprError("division by zero")
+    known = _rationals(s)
+    if known is None:
+        if any(v == 0 for v, op in zip(vals, s.ops, strict=True) if op == "*"):
+            # 0 times anything finite is 0; the other factors are finite by construction
+            return Fraction(0)
+        return None
+    acc = Fraction(1)
+    for v, op in zip(known, s.ops, strict=True):
+        acc = acc * v if op == "*" else acc / v
+        _check_bits(acc, s)
+    return acc
+
+
+def _integer_root(x: Fraction, n: int) -> Fraction | None:
+    """The exact n-th root of ``x >= 0`` when rational."""
+
+    def iroot(a: int) -> int | None:
+        if a.bit_length() >= 1000:
+            return None
+        approx: float = a ** (1.0 / n)
+        r = round(approx)
+        for c in (r - 1, r, r + 1):
+            if c >= 0 and c**n == a:
+                return c
+        return None
+
+    p, q = iroot(x.numerator), iroot(x.denominator)
+    return Fraction(p, q) if p is not None and q is not None else None
+
+
+def _r_pow(s: Scalar) -> Fraction | None:
+    base, exponent = s.args
+    if base.op == "e":
+        return _r_exp(Scalar("exp", (exponent,), max_bits=s.max_bits))
+    b, x = base.rational(), exponent.rational()
+    if b is None or x is None:
+        return None
+    if b == 0 and x <= 0:
+        raise ExprError("0 to a power that is not positive")
+    if x.denominator == 1:
+        n = x.numerator
+        if abs(n) * max(1, _frac_bits(b)) > s.max_bits:
+            raise LimitError(f"the power ^{n} is too large to compute exactly (max_precision_bits)")
+        return b**n
+    if b < 0:
+        raise ExprError("a negative number to a fractional power")
+    if x.denominator > 64 or abs(x.numerator) * _frac_bits(b) > s.max_bits:
+        return None
+    root = _integer_root(b, x.denominator)
+    return None if root is None else root**x.numerator
+
+
+def _r_exp(s: Scalar) -> Fraction | None:
+    x = s.args[0].rational()
+    return Fraction(1) if x == 0 else None  # Lindemann: e^x is irrational for rational x != 0
+
+
+def _r_sqrt(s: Scalar) -> Fraction | None:
+    x = s.args[0].rational()
+    if x is None:
+        return None
+    if x < 0:
+        raise ExprError("the square root of a negative number")
+    p, q = math.isqrt(x.numerator), math.isqrt(x.denominator)
+    return Fraction(p, q) if p * p == x.numerator and q * q == x.denominator else None
+
+
+def _r_neg(s: Scalar) -> Fraction | None:
+    x = s.args[0].rational()
+    return None if x is None else -x
+
+
+_RATIONAL: Final[Mapping[str, Callable[[Scalar], Fraction | None]]] = {
+    "lit": lambda s: s.value,
+    "e": lambda s: None,
+    "neg": _r_neg,
+    "sum": _r_sum,
+    "prod": _r_prod,
+    "pow": _r_pow,
+    "exp": _r_exp,
+    "sqrt": _r_sqrt,
+}
+
+
+# --------------------------------------------------------------------------- certified balls
+
+
+def _a_prod(s: Scalar) -> flint.arb:
+    acc = flint.arb(1)
+    for a, op in zip(s.args, s.ops, strict=True):
+        v = a._arb()
+        acc = acc * v if op == "*" else acc / v
+    return acc
+
+
+def _a_exp_of(x: flint.arb) -> flint.arb:
+    if not x.is_finite() or abs(x.mid()) > _MAX_EXP_ARG:
+        raise LimitError(f"e^x with |x| above {_MAX_EXP_ARG} is not supported")
+    return x.exp()
+
+
+def _a_pow(s: Scalar) -> flint.arb:
+    base, exponent = s.args
+    x = exponent._arb()
+    if base.op == "e":
+        return _a_exp_of(x)
+    r = exponent.rational()
+    if r is not None and r.denominator == 1 and abs(r.numerator) <= s.max_bits:
+        return base._arb() ** r.numerator
+    b = base._arb()
+    if not b > 0:
+        raise ExprError("a fractional power of a number that is not clearly positive")
+    return _a_exp_of(b.log() * x)
+
+
+def _a_sqrt(s: Scalar) -> flint.arb:
+    x = s.args[0]._arb()
+    if x < 0:
+        raise ExprError("the square root of a negative number")
+    return x.sqrt()
+
+
+def _a_sum(s: Scalar) -> flint.arb:
+    acc = flint.arb(0)
+    for a in s.args:
+        acc += a._arb()
+    return acc
+
+
+_ARB: Final[Mapping[str, Callable[[Scalar], flint.arb]]] = {
+    "e": lambda s: flint.arb.const_e(),
+    "neg": lambda s: -s.args[0]._arb(),
+    "sum": _a_sum,
+    "prod": _a_prod,
+    "pow": _a_pow,
+    "exp": lambda s: _a_exp_of(s.args[0]._arb()),
+    "sqrt": _a_sqrt,
+}
+
+
+# --------------------------------------------------------------------------- double precision
+
+
+def _need(x: float | None) -> float:
+    if x is None:
+        raise ValueError("no float value")
+    return x
+
+
+def _f_lit(s: Scalar) -> float:
+    if s.value is None:
+        raise ValueError("a literal without a value")
+    return float(s.value)
+
+
+def _f_prod(s: Scalar) -> float:
+    acc = 1.0
+    first = True
+    for a, op in zip(s.args, s.ops, strict=True):
+        v = _need(a.float64())
+        if first and op == "*":
+            acc, first = v, False
+            continue
+        first = False
+        acc = acc * v if op == "*" else acc / v
+    return acc
+
+
+def _f_sum(s: Scalar) -> float:
+    vals = [_need(a.float64()) for a in s.args]
+    acc = vals[0]
+    for v in vals[1:]:
+        acc += v
+    return acc
+
+
+def _f_pow(s: Scalar) -> float:
+    base, exponent = s.args
+    x = _need(exponent.float64())
+    if abs(x) > _MAX_EXP_ARG:
+        raise OverflowError
+    if base.op == "e":
+        return math.exp(x)
+    b = _need(base.float64())
+    result: float | complex = b**x
+    if isinstance(result, complex):
+        raise ValueError("complex")
+    return float(result)
+
+
+def _f_exp(s: Scalar) -> float:
+    x = _need(s.args[0].float64())
+    if abs(x) > _MAX_EXP_ARG:
+        raise ValueError("no float value")
+    return math.exp(x)
+
+
+_FLOAT: Final[Mapping[str, Callable[[Scalar], float]]] = {
+    "lit": _f_lit,
+    "e": lambda s: math.e,
+    "neg": lambda s: -_need(s.args[0].float64()),
+    "sum": _f_sum,
+    "prod": _f_prod,
+    "pow": _f_pow,
+    "exp": _f_exp,
+    "sqrt": lambda s: math.sqrt(_need(s.args[0].float64())),
+}

@@ -1,0 +1,315 @@
+"""The syntax tree of the arithmetic people write, and its recursive-descent parser.
+
+:func:`parse` turns text such as ``0.47*0.22+(-0.15)*(-0.175)``, ``e^{2.5}``,
+``\\frac{12.18}{14.89}``, ``[5, 2] \\div 2`` or ``sum([e^0.092, e^0.119])`` into a small frozen
+tree (bounded depth, bounded literals); nothing is ever evaluated as code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Final
+
+from symattn.config import DEFAULT_LIMITS, Limits
+from symattn.errors import LimitError
+from symattn.numbers import Written, parse_number
+from symattn.read.notations import BRACED_SUBSCRIPT, FUNCTION_NAMES, MULTIPLY_OP
+from symattn.read.tokens import ExprError, Token, normalize, tokenize
+
+__all__ = [
+    "Call",
+    "Chain",
+    "Node",
+    "Num",
+    "Parser",
+    "PowNode",
+    "Ref",
+    "Unary",
+    "VecNode",
+    "canonical_name",
+    "literal_numbers",
+    "names",
+    "parse",
+]
+
+
+@dataclass(frozen=True)
+class Num:
+    """A number as written, and its offset in the parsed text."""
+
+    written: Written
+    pos: int = field(default=-1, compare=False)
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A name (``d_k``, ``sum``, ``e``, ``v_1``)."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class VecNode:
+    """A bracketed list ``[a, b]`` (nested for matrices)."""
+
+    items: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class Unary:
+    """``-x`` or ``+x``."""
+
+    op: str
+    x: Node
+
+
+@dataclass(frozen=True)
+class Chain:
+    """``a op b op c`` of one precedence level, left to right; ops are ``+ -`` or ``* / ·``."""
+
+    first: Node
+    rest: tuple[tuple[str, Node], ...]
+
+
+@dataclass(frozen=True)
+class PowNode:
+    """``base ^ exponent``."""
+
+    base: Node
+    exponent: Node
+
+
+@dataclass(frozen=True)
+class Call:
+    """``exp(x)``, ``sqrt(x)``, ``sum(v)``."""
+
+    fn: str
+    arg: Node
+
+
+Node = Num | Ref | VecNode | Unary | Chain | PowNode | Call
+
+_OPEN_CLOSE: Final = {"(": ")", "{": "}", "[": "]"}
+
+
+class Parser:
+    """Recursive descent over tokens with a bounded depth."""
+
+    def __init__(self, tokens: tuple[Token, ...], limits: Limits = DEFAULT_LIMITS) -> None:
+        self.tokens = tokens
+        self.i = 0
+        self.limits = limits
+        self.depth = 0
+        self.max_depth = 4 * limits.max_nesting + 16
+
+    # helpers
+    def peek(self) -> Token | None:
+        """The next token (None at the end)."""
+        return self.tokens[self.i] if self.i < len(self.tokens) else None
+
+    def at(self, text: str) -> bool:
+        """Whether the next token is the operator or relation ``text``."""
+        t = self.peek()
+        return t is not None and t.kind in ("op", "rel") and t.text == text
+
+    def take(self) -> Token:
+        """The next token, consumed."""
+        t = self.peek()
+        if t is None:
+            raise ExprError("the expression ends too early")
+        self.i += 1
+        return t
+
+    def expect(self, text: str) -> None:
+        """Consume ``text`` or fail."""
+        t = self.take()
+        if t.text != text:
+            raise ExprError(f"expected {text!r}, found {t.text!r}")
+
+    def enter(self) -> None:
+        """One level deeper (bounded)."""
+        self.depth += 1
+        if self.depth > self.max_depth:
+            raise LimitError(f"expression nested deeper than {self.max_depth} levels")
+
+    # grammar
+    def parse(self) -> Node:
+        """The whole token list as one expression."""
+        node = self.expr()
+        rest = self.peek()
+        if rest is not None:
+            raise ExprError(f"unexpected {rest.text!r}")
+        return node
+
+    def expr(self) -> Node:
+        """Terms joined by ``+`` and ``-``."""
+        self.enter()
+        first = self.term()
+        rest: list[tuple[str, Node]] = []
+        while self.at("+") or self.at("-"):
+            op = self.take().text
+            rest.append((op, self.term()))
+        self.depth -= 1
+        return Chain(first, tuple(rest)) if rest else first
+
+    def term(self) -> Node:
+        """Factors joined by multiplication signs, or by none (``5\\sqrt{2}``)."""
+        first = self.unary()
+        rest: list[tuple[str, Node]] = []
+        prev = first
+        while (t := self.peek()) is not None:
+            if t.kind == "op" and t.text in MULTIPLY_OP:
+                self.take()
+                prev = self.unary()
+                rest.append((MULTIPLY_OP[t.text], prev))
+            elif _implicit(prev, t):  # 5\sqrt{2}, 2(3 + 1), 2x
+                prev = self.power()
+                rest.append(("*", prev))
+            else:
+                break
+        return Chain(first, tuple(rest)) if rest else first
+
+    def unary(self) -> Node:
+        """A signed power."""
+        if self.at("-") or self.at("+"):
+            self.enter()
+            op = self.take().text
+            node: Node = Unary(op, self.unary())
+            self.depth -= 1
+            return node
+        return self.power()
+
+    def power(self) -> Node:
+        """``base ^ exponent`` (right-associative through :meth:`unary`)."""
+        base = self.primary()
+        if self.at("^"):
+            self.take()
+            self.enter()
+            exponent = self.unary()
+            self.depth -= 1
+            return PowNode(base, exponent)
+        return base
+
+    def group(self) -> Node:
+        """``{x}`` (a LaTeX argument) or a single primary."""
+        if self.at("{"):
+            return self.primary()
+        return self.power()
+
+    def primary(self) -> Node:
+        """A number, a name, a call, a bracketed expression or list, or a root."""
+        t = self.take()
+        if t.kind == "num":
+            return Num(parse_number(t.text, limits=self.limits), t.pos)
+        if t.kind == "dots":
+            raise ExprError("an ellipsis is not a value")
+        if t.kind == "name":
+            name = t.text
+            if name in FUNCTION_NAMES and (self.at("(") or self.at("{")):
+                return Call(name, self.primary())
+            if self.at("("):
+                raise ExprError(f"{name}(...) is a label, not arithmetic")
+            return Ref(canonical_name(name))
+        if t.kind == "cmd":
+            return self.command(t.text)
+        if t.kind == "op" and t.text in _OPEN_CLOSE:
+            self.enter()
+            close = _OPEN_CLOSE[t.text]
+            if t.text == "[":
+                items = [self.expr()]
+                while self.at(","):
+                    self.take()
+                    items.append(self.expr())
+                    if len(items) > self.limits.max_line_length:
+                        raise LimitError("vector too long")
+                self.expect(close)
+                self.depth -= 1
+                return VecNode(tuple(items))
+            inner = self.expr()
+            self.expect(close)
+            self.depth -= 1
+            return inner
+        if t.kind == "op" and t.text == "√":
+            self.enter()
+            node = Call("sqrt", self.group())
+            self.depth -= 1
+            return node
+        raise ExprError(f"unexpected {t.text!r}")
+
+    def command(self, cmd: str) -> Node:
+        """``\\frac{a}{b}`` and ``\\sqrt{x}``."""
+        self.enter()
+        try:
+            if cmd == "\\frac":
+                num = self.group()
+                den = self.group()
+                return Chain(num, (("/", den),))
+            if cmd == "\\sqrt":
+                if self.at("["):
+                    raise ExprError("only square roots are supported")
+                return Call("sqrt", self.group())
+            raise ExprError(f"unsupported command {cmd}")
+        finally:
+            self.depth -= 1
+
+
+def _implicit(prev: Node, t: Token) -> bool:
+    """Whether ``t`` right after ``prev`` multiplies it without a sign (``5\\sqrt{2}``)."""
+    if t.kind == "cmd" and t.text in ("\\sqrt", "\\frac"):
+        return True
+    if t.kind == "op" and t.text == "√":
+        return True
+    return isinstance(prev, Num) and (t.kind == "name" or (t.kind == "op" and t.text == "("))
+
+
+def canonical_name(text: str) -> str:
+    """``s_{1}`` and ``s_1`` are one name; ``{Output}`` is ``Output``."""
+    return BRACED_SUBSCRIPT.regex.sub(r"_\1", text)
+
+
+def parse(text: str, *, limits: Limits = DEFAULT_LIMITS, normalized: bool = False) -> Node:
+    """The syntax tree of ``text`` (normalized first); :class:`ExprError` when not in the
+    grammar."""
+    norm = text if normalized else normalize(text)[0]
+    tokens = tokenize(norm, limits=limits)
+    if not tokens:
+        raise ExprError("empty expression")
+    return Parser(tokens, limits).parse()
+
+
+def names(node: Node) -> frozenset[str]:
+    """The names a syntax tree refers to."""
+    if isinstance(node, Ref):
+        return frozenset({node.name})
+    if isinstance(node, VecNode):
+        return frozenset().union(*(names(x) for x in node.items))
+    if isinstance(node, Unary):
+        return names(node.x)
+    if isinstance(node, Chain):
+        return names(node.first).union(*(names(x) for _, x in node.rest))
+    if isinstance(node, PowNode):
+        return names(node.base) | names(node.exponent)
+    if isinstance(node, Call):
+        return names(node.arg)
+    return frozenset()
+
+
+def literal_numbers(node: Node) -> list[tuple[Written, int]] | None:
+    """The numbers of a literal (``0.5``, ``-0.15``, ``[0.031, 0.111]``) with their offsets;
+    None when ``node`` is not a literal."""
+    if isinstance(node, Num):
+        return [(node.written, node.pos)]
+    if isinstance(node, Unary) and isinstance(node.x, Num):
+        w = node.x.written
+        sign = -1 if node.op == "-" else 1
+        text = ("-" if sign < 0 else "") + w.text
+        return [(replace(w, value=sign * w.value, text=text), node.x.pos - (1 if sign < 0 else 0))]
+    if isinstance(node, VecNode):
+        out: list[tuple[Written, int]] = []
+        for x in node.items:
+            got = literal_numbers(x)
+            if got is None:
+                return None
+            out.extend(got)
+        return out
+    return None

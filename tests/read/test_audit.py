@@ -1,0 +1,167 @@
+"""Tests of symattn.read.audit: the seed texts (copies in tests/fixtures/seeds), clean fixtures,
+the report as a whole."""
+
+from __future__ import annotations
+
+import pytest
+
+from symattn.errors import InputError
+from symattn.present.reports import audit_json, audit_text, message, recognised_json
+from symattn.read.audit import AuditReport, audit
+
+from .texts import FIXTURES, INPUTS, SEED_000, SEED_001, SEED_004, SEEDS, SHARED_SEEDS
+
+
+def run(name: str) -> AuditReport:
+    return audit((SEEDS / name).read_text(encoding="utf-8"), path=name)
+
+
+def codes(report: AuditReport) -> list[tuple[str, str]]:
+    return [(f.code, f.claimed) for f in report.findings]
+
+
+def test_seed_copies_match_the_shared_folder_when_present() -> None:
+    shared = SHARED_SEEDS
+    names = sorted(p.name for p in SEEDS.glob("*.txt"))
+    assert names == [SEED_000, SEED_001, SEED_004]
+    if shared.is_dir():  # the copies are the seeds as they are
+        for name in names:
+            assert (SEEDS / name).read_bytes() == (shared / name).read_bytes()
+
+
+def test_seed_000() -> None:
+    r = run(SEED_000)
+    assert codes(r) == [
+        ("conflicting-definition", "d_k = 4"),
+        ("dk-mismatch", "2"),
+        ("truncated", "2.71"),
+        ("propagated-rounding", "14.89"),
+    ]
+    conflict, mismatch, truncated, propagated = r.findings
+    assert conflict.line == 48 and "2 (line 17)" in message(conflict)
+    assert "holds only with d_k = 4" in message(conflict)
+    assert (truncated.line, truncated.exact, truncated.expected) == (69, "2.71828", "2.72")
+    # Level 2: the problem from q_1, k_1 (Thinking), k_2 (Machines), v_1, v_2 with the stated
+    # d_k = 2
+    assert mismatch.severity == "error" and mismatch.line == 48
+    assert "[0.8930, 0.1070]" in message(mismatch) and "[12.1408, 22.1408]" in message(mismatch)
+    assert "consistent with d_k = 4" in message(mismatch)
+    assert propagated.severity == "warning" and "12.18 + 2.71" in message(propagated)
+    assert r.recognised is not None
+    assert recognised_json(r.recognised) | {} == {
+        "Q": ["Thinking"],
+        "K": ["Thinking", "Machines"],
+        "V": ["Thinking", "Machines"],
+        "source": "vectors",
+        "d_k": 2,
+        "d_k_from": "stated",
+        "claims": r.recognised.claims,
+    }
+    assert r.checked >= 14 and not r.unparsed
+
+
+def test_seed_001() -> None:
+    r = run(SEED_001)
+    assert codes(r) == [
+        ("approximate-constant", "3.3125069954097492"),
+        ("precision-mixed", "0.34"),
+        ("truncated", "0.031"),
+    ]
+    approx, mixed, truncated = r.findings
+    assert approx.cause == "approximate-e-float:2.718"
+    assert approx.exact.startswith("3.31254106")
+    assert mixed.severity == "warning" and mixed.line == 102
+    # the author's own weights give 0.331*0.238 + 0.34*(-0.075) + 0.329*(-0.065) = 0.031893 exactly
+    assert (truncated.exact, truncated.expected) == ("0.031893", "0.032")
+    # Level 2 rebuilt the problem from the embeddings and WQ/WK/WV, and found the Q/K/V table
+    # (exactly x·W) and the weights consistent with it: nothing else was reported
+    rec = r.recognised
+    assert rec is not None and rec.source == "embeddings"
+    assert recognised_json(rec)["X"] == ["动物", "马路", "它"] and recognised_json(rec)["W"] == [
+        "W_Q",
+        "W_K",
+        "W_V",
+    ]
+    assert (rec.d_k, rec.d_k_stated) == (2, False)
+    assert rec.claims >= 18 + 3 + 3  # the table, the scores, the weights
+    assert r.checked >= 25  # each number once, though Level 1 and Level 2 both judge many of them
+
+
+def test_seed_001_product_line_is_a_claim() -> None:
+    """``[0.55, ...]*[[1, 0], ...]`` then ``乘积结果=[0.44, -0.35]``: judged (and right)."""
+    text = (SEEDS / SEED_001).read_text(encoding="utf-8")
+    wrong = text.replace("乘积结果=[0.44, -0.35]", "乘积结果=[0.44, -0.53]")
+    r = audit(wrong)
+    assert [(f.code, f.claimed, f.line) for f in r.findings if f.line == 77] == [
+        ("wrong-value", "-0.53", 77)
+    ]
+
+
+def test_seed_001_accepts_the_dot_products() -> None:
+    r = run(SEED_001)
+    lines = {f.line for f in r.findings}
+    text = (SEEDS / SEED_001).read_text(encoding="utf-8").splitlines()
+    for claim in ("0.12965", "0.16835", "0.1217"):
+        line = next(i for i, t in enumerate(text, 1) if t.endswith("=" + claim))
+        assert line not in lines
+
+
+def test_seed_004_accuses_nothing() -> None:
+    r = run(SEED_004)
+    assert not r.has_errors
+    assert [(f.code, f.severity) for f in r.findings] == [("missing-input", "info")]
+    (missing,) = r.findings
+    assert "0.79, 0.17, 0.04" in message(missing) and "[9.68, 42.98]" in message(missing)
+    assert r.recognised is None
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in (FIXTURES / "audit").glob("clean_*")))
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_clean_fixtures_have_no_finding(name: str, lang: str) -> None:
+    r = audit((FIXTURES / "audit" / name).read_text(encoding="utf-8"))
+    assert audit_text([r], lang)
+    assert [f for f in r.findings if f.severity != "info"] == []
+    assert r.checked >= 10
+    assert r.unparsed == ()
+
+
+def test_messages_in_chinese() -> None:
+    r = run(SEED_000)
+    by = {f.code: message(f, "zh") for f in r.findings}
+    assert "截断" in by["truncated"]
+    assert "按所述 d_k，权重应为 [0.8930, 0.1070]" in by["dk-mismatch"]
+
+
+def test_unparsed_math_is_listed() -> None:
+    r = audit("$$x_7 = \\int_0^1 2 \\, dx$$")
+    assert r.findings == () and r.unparsed and r.unparsed[0].line == 1
+
+
+def test_unknown_language_is_an_input_error() -> None:
+    with pytest.raises(InputError):
+        audit_text([audit("$1 = 1$")], "fr")
+
+
+def test_json_shape() -> None:
+    data = audit_json([run(SEED_000)])["files"][0]
+    assert set(data) >= {"path", "findings", "checked", "unparsed"}
+    assert set(data["findings"][0]) == {
+        "code",
+        "severity",
+        "line",
+        "column",
+        "claimed",
+        "exact",
+        "expected",
+        "message",
+        "cause",
+    }
+
+
+@pytest.mark.parametrize(("tail", "checked"), [("", 1), ("$1 + 1 = 2$\n", 2)])
+def test_a_number_judged_by_both_levels_is_counted_once(tail: str, checked: int) -> None:
+    """``5`` is judged by Level 1 (the chain) and Level 2 (the score q_1·k_1): one number, one
+    count."""
+    r = audit(INPUTS + "$q_1 \\cdot k_1 = 1 \\times 1 + 2 \\times 2 = 5$\n" + tail)
+    assert r.findings == () and r.recognised is not None and r.recognised.claims == 1
+    assert r.checked == checked

@@ -1,0 +1,86 @@
+"""Tests of symattn.read.level1: chains judged link by link."""
+
+from __future__ import annotations
+
+import pytest
+
+from symattn.config import DEFAULT_LIMITS
+from symattn.judge.verdict import DEFAULT_ACCEPTED
+from symattn.read.audit import audit
+from symattn.read.extract import chains
+from symattn.read.level1 import Level1, judge_chains
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("$e^{1.0} \\approx 2.71$", "truncated"),
+        ("$1 + 1 = 3$", "wrong-value"),
+        ("$1 + 1 = 1 + 2 = 3$", "wrong-value"),
+        ("$12.18 / 14.89 \\approx 0.83$", "wrong-value"),
+        ("$d_k = 2$ then $d_k = 4$", "conflicting-definition"),
+        ("$e^{0.5} \\approx 1.6486$", "approximate-constant"),  # 2.718^0.5 = 1.64863...
+    ],
+)
+def test_wrong_claims(text: str, code: str) -> None:
+    r = audit(text)
+    assert code in [f.code for f in r.findings]
+    assert r.has_errors
+
+
+@pytest.mark.parametrize(
+    "formula",
+    [
+        "$q_{3} = x_{3} W^{Q}$",
+        "$$k_{1} = x_{1} W^{K}$$",
+        "v_2 = x_2 W^V",
+        "$o_{1} = w_{1} v_{1} + w_{2} v_{2}$",
+    ],
+)
+def test_symbolic_definitions_are_not_unparsed_math(formula: str) -> None:
+    r = audit(formula + "\n")
+    assert (r.findings, r.unparsed, r.checked) == ((), (), 0)
+
+
+def _level1(text: str) -> Level1:
+    found, _ = chains(text)
+    return judge_chains(found, accepted=DEFAULT_ACCEPTED, limits=DEFAULT_LIMITS)
+
+
+def test_each_literal_link_is_judged_against_the_expression_on_its_left() -> None:
+    got = _level1("$0.47 \\times 0.22 = 0.1034 = 0.2$\n")
+    assert [(f.code, f.claimed, f.column) for f in got.findings] == [("wrong-value", "0.2", 30)]
+    assert got.checked == 2 and got.seen == {(1, 21), (1, 30)}
+
+
+def test_a_rounded_e_is_named() -> None:
+    (f,) = _level1("$e^{0.5} \\approx 1.6486$").findings
+    assert (f.code, f.cause, f.message.key) == (
+        "approximate-constant",
+        "approximate-e:2.718",
+        "approximate-e",
+    )
+
+
+def test_a_claim_right_for_the_authors_rounded_numbers_is_propagated_rounding() -> None:
+    """``s`` is 12.18 as written (e^2.5 = 12.18249… exactly): 1000 s is 12180 as written."""
+    (f,) = _level1("$s = e^{2.5} \\approx 12.18$\n$1000 s = 12180$\n").findings
+    assert (f.code, f.claimed, f.exact) == ("propagated-rounding", "12180", "12182.494")
+
+
+def test_an_exact_step_must_hold_exactly() -> None:
+    (f,) = _level1("$1/3 + 1/3 = 2/5$").findings
+    assert (f.code, f.cause, f.exact) == ("wrong-value", "wrong-step", "2/3")
+
+
+def test_what_each_chain_states_is_kept_for_level2() -> None:
+    got = _level1("$\\sqrt{d_k} = 2$\n$weights_{它} = [0.5, 0.5]$\n")
+    assert [(s.label, s.first, [len(lit) for lit in s.literals]) for s in got.stated] == [
+        ("", "\\sqrt{d_k}", [1]),
+        ("weights_它", "weights_{它}", [2]),
+    ]
+
+
+def test_prose_with_an_equals_sign_is_not_unparsed_math() -> None:
+    got = _level1("This is the sum of all the values = 3 apples\n$x = [1, 2] = 3$\n")
+    assert [u.reason for u in got.unparsed] == ["1 numbers claimed for 2 values"]

@@ -1,0 +1,208 @@
+"""Tests of symattn.read.level2: the rebuilt problem judged by check, findings on the text's
+numbers."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from symattn.config import DEFAULT_LIMITS
+from symattn.errors import SymattnError
+from symattn.judge.verdict import DEFAULT_ACCEPTED
+from symattn.read.audit import AuditReport, audit
+from symattn.read.extract import chains
+from symattn.read.level1 import judge_chains
+from symattn.read.level2 import Level2, judge_problem
+
+from .texts import FIXTURES, INPUTS
+
+
+def codes(report: AuditReport) -> list[tuple[str, str]]:
+    return [(f.code, f.claimed) for f in report.findings]
+
+
+@pytest.mark.parametrize(
+    ("name", "wrong", "line"),
+    [
+        ("exercise_en.md", ("wrong-value", "0.769"), 15),
+        ("exercise_zh.txt", ("wrong-value", "2"), 19),
+    ],
+)
+def test_level2_flags_exactly_the_wrong_answer_of_an_exercise(
+    name: str, wrong: tuple[str, str], line: int
+) -> None:
+    """Inputs and final answers only, no working: Level 2 computes the problem and finds the one
+    wrong answer."""
+    r = audit((FIXTURES / "audit" / name).read_text(encoding="utf-8"))
+    assert codes(r) == [wrong]
+    assert r.findings[0].line == line
+    assert r.recognised is not None and r.recognised.source == "vectors"
+    assert len(r.recognised.k) == 3 and r.recognised.claims == 8
+
+
+@pytest.mark.parametrize(
+    ("formula", "wrong"),
+    [
+        ("$[5, 2] \\div \\sqrt{2} = [3.5355, 1.4142]$", []),
+        ("$[5, 3] \\div \\sqrt{2} = [3.5355, 2.1213]$", ["2.1213"]),
+        ("[5, 3] / √2 = [3.54, 2.12]", ["2.12"]),
+    ],
+)
+def test_scaled_scores_inside_a_formula_are_claims(formula: str, wrong: list[str]) -> None:
+    """``[5, 3] ÷ √2 = [3.5355, 2.1213]`` is right arithmetic, but the scores are [5, 2]: Level 2
+    says so."""
+    r = audit(INPUTS + formula + "\n")
+    assert [(f.claimed, f.line) for f in r.findings] == [(w, 6) for w in wrong]
+    assert all(f.cause.startswith("level2:") for f in r.findings)
+    assert r.recognised is not None and r.recognised.claims >= 2
+
+
+@pytest.mark.parametrize(
+    ("lines", "wrong"),
+    [
+        ("  • $w_1$ (对自己): $\\approx 0.89$\n  • $w_2$ (对 Machines): $\\approx 0.11$\n", []),
+        ("w_1 = 0.89\nw_2 = 0.28\n", [("0.28", 7)]),
+        ("$w_{1} \\approx 0.72$\n$w_{2} \\approx 0.11$\n", [("0.72", 6)]),
+    ],
+)
+def test_single_weights_are_matched_to_their_key(lines: str, wrong: list[tuple[str, int]]) -> None:
+    """d_k = 2: the weights are [0.8930, 0.1070]; ``w_2`` is the weight of the second key."""
+    r = audit(INPUTS + lines)
+    assert [(f.claimed, f.line) for f in r.findings if f.code != "not-normalized"] == wrong
+    assert all(f.line >= 6 for f in r.findings)
+    assert r.recognised is not None and r.recognised.claims == 2
+
+
+_NUMBERS = st.sampled_from(
+    ["0", "1", "-2", "0.5", "2.71", "1e3", "1e999999999", "-0.125", "10", "3.3125069954097492"]
+)
+
+
+_VECTORS = st.one_of(
+    st.lists(_NUMBERS, min_size=2, max_size=2), st.lists(_NUMBERS, min_size=1, max_size=4)
+).map(lambda xs: "[" + ", ".join(xs) + "]")
+
+
+_TOKENS = st.sampled_from(
+    ["Thinking", "Machines", "它", "动物", "1", "x", "", "\\input{/etc/passwd}"]
+)
+
+
+def _line(kind: str, role: str, tok: str, a: str, b: str) -> str:
+    """One line of a document in one of the layouts Level 2 reads."""
+    r = role.lower()
+    return {
+        "vector": f"{r}_{tok or 1} ({tok}) = {a}",
+        "md_head": f"|  | ${r}$ | $v$ |",
+        "md_sep": "| --- | --- | --- |",
+        "md_row": f"| {tok} | ${a}$ | ${b}$ |",
+        "tex_head": f" & ${r}$ & $v$ \\\\",
+        "tex_row": f"{tok} & $\\left{a[:-1]}\\right]$ & ${b}$ \\\\",
+        "tex_rule": "\\hline",
+        "w": f"W_{role} = [{a}, {b}]",
+        "w_head": f"$W^{{{role}}}$ \\\\",
+        "w_row": f"${a}$ \\\\",
+        "x_head": "| token | embedding x |",
+        "dk_zh": f"为了方便计算，假设 d_k = {a[1:2]}。",
+        "dk_en": f"We assume that d_k = {a[1:2]}.",
+        "scaled": f"${a} \\div 2 = {b}$",
+        "weight": f"$w_{{{tok or 1}}}$ (对 {tok}): $\\approx {a[1:-1].split(',')[0]}$",
+        "prose": f"注意力权重： {a}，输出 {b}",
+        "sqrt": f"$\\sqrt{{d_k}} = {a[1:2]}$",
+        "score": f"$q_1 \\cdot k_{{{tok or 2}}} = {a[1:-1].split(',')[0]}$",
+    }[kind]
+
+
+_KINDS = (
+    "vector",
+    "md_head",
+    "md_sep",
+    "md_row",
+    "tex_head",
+    "tex_row",
+    "tex_rule",
+    "w",
+    "w_head",
+    "w_row",
+    "x_head",
+    "dk_zh",
+    "dk_en",
+    "scaled",
+    "weight",
+    "prose",
+    "sqrt",
+    "score",
+)
+
+
+_LINES = st.one_of(
+    st.builds(_line, st.sampled_from(_KINDS), st.sampled_from("QKV"), _TOKENS, _VECTORS, _VECTORS),
+    st.text(alphabet="$\\[]()|&=≈0123456789.,-÷/ qkvwWQKV_d{}^总和权重\t", max_size=60),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.booleans(), st.lists(_LINES, max_size=14), st.randoms(use_true_random=False))
+def test_fuzz_level2_never_crashes_or_hangs(
+    base: bool, lines: list[str], rnd: random.Random
+) -> None:
+    """Documents made of the layouts Level 2 reads, mangled: only symattn's own errors, bounded
+    time."""
+    if base:  # a readable problem, with the fuzzed lines mixed in
+        lines = INPUTS.splitlines() + lines
+        rnd.shuffle(lines)
+    text = "\n".join(lines)
+    start = time.monotonic()
+    try:
+        r = audit(text)
+    except SymattnError:
+        return
+    assert time.monotonic() - start < 5
+    assert all(f.line >= 1 and f.column >= 1 for f in r.findings)
+    if r.recognised is not None:
+        assert r.recognised.k == r.recognised.v and r.recognised.q
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        "$\\sqrt{d_k} = 0$",
+        "d_k = 2\nd_k = 0",
+        "k_3 (x) = [1e999999999, 1]",
+        "| | q |\n| a | [1e999999999, 2] |",
+    ],
+)
+def test_level2_survives_unusable_numbers(extra: str) -> None:
+    """A zero divisor or an unreadable number is left out; the rest is still rebuilt and checked."""
+    r = audit(INPUTS + extra + "\n")
+    assert r.recognised is not None and r.recognised.k == ("Thinking", "Machines")
+
+
+def _level2(text: str) -> Level2:
+    found, _ = chains(text)
+    level1 = judge_chains(found, accepted=DEFAULT_ACCEPTED, limits=DEFAULT_LIMITS)
+    return judge_problem(text, "t", level1, accepted=DEFAULT_ACCEPTED, limits=DEFAULT_LIMITS)
+
+
+def test_findings_land_on_the_numbers_of_the_text() -> None:
+    got = _level2(INPUTS + "weights = [0.89, 0.12]\n")
+    assert [(f.code, f.claimed, f.line, f.column, f.cause) for f in got.findings] == [
+        ("wrong-value", "0.12", 6, 18, "level2:wrong-value")
+    ]
+    assert got.recognised is not None and got.checked == 2
+
+
+def test_without_inputs_it_says_what_was_not_checked() -> None:
+    got = _level2("weights = [0.5, 0.5]\n")
+    assert [f.code for f in got.findings] == ["missing-input"] and got.recognised is None
+
+
+def test_a_problem_check_refuses_is_not_rebuilt() -> None:
+    got = _level2(INPUTS.replace("[0, 1]", "[0, 1, 2]"))
+    assert got.recognised is None and got.findings == ()
+    assert [u.text for u in got.unparsed] == ["attention problem"]
+    assert got.unparsed[0].reason.startswith("not rebuilt: ")

@@ -1,0 +1,62 @@
+"""Tests of symattn.read.links: what the links of a chain say."""
+
+from __future__ import annotations
+
+import pytest
+
+from symattn.config import DEFAULT_LIMITS
+from symattn.errors import SymattnError
+from symattn.read.audit import audit
+from symattn.read.links import label_of, read_first, read_link
+
+from .texts import INPUTS
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "We assume that d_k = 4.",
+        "The key width is d_k = 4 here.",
+        "为了方便计算，假设 d_k = 4。",
+        "设维度 $d_k = 4$，便于开方。",
+    ],
+)
+def test_d_k_in_a_prose_sentence_is_the_stated_d_k(sentence: str) -> None:
+    rec = audit(sentence + "\n" + INPUTS).recognised
+    assert rec is not None and (rec.d_k, rec.d_k_stated) == (4, True)
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "label", "offset"),
+    [
+        ("score(它,动物)", "label", "score(它,动物)", 0),
+        ("{Attention Output}", "label", "Attention Output", 0),
+        ("We assume that d_k", "label", "d_k", 15),
+        ("总和：12.18 + 2.71", "expr", "", 3),
+        ("1 + 1", "expr", "", 0),
+        ("[", "none", "", 0),
+    ],
+)
+def test_read_first(text: str, kind: str, label: str, offset: int) -> None:
+    got = read_first(text, DEFAULT_LIMITS)
+    assert (got.kind, got.label, got.offset) == (kind, label, offset)
+    assert (got.node is not None) == (kind == "expr")
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("0.82, 即约 82%", "0.82"), ("2 here.", "2"), ("4.", "4"), ("2)", "2")],
+)
+def test_the_last_link_may_end_in_prose(text: str, value: str) -> None:
+    got = read_link(text, True, DEFAULT_LIMITS)
+    assert got.node == read_link(value, False, DEFAULT_LIMITS).node
+
+
+def test_a_middle_link_is_math_or_an_error() -> None:
+    with pytest.raises(SymattnError):
+        read_link("2 here.", False, DEFAULT_LIMITS)
+
+
+def test_label_of() -> None:
+    assert label_of("output_{它}", DEFAULT_LIMITS) == "output_它"
+    assert label_of("1 + x", DEFAULT_LIMITS) is None
