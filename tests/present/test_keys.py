@@ -24,21 +24,13 @@ from symattn.present import keys
 from symattn.present.errata import UNANNOTATED
 from symattn.present.resources import templates_dir
 from symattn.read.audit import audit
+from symattn.read.messages import AUDIT_KEYS
 from symattn.spec import load_spec, loads_spec
 from symattn.stages import ROW_STAGES, TOKEN_STAGES
 
 from ..conftest import EXAMPLES, ROOT
 
 PRESENT = ROOT / "symattn" / "present"
-JUDGE = sorted((ROOT / "symattn" / "judge").glob("*.py"))
-READ = sorted((ROOT / "symattn" / "read").glob("*.py"))
-#: a message written with its key: ``Message("check", "truncated"``
-MESSAGE_CALL = r'Message\(\s*"(check|audit)",\s*"([a-z0-9_.-]+)"\s*[,)]'
-#: how judge and read write keys today: ``key="wrong-value-slip"``, ``_say("wrong-step"``
-TODAYS_IDIOMS: Mapping[str, tuple[list[Path], str]] = {
-    "check": (JUDGE, r'\bkey\s*=\s*"([a-z0-9.-]+)"'),
-    "audit": (READ, r'\b_say\(\s*"([a-z0-9-]+)"'),
-}
 FIXTURES = ROOT / "tests" / "fixtures"
 SECTIONS = ("check", "audit")
 
@@ -202,26 +194,12 @@ def _produced() -> frozenset[tuple[str, str, str]]:
     return frozenset(out)
 
 
-def _scan_pairs(paths: Iterable[Path], pattern: str) -> set[tuple[str, str]]:
-    found: set[tuple[str, str]] = set()
-    for path in paths:
-        found |= set(re.findall(pattern, path.read_text("utf-8")))
-    return found
-
-
-def _scanned(section: str) -> set[str]:
-    """Keys written literally in judge/ and read/ (until they export their key lists)."""
-    found = {key for sec, key in _scan_pairs(JUDGE + READ, MESSAGE_CALL) if sec == section}
-    paths, pattern = TODAYS_IDIOMS[section]
-    return found | _scan(paths, pattern)
-
-
 def used_keys(section: str) -> set[str]:
-    """The message keys of ``section`` that judge (``check``) or read (``audit``) use."""
+    """The message keys of ``section`` that judge (``check``) or read (``audit``) use: their
+    lists (``CHECK_KEYS``, ``AUDIT_KEYS``) and every key they produced on the examples."""
     produced = {key for sec, key, _ in _produced() if sec == section}
-    if section == "check":
-        return produced | set(CHECK_KEYS)
-    return produced | _scanned(section)
+    listed = CHECK_KEYS if section == "check" else AUDIT_KEYS
+    return produced | set(listed)
 
 
 @pytest.mark.parametrize("section", SECTIONS)
