@@ -19,6 +19,8 @@ from symattn.version import __version__ as __version__
 #: public name -> the module that defines it
 _EXPORTS: dict[str, str] = {
     "AttentionResult": "symattn.api",
+    "attention_from_scores": "symattn.api",
+    "cross_attention": "symattn.api",
     "audit": "symattn.api",
     "check": "symattn.api",
     "multi_head_attention": "symattn.api",
@@ -62,8 +64,10 @@ __all__ = [
     "Surd",
     "SymattnError",
     "Trace",
+    "attention_from_scores",
     "audit",
     "check",
+    "cross_attention",
     "inv_sqrt",
     "multi_head_attention",
     "scaled_dot_product_attention",
@@ -88,8 +92,10 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:
     from symattn.api import (
         AttentionResult,
+        attention_from_scores,
         audit,
         check,
+        cross_attention,
         multi_head_attention,
         scaled_dot_product_attention,
         self_attention,

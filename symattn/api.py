@@ -18,8 +18,10 @@ from symattn.read import audit
 
 __all__ = [
     "AttentionResult",
+    "attention_from_scores",
     "audit",
     "check",
+    "cross_attention",
     "multi_head_attention",
     "scaled_dot_product_attention",
     "self_attention",
@@ -115,3 +117,19 @@ def multi_head_attention(
     return AttentionResult.of(
         engine.multi_head_attention(x, w_q, w_k, w_v, w_o, num_heads=num_heads, **kw)
     )
+
+
+def cross_attention(x_q: Any, x: Any, w_q: Any, w_k: Any, w_v: Any, **kw: Any) -> AttentionResult:
+    """Cross-attention: ``Q = X_q W_Q`` from one sequence, ``K = X W_K``, ``V = X W_V`` from
+    another.
+
+    Keywords as in :func:`symattn.engine.cross_attention`.
+    """
+    return AttentionResult.of(engine.cross_attention(x_q, x, w_q, w_k, w_v, **kw))
+
+
+def attention_from_scores(scores: Any, value: Any, **kw: Any) -> AttentionResult:
+    """Attention from a given score matrix (``d_k=`` or ``scale=``), or from the scaled scores
+    (``scaled=True``). Keywords as in :func:`symattn.engine.attention_from_scores`.
+    """
+    return AttentionResult.of(engine.attention_from_scores(scores, value, **kw))

@@ -1,6 +1,8 @@
 """The operations of attention, computed exactly and recorded in a trace."""
 
 from symattn.engine.attention import (
+    attention_from_scores,
+    cross_attention,
     multi_head_attention,
     scaled_dot_product_attention,
     self_attention,
@@ -12,6 +14,8 @@ __all__ = [
     "OPS",
     "SCHEMA",
     "AttentionResult",
+    "attention_from_scores",
+    "cross_attention",
     "Step",
     "Term",
     "Trace",

@@ -94,6 +94,16 @@ class AttentionResult:
         return step.attrs["d_k"] if step is not None else None
 
     @property
+    def start(self) -> str:
+        """Where the computation starts: ``"x"`` (embeddings and projection matrices),
+        ``"qkv"`` (Q, K, V given), ``"scores"`` or ``"scaled"`` (a given score matrix)."""
+        inputs = {s.name for s in self.trace if s.op == "input"}
+        for name, start in (("X", "x"), ("Q", "qkv"), ("scores", "scores")):
+            if name in inputs:
+                return start
+        return "scaled"
+
+    @property
     def key_width(self) -> int:
         """The width ``E`` of the keys (``d_k`` as the data says it)."""
         return self._step("K^T").shape[-2]
