@@ -13,6 +13,7 @@ import atheris
 from _common import allowed, fuzz_limits
 
 with atheris.instrument_imports(include=["symattn"], enable_loader_override=False):
+    from symattn.present.reports import audit_json
     from symattn.read.audit import audit
 
 FUZZ_LIMITS = fuzz_limits()
@@ -27,7 +28,7 @@ def TestOneInput(data: bytes) -> None:  # noqa: N802 - atheris' name
         if allowed(e):
             return
         raise
-    blob = report.to_json()
+    blob = audit_json([report])
     if json.loads(json.dumps(blob, ensure_ascii=False)) != json.loads(json.dumps(blob)):
         raise AssertionError("audit JSON does not round-trip")
     for f in report.findings:

@@ -17,7 +17,7 @@ import atheris
 from _common import allowed, fuzz_limits
 
 with atheris.instrument_imports(include=["symattn"], enable_loader_override=False):
-    from symattn import render
+    from symattn.present import render
     from symattn.present.document import DocOptions, build_document, meta_from_spec
     from symattn.spec import loads_spec
 

@@ -99,7 +99,9 @@ def test_no_import_hidden_in_a_function(path: Path) -> None:
 
 
 def test_the_layer_table_names_every_top_level_module() -> None:
-    tops = {p.stem for p in PACKAGE.glob("*.py")} | {p.name for p in PACKAGE.iterdir() if p.is_dir()}
+    tops = {p.stem for p in PACKAGE.glob("*.py")} | {
+        p.name for p in PACKAGE.iterdir() if p.is_dir()
+    }
     tops -= {"__init__", "__pycache__", "templates", "py"}
     named = {m.split(".")[1] for layer in LAYERS for m in layer}
     assert tops <= named, f"modules not in a layer: {sorted(tops - named)}"
@@ -109,8 +111,7 @@ def test_the_import_linter_contract_lists_the_same_layers() -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     (contract,) = config["tool"]["importlinter"]["contracts"]
     contract_layers = [
-        tuple(sorted(m.strip() for m in layer.split("|")))
-        for layer in reversed(contract["layers"])
+        tuple(sorted(m.strip() for m in layer.split("|"))) for layer in reversed(contract["layers"])
     ]
     ours = [tuple(sorted(m for m in layer if m != "symattn.__main__")) for layer in LAYERS]
     assert contract_layers == ours

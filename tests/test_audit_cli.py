@@ -60,7 +60,7 @@ def test_fixture_exit_codes(capsys: pytest.CaptureFixture[str], pattern: str, co
 
 
 def test_stdin(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    data = "$1 + 1 = 3$\n".encode()
+    data = b"$1 + 1 = 3$\n"
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
     assert main(["audit", "-"]) == 1
     assert "<stdin>:1:10: wrong-value claimed 3" in capsys.readouterr().out

@@ -16,7 +16,7 @@ from symattn.spec import load_spec
 
 HELP = "write the worked example of a spec step by step (Markdown, LaTeX or JSON; zh or en)"
 
-#: output format -> render function name in symattn.render
+#: output format -> render function name in symattn.present.render
 RENDERERS = {"markdown": "render_markdown", "latex": "render_latex", "json": "render_json"}
 
 

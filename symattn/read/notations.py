@@ -9,87 +9,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Final
 
-# --------------------------------------------------------------------------- row types
-
-
-@dataclass(frozen=True)
-class Example:
-    """A text a pattern must find, with the groups it must capture there."""
-
-    text: str
-    groups: tuple[tuple[str, str], ...] = ()
-
-
-def ex(text: str, **groups: str) -> Example:
-    """``ex("q_1 = [1, 2]", role="q")``: an example and its captured groups."""
-    return Example(text, tuple(groups.items()))
-
-
-@dataclass(frozen=True)
-class Pattern:
-    """A notation recognised by a regular expression (``kind``: what a match states)."""
-
-    name: str
-    regex: re.Pattern[str]
-    means: str
-    examples: tuple[Example, ...]
-    counterexamples: tuple[str, ...] = ()
-    kind: str = ""
-
-
-@dataclass(frozen=True)
-class Spelling:
-    """A way of writing something (``\\times``) and the grammar's own spelling of it (``×``)."""
-
-    written: str
-    grammar: str
-
-
-@dataclass(frozen=True)
-class Word:
-    """A word the reader recognises, and what it stands for."""
-
-    text: str
-    means: str
-
-
-@dataclass(frozen=True)
-class TokenRule:
-    """One kind of token of the arithmetic grammar: its pattern and texts of that kind."""
-
-    kind: str
-    pattern: str
-    examples: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class Chars:
-    """A class of characters, with characters in it and characters not in it."""
-
-    name: str
-    chars: frozenset[str]
-    means: str
-    examples: str
-    counterexamples: str = ""
-
-
-def _p(
-    name: str,
-    pattern: str,
-    means: str,
-    examples: tuple[Example | str, ...],
-    counterexamples: tuple[str, ...] = (),
-    *,
-    kind: str = "",
-    flags: int = 0,
-) -> Pattern:
-    shown = tuple(e if isinstance(e, Example) else Example(e) for e in examples)
-    return Pattern(name, re.compile(pattern, flags), means, shown, counterexamples, kind)
-
+from symattn.read.rows import Chars, Pattern, Spelling, TokenRule, Word, ex, pattern
 
 # --------------------------------------------------------------------------- the grammar
 
@@ -164,7 +87,7 @@ FUNCTIONS: Final[tuple[Word, ...]] = (
     Word("sum", "the sum of a list"),
 )
 
-BRACED_SUBSCRIPT: Final = _p(
+BRACED_SUBSCRIPT: Final = pattern(
     "braced-subscript",
     r"_\{([^{}]*)\}",
     "``s_{1}`` is the name ``s_1``",
@@ -174,7 +97,7 @@ BRACED_SUBSCRIPT: Final = _p(
 
 # --------------------------------------------------------------------------- math in documents
 
-DISPLAY_MATH: Final = _p(
+DISPLAY_MATH: Final = pattern(
     "display-math",
     r"\$\$(?P<d>.*?)\$\$|\\\[(?P<b>.*?)\\\]|\\begin\{(?P<env>(?:equation|align|aligned|alignat|"
     r"gather|gathered|multline|flalign|eqnarray|displaymath|math|split)\*?)\}(?P<e>.*?)"
@@ -188,63 +111,63 @@ DISPLAY_MATH: Final = _p(
     ("$x = 1$", "\\begin{table}1\\end{table}"),
     flags=re.S,
 )
-INLINE_MATH: Final = _p(
+INLINE_MATH: Final = pattern(
     "inline-math",
     r"(?<![\\$])\$(?P<i>[^$\n]+?)\$(?!\$)|\\\((?P<p>.*?)\\\)",
     "inline math: ``$…$`` and ``\\(…\\)``",
     (ex("a $x = 2$ b", i="x = 2"), ex("\\(y = 3\\)", p="y = 3")),
     ("costs \\$5", "$$"),
 )
-ENV_COMMAND: Final = _p(
+ENV_COMMAND: Final = pattern(
     "environment-command",
     r"\\(?:begin|end)\{[A-Za-z*]+\}(?:\{[^{}]*\})?|\\(?:label|tag|nonumber|notag)(?:\{[^{}]*\})?",
     "commands inside display math that are not math (blanked out)",
     ("\\begin{aligned}", "\\end{array}{cc}", "\\label{eq:1}", "\\nonumber"),
     ("\\frac{1}{2}",),
 )
-LATEX_ROW_BREAK: Final = _p(
+LATEX_ROW_BREAK: Final = pattern(
     "latex-row-break",
     r"(\\\\)",
     "``\\\\`` ends a row of an aligned environment or a table",
     ("a &= 1 \\\\ b &= 2",),
     ("\\frac{1}{2}",),
 )
-RELATION: Final = _p(
+RELATION: Final = pattern(
     "relation",
     r"=|≈|\\approx|约等于|\\simeq|≒|≃",
     "a relation in a line as written: a line without one holds no claim",
     ("x = 1", "e \\approx 2.718", "e^1 约等于 2.718", "a ≒ b"),
     ("x + 1",),
 )
-DIGIT: Final = _p(
+DIGIT: Final = pattern(
     "digit",
     r"[0-9０-９]",
     "a digit, ASCII or fullwidth: a line without one holds no number",
     ("7", "１"),
     ("x = y",),
 )
-CODE_LINE: Final = _p(
+CODE_LINE: Final = pattern(
     "code-line",
     r"[A-Za-z_]\.[A-Za-z_]|^\s*(?:def|return|import|from|class|print)\b|#|==|!=|\+=|;\s*$",
     "a plain line that is code, not math",
     ("feature_dim = query_matrix.size(-1)", "import os", "x += 1", "a == 1", "x = 1;"),
     ("x = 1.5", "score = 0.47"),
 )
-LIST_MARKER: Final = _p(
+LIST_MARKER: Final = pattern(
     "list-marker",
     r"^\s*(?:[•·*+\-–]\s+|\d{1,3}[.)、]\s*|[（(]\d{1,3}[)）]\s*)",
     "a list marker at the start of a line (not part of the math)",
     ("• e^1 ≈ 2.718", "3. 总和", "  - x = 1", "（2）x = 1", "1、x = 1"),
     ("x = 1", "e^1 = 2.718"),
 )
-PROSE_WORD: Final = _p(
+PROSE_WORD: Final = pattern(
     "prose-word",
     r"([^\s$:：，,。；;]+)\s*$",
     "the word right before inline math (``总和 $= …$``)",
     (ex("3. 总和 ", **{"1": "总和"}), ex("the sum ", **{"1": "sum"})),
     (": ",),
 )
-FENCED_CODE: Final = _p(
+FENCED_CODE: Final = pattern(
     "fenced-code",
     r"^[ \t]*(```|~~~).*?^[ \t]*\1[ \t]*$",
     "a fenced code block: code, not math",
@@ -252,7 +175,7 @@ FENCED_CODE: Final = _p(
     ("```\nx = 1\n~~~",),
     flags=re.S | re.M,
 )
-RESULT_LABEL: Final = _p(
+RESULT_LABEL: Final = pattern(
     "result-label",
     r"^\s*(?:乘积|计算|相乘|点积)?结果\s*$|^\s*(?:the\s+)?(?:product\s+|final\s+)?result\s*$",
     "a line naming the result of the expression on the line before (``乘积结果=[…]``)",
@@ -260,7 +183,7 @@ RESULT_LABEL: Final = _p(
     ("total", "results"),
     flags=re.I,
 )
-EXPRESSION_LINE: Final = _p(
+EXPRESSION_LINE: Final = pattern(
     "expression-line",
     r"^[\s\[\]()0-9.,+\-*×·÷/^]+$",
     "a line holding only arithmetic (a result line may claim its value)",
@@ -278,14 +201,14 @@ PROSE_END: Final = Chars(
     ":：;；。!！?？它总",
     "=+(x1 ",
 )
-PROSE_SENTENCE: Final = _p(
+PROSE_SENTENCE: Final = pattern(
     "prose-sentence",
     r"(?:[A-Za-z]{2,}[ ,]+){3}|[\u4e00-\u9fff]{6}",
     "three words in a row, or six CJK characters: prose, not a formula",
     ("the sum is = 3", "为了方便计算假设"),
     ("d_k = 2", "总和 = 3"),
 )
-TAIL_SYMBOL: Final = _p(
+TAIL_SYMBOL: Final = pattern(
     "tail-symbol",
     r"(?:[A-Za-z\u4e00-\u9fff]{2}[^=]*?[\s,，:：\u4e00-\u9fff])"
     r"(?P<sym>[A-Za-z][A-Za-z0-9]*_\{?[A-Za-z0-9]{1,8}\}?)\s*$",
@@ -297,21 +220,21 @@ TAIL_SYMBOL: Final = _p(
     ),
     ("d_k",),
 )
-SUBSCRIPT_INDEX: Final = _p(
+SUBSCRIPT_INDEX: Final = pattern(
     "subscript-index",
     r"_\s*(?:\{[^{}]{0,24}\}|[A-Za-z0-9]+)",
     "a subscript (``x_{3}``, ``q_1``): an index, not a number",
     ("x_{3}", "q_1", "W_ Q"),
     ("x^2",),
 )
-SENTENCE_END: Final = _p(
+SENTENCE_END: Final = pattern(
     "sentence-end",
     r"^(?P<body>.*\d)\.\s*$",
     "``= 2.`` at the end of a sentence: the period is not part of the number",
     (ex("4.", body="4"), ex("0.82. ", body="0.82")),
     ("4", "4.5"),
 )
-WORD_AFTER: Final = _p(
+WORD_AFTER: Final = pattern(
     "word-after",
     r"\s+[A-Za-z\u4e00-\u9fff]{2,}",
     "a word after the last number ends the math (``= 2 here.``)",
@@ -328,21 +251,21 @@ VECTOR_TEXT: Final = rf"\[\s*{NUMBER_TEXT}(?:\s*,\s*{NUMBER_TEXT})*\s*\]"
 #: a matrix of numbers ``[[1, 0], [0, 1]]``
 MATRIX_TEXT: Final = rf"\[\s*{VECTOR_TEXT}(?:\s*,\s*{VECTOR_TEXT})*\s*\]"
 
-NUMBER: Final = _p(
+NUMBER: Final = pattern(
     "number",
     NUMBER_TEXT,
     "a number in a vector, a table cell or prose",
     ("1", "-0.15", "1e-3", "2.5E4"),
     ("x",),
 )
-VECTOR: Final = _p(
+VECTOR: Final = pattern(
     "vector",
     VECTOR_TEXT,
     "a vector of numbers",
     ("[1, 2]", "[ -0.15 ,0.2 ]", "[3]"),
     ("[a, b]", "[]"),
 )
-VECTOR_DEFINITION: Final = _p(
+VECTOR_DEFINITION: Final = pattern(
     "vector-definition",
     rf"(?<![A-Za-z])(?P<role>[qkv])\s*_\s*(?P<idx>[^\s=()\[\],]{{1,24}})\s*"
     rf"(?:\((?P<tok>[^()=\[\]]{{1,40}})\)\s*)?=\s*(?P<vec>{VECTOR_TEXT})",
@@ -354,7 +277,7 @@ VECTOR_DEFINITION: Final = _p(
     ),
     ("Q_1 = [1, 2]", "seq_1 = [1, 2]", "q_1 = 2"),
 )
-W_DEFINITION: Final = _p(
+W_DEFINITION: Final = pattern(
     "w-definition",
     rf"(?<![A-Za-z])W\s*[_^]?\s*(?P<role>[QKV])(?![A-Za-z])\s*[=:]?\s*(?P<mat>{MATRIX_TEXT})",
     "a weight matrix: ``WQ [[…]]``, ``W_Q = [[…]]``, ``W^Q: [[…]]``",
@@ -365,14 +288,14 @@ W_DEFINITION: Final = _p(
     ),
     ("W_Query = [[1]]", "W_Q = [1, 2]"),
 )
-W_HEADER: Final = _p(
+W_HEADER: Final = pattern(
     "w-header",
     r"^W\s*[_^]?\s*(?P<role>[QKV])$",
     "the heading of a weight matrix written as rows below it",
     (ex("W_Q", role="Q"), ex("W^K", role="K"), ex("WV", role="V")),
     ("W_Q = 1", "w_q"),
 )
-X_HEADER: Final = _p(
+X_HEADER: Final = pattern(
     "x-header",
     r"(?i)^(?:x|embeddings?\b.*|.*embedding.*x.*|.*向量\s*x.*|嵌入.*)$",
     "the heading of a table's column of embeddings",
@@ -395,7 +318,7 @@ TABLE_RULES: Final[tuple[Word, ...]] = tuple(
 )
 #: characters blanked out of a line before it is scanned
 MARKUP: Final = Chars("markup", frozenset("${}\\"), "math and LaTeX markup", "${}\\", "[]()|&")
-CELL_GAP: Final = _p(
+CELL_GAP: Final = pattern(
     "cell-gap",
     r"\t+|\s{2,}",
     "what separates the cells of a plain table row: tabs or two or more spaces",
@@ -407,7 +330,7 @@ CELL_GAP: Final = _p(
 
 #: labels of chains (braces dropped): what the chain's value states
 LABEL_RULES: Final[tuple[Pattern, ...]] = (
-    _p(
+    pattern(
         "label-score-of",
         r"(?i)^(?:score|scores|s|分数|得分|相似度)\((?P<row>[^,()]+),(?P<col>[^,()]+)\)$",
         "one score, named by its query and key",
@@ -415,7 +338,7 @@ LABEL_RULES: Final[tuple[Pattern, ...]] = (
         ("score(它)",),
         kind="scores",
     ),
-    _p(
+    pattern(
         "label-q-dot-k",
         r"(?i)^q_(?P<row>\w+)\s*[·*×]?\s*k_(?P<col>\w+)$",
         "one score as a dot product of a query and a key",
@@ -423,7 +346,7 @@ LABEL_RULES: Final[tuple[Pattern, ...]] = (
         ("q_1 + k_2",),
         kind="scores",
     ),
-    _p(
+    pattern(
         "label-sum",
         r"(?i)^(?:sum|总和|求和|和|分母|denominator)$",
         "the sum of the exponentials",
@@ -431,7 +354,7 @@ LABEL_RULES: Final[tuple[Pattern, ...]] = (
         ("summary",),
         kind="sum",
     ),
-    _p(
+    pattern(
         "label-weights",
         r"(?i)^(?:softmax|attention weights?|weights?|权重|注意力权重|α|alpha)(?:\s*归一化)?"
         r"(?:_(?P<row>\S+))?$",
@@ -440,7 +363,7 @@ LABEL_RULES: Final[tuple[Pattern, ...]] = (
         ("weighted",),
         kind="weights",
     ),
-    _p(
+    pattern(
         "label-output",
         r"(?i)^(?:attention output|output|输出|注意力输出|out)(?:_(?P<row>\S+))?$",
         "the output of a query row",
@@ -449,35 +372,35 @@ LABEL_RULES: Final[tuple[Pattern, ...]] = (
         kind="output",
     ),
 )
-EXP_FIRST: Final = _p(
+EXP_FIRST: Final = pattern(
     "exp-first",
     rf"^(?:e\s*\^\s*\(?\s*(?P<a>{NUMBER_TEXT})\s*\)?|exp\s*\(\s*(?P<b>{NUMBER_TEXT})\s*\))$",
     "a chain that starts with one exponential: its value is an exponential of the row",
     (ex("e^2.5", a="2.5"), ex("e^(0.5)", a="0.5"), ex("exp(1)", b="1")),
     ("e^x", "2e^1"),
 )
-SQRT_DK: Final = _p(
+SQRT_DK: Final = pattern(
     "sqrt-dk",
     r"^(?:\\sqrt|sqrt|√)\s*\(?\s*d_k\s*\)?$",
     "a chain that starts with the root of d_k: its value is the divisor",
     ("\\sqrt d_k", "sqrt(d_k)", "√d_k"),
     ("\\sqrt 2", "d_k"),
 )
-SCORE_FIRST: Final = _p(
+SCORE_FIRST: Final = pattern(
     "score-first",
     r"^q_(?P<row>\w+)\s*[·*×]\s*k_(?P<col>\w+)$",
     "a chain that starts with a dot product of a query and a key: its value is a score",
     (ex("q_1 · k_2", row="1", col="2"), ex("q_it×k_an", row="it")),
     ("q_1k_2", "Q_1 · K_2"),
 )
-SCALED_FIRST: Final = _p(
+SCALED_FIRST: Final = pattern(
     "scaled-first",
     rf"^{VECTOR_TEXT}\s*[÷/]\s*\S.{{0,40}}$",
     "``[5, 2] ÷ 2``: the scores divided by the scale, so the value is the scaled scores",
     ("[5, 2] ÷ 2", "[5, 2]/√2"),
     ("[5, 2] * 2", "5 ÷ 2"),
 )
-WEIGHT_LINE: Final = _p(
+WEIGHT_LINE: Final = pattern(
     "weight-line",
     rf"(?<![A-Za-z])w\s*_\s*(?P<idx>[^\s=()\[\],:：]{{1,24}})\s*(?:\([^()=]{{1,40}}\)\s*)?"
     rf"(?:[:：]|(?=[=≈]))[^\n]{{0,200}}?[=≈]\s*(?P<num>{NUMBER_TEXT})\s*[.。]?\s*$",
@@ -490,7 +413,7 @@ WEIGHT_LINE: Final = _p(
 )
 #: prose that states weights or an output without an equation sign
 PROSE_RULES: Final[tuple[Pattern, ...]] = (
-    _p(
+    pattern(
         "prose-weights",
         rf"(?i)(?:注意力权重|权重|attention weights?|weights)[^\[\d\n]{{0,8}}"
         rf"(?P<vec>{VECTOR_TEXT})",
@@ -502,7 +425,7 @@ PROSE_RULES: Final[tuple[Pattern, ...]] = (
         ("weights of the model [1, 2]",),
         kind="weights",
     ),
-    _p(
+    pattern(
         "prose-weight",
         rf"(?i)(?:权重|weight)\s*(?:是|为|of|=|:)?\s*(?P<num>{NUMBER_TEXT})",
         "a sentence stating one weight",
@@ -510,7 +433,7 @@ PROSE_RULES: Final[tuple[Pattern, ...]] = (
         ("weight matrix",),
         kind="weight",
     ),
-    _p(
+    pattern(
         "prose-output",
         rf"(?i)(?:注意力输出|输出|新向量|attention output|output(?: vector)?)[^\[\d\n]{{0,12}}"
         rf"(?P<vec>{VECTOR_TEXT})",

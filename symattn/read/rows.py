@@ -1,0 +1,85 @@
+"""The kinds of row the notations table (:mod:`symattn.read.notations`) is made of.
+
+Each row carries the examples it must recognise (and some it must not); the table's tests
+check every row against them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Example:
+    """A text a pattern must find, with the groups it must capture there."""
+
+    text: str
+    groups: tuple[tuple[str, str], ...] = ()
+
+
+def ex(text: str, **groups: str) -> Example:
+    """``ex("q_1 = [1, 2]", role="q")``: an example and its captured groups."""
+    return Example(text, tuple(groups.items()))
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """A notation recognised by a regular expression (``kind``: what a match states)."""
+
+    name: str
+    regex: re.Pattern[str]
+    means: str
+    examples: tuple[Example, ...]
+    counterexamples: tuple[str, ...] = ()
+    kind: str = ""
+
+
+@dataclass(frozen=True)
+class Spelling:
+    """A way of writing something (``\\times``) and the grammar's own spelling of it (``×``)."""
+
+    written: str
+    grammar: str
+
+
+@dataclass(frozen=True)
+class Word:
+    """A word the reader recognises, and what it stands for."""
+
+    text: str
+    means: str
+
+
+@dataclass(frozen=True)
+class TokenRule:
+    """One kind of token of the arithmetic grammar: its pattern and texts of that kind."""
+
+    kind: str
+    pattern: str
+    examples: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Chars:
+    """A class of characters, with characters in it and characters not in it."""
+
+    name: str
+    chars: frozenset[str]
+    means: str
+    examples: str
+    counterexamples: str = ""
+
+
+def pattern(
+    name: str,
+    pattern: str,
+    means: str,
+    examples: tuple[Example | str, ...],
+    counterexamples: tuple[str, ...] = (),
+    *,
+    kind: str = "",
+    flags: int = 0,
+) -> Pattern:
+    shown = tuple(e if isinstance(e, Example) else Example(e) for e in examples)
+    return Pattern(name, re.compile(pattern, flags), means, shown, counterexamples, kind)
