@@ -11,6 +11,7 @@ import re
 import sys
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType, ModuleType
+from typing import NoReturn
 
 from symattn.cli import audit, check, compute, explain, reference
 from symattn.cli.options import parse_limit
@@ -29,7 +30,7 @@ EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 class _Parser(argparse.ArgumentParser):
     """An argument parser whose usage errors say the program name and exit 2."""
 
-    def error(self, message: str) -> None:  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 

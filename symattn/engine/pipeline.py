@@ -345,7 +345,9 @@ def _apply_mask(trace: Trace, scaled: Step, mask: Step, full: tuple[int, ...]) -
         ) from None
     scores = s.scores
     if scores.shape != full:
-        si = scores.as_ints  # type: ignore[attr-defined]
+        if not isinstance(scores, (RationalTensor, ScaledIntTensor)):
+            raise ShapeError(f"scores of shape {scores.shape} do not broadcast to {full}")
+        si = scores.as_ints
         scores = ScaledIntTensor(np.broadcast_to(si.ints, full), si.den)
     value = LinearSurdTensor(scores, s.coef, dropped | np.broadcast_to(s.masked, full), add)
     return trace.append("mask", "masked_scores", (scaled, mask), value, kind=mask.attrs.get("kind"))
