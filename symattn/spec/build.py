@@ -19,14 +19,7 @@ from symattn.errors import InputError
 from symattn.numbers import to_exact_array, to_fraction
 from symattn.spec.claims import build_claims
 from symattn.spec.fields import Fields, is_number, short, suggest, type_name
-from symattn.spec.model import (
-    ALL_INPUTS,
-    Q_MODE_INPUTS,
-    X_MODE_INPUTS,
-    Spec,
-    gives_x,
-    needed_inputs,
-)
+from symattn.spec.model import ALL_INPUTS, STARTS, Spec, Start, starts_of
 
 SCHEMA_VERSION = 1
 #: the fields of a spec's top-level table
@@ -76,22 +69,31 @@ def build_spec(d: dict[str, Any], name: str, limits: Limits) -> Spec:
     causal = fields.boolean(d, "causal")
     num_heads = fields.pos_int(d["num_heads"], "num_heads") if "num_heads" in d else 1
     missing = _missing(fields, d.get("missing", []))
-    inputs = _inputs(fields, d.get("inputs", {}), missing)
-    uses_x = gives_x((*inputs, *missing))
-    if uses_x:
+    inputs, start = _inputs(fields, d.get("inputs", {}), missing)
+    uses_x = start.name == "x"
+    cross = "X_q" in inputs or "X_q" in missing
+    if uses_x and not cross:
         fields.subset(
             query_tokens, tokens, "query_tokens", "tokens (with X, queries are rows of X W_Q)"
         )
-    elif num_heads != 1:
+    elif not uses_x and num_heads != 1:
         raise fields.err("num_heads", "more than one head needs X, W_Q, W_K, W_V in inputs")
-    widths = _shapes(fields, inputs, tokens, query_tokens, uses_x, num_heads)
-    n_rows = len(tokens) if uses_x else len(query_tokens)
+    if start.name == "scores" and d_k is None and scale is None:
+        raise fields.err(
+            "inputs.scores",
+            "a spec that starts from the scores needs d_k or scale"
+            " (scale = 1 when the text does not scale them)",
+        )
+    widths = _shapes(fields, inputs, tokens, query_tokens, start, num_heads)
+    n_rows = len(tokens) if uses_x and not cross else len(query_tokens)
     mask = None
     if "mask" in d:
         if causal:
             raise fields.err("mask", "give either mask or causal = true, not both")
         mask = _mask(fields, d["mask"], n_rows, len(tokens))
-    claims = build_claims(fields, d.get("claims", {}), tokens, query_tokens, uses_x, widths)
+    claims = build_claims(
+        fields, d.get("claims", {}), tokens, query_tokens, uses_x and not cross, widths
+    )
     return Spec(
         path=fields.name,
         title=fields.text(d, "title"),
@@ -143,29 +145,33 @@ def _missing(fields: Fields, v: object) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _inputs(fields: Fields, v: object, missing: tuple[str, ...]) -> dict[str, np.ndarray]:
-    """``[inputs]``: Q, K, V or X and the projections (what is absent listed under missing)."""
+def _inputs(
+    fields: Fields, v: object, missing: tuple[str, ...]
+) -> tuple[dict[str, np.ndarray], Start]:
+    """``[inputs]``: the inputs of one start (what is absent listed under missing)."""
     if not isinstance(v, dict):
         raise fields.err("inputs", f"expected a table of matrices, got {short(v)}")
     fields.unknown(v, ALL_INPUTS, "inputs")
-    names = set(v) | set(missing)
-    if names & set(Q_MODE_INPUTS) and names & set(X_MODE_INPUTS):
+    names = [*v, *missing]
+    fits = starts_of(names)
+    if not fits:
+        ways = "; ".join(", ".join(st.required) for st in STARTS)
         raise fields.err(
             "inputs",
-            "give either Q, K, V or X, W_Q, W_K, W_V (and W_O), not a mix"
-            f" (found {', '.join(sorted(names))})",
+            f"give the inputs of one start ({ways}), not a mix (found {', '.join(sorted(names))})",
         )
+    start = fits[0]
     for n in missing:
         if n in v:
             raise fields.err(f"inputs.{n}", "is given but also listed under 'missing'")
-    needed = needed_inputs(gives_x(names))
-    for n in needed:
+    for n in start.required:
         if n not in names:
             raise fields.err(
                 f"inputs.{n}",
                 f'is required; if the source does not give it, list it under missing = ["{n}"]',
             )
-    return {n: fields.numeric(fields.matrix(v[n], f"inputs.{n}"), f"inputs.{n}") for n in v}
+    arrays = {n: fields.numeric(fields.matrix(v[n], f"inputs.{n}"), f"inputs.{n}") for n in v}
+    return arrays, start
 
 
 def _shapes(
@@ -173,7 +179,7 @@ def _shapes(
     inputs: Mapping[str, np.ndarray],
     tokens: tuple[str, ...],
     query_tokens: tuple[str, ...],
-    uses_x: bool,
+    start: Start,
     num_heads: int,
 ) -> dict[str, int]:
     """Check the shapes that can be checked; return the known widths (E, Ev, out)."""
@@ -195,7 +201,18 @@ def _shapes(
             )
         widths.setdefault(key, w)
 
-    if not uses_x:
+    if start.name in ("scores", "scaled"):
+        n = start.required[0]
+        rows(n, len(query_tokens), "one per query token")
+        if n in inputs and inputs[n].shape[1] != len(tokens):
+            raise fields.err(
+                f"inputs.{n}",
+                f"rows have {inputs[n].shape[1]} entries, expected {len(tokens)} (one per token)",
+            )
+        rows("V", len(tokens), "one per token")
+        cols("V", "Ev", "")
+        return widths
+    if start.name == "qkv":
         rows("Q", len(query_tokens), "one per query token")
         rows("K", len(tokens), "one per token")
         rows("V", len(tokens), "one per token")
@@ -205,6 +222,8 @@ def _shapes(
         return widths
     rows("X", len(tokens), "one per token")
     cols("X", "D", "")
+    rows("X_q", len(query_tokens), "one per query token")
+    cols("X_q", "D", "the width of X")
     for n in ("W_Q", "W_K", "W_V"):
         if "D" in widths:
             rows(n, widths["D"], "the width of X")

@@ -18,11 +18,40 @@ from symattn.exact import Surd, inv_sqrt
 from symattn.numbers import Written
 from symattn.spec.run import run_spec
 
+
+@dataclass(frozen=True)
+class Start:
+    """Where a worked example starts, and the inputs it gives there."""
+
+    name: str  #: ``x`` | ``qkv`` | ``scores`` | ``scaled``
+    required: tuple[str, ...]  #: the inputs the computation needs
+    optional: tuple[str, ...] = ()  #: inputs it may give too
+
+    @property
+    def inputs(self) -> tuple[str, ...]:
+        """Every input this start knows."""
+        return self.required + self.optional
+
+
+#: the starts, each with its inputs; a spec's inputs (given or missing) name exactly one
+STARTS: tuple[Start, ...] = (
+    Start("x", ("X", "W_Q", "W_K", "W_V"), ("X_q", "W_O")),
+    Start("qkv", ("Q", "K", "V")),
+    Start("scores", ("scores", "V")),
+    Start("scaled", ("scaled", "V")),
+)
+#: every input name a spec knows, in table order
+ALL_INPUTS: tuple[str, ...] = tuple(dict.fromkeys(n for st in STARTS for n in st.inputs))
 #: the inputs when the spec gives Q, K, V directly
-Q_MODE_INPUTS = ("Q", "K", "V")
-#: the inputs when the spec gives X and the projections (W_O is always optional)
-X_MODE_INPUTS = ("X", "W_Q", "W_K", "W_V", "W_O")
-ALL_INPUTS = Q_MODE_INPUTS + X_MODE_INPUTS
+Q_MODE_INPUTS = STARTS[1].required
+#: the inputs when the spec gives X and the projections
+X_MODE_INPUTS = STARTS[0].inputs
+
+
+def starts_of(names: Iterable[str]) -> tuple[Start, ...]:
+    """The starts whose inputs include every one of ``names`` (``V`` fits three)."""
+    given = set(names)
+    return tuple(st for st in STARTS if given <= set(st.inputs)) if given else STARTS[1:2]
 
 
 def gives_x(names: Iterable[str]) -> bool:
@@ -31,8 +60,8 @@ def gives_x(names: Iterable[str]) -> bool:
 
 
 def needed_inputs(x_mode: bool) -> tuple[str, ...]:
-    """The inputs a computation needs (W_O is always optional)."""
-    return X_MODE_INPUTS[:4] if x_mode else Q_MODE_INPUTS
+    """The inputs a computation from X (or from Q, K, V) needs."""
+    return STARTS[0].required if x_mode else STARTS[1].required
 
 
 #: one claimed number, or None where the author claims nothing
@@ -92,14 +121,24 @@ class Spec:
     claims: Claims
 
     @property
+    def start(self) -> Start:
+        """Where the example starts (the first start that fits its inputs)."""
+        return starts_of((*self.inputs, *self.missing))[0]
+
+    @property
     def uses_x(self) -> bool:
         """True when the spec gives X and projection matrices rather than Q, K, V."""
-        return gives_x((*self.inputs, *self.missing))
+        return self.start.name == "x"
+
+    @property
+    def cross(self) -> bool:
+        """True when the queries come from their own sequence (``X_q``): cross-attention."""
+        return "X_q" in self.inputs or "X_q" in self.missing
 
     @property
     def needed(self) -> tuple[str, ...]:
-        """The inputs the computation needs (W_O is always optional)."""
-        return needed_inputs(self.uses_x)
+        """The inputs the computation needs (``X_q`` too in cross-attention)."""
+        return self.start.required + (("X_q",) if self.cross else ())
 
     @property
     def absent(self) -> tuple[str, ...]:

@@ -21,12 +21,47 @@ def run_spec(spec: Spec) -> AttentionResult:
         )
     scale = spec.effective_scale()
     i = spec.inputs
+    start = spec.start.name
     try:
-        if not spec.uses_x:
+        if start == "scores":
+            return engine.attention_from_scores(
+                i["scores"],
+                i["V"],
+                attn_mask=spec.mask,
+                is_causal=spec.causal,
+                scale=spec.scale,
+                d_k=spec.d_k if spec.scale is None else None,
+                query_labels=spec.query_tokens,
+                key_labels=spec.tokens,
+            )
+        if start == "scaled":
+            return engine.attention_from_scores(
+                i["scaled"],
+                i["V"],
+                attn_mask=spec.mask,
+                is_causal=spec.causal,
+                scaled=True,
+                query_labels=spec.query_tokens,
+                key_labels=spec.tokens,
+            )
+        if start == "qkv":
             return engine.scaled_dot_product_attention(
                 i["Q"],
                 i["K"],
                 i["V"],
+                attn_mask=spec.mask,
+                is_causal=spec.causal,
+                scale=scale,
+                query_labels=spec.query_tokens,
+                key_labels=spec.tokens,
+            )
+        if spec.cross and spec.num_heads == 1 and "W_O" not in i:
+            return engine.cross_attention(
+                i["X_q"],
+                i["X"],
+                i["W_Q"],
+                i["W_K"],
+                i["W_V"],
                 attn_mask=spec.mask,
                 is_causal=spec.causal,
                 scale=scale,
@@ -51,10 +86,12 @@ def run_spec(spec: Spec) -> AttentionResult:
             i["W_V"],
             i.get("W_O"),
             num_heads=spec.num_heads,
+            x_q=i.get("X_q"),
             attn_mask=spec.mask,
             is_causal=spec.causal,
             scale=scale,
             labels=spec.tokens,
+            query_labels=spec.query_tokens if spec.cross else None,
         )
     except InputError as exc:
         if str(exc).startswith(f"{spec.path}:"):
