@@ -1,30 +1,50 @@
-"""Audit a text as it is: every arithmetic claim in it, judged with certified verdicts.
+"""Audit a text as it is: every number it states about attention, judged with certified
+verdicts, and every number it holds accounted for.
 
 The reading pipeline, one module per stage:
 
-1. :mod:`~symattn.read.extract` finds the math and cuts it into chains ``a = b ≈ c``;
-2. :mod:`~symattn.read.level1` judges each chain link by link (names the text defines,
-   conflicting definitions, rounded constants), and keeps what each chain states;
-3. :mod:`~symattn.read.scan` reads the inputs and prose claims line by line, and
-   :mod:`~symattn.read.problem` rebuilds the attention problem behind the text;
-4. :mod:`~symattn.read.level2` judges that problem with ``check`` (or says what could not be
-   checked, :mod:`~symattn.read.missing`);
-5. :class:`AuditReport` holds one finding per number, sorted by position.
+1. :mod:`~symattn.read.source` and :mod:`~symattn.read.blocks`: the text cut into blocks by
+   real parsers (Markdown, LaTeX, plain text), with exact positions;
+2. :mod:`~symattn.read.reading`: what each block holds (formulas, arrays, tables, code);
+3. :mod:`~symattn.read.level1`: each formula ``a = b ≈ c`` judged link by link;
+4. :mod:`~symattn.read.problem` and :mod:`~symattn.read.level2`: the attention problem behind
+   the text rebuilt and judged by ``check``;
+5. :class:`AuditReport`: one finding per number, and the census of every number
+   (:mod:`~symattn.read.census`): judged, read, or why not.
 """
 
 from __future__ import annotations
+
+import re
 
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.errors import InputError
 from symattn.judge.findings import Finding
 from symattn.judge.verdict import DEFAULT_ACCEPTED
 from symattn.numbers.rounding import Rounding
-from symattn.read.extract import chains
+from symattn.read.blocks import format_of
+from symattn.read.census import Census
+from symattn.read.dataflow import flows
+from symattn.read.facts import facts_of_reading
 from symattn.read.level1 import judge_chains
-from symattn.read.level2 import judge_problem
+from symattn.read.level2 import judge_problems
+from symattn.read.problem import build_problems
+from symattn.read.scaling import hypotheses
+from symattn.read.reading import read
 from symattn.read.report import AuditReport, Recognised, Unparsed
+from symattn.read.source import Source
 
-__all__ = ["AuditReport", "Finding", "Recognised", "Unparsed", "audit"]
+__all__ = ["AuditReport", "Finding", "Recognised", "Unparsed", "audit", "language_of"]
+
+_CJK = re.compile("[\u3400-\u4dbf\u4e00-\u9fff]")
+
+
+def language_of(text: str) -> str:
+    """``zh`` when the text is mostly Chinese prose, else ``en`` (the default of ``--lang``)."""
+    sample = text[:20000]
+    cjk = len(_CJK.findall(sample))
+    letters = sum(1 for ch in sample if ch.isascii() and ch.isalpha())
+    return "zh" if cjk * 3 > letters * 1 and cjk >= 10 else "en"
 
 
 def audit(
@@ -33,21 +53,45 @@ def audit(
     path: str = "<text>",
     accepted: frozenset[Rounding] = DEFAULT_ACCEPTED,
     limits: Limits = DEFAULT_LIMITS,
+    fmt: str | None = None,
 ) -> AuditReport:
     """Audit ``text``: every claim it makes, judged exactly (see the module docstring)."""
     if not isinstance(text, str):
         raise InputError("audit: expected the document as str")
-    found, skipped = chains(text, limits=limits)
-    level1 = judge_chains(found, accepted=accepted, limits=limits)
-    level2 = judge_problem(text, path, level1, accepted=accepted, limits=limits)
-    findings = sorted(
-        (*level1.findings, *level2.findings), key=lambda f: (f.line, f.column, f.code)
+    src = Source.of(text)
+    census = Census.of(src)
+    reading = read(src, fmt or format_of(path, text), census, limits)
+    for chain in reading.chains:
+        for at in chain.number_offsets():
+            census.read(at)
+    level1 = judge_chains(reading.chains, accepted=accepted, limits=limits)
+    computed = flows(
+        reading.code_facts, [st.tree for _, st in reading.statements], reading.literal_roles
     )
+    facts = facts_of_reading(reading, level1.stated, computed)
+    problems = build_problems(facts, hypotheses(src.text, facts))
+    level2 = judge_problems(problems, path, accepted=accepted, limits=limits)
+    for at in level1.seen | level2.judged:
+        census.judged(at)
+    taken = {(f.line, f.column) for f in level1.findings}
+    merged = list(level1.findings)
+    for f in level2.findings:
+        if (f.line, f.column) not in taken or f.code == "not-normalized":
+            taken.add((f.line, f.column))
+            merged.append(f)
+    findings = sorted(merged, key=lambda f: (f.line, f.column, f.code))
     unparsed = (
-        *(Unparsed(s.line, s.text, s.reason) for s in skipped),
+        *(Unparsed(s.line, s.text, s.reason) for s in reading.skipped),
         *level1.unparsed,
         *level2.unparsed,
     )
+    checked = len(level1.seen | level2.judged)
     return AuditReport(
-        path, tuple(findings), level1.checked + level2.checked, unparsed, level2.recognised
+        path,
+        tuple(findings),
+        checked,
+        unparsed,
+        level2.recognised,
+        numbers=census.records(),
+        lang=language_of(text),
     )

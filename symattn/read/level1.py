@@ -30,7 +30,7 @@ from symattn.read.notations import PROSE_SENTENCE, SUBSCRIPT_INDEX
 from symattn.read.observations import Spot, Stated
 from symattn.read.report import Unparsed, text_finding
 from symattn.read.scalar import Scalar, lit
-from symattn.read.syntax import Call, literal_numbers, names
+from symattn.read.syntax import Call, literal_numbers, literal_shape, names
 from symattn.read.tokens import ExprError
 
 __all__ = ["Level1", "judge_chains"]
@@ -44,7 +44,7 @@ class Level1:
     unparsed: tuple[Unparsed, ...]
     checked: int
     stated: tuple[Stated, ...]
-    seen: frozenset[tuple[int, int]]  # (line, column) of the numbers Level 1 judged
+    seen: frozenset[int]  # source offsets of the numbers Level 1 judged
 
 
 @dataclass
@@ -58,7 +58,7 @@ class _Run:
     unparsed: list[Unparsed] = field(default_factory=list)
     stated: list[Stated] = field(default_factory=list)
     checked: int = 0
-    seen: set[tuple[int, int]] = field(default_factory=set)
+    seen: set[int] = field(default_factory=set)
 
 
 def judge_chains(
@@ -70,7 +70,7 @@ def judge_chains(
         try:
             _process(run, chain)
         except (ExprError, SymattnError) as e:
-            if chain.kind == "plain" and PROSE_SENTENCE.regex.search(chain.text):
+            if chain.kind == "text" and PROSE_SENTENCE.regex.search(chain.text):
                 continue  # a sentence with an '=' in it, not math
             run.unparsed.append(Unparsed(chain.line, chain.text[:200], str(e)))
         except RecursionError:
@@ -94,8 +94,15 @@ def _process(run: _Run, chain: ChainText) -> None:
     if first.kind == "none" and chain.before and not links[0].text.strip():
         label = label_of(chain.before, run.limits) or ""
     parsed: list[Parsed] = [first]
+    errors: list[str] = []
     for i, ln in enumerate(links[1:], start=1):
-        parsed.append(read_link(ln.text, i == len(links) - 1, run.limits))
+        try:
+            parsed.append(read_link(ln.text, i == len(links) - 1, run.limits))
+        except (ExprError, SymattnError) as e:
+            if i == len(links) - 1:
+                raise
+            errors.append(str(e))  # a link that is not arithmetic: the others still say
+            parsed.append(NOTHING)
     used = frozenset().union(*(names(p.node) for p in parsed if p.node is not None))
     conflicted = {n: d for n, d in run.names.conflicted().items() if n in used}
 
@@ -104,14 +111,21 @@ def _process(run: _Run, chain: ChainText) -> None:
     if first.node is not None and any(n not in env and n != "e" for n in names(first.node)):
         # `q_1 · k_1 = 1×1 + 2×2 = 5`: a first link with unknown names only names the chain
         parsed[0] = NOTHING
-    values, exact_values = _evaluate(run, parsed)
+    values, exact_values = _evaluate(run, parsed, errors)
+    before = run.checked
     _judge_claims(run, chain, parsed, values, exact_values, conflicted)
     _define(run, chain, label, parsed, values, exact_values)
+    if run.checked == before and errors and any(
+        literal_numbers(p.node) is not None for p in parsed[1:] if p.node is not None
+    ):
+        raise ExprError(errors[0])
 
 
-def _evaluate(run: _Run, parsed: list[Parsed]) -> tuple[list[Value | None], list[Value | None]]:
+def _evaluate(
+    run: _Run, parsed: list[Parsed], errors: list[str]
+) -> tuple[list[Value | None], list[Value | None]]:
     """The value of each link with the names as the text gives them, and exactly (None for a
-    link that is not an expression)."""
+    link that is not an expression, or names what the text does not define: ``QK^T``)."""
     env, exact_env = run.names.env, run.names.exact_env
     values: list[Value | None] = []
     exact_values: list[Value | None] = []
@@ -120,10 +134,16 @@ def _evaluate(run: _Run, parsed: list[Parsed]) -> tuple[list[Value | None], list
             values.append(None)
             exact_values.append(None)
             continue
-        as_written = evaluate(p.node, env, limits=run.limits)
+        try:
+            as_written = evaluate(p.node, env, limits=run.limits)
+            differs = any(not same(env[n], exact_env[n]) for n in names(p.node) if n in exact_env)
+            exact = evaluate(p.node, exact_env, limits=run.limits) if differs else as_written
+        except ExprError as e:
+            errors.append(str(e))
+            values.append(None)
+            exact_values.append(None)
+            continue
         values.append(as_written)
-        differs = any(not same(env[n], exact_env[n]) for n in names(p.node) if n in exact_env)
-        exact = evaluate(p.node, exact_env, limits=run.limits) if differs else as_written
         exact_values.append(exact)
     return values, exact_values
 
@@ -226,7 +246,7 @@ def _judge_literals(
             consistent_with(claim, alt, run.accepted, run.limits) for alt in alternatives
         ):
             run.checked += 1  # right for an earlier, more exact form of the same quantity
-            run.seen.add(link.at(off + offset))
+            run.seen.add(link.offset(off + offset))
             continue
         _judge_one(run, claim, value, exact, link, off + offset)
 
@@ -234,12 +254,32 @@ def _judge_literals(
 def _remember(run: _Run, chain: ChainText, label: str, first: Parsed, parsed: list[Parsed]) -> None:
     """Keep what the chain states (its label, first link and literal links) for Level 2."""
     lits: list[tuple[Spot, ...]] = []
+    shapes: list[tuple[int, ...]] = []
     for i, p in enumerate(parsed[1:], start=1):
         got = literal_numbers(p.node) if p.node is not None else None
-        if got is not None:
-            lits.append(tuple(Spot(w, *chain.links[i].at(off + p.offset)) for w, off in got))
+        if got is not None and p.node is not None:
+            link = chain.links[i]
+            lits.append(
+                tuple(
+                    Spot(w, *link.at(off + p.offset), link.offset(off + p.offset))
+                    for w, off in got
+                )
+            )
+            shapes.append(literal_shape(p.node))
     if lits:
-        run.stated.append(Stated(label, chain.links[0].text, first.node, tuple(lits), chain.line))
+        run.stated.append(
+            Stated(
+                label,
+                chain.links[0].text,
+                first.node,
+                tuple(lits),
+                chain.line,
+                tuple(shapes),
+                tuple(ln.text for ln in chain.links),
+                chain.start,
+                chain.before,
+            )
+        )
 
 
 def _judge_one(
@@ -247,7 +287,7 @@ def _judge_one(
 ) -> None:
     """Judge one written number; add a finding when it is not consistent."""
     run.checked += 1
-    run.seen.add(link.at(offset))
+    run.seen.add(link.offset(offset))
     verdict = judge(claim, value, accepted=run.accepted, limits=run.limits)
     code, cause, exact_text = verdict.code, verdict.reason, verdict.exact
     if code in ("wrong-value", "truncated") and value.uses_e:

@@ -1,13 +1,16 @@
-"""Level 2: the attention problem behind the text, rebuilt and judged by ``check``.
+"""Level 2: the attention problem behind the text, judged by ``check``.
 
-Each finding of ``check`` lands on the number the text wrote; a number Level 1 already
-reported gets no second finding, and a number both levels judged is counted once. Without
-inputs, what the text states is reported as not checked (:mod:`symattn.read.missing`).
+Each :class:`~symattn.read.problem.Problem` is built into a spec with
+:func:`symattn.spec.build.build_spec` (no text round trip) and judged by
+:func:`symattn.judge.check`; each finding lands on the number the text wrote. When the text
+leaves the scale open, a number is reported only if it is wrong in every frame tried
+(the first frame's finding is shown). A number Level 1 already reported gets no second
+finding; a number both levels judged is counted once.
 """
 
 from __future__ import annotations
 
-import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from symattn.config import Limits
@@ -15,74 +18,113 @@ from symattn.errors import SymattnError
 from symattn.judge.check import check
 from symattn.judge.findings import Finding, TextLocation
 from symattn.numbers.rounding import Rounding
-from symattn.read.level1 import Level1
-from symattn.read.missing import missing_inputs
-from symattn.read.problem import build
+from symattn.read.observations import Spot
+from symattn.read.problem import Problem
 from symattn.read.report import Recognised, Unparsed
-from symattn.read.scan import scan
-from symattn.spec import loads_spec
+from symattn.spec.build import build_spec
 
-__all__ = ["Level2", "judge_problem"]
+__all__ = ["Level2", "judge_problems"]
 
 
 @dataclass(frozen=True)
 class Level2:
-    """What Level 2 adds to Level 1: findings, math not checked, numbers judged, the problem."""
+    """What Level 2 adds: findings, what it could not check, what it judged, the problem."""
 
     findings: tuple[Finding, ...] = ()
     unparsed: tuple[Unparsed, ...] = ()
-    checked: int = 0
+    judged: frozenset[int] = frozenset()
     recognised: Recognised | None = None
 
 
-def _not_rebuilt(line: int, e: Exception) -> Level2:
-    return Level2(unparsed=(Unparsed(line, "attention problem", f"not rebuilt: {e}"),))
-
-
-def judge_problem(
-    text: str, path: str, level1: Level1, *, accepted: frozenset[Rounding], limits: Limits
-) -> Level2:
-    """Rebuild the problem behind ``text`` and judge what it states (via check)."""
-    sc = scan(text, limits)
+def _one(problem: Problem, path: str, accepted: frozenset[Rounding], limits: Limits) -> list[tuple[int, Finding]] | str:
+    """The findings of one problem, each with the offset of its number; or why it could not be
+    checked."""
     try:
-        problem = build(level1.stated, sc)
-    except (SymattnError, ValueError) as e:
-        return _not_rebuilt(1, e)
-    if problem is None:
-        return Level2(tuple(missing_inputs(level1.stated, sc)))
-    try:
-        spec = loads_spec(
-            json.dumps(problem.data, ensure_ascii=False), fmt="json", name=path, limits=limits
-        )
+        spec = build_spec(problem.data, path, limits)
         report = check(spec, accepted=accepted, limits=limits)
     except SymattnError as e:
-        return _not_rebuilt(problem.first.line if problem.first is not None else 1, e)
-    taken = {(f.line, f.column) for f in level1.findings}
-    has_conflict = any(f.code == "conflicting-definition" for f in level1.findings)
-    # one count per number: those Level 1 already judged are not counted twice
-    again = {(s.line, s.column) for s in problem.spots.values()} & level1.seen
-    findings: list[Finding] = []
+        return str(e)
+    out = []
     for f in report.findings:
-        if f.code == "conflicting-definition" and has_conflict:
-            continue  # Level 1 already says it, with the lines
-        spot = problem.spots.get((f.step, f.position)) or problem.first
-        line, column = (spot.line, spot.column) if spot is not None else (1, 1)
-        if f.code != "not-normalized":  # about the sum of the weights, not one number
-            if (line, column) in taken:
-                continue  # one finding per number: Level 1's is the more specific
-            taken.add((line, column))
-        findings.append(
-            Finding(
-                f.code,
-                f.severity,
-                TextLocation(line, column),
-                f.claimed,
-                "" if f.exact == "-" else f.exact,
-                f.expected,
-                f.message,
-                f"level2:{f.message_key}",
+        spot: Spot | None = problem.spots.get((f.step, f.position)) if f.step else None
+        if spot is None and f.step == "weights" and len(f.position) == 1:
+            spot = next(
+                (s for (st, pos), s in problem.spots.items() if st == "weights" and pos[0] == f.position[0]),
+                None,
+            )
+        if spot is None:
+            continue
+        out.append(
+            (
+                spot.at,
+                Finding(
+                    f.code,
+                    f.severity,
+                    TextLocation(spot.line, spot.column),
+                    f.claimed,
+                    "" if f.exact == "-" else f.exact,
+                    f.expected,
+                    f.message,
+                    f"level2:{f.message_key}",
+                ),
             )
         )
-    return Level2(
-        tuple(findings), checked=max(report.checked - len(again), 0), recognised=problem.recognised
-    )
+    return out
+
+
+#: the stages of a query row, in order (the first stated one confirms an assumed problem)
+_ORDER = ("scores", "scaled_scores", "exp_scores", "exp_sums", "weights", "output")
+
+
+def _confirmed(problem: Problem, found: list[tuple[int, Finding]]) -> bool:
+    """Whether most numbers of the first stage the problem states hold."""
+    for step in _ORDER:
+        spots = [s for (st, _), s in problem.spots.items() if st == step]
+        if spots:
+            wrong = {at for at, f in found if f.severity == "error"}
+            bad = sum(1 for s in spots if s.at in wrong)
+            return 2 * bad < len(spots)
+    return False
+
+
+def judge_problems(
+    problems: Sequence[Problem], path: str, *, accepted: frozenset[Rounding], limits: Limits
+) -> Level2:
+    """Judge every problem; keep a finding only where every hypothesis of its layer agrees."""
+    if not problems:
+        return Level2()
+    by_layer: dict[tuple[object, ...], list[Problem]] = {}
+    for p in problems:
+        by_layer.setdefault(p.group, []).append(p)
+    findings: list[Finding] = []
+    unparsed: list[Unparsed] = []
+    judged: set[int] = set()
+    for group in by_layer.values():
+        results = [_one(p, path, accepted, limits) for p in group]
+        ok = [r for r in results if not isinstance(r, str)]
+        if not ok:
+            first = group[0].first
+            line = first.line if first is not None else 1
+            unparsed.append(Unparsed(line, "attention problem", f"not checked: {results[0]}"))
+            continue
+        if group[0].assumed and not _confirmed(group[0], ok[0]):
+            first = group[0].first
+            unparsed.append(
+                Unparsed(
+                    first.line if first is not None else 1,
+                    "attention problem",
+                    "not checked: with Q = K = V = X (no projections given) the text's first "
+                    "stated stage does not hold, so the problem is not the one the text works",
+                )
+            )
+            continue
+        judged.update(s.at for s in group[0].spots.values())
+        flagged = [
+            {at for at, f in r if f.severity in ("error", "warning")} for r in ok
+        ]
+        agreed = set.intersection(*flagged) if flagged else set()
+        for at, f in ok[0]:
+            if f.severity in ("error", "warning") and at not in agreed:
+                continue
+            findings.append(f)
+    return Level2(tuple(findings), tuple(unparsed), frozenset(judged), problems[0].recognised)

@@ -18,11 +18,12 @@ __all__ = ["Scan", "Spot", "Stated", "texts"]
 
 @dataclass(frozen=True)
 class Spot:
-    """A number as written, and where (1-based line and column)."""
+    """A number as written, and where (1-based line and column, and its source offset)."""
 
     written: Written
     line: int
     column: int
+    at: int = -1
 
 
 def texts(spots: tuple[Spot, ...]) -> list[str]:
@@ -32,13 +33,18 @@ def texts(spots: tuple[Spot, ...]) -> list[str]:
 
 @dataclass(frozen=True)
 class Stated:
-    """What one chain states: its label, first link, and the numbers of its literal links."""
+    """What one chain states: its label, first link, the numbers of its literal links (with
+    the shape each is written in), the text of every link, and where the chain starts."""
 
     label: str
     first: str
     node: Node | None
     literals: tuple[tuple[Spot, ...], ...]
     line: int
+    shapes: tuple[tuple[int, ...], ...] = ()
+    links: tuple[str, ...] = ()
+    at: int = -1
+    before: str = ""
 
 
 #: numbers of one row (a vector, a table cell, a row of a matrix)

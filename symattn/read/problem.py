@@ -1,280 +1,433 @@
-"""The attention problem behind a text (Level 2), rebuilt as spec data with the claims it states.
+"""Stage 3b: the attention problems behind a text, as specs for ``check``.
 
-The inputs come from the scan (embeddings with ``W_Q``/``W_K``/``W_V``, a ``token Q K V``
-table, or ``q_1 = […]`` vectors); the claims from the chains Level 1 kept (labelled scores,
-sums, weights, outputs, exponentials, scaled scores, ``d_k`` and ``√d_k``) and from prose.
-Each claim remembers where it was written, so a finding of ``check`` lands on its number.
+Every stated array (a claim) comes from inputs the text gives: what the code computed it
+from (its :class:`~symattn.read.dataflow.Derivation`), or else the inputs given last before
+it (X with ``W_Q``/``W_K``/``W_V``; Q, K, V as matrices or one vector per token, ``q_1``,
+``k_{I}``, ``K_animal``; encoder states serving as keys and values). Claims with the same
+inputs, scale and mask make one problem. A text that redefines an input (``temp_q`` set
+again before each printout) gives one problem per version.
+
+Each claim is placed on its query row (the row its code selects, its name or label names,
+or the only query), its keys in order; a claim whose row or shape cannot be told is not
+judged (the census says why). A text that repeats a stage (printed, then written in LaTeX)
+gets one spec per repeat ("layers"), so every number gets its verdict. When neither the code
+nor the text says whether the scores are scaled, both frames are tried
+(:class:`Hypothesis`), and only what every frame finds wrong is reported.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping
-from dataclasses import dataclass
-from types import MappingProxyType
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Final
 
-from symattn.read.notations import EXP_FIRST, LABEL_RULES, SCALED_FIRST, SCORE_FIRST, SQRT_DK
-from symattn.read.observations import Row, Scan, Spot, Stated, texts
+from symattn.read.dataflow import Derivation
+from symattn.read.facts import INPUT_ROLES, Fact
+from symattn.read.observations import Spot
 from symattn.read.report import Recognised
-from symattn.read.syntax import Call
 from symattn.stages import BY_CLAIM
 
-__all__ = ["Inputs", "Problem", "build", "inputs_of", "label_kind"]
+__all__ = ["Hypothesis", "Problem", "build_problems"]
 
 #: (spec step, position in the step) of a claim
 Place = tuple[str, tuple[str, ...]]
 
-#: the weight matrices, in the order a spec gives them
-_W_NAMES = ("W_Q", "W_K", "W_V")
-
-#: the trace step of each claim of a query row
-_STEP: Mapping[str, str] = MappingProxyType({c: stage.step for c, stage in BY_CLAIM.items()})
+_PER_KEY: Final = ("scores", "scaled", "exp", "weights")
+_ROW_STAGES: Final = (*_PER_KEY, "output", "sum")
+_STEP: Final = {c: s.step for c, s in BY_CLAIM.items()}
 
 
 @dataclass(frozen=True)
-class Inputs:
-    """The inputs a text gives, as spec data, with the tokens of its keys and queries."""
+class Hypothesis:
+    """One way of reading what the text leaves open (the scale)."""
 
-    source: str  # embeddings | table | vectors
-    data: Mapping[str, list[list[str]]]
-    keys: tuple[str, ...]
-    queries: tuple[str, ...]
-    spots: tuple[Spot, ...]
+    name: str
+    d_k: int | None = None
+    scale: Fraction | None = None
 
 
-@dataclass(frozen=True)
+@dataclass
 class Problem:
-    """The rebuilt problem: spec data, token lists, and where each claim was written."""
+    """One spec to check: its data, where each claim is written, and what it used."""
 
-    data: Mapping[str, object]
+    data: dict[str, object]
+    spots: dict[Place, Spot]
+    used: set[int]
     recognised: Recognised
-    spots: Mapping[Place, Spot]
     first: Spot | None
-
-
-def inputs_of(sc: Scan) -> Inputs | None:
-    """The inputs of the text, or None when they are not all there."""
-    ws = {r: sc.w.get(r) for r in _W_NAMES}
-    table_tokens = tuple(t for t, e in sc.table.items() if set(e) >= {"Q", "K", "V"})
-    if sc.x and all(ws.values()):
-        tokens = (
-            table_tokens if table_tokens and all(t in sc.x for t in table_tokens) else tuple(sc.x)
-        )
-        inputs = {"X": [texts(sc.x[t]) for t in tokens]}
-        for r, rows in ws.items():
-            inputs[r] = [texts(row) for row in rows or ()]
-        spots = tuple(s for t in tokens for s in sc.x[t])
-        return Inputs("embeddings", inputs, tokens, tokens, spots)
-    # one `token Q K V` table, or the two tables `explain` writes: queries, then keys and values
-    keys = tuple(t for t, e in sc.table.items() if set(e) >= {"K", "V"})
-    queries = tuple(t for t, e in sc.table.items() if "Q" in e)
-    if keys and queries:
-        inputs = {
-            "Q": [texts(sc.table[t]["Q"]) for t in queries],
-            "K": [texts(sc.table[t]["K"]) for t in keys],
-            "V": [texts(sc.table[t]["V"]) for t in keys],
-        }
-        spots = tuple(s for t in queries for s in sc.table[t]["Q"])
-        spots += tuple(s for t in keys for r in "KV" for s in sc.table[t][r])
-        return Inputs("table", inputs, keys, queries, spots)
-    q, k, v = (sc.vectors[r] for r in "QKV")
-    if q and k and v and set(k) == set(v):
-        keys = tuple(sc.names.get(i, i) for i in k)
-        queries = tuple(sc.names.get(i, i) for i in q)
-        if len(set(keys)) != len(keys) or len(set(queries)) != len(queries):
-            return None
-        inputs = {
-            "Q": [texts(q[i]) for i in q],
-            "K": [texts(k[i]) for i in k],
-            "V": [texts(v[i]) for i in k],
-        }
-        spots = tuple(s for d in (q, k, v) for vec in d.values() for s in vec)
-        return Inputs("vectors", inputs, keys, queries, spots)
-    return None
-
-
-def _plain(text: str) -> str:
-    """A label or first link with its braces dropped (``q_{1}`` is ``q_1``)."""
-    return text.replace("{", "").replace("}", "").strip()
-
-
-def label_kind(label: str) -> tuple[str, re.Match[str]] | None:
-    """What a chain's label names (scores, sum, weights, output), and the match."""
-    plain = _plain(label)
-    for rule in LABEL_RULES:
-        m = rule.regex.match(plain)
-        if m is not None:
-            return rule.kind, m
-    return None
+    hypothesis: str = ""
+    #: the key of the group of problems whose findings must agree (the hypotheses of one layer)
+    group: tuple[object, ...] = ()
+    #: the inputs were not written by name (Q = K = V = X): judge only when confirmed
+    assumed: bool = False
 
 
 @dataclass(frozen=True)
-class _Claim:
-    """A claim about a query row: its kind, row and column as written, and its numbers."""
+class _Input:
+    """An input array: its rows (as written), names of its rows, and where it is."""
 
-    kind: str
-    row: str | None
-    col: str | None
-    spots: Row
+    role: str
+    rows: tuple[tuple[str, ...], ...]
+    row_names: tuple[str, ...]
+    spots: tuple[Spot, ...]
+    at: int
 
-
-@dataclass(frozen=True)
-class _Stated:
-    """The claims the chains and the prose state."""
-
-    rows: tuple[_Claim, ...]
-    d_k: tuple[Spot, ...]
-    sqrt_d_k: Spot | None
+    @property
+    def width(self) -> int:
+        return len(self.rows[0]) if self.rows else 0
 
 
-def _claims(stated: tuple[Stated, ...], sc: Scan) -> _Stated:
-    raw: list[_Claim] = []
-    dk_claims: list[Spot] = []
-    sqrt_claim: Spot | None = None
-    for s in stated:
-        last = s.literals[-1]
-        kind_m = label_kind(s.label) if s.label else None
-        first = _plain(s.first)
-        if s.label == "d_k" and len(last) == 1:
-            dk_claims.append(last[0])
-        elif SQRT_DK.regex.match(first) and len(last) == 1 and last[0].written.value > 0:
-            sqrt_claim = sqrt_claim or last[0]
-        elif kind_m is not None:
-            kind, m = kind_m
-            gd = m.groupdict()
-            raw.append(_Claim(kind, gd.get("row"), gd.get("col"), last))
-        elif (sm := SCORE_FIRST.regex.match(first)) is not None:
-            raw.append(_Claim("scores", sm.group("row"), sm.group("col"), last))
-        elif isinstance(s.node, Call) and s.node.fn == "sum":
-            raw.append(_Claim("sum", None, None, last))
-        elif SCALED_FIRST.regex.match(first):
-            raw.append(_Claim("scaled", None, None, last))
-        elif EXP_FIRST.regex.match(first):
-            raw.append(_Claim("exp", None, None, last))
-    raw += [
-        _Claim(kind, None, None, spots) for kind, spots in sc.prose if kind in ("weights", "output")
-    ]
-    raw += [_Claim("weight", None, idx, (spot,)) for idx, spot in sc.weights]
-    return _Stated(tuple(raw), tuple(dk_claims), sqrt_claim)
+def _rows_of(f: Fact) -> tuple[tuple[str, ...], ...]:
+    vals = tuple(s.written.text if s is not None else "0" for s in f.spots)
+    if len(f.dims) == 1:
+        return (vals,)
+    width = f.dims[-1]
+    return tuple(vals[i : i + width] for i in range(0, len(vals), width))
 
 
-def build(stated: tuple[Stated, ...], sc: Scan) -> Problem | None:
-    """The spec data of the problem behind the text, with the claims it states; None without
-    inputs. A row or key named by a number that is not an index raises ``ValueError``."""
-    got = inputs_of(sc)
-    if got is None:
-        return None
-    keys, queries = got.keys, got.queries
+def _complete(f: Fact) -> bool:
+    return not f.elided and all(s is not None for s in f.spots) and len(f.dims) in (1, 2)
 
-    def resolve(ident: str, among: tuple[str, ...]) -> str | None:
-        ident = ident.strip()
-        ident = sc.names.get(ident, ident)
-        if ident in among:
-            return ident
-        return among[int(ident) - 1] if ident.isdigit() and 1 <= int(ident) <= len(among) else None
 
-    claimed = _claims(stated, sc)
-    named_rows = {resolve(c.row, queries) for c in claimed.rows if c.row is not None} - {None}
-    default = (
-        next(iter(named_rows))
-        if len(named_rows) == 1
-        else queries[0]
-        if len(queries) == 1
-        else None
-    )
-    v_width = len(got.data["V"][0] if got.source != "embeddings" else got.data["W_V"][0])
-    rows: dict[str, dict[str, object]] = {}
-    spots: dict[Place, Spot] = {}
-    exp_next: dict[str, int] = {}
-    for c in claimed.rows:
-        row = resolve(c.row, queries) if c.row is not None else default
-        if row is None:
+def _inputs(facts: Sequence[Fact]) -> dict[int, _Input]:
+    """Every input array the text gives, by offset; vectors of one role that name their row
+    (``q_1``, ``k_{I}``) are joined into one matrix, kept at the offset of the first."""
+    out: dict[int, _Input] = {}
+    groups: dict[str, list[Fact]] = {}
+    for f in facts:
+        if not (f.given and f.role in INPUT_ROLES and f.role != "mask" and _complete(f)):
             continue
-        rc = rows.setdefault(row, {})
-        vals = c.spots
-        if c.kind in ("scores", "exp") and len(vals) == 1:
-            col = resolve(c.col, keys) if c.col is not None else None
-            if c.kind == "exp" and c.col is None:
-                j = exp_next.get(row, 0)
-                exp_next[row] = j + 1
-                col = keys[j] if j < len(keys) else None
-            if col is None:
-                continue
-            table = rc.setdefault(c.kind, {})
-            if isinstance(table, dict) and col not in table:
-                table[col] = vals[0].written.text
-                spots[(_STEP[c.kind], (row, col))] = vals[0]
-        elif c.kind == "scaled" and len(vals) == len(keys) and "scaled" not in rc:
-            rc["scaled"] = texts(vals)
-            for t, v in zip(keys, vals, strict=True):
-                spots[(_STEP["scaled"], (row, t))] = v
-        elif c.kind == "weight" and c.col is not None and (col := resolve(c.col, keys)) is not None:
-            single = rc.setdefault("weights", {})
-            if isinstance(single, dict) and col not in single:
-                single[col] = vals[0].written.text
-                spots[(_STEP["weights"], (row, col))] = vals[0]
-                spots.setdefault((_STEP["weights"], (row,)), vals[0])
-        elif c.kind == "sum" and len(vals) == 1 and "sum" not in rc:
-            rc["sum"] = vals[0].written.text
-            spots[(_STEP["sum"], (row,))] = vals[0]
-        elif c.kind == "weights" and len(vals) == len(keys) and "weights" not in rc:
-            rc["weights"] = texts(vals)
-            for t, v in zip(keys, vals, strict=True):
-                spots[(_STEP["weights"], (row, t))] = v
-            spots[(_STEP["weights"], (row,))] = vals[0]
-        elif c.kind == "output" and "output" not in rc and len(vals) == v_width:
-            rc["output"] = texts(vals)
-            for j, v in enumerate(vals):
-                spots[(_STEP["output"], (row, str(j)))] = v
+        if len(f.dims) == 1 and (f.token or f.index is not None) and f.role in ("q", "k", "v", "x"):
+            groups.setdefault(f.role, []).append(f)
+            continue
+        if f.index is not None or f.token:
+            continue
+        names = f.row_names if len(f.row_names) == len(_rows_of(f)) else ()
+        out[f.at] = _Input(f.role, _rows_of(f), names, tuple(s for s in f.spots if s), f.at)
+    for role, fs in groups.items():
+        seen: dict[str, Fact] = {}
+        for f in fs:
+            key = f.token or str(f.index)
+            seen.setdefault(key, f)
+        first = fs[0]
+        rows = tuple(_rows_of(f)[0] for f in seen.values())
+        if len({len(r) for r in rows}) != 1:
+            continue
+        spots = tuple(s for f in seen.values() for s in f.spots if s)
+        out[first.at] = _Input(role, rows, tuple(seen), spots, first.at)
+    return out
 
-    data: dict[str, object] = {"schema": 1, "tokens": list(keys), "inputs": dict(got.data)}
-    if got.source != "embeddings":
-        data["query_tokens"] = list(queries)
-    claims: dict[str, object] = {}
-    dk_claims = claimed.d_k
-    stated_dk = next(
-        (s for s in dk_claims if s.written.value.denominator == 1 and s.written.value > 0), None
-    )
-    if stated_dk is not None:
-        data["d_k"] = int(stated_dk.written.value)
-        later = next(
-            (s for s in dk_claims if s.written.value not in (stated_dk.written.value, 0)), None
+
+def _latest(inputs: dict[int, _Input], roles: tuple[str, ...], at: int) -> int | None:
+    """The input of one of ``roles`` given last before ``at`` (else the first given)."""
+    before = [k for k, i in inputs.items() if i.role in roles and k < at]
+    if before:
+        return max(before)
+    after = [k for k, i in inputs.items() if i.role in roles]
+    return min(after) if after else None
+
+
+def _default(facts: Sequence[Fact], inputs: dict[int, _Input], f: Fact) -> tuple[Derivation, bool] | None:
+    """The inputs of a claim the code did not compute: those given last before it. The bool
+    says the inputs are assumed (``Q = K = V = X``), not written."""
+    x = _latest(inputs, ("x",), f.at)
+    ws = [_latest(inputs, (r,), f.at) for r in ("w_q", "w_k", "w_v")]
+    if x is not None and all(w is not None for w in ws):
+        return Derivation("x", (x, *[w for w in ws if w is not None])), False
+    q = _latest(inputs, ("q",), f.at)
+    k = _latest(inputs, ("k", "kv"), f.at)
+    v = _latest(inputs, ("v", "kv"), f.at)
+    if q is not None and k is not None and v is not None:
+        return Derivation("qkv", (q, k, v)), False
+    if x is not None and not any(g.role in ("w_q", "w_k", "w_v", "q", "k", "v", "kv") for g in facts):
+        return Derivation("qkv", (x, x, x)), True
+    return None
+
+
+@dataclass
+class _Built:
+    """The specs of one set of inputs: a row table per layer, and where each claim is."""
+
+    rows: list[dict[str, dict[str, object]]] = field(default_factory=list)
+    spots: list[dict[Place, Spot]] = field(default_factory=list)
+    used: list[set[int]] = field(default_factory=list)
+
+    def layer(self, k: int) -> tuple[dict[str, dict[str, object]], dict[Place, Spot], set[int]]:
+        while len(self.rows) <= k:
+            self.rows.append({})
+            self.spots.append({})
+            self.used.append(set())
+        return self.rows[k], self.spots[k], self.used[k]
+
+    def put(self, i: int, row: str, stage: str, cols: list[str], values: Sequence[Spot | None]) -> None:
+        k = 0
+        while True:
+            rows, spots, used = self.layer(k)
+            rc = rows.setdefault(row, {})
+            if stage not in rc:
+                break
+            k += 1
+        if stage == "sum":
+            s = values[0]
+            if s is None:
+                return
+            rc["sum"] = s.written.text
+            spots[(_STEP["sum"], (row,))] = s
+            used.add(i)
+            return
+        texts = [s.written.text if s is not None else None for s in values]
+        if any(t is None for t in texts):
+            if stage == "output":
+                return
+            rc[stage] = {c: t for c, t in zip(cols, texts, strict=True) if t is not None}
+        else:
+            rc[stage] = texts
+        used.add(i)
+        for c, s in zip(cols, values, strict=True):
+            if s is not None:
+                spots[(_STEP[stage], (row, c))] = s
+
+
+def _row(f: Fact, d: Derivation, queries: tuple[str, ...]) -> str | None:
+    """The query row a one-row claim is about."""
+    if d.row is not None:
+        return queries[d.row] if 0 <= d.row < len(queries) else None
+    if f.token:
+        low = {q.lower(): q for q in queries}
+        return low.get(f.token.lower())
+    if f.index is not None:
+        return queries[f.index - 1] if 1 <= f.index <= len(queries) else None
+    if len(queries) == 1:
+        return queries[0]
+    return None
+
+
+def _hypotheses(d: Derivation, stated: Sequence[Hypothesis], width: int) -> list[Hypothesis]:
+    s = d.scale
+    if s == "1":
+        return [Hypothesis("code: unscaled", scale=Fraction(1))]
+    if s.startswith("sqrt:"):
+        n = Fraction(s[5:])
+        if n.denominator == 1:
+            return [Hypothesis(f"code: divided by sqrt({n})", d_k=int(n))]
+    if s.startswith("frac:"):
+        return [Hypothesis(f"code: divided by {s[5:]}", scale=1 / Fraction(s[5:]))]
+    if s.startswith("inv:"):
+        return [Hypothesis(f"code: times {s[4:]}", scale=Fraction(s[4:]))]
+    if s == "width":
+        return [Hypothesis("code: divided by sqrt(width of K)", d_k=width)]
+    return list(stated)
+
+
+def _signatures(inputs: dict[int, _Input]) -> set[tuple[str, ...]]:
+    """The values of every input, of its transpose and of each of its rows: an array written
+    with one of them repeats an input (a factor of a product shown again), it is no claim."""
+    out: set[tuple[str, ...]] = set()
+    for i in inputs.values():
+        out.add(tuple(_canon(x) for r in i.rows for x in r))
+        out.add(tuple(_canon(x) for r in _t(i.rows) for x in r))
+        out.update(tuple(_canon(x) for x in r) for r in i.rows)
+    return out
+
+
+def _canon(text: str) -> str:
+    try:
+        return str(Fraction(text))
+    except (ValueError, ZeroDivisionError):
+        return text
+
+
+def _repeats(f: Fact, signatures: set[tuple[str, ...]]) -> bool:
+    if any(s is None for s in f.spots) or len(f.spots) < 2:
+        return False
+    return tuple(_canon(s.written.text) for s in f.spots if s is not None) in signatures
+
+
+def build_problems(facts: Sequence[Fact], stated: Sequence[Hypothesis]) -> list[Problem]:
+    """The specs to check, one per set of inputs, repeat layer and hypothesis."""
+    inputs = _inputs(facts)
+    signatures = _signatures(inputs)
+    groups: dict[Derivation, tuple[_Built, list[int], bool]] = {}
+    derived: dict[int, Derivation] = {}
+    for i, f in enumerate(facts):
+        if not f.role or f.role not in _ROW_STAGES or (f.given and f.role not in _ROW_STAGES):
+            continue
+        if f.role != "output" and _repeats(f, signatures):
+            continue
+        if f.derivation is not None:
+            got: tuple[Derivation, bool] | None = (f.derivation, False)
+        elif f.computed:
+            continue  # the code computed it from what the text does not give
+        else:
+            got = _default(facts, inputs, f)
+        if got is None:
+            continue
+        d, assumed = got
+        if any(r >= 0 and r not in inputs for r in d.refs):
+            continue
+        derived[i] = d
+        key = Derivation(d.start, d.refs[:2] if d.start == "qkv" else d.refs, d.w_t, "", d.causal)
+        built, members, was = groups.get(key, (_Built(), [], assumed))
+        groups[key] = (built, [*members, i], was or assumed)
+    # one scale per problem: members that say none join the one the others say
+    split: dict[Derivation, tuple[_Built, list[int], bool]] = {}
+    for key, (_, members, assumed) in groups.items():
+        scales = sorted({derived[i].scale for i in members} - {""})
+        vs = sorted({r for i in members if (r := _v_of(derived[i])) is not None})
+        v = vs[0] if len(vs) == 1 else -1
+        refs = (*key.refs, v) if key.start == "qkv" else key.refs
+        for sc in scales or [""]:
+            these = [
+                i
+                for i in members
+                if derived[i].scale == sc or (derived[i].scale == "" and sc == (scales or [""])[0])
+            ]
+            if len(vs) > 1:
+                # claims whose values come from different V: each its own problem
+                for vv in vs:
+                    part = [i for i in these if _v_of(derived[i]) in (vv, None)]
+                    split[Derivation(key.start, (*key.refs, vv), key.w_t, sc, key.causal)] = (
+                        _Built(), part, assumed
+                    )
+                continue
+            split[Derivation(key.start, refs, key.w_t, sc, key.causal)] = (_Built(), these, assumed)
+    groups = split
+    out: list[Problem] = []
+    for key, (built, members, assumed) in groups.items():
+        spec_inputs = _spec_inputs(key, inputs)
+        if spec_inputs is None:
+            continue
+        data_inputs, keys, queries, v_width, first = spec_inputs
+        for i in members:
+            _place(built, i, facts[i], derived[i], keys, queries, v_width)
+        width = len(data_inputs["K"][0]) if "K" in data_inputs else len(data_inputs["W_K"][0])
+        for hyp in _hypotheses(key, stated, width):
+            for k in range(len(built.rows)):
+                data: dict[str, object] = {
+                    "schema": 1,
+                    "tokens": list(keys),
+                    "inputs": data_inputs,
+                }
+                if key.start != "x":
+                    data["query_tokens"] = list(queries)
+                if hyp.d_k is not None:
+                    data["d_k"] = hyp.d_k
+                if hyp.scale is not None:
+                    data["scale"] = str(hyp.scale)
+                if key.causal:
+                    data["causal"] = True
+                data["claims"] = {"rows": built.rows[k]}
+                rec = Recognised(
+                    "embeddings" if key.start == "x" else "vectors",
+                    queries,
+                    keys,
+                    keys,
+                    keys if key.start == "x" else (),
+                    ("W_Q", "W_K", "W_V") if key.start == "x" else (),
+                    hyp.d_k if hyp.d_k is not None else width,
+                    hyp.d_k is not None,
+                    len(built.spots[k]),
+                )
+                out.append(
+                    Problem(
+                        data,
+                        dict(built.spots[k]),
+                        built.used[k],
+                        rec,
+                        first,
+                        hyp.name,
+                        (key, k),
+                        assumed,
+                    )
+                )
+    return out
+
+
+def _v_of(d: Derivation) -> int | None:
+    if d.start != "qkv" or len(d.refs) < 3 or d.refs[2] < 0:
+        return None
+    return d.refs[2]
+
+
+def _spec_inputs(
+    d: Derivation, inputs: dict[int, _Input]
+) -> tuple[dict[str, list[list[str]]], tuple[str, ...], tuple[str, ...], int, Spot | None] | None:
+    """The spec's inputs for a derivation, its key and query tokens, the width of V."""
+    refs = list(d.refs)
+    if d.start == "qkv" and len(refs) == 3 and refs[2] < 0:
+        refs[2] = refs[1]  # no claim of this group needs V: the keys stand in for it
+    got = [inputs[r] for r in refs if r >= 0]
+    if len(got) != len(refs):
+        return None
+    first = got[0].spots[0] if got and got[0].spots else None
+    if d.start == "x":
+        x, wq, wk, wv = got
+        ws = [_t(w.rows) if d.w_t else w.rows for w in (wq, wk, wv)]
+        if any(len(w) != x.width for w in ws) or len(ws[0][0]) != len(ws[1][0]):
+            return None
+        keys = x.row_names or tuple(str(i + 1) for i in range(len(x.rows)))
+        data = {"X": _lists(x.rows), "W_Q": _lists(ws[0]), "W_K": _lists(ws[1]), "W_V": _lists(ws[2])}
+        return data, keys, keys, len(ws[2][0]), first
+    q, k, v = got
+    if q.width != k.width or len(k.rows) != len(v.rows):
+        return None
+    keys = k.row_names or v.row_names or tuple(str(i + 1) for i in range(len(k.rows)))
+    if q is k:
+        queries = keys
+    elif len(q.rows) == len(k.rows) and not q.row_names and k.role != "kv":
+        queries = keys
+    else:
+        queries = q.row_names or tuple(f"q{i + 1}" for i in range(len(q.rows)))
+    data = {"Q": _lists(q.rows), "K": _lists(k.rows), "V": _lists(v.rows)}
+    return data, keys, queries, v.width, first
+
+
+def _t(rows: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, ...], ...]:
+    return tuple(zip(*rows, strict=True)) if rows else rows
+
+
+def _lists(rows: tuple[tuple[str, ...], ...]) -> list[list[str]]:
+    return [list(r) for r in rows]
+
+
+def _place(
+    built: _Built,
+    i: int,
+    f: Fact,
+    d: Derivation,
+    keys: tuple[str, ...],
+    queries: tuple[str, ...],
+    v_width: int,
+) -> None:
+    """Put one claim on its rows."""
+    nq, nk = len(queries), len(keys)
+    if f.role == "sum":
+        if f.dims == () and f.spots and f.spots[0] is not None:
+            row = _row(f, d, queries)
+            if row is not None:
+                built.put(i, row, "sum", [], f.spots)
+        return
+    width = nk if f.role in _PER_KEY else v_width
+    cols = list(keys) if f.role in _PER_KEY else [str(j) for j in range(v_width)]
+    if len(f.dims) == 2 and f.dims == (nq, width):
+        for r in range(nq):
+            built.put(i, queries[r], f.role, cols, f.spots[r * width : (r + 1) * width])
+    elif len(f.dims) == 2 and f.dims == (1, width):
+        row = _row(f, d, queries)
+        if row is not None:
+            built.put(i, row, f.role, cols, f.spots)
+    elif len(f.dims) == 1 and f.dims[0] == width:
+        row = _row(f, d, queries)
+        if row is not None:
+            built.put(i, row, f.role, cols, f.spots)
+    elif f.dims == () and f.role in _PER_KEY and f.col:
+        row = _row(f, d, queries)
+        low = {k.lower(): k for k in keys}
+        col = low.get(f.col.lower()) or (
+            keys[int(f.col) - 1] if f.col.isdigit() and 1 <= int(f.col) <= nk else None
         )
-        if later is not None:
-            claims["d_k"] = later.written.text
-            spots[("d_k", ())] = later
-    if claimed.sqrt_d_k is not None:
-        claims["sqrt_d_k"] = claimed.sqrt_d_k.written.text
-        spots[("sqrt_d_k", ())] = claimed.sqrt_d_k
-    if got.source != "vectors":
-        toks: dict[str, dict[str, list[str]]] = {}
-        for t in keys if got.source == "embeddings" else ():
-            for r in "QKV":
-                vec = sc.table.get(t, {}).get(r)
-                if vec:
-                    toks.setdefault(t, {})[r.lower()] = texts(vec)
-                    for j, v in enumerate(vec):
-                        spots[(r, (t, str(j)))] = v
-        if toks:
-            claims["tokens"] = toks
-    if rows:
-        claims["rows"] = rows
-    data["claims"] = claims
-    embeddings = got.source == "embeddings"
-    k_width = len(got.data["K"][0]) if "K" in got.data else len(got.data["W_K"][0])
-    rec = Recognised(
-        got.source,
-        queries,
-        keys,
-        keys,
-        keys if embeddings else (),
-        _W_NAMES if embeddings else (),
-        int(stated_dk.written.value) if stated_dk is not None else k_width,
-        stated_dk is not None,
-        sum(1 for k in spots if len(k[1]) != 1 or k[0] != _STEP["weights"]),
-    )
-    first_input = got.spots[0] if got.spots else None
-    stated_spot = stated_dk or first_input
-    if stated_spot is not None:
-        spots.setdefault(("sqrt_d_k", ()), stated_spot)
-    return Problem(data, rec, MappingProxyType(spots), first_input)
+        if row is not None and col is not None:
+            one: list[Spot | None] = [None] * nk
+            one[keys.index(col)] = f.spots[0]
+            built.put(i, row, f.role, cols, one)

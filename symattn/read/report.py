@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from symattn.judge.findings import Finding, Message, TextLocation
 from symattn.judge.verdict import SEVERITY
+from symattn.read.census import NumberRecord
 
 __all__ = ["AuditReport", "Recognised", "Unparsed", "text_finding"]
 
@@ -44,6 +45,16 @@ class AuditReport:
     checked: int
     unparsed: tuple[Unparsed, ...]
     recognised: Recognised | None = None
+    #: every number of the text and what the audit did with it
+    numbers: tuple[NumberRecord, ...] = ()
+    #: the language the text is written in (the default language of the report)
+    lang: str = "en"
+
+    def coverage(self) -> dict[str, int]:
+        """How many numbers the text holds, and how many were read and judged."""
+        judged = sum(1 for n in self.numbers if n.status == "judged")
+        read = sum(1 for n in self.numbers if n.status != "not read")
+        return {"numbers": len(self.numbers), "read": read, "judged": judged}
 
     @property
     def has_errors(self) -> bool:

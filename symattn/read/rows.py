@@ -83,3 +83,18 @@ def pattern(
 ) -> Pattern:
     shown = tuple(e if isinstance(e, Example) else Example(e) for e in examples)
     return Pattern(name, re.compile(pattern, flags), means, shown, counterexamples, kind)
+
+
+@dataclass(frozen=True)
+class Words:
+    """A set of words that mean one thing (environment names, headings, phrases)."""
+
+    name: str
+    words: frozenset[str]
+    means: str
+    counterexamples: tuple[str, ...] = ()
+
+
+def words(name: str, means: str, *items: str, counterexamples: tuple[str, ...] = ()) -> Words:
+    """``words("math-environments", "…", "equation", "align")``."""
+    return Words(name, frozenset(items), means, counterexamples)

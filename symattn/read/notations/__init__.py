@@ -12,7 +12,233 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Final
 
-from symattn.read.rows import Chars, Pattern, Spelling, TokenRule, Word, ex, pattern
+from symattn.read.rows import Chars, Pattern, Spelling, TokenRule, Word, Words, ex, pattern, words
+
+# --------------------------------------------------------------------------- the text
+
+INVISIBLE: Final = Chars(
+    "invisible",
+    frozenset("\u200b\u200c\u200d\u2060\ufeff\u00ad\x00"),
+    "characters that change nothing a reader sees (zero-width, soft hyphen, NUL): removed, "
+    "positions kept",
+    "\u200b\u00ad\x00",
+    "a 1\u00a0",
+)
+
+#: LaTeX environments that hold display math
+MATH_ENVIRONMENTS: Final = words(
+    "math-environments",
+    "LaTeX environments of display math",
+    *("equation", "align", "aligned", "alignat", "alignedat", "gather", "gathered"),
+    *("multline", "flalign", "eqnarray", "displaymath", "math", "split", "dmath"),
+    counterexamples=("table", "bmatrix", "document"),
+)
+#: LaTeX environments that hold a table
+TABLE_ENVIRONMENTS: Final = words(
+    "table-environments",
+    "LaTeX environments whose rows are table rows (``&`` between cells, ``\\\\`` between rows)",
+    "tabular",
+    "tabularx",
+    "tabular*",
+    "longtable",
+    counterexamples=("table", "array"),
+)
+#: LaTeX environments that hold code
+CODE_ENVIRONMENTS: Final = words(
+    "code-environments",
+    "LaTeX environments that hold code or printed output",
+    "verbatim",
+    "Verbatim",
+    "lstlisting",
+    "minted",
+    "python",
+    "pycode",
+    counterexamples=("equation",),
+)
+
+LANGUAGE: Final = pattern(
+    "language",
+    r"[A-Za-z][\w+#.-]{0,30}(?:\s+\{.*\})?",
+    "the info string of a code fence that names a language (else it is content)",
+    ("python", "plaintext", "raw", "c++", "python {.line-numbers}"),
+    ("input = [", "x = 1"),
+)
+
+# --------------------------------------------------------------------------- arrays outside LaTeX
+
+ARRAY_WRAPPER: Final = pattern(
+    "array-wrapper",
+    r"(?:\b(?:torch|np|numpy|tf|jnp|mx)\.)?(?P<wrapper>tensor|Tensor|array|asarray|constant|"
+    r"Parameter containing:?)\s*\(?\s*$",
+    "what a printed array is wrapped in (``tensor([…])``, ``array([…])``, ``tf.Tensor(``)",
+    (
+        ex("tensor(", wrapper="tensor"),
+        ex("np.array(", wrapper="array"),
+        ex("tf.Tensor(", wrapper="Tensor"),
+        ex("Parameter containing:", wrapper="Parameter containing:"),
+    ),
+    ("print(", "x = "),
+)
+SHAPE_WRAPPER: Final = pattern(
+    "shape-wrapper",
+    r"(?:Size|shape|TensorShape)\s*\(\s*$|shape\s*[:=]\s*\(?\s*$",
+    "a printed shape (``torch.Size([5, 4])``), whose numbers are sizes, not values",
+    ("torch.Size(", "TensorShape(", "shape: "),
+    ("tensor(",),
+)
+ARRAY_CALLS: Final = words(
+    "array-calls",
+    "calls that make an array of the list they are given (the list is the array's value)",
+    *("array", "asarray", "tensor", "as_tensor", "constant", "Tensor", "FloatTensor"),
+    *("DoubleTensor", "matrix", "np.array", "torch.tensor", "tf.constant", "jnp.array"),
+    counterexamples=("zeros", "rand"),
+)
+MATMUL_CALLS: Final = words(
+    "matmul-calls",
+    "calls that multiply two matrices (``np.matmul(a, b)``, ``torch.mm``, ``np.dot``)",
+    "matmul",
+    "dot",
+    "mm",
+    "bmm",
+    counterexamples=("multiply", "add"),
+)
+SOFTMAX_CALLS: Final = words(
+    "softmax-calls",
+    "calls that compute a softmax (``torch.softmax``, ``F.softmax``, ``tf.nn.softmax``)",
+    "softmax",
+    "Softmax",
+    counterexamples=("log_softmax",),
+)
+EXP_CALLS: Final = words("exp-calls", "calls of the exponential", "exp", counterexamples=("expm1",))
+SQRT_CALLS: Final = words(
+    "sqrt-calls", "calls of the square root", "sqrt", "rsqrt", counterexamples=("sqr",)
+)
+TRANSPOSE_CALLS: Final = words(
+    "transpose-calls",
+    "calls that transpose (``k.transpose(0, 1)``, ``np.transpose(k)``, ``k.t()``)",
+    "transpose",
+    "t",
+    counterexamples=("tanh",),
+)
+CAUSAL_CALLS: Final = words(
+    "causal-calls",
+    "calls that build a causal (triangular) mask",
+    "tril",
+    "triu",
+    "band_part",
+    counterexamples=("ones",),
+)
+ELISION: Final = words(
+    "elision",
+    "entries left out of a printed array (numpy and torch print large arrays so)",
+    "...",
+    "…",
+    "⋯",
+    counterexamples=(".",),
+)
+SPECIAL_ENTRY: Final = words(
+    "special-entry",
+    "array entries that are not finite numbers (a masked score is ``-inf``)",
+    "-inf",
+    "inf",
+    "nan",
+    "-infinity",
+    "-torch.inf",
+    "-np.inf",
+    counterexamples=("x", "tensor"),
+)
+PRINT_NOISE: Final = pattern(
+    "print-noise",
+    r"\bprint\s*\(|\bf?[\"']|[\"']\s*,|\\n|\)\s*$|^\s*[>#]+\s*",
+    "what is not a label in the text before a printed array (``print(\"…\",``, quotes, ``\\n``)",
+    ('print("Attention weights:", ', 'f"W_q: \\n'),
+    ("Attention weights",),
+)
+
+SIDE_BY_SIDE: Final = pattern(
+    "side-by-side",
+    r"(?:^|(?<=\s))(?P<name>[A-Za-z][A-Za-z0-9_]*)\s*=\s*\[",
+    "``NAME = [`` starting an array; two on one line start matrices written side by side",
+    (ex("Q = [[1, 0, 1],    K = [[1, 1, 0],", name="Q"),),
+    ("x[0] = 1",),
+)
+ROW_NAME: Final = pattern(
+    "row-name",
+    r"(?P<name>[^\s:：=\[\]→]{1,24})\s*(?:[:：]|→|->)?",
+    "a word before a vector on its own line names its row (``I: [0.1, 0.2]``, ``cat → [1, 0]``)",
+    (ex("I:", name="I"), ex("happy", name="happy"), ex("Fine. →", name="Fine.")),
+    ("",),
+)
+
+MATRIX_ENVIRONMENTS: Final = words(
+    "matrix-environments",
+    "LaTeX environments whose cells are the entries of a matrix",
+    *("bmatrix", "pmatrix", "vmatrix", "Vmatrix", "Bmatrix", "matrix", "smallmatrix", "array"),
+    counterexamples=("aligned", "cases"),
+)
+MARKDOWN_MARKUP: Final = pattern(
+    "markdown-markup",
+    r"\\(?P<keep>[!-/:-@\[-`{-~])|\*\*|__|`+",
+    "Markdown marks around numbers in prose (``**0.82**``, `` `[1, 2]` ``, ``\\[1, 0]``): read "
+    "through",
+    (ex("\\[1, 0]", keep="["), "**0.82**", "`[1, 2]`"),
+    ("0.1*0.42",),
+)
+
+FORMULA_BREAK: Final = Chars(
+    "formula-break",
+    frozenset("→⇒⟶;；。"),
+    "a character between two formulas on one line",
+    "→;。",
+    "=,+",
+)
+NEW_DEFINITION: Final = pattern(
+    "new-definition",
+    r"\s+(?P<name>(?:[A-Za-z]+|[\u4e00-\u9fff]+)(?:_(?:\{[^{}]{0,20}\}|[A-Za-z0-9]+))?'*)"
+    r"\s*[=≈]",
+    "after a complete value, ``NAME =`` starts the next formula on the same line",
+    (ex(" V = [[1,2]]", name="V"), ex(" d_k = 2", name="d_k"), ex(" r_{1,2} = h", name="r_{1,2}")),
+    (" + x", " V"),
+)
+
+INLINE_JOIN: Final = pattern(
+    "inline-join",
+    r"\s*(?:[(（][^()（）$=]{1,40}[)）])?\s*",
+    "what may stand between ``$k_1$`` and ``$= [1, 2]$`` for the two to be one formula: "
+    "nothing, or a token name in parentheses",
+    (" (Thinking) ", "", "（动物）"),
+    ("，总和 ",),
+)
+
+# --------------------------------------------------------------------------- scaling
+
+DK_STATEMENT: Final = pattern(
+    "dk-statement",
+    r"(?i)(?<![A-Za-z])(?:d_?\{?k\}?|dₖ|head_?dim|d_head)\s*(?:[=:：]|is|为|是)\s*(?P<n>\d{1,6})(?![\d.])"
+    r"|\\sqrt\s*\{?\s*d_?\{?k\}?\s*\}?\s*=\s*\\sqrt\s*\{?\s*(?P<n2>\d{1,6})\s*\}?"
+    r"|\(d_?k\)\s*\|\s*(?P<n3>\d{1,6})"
+    r"|维度(?:为|是|=)\s*\$?\s*(?P<n4>\d{1,6})",
+    "a sentence, formula or table row that states d_k",
+    (ex("d_k = 2", n="2"), ex("$d_k=64$", n="64"), ex("\\sqrt{d_k} = \\sqrt{3}", n2="3"),
+     ex("head dimension (d_k) | 4", n3="4"), ex("维度为 2", n4="2"), ex("head_dim = 2", n="2")),
+    ("d_k = d_v", "d_model = 512"),
+)
+SCALED_TEXT: Final = pattern(
+    "scaled-text",
+    r"(?i)\\sqrt\s*\{?\s*d_?\{?k|√\s*d_?k|sqrt\s*\(\s*d_?k|np\.sqrt|math\.sqrt|torch\.sqrt|"
+    r"\*\*\s*0?\.5|\*\*\s*\(1\s*/\s*2\)|\bscaled?\b|scaling|缩放|縮放|除以\s*\\?√",
+    "the text says it scales the scores",
+    ("\\sqrt{d_k}", "√dₖ".replace("ₖ", "k"), "/ np.sqrt(3)", "keys.shape[-1]**0.5", "scaled dot-product", "缩放"),
+    ("softmax(S)",),
+)
+UNSCALED_TEXT: Final = pattern(
+    "unscaled-text",
+    r"(?i)without\s+scaling|unscaled|no\s+scaling|not\s+scaled|未缩放|未經縮放|不缩放|"
+    r"softmax\s*\(\s*(?:S|QK\^\{?T\}?|Q\s*K\^\{?T\}?|scores|attn_scores|attention_scores|sims|wei)\s*[,)]",
+    "the text says it does not scale the scores",
+    ("without scaling", "softmax(S)", "torch.softmax(attn_scores, dim=-1)", "未缩放"),
+    ("softmax(S / sqrt(d_k))",),
+)
 
 # --------------------------------------------------------------------------- the grammar
 
@@ -32,11 +258,25 @@ SPELLINGS: Final[tuple[Spelling, ...]] = (
         for w in (
             *("\\left", "\\right", "\\bigl", "\\bigr", "\\Bigl", "\\Bigr", "\\big", "\\Big"),
             *("\\mathbf", "\\boldsymbol", "\\mathrm", "\\mathit", "\\textbf", "\\text"),
-            *("\\operatorname", "\\displaystyle", "\\!"),
+            *("\\operatorname", "\\displaystyle", "\\textstyle", "\\scriptstyle", "\\!"),
+            *("\\vec", "\\hat", "\\tilde", "\\bar", "\\textit", "\\mathsf", "\\mathtt"),
         )
     ),
     # spaces, and the column separator of aligned environments
-    *(Spelling(w, " ") for w in ("\\quad", "\\qquad", "\\,", "\\;", "\\:", "\\ ", "&")),
+    *(Spelling(w, " ") for w in ("\\quad", "\\qquad", "\\,", "\\;", "\\:", "\\ ")),
+    # transposes, percent, functions written as text
+    *(Spelling(w, "^T") for w in ("^{T}", "^\\top", "^{\\top}", "^\\intercal", "^{\\intercal}", "ᵀ")),
+    Spelling("^{\\mathsf{T}}", "^T"),
+    Spelling("\\%", "%"),
+    # a row break stays one (so that ``\\ 1`` is not read as ``\`` and a spaced ``\ ``)
+    Spelling("\\\\", "\\\\"),
+    *(
+        Spelling(f"\\{cmd}{{{fn}}}", fn.lower())
+        for cmd in ("text", "mathrm", "operatorname")
+        for fn in ("softmax", "Softmax", "exp", "sum")
+    ),
+    Spelling("\\odot", "⊙"),
+    Spelling("\\circ", "⊙"),
     # unicode signs
     *(Spelling(w, "-") for w in ("\u2212", "\u2013")),
     Spelling("\u00d7", "×"),
@@ -49,6 +289,16 @@ SPELLINGS: Final[tuple[Spelling, ...]] = (
     *(Spelling(chr(0xFF10 + d), str(d)) for d in range(10)),
 )
 
+TEXT_NAME: Final = pattern(
+    "text-name",
+    r"\\(?:text|textrm|textbf|mathrm|mathbf|mathit|operatorname|boldsymbol)\s*\{"
+    r"(?P<words>\s*[A-Za-z\u4e00-\u9fff][A-Za-z0-9\u4e00-\u9fff ]{0,40}?)\s*\}",
+    "a name written as words in math (``\\text{Attention Scores}``): one name, "
+    "``Attention_Scores``",
+    (ex("\\text{Attention Scores}", words="Attention Scores"), ex("\\mathbf{x}", words="x"),
+     ex("\\text{ sum }", words="sum")),
+    ("\\text{(number of tokens)}", "\\frac{1}{2}"),
+)
 #: CJK ideographs a name of the grammar may hold (``总和``, ``v_它``)
 CJK: Final = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 
@@ -66,9 +316,20 @@ TOKEN_RULES: Final[tuple[TokenRule, ...]] = (
         ("d_k", "x_{3}", "v_它", "总和", "sum", "k'"),
     ),
     TokenRule("dots", r"\\(?:cdots|ldots|dots|vdots|ddots)|\.\.\.|…|⋯", ("\\cdots", "...", "…")),
+    TokenRule(
+        "matbegin",
+        r"\\begin\s*\{(?:[bpvBV]?matrix|smallmatrix|array)\*?\}(?:\s*\{[^{}]{0,40}\})?",
+        ("\\begin{bmatrix}", "\\begin{pmatrix}", "\\begin{array}{cc}"),
+    ),
+    TokenRule(
+        "matend",
+        r"\\end\s*\{(?:[bpvBV]?matrix|smallmatrix|array)\*?\}",
+        ("\\end{bmatrix}", "\\end{array}"),
+    ),
+    TokenRule("rowsep", r"\\\\", ("\\\\",)),
     TokenRule("cmd", r"\\[A-Za-z]+", ("\\frac", "\\sqrt")),
     TokenRule("rel", r"≈|=", ("=", "≈")),
-    TokenRule("op", r"[-+×*·÷/^()\[\]{},√]", ("-", "×", "÷", "^", "{", ",", "√")),
+    TokenRule("op", r"[-+×*·÷/^()\[\]{},√&%⊙]", ("-", "×", "÷", "^", "{", ",", "√", "&", "%", "⊙")),
 )
 
 #: signs of multiplication and division, and the operation each stands for
@@ -78,6 +339,7 @@ MULTIPLY_SIGNS: Final[tuple[Spelling, ...]] = (
     Spelling("·", "*"),
     Spelling("÷", "/"),
     Spelling("/", "/"),
+    Spelling("⊙", "⊙"),
 )
 
 #: functions the grammar evaluates
@@ -85,6 +347,7 @@ FUNCTIONS: Final[tuple[Word, ...]] = (
     Word("exp", "e to the power of the argument"),
     Word("sqrt", "the square root of the argument"),
     Word("sum", "the sum of a list"),
+    Word("softmax", "the softmax of a vector, or of each row of a matrix"),
 )
 
 BRACED_SUBSCRIPT: Final = pattern(
@@ -155,10 +418,11 @@ CODE_LINE: Final = pattern(
 )
 LIST_MARKER: Final = pattern(
     "list-marker",
-    r"^\s*(?:[•·*+\-–]\s+|\d{1,3}[.)、]\s*|[（(]\d{1,3}[)）]\s*)",
-    "a list marker at the start of a line (not part of the math)",
+    r"^\s*(?:[•·*+\-–]\s+|\d{1,3}[.)]\s+|\d{1,3}、\s*|[（(]\d{1,3}[)）]\s*)",
+    "a list marker at the start of a line (not part of the math); a number right after "
+    "``1.`` is arithmetic, not a marker",
     ("• e^1 ≈ 2.718", "3. 总和", "  - x = 1", "（2）x = 1", "1、x = 1"),
-    ("x = 1", "e^1 = 2.718"),
+    ("x = 1", "e^1 = 2.718", "1.15/1.414≈0.813"),
 )
 PROSE_WORD: Final = pattern(
     "prose-word",

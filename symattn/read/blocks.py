@@ -1,0 +1,264 @@
+"""Stage 1 of reading: a document cut into blocks by real parsers.
+
+Markdown goes through ``markdown-it-py`` (CommonMark with tables, and ``mdit-py-plugins``
+``dollarmath`` for ``$``/``$$``; an environment written outside ``$$`` is read as math from
+the prose it is in, so a ``\begin{bmatrix}`` at the start of a line inside ``$$…$$`` does not
+break the math in two), LaTeX through
+``pylatexenc``'s ``LatexWalker``, plain text is cut into paragraphs at blank lines. Every
+block is a span of :attr:`Source.text <symattn.read.source.Source.text>` (the author's
+characters, nothing unescaped or re-indented), so every number found later has its exact
+line and column.
+
+A :class:`Block` is prose (a paragraph, a heading or a list item, with the spans of its
+inline math and inline code), display math, a table (with the span of every cell), or a
+code block (a fenced or indented block: code, or the output a notebook printed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Final
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+from mdit_py_plugins.dollarmath import dollarmath_plugin
+
+from symattn.read.latex import latex_blocks
+from symattn.read.notations import LANGUAGE
+from symattn.read.source import Source
+
+__all__ = ["Block", "Span", "blocks", "format_of"]
+
+#: (start, end) offsets in the source text
+Span = tuple[int, int]
+
+#: what a block is
+KINDS: Final = ("heading", "prose", "math", "table", "code")
+
+
+@dataclass(frozen=True)
+class Block:
+    """A block of a document: its kind, the span of its content, and what is inside it."""
+
+    kind: str
+    start: int
+    end: int
+    #: inline math inside prose (content only, without the delimiters)
+    math: tuple[Span, ...] = ()
+    #: inline code inside prose
+    code: tuple[Span, ...] = ()
+    #: a table's rows of cells, the header row first
+    cells: tuple[tuple[Span, ...], ...] = ()
+    #: the fence's info string (``python``), or the environment's name
+    info: str = ""
+    #: the number of the section (heading) the block is in, from 0
+    section: int = 0
+
+    @property
+    def span(self) -> Span:
+        """(start, end) of the block's content."""
+        return (self.start, self.end)
+
+
+def format_of(path: str, text: str) -> str:
+    """``markdown``, ``latex`` or ``text``: by the file's ending, else by what the text holds."""
+    lower = path.lower()
+    if lower.endswith((".md", ".markdown")):
+        return "markdown"
+    if lower.endswith(".tex"):
+        return "latex"
+    if lower.endswith(".txt"):
+        return "text"
+    head = text[:4000]
+    if "\\documentclass" in head or "\\begin{document}" in head:
+        return "latex"
+    if "```" in head or "\n#" in head or head.startswith("#") or "$$" in head:
+        return "markdown"
+    return "text"
+
+
+def blocks(src: Source, fmt: str) -> tuple[Block, ...]:
+    """The blocks of a document in order (``fmt`` from :func:`format_of`)."""
+    if fmt == "markdown":
+        found = list(_markdown(src))
+    elif fmt == "latex":
+        found = [Block(k, a, b, math=m, cells=c, info=i) for k, a, b, m, c, i in latex_blocks(src)]
+    else:
+        found = list(_plain(src))
+    out = []
+    section = 0
+    for b in found:
+        if b.kind == "heading":
+            section += 1
+        out.append(Block(b.kind, b.start, b.end, b.math, b.code, b.cells, b.info, section))
+    return tuple(out)
+
+
+# --------------------------------------------------------------------------- Markdown
+
+
+def _parser() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": True}).enable("table")
+    dollarmath_plugin(md, allow_space=True, allow_digits=True, double_inline=True)
+    return md
+
+
+_MD: Final = _parser()
+
+
+def _lines_span(src: Source, first: int, last: int) -> Span:
+    """The span of 0-based lines ``first`` up to ``last`` (excluded)."""
+    start = src.line_start(first + 1)
+    end = src.line_end(max(last, first + 1))
+    return start, max(start, end)
+
+
+def _between(src: Source, span: Span, opening: str, closing: str) -> Span:
+    """The part of ``span`` between its first ``opening`` and its last ``closing``."""
+    a, b = span
+    text = src.text
+    i = text.find(opening, a, b)
+    if i < 0:
+        return span
+    j = text.rfind(closing, i + len(opening), b)
+    return (i + len(opening), j if j >= 0 else b)
+
+
+def _inline_spans(src: Source, span: Span, children: list[Token]) -> tuple[tuple[Span, ...], ...]:
+    """Where the inline math and inline code of a paragraph are in its source span."""
+    text = src.text
+    cursor, end = span
+    math: list[Span] = []
+    code: list[Span] = []
+    for c in children:
+        if c.type in ("math_inline", "math_inline_double"):
+            delim = "$$" if c.type == "math_inline_double" else "$"
+            at = text.find(delim + c.content + delim, cursor, end)
+            if at >= 0:
+                math.append((at + len(delim), at + len(delim) + len(c.content)))
+                cursor = at + 2 * len(delim) + len(c.content)
+                continue
+            # the parser trims the content: find the delimiters around it instead
+            at = text.find(delim, cursor, end)
+            close = text.find(delim, at + len(delim), end) if at >= 0 else -1
+            inner = text[at + len(delim) : close] if close >= 0 else ""
+            if at >= 0 and close >= 0 and inner.strip() == c.content.strip():
+                math.append((at + len(delim), close))
+                cursor = close + len(delim)
+        elif c.type == "code_inline" and c.content:
+            marks = c.markup or "`"
+            at = text.find(c.content, cursor, end)
+            if at >= 0 and text.startswith(marks, max(at - len(marks), 0)):
+                code.append((at, at + len(c.content)))
+                cursor = at + len(c.content)
+    return tuple(math), tuple(code)
+
+
+def _table(src: Source, tokens: list[Token], i: int) -> tuple[Block, int]:
+    """The table starting at ``tokens[i]`` and the index after it."""
+    rows: list[tuple[Span, ...]] = []
+    first, last = tokens[i].map or (0, 0)
+    j = i + 1
+    while j < len(tokens) and tokens[j].type != "table_close":
+        t = tokens[j]
+        if t.type == "tr_open" and t.map is not None:
+            line = t.map[0] + 1
+            start, end = src.line_start(line), src.line_end(line)
+            rows.append(_cells(src.text, start, end))
+        j += 1
+    span = _lines_span(src, first, last)
+    return Block("table", span[0], span[1], cells=tuple(rows)), j + 1
+
+
+def _cells(text: str, start: int, end: int) -> tuple[Span, ...]:
+    """The cells of one table row: between unescaped pipes outside inline code."""
+    out: list[Span] = []
+    a = start
+    while a < end and text[a] in " \t":
+        a += 1
+    if a < end and text[a] == "|":
+        a += 1
+    cell = a
+    k = a
+    tick = False
+    while k < end:
+        ch = text[k]
+        if ch == "\\":
+            k += 2
+            continue
+        if ch == "`":
+            tick = not tick
+        elif ch == "|" and not tick:
+            out.append((cell, k))
+            cell = k + 1
+        k += 1
+    if text[cell:end].strip():
+        out.append((cell, end))
+    return tuple(out)
+
+
+def _markdown(src: Source) -> Iterator[Block]:
+    tokens = _MD.parse(src.text)
+    i = 0
+    while i < len(tokens):
+        t = tokens[i]
+        m = t.map
+        if t.type == "table_open":
+            block, i = _table(src, tokens, i)
+            yield block
+            continue
+        if m is not None:
+            span = _lines_span(src, m[0], m[1])
+            if t.type in ("heading_open", "paragraph_open"):
+                inline = tokens[i + 1] if i + 1 < len(tokens) else None
+                children = inline.children or [] if inline is not None else []
+                math, code = _inline_spans(src, span, children)
+                kind = "heading" if t.type == "heading_open" else "prose"
+                yield Block(kind, span[0], span[1], math=math, code=code)
+            elif t.type in ("math_block", "math_block_label"):
+                a, b = _between(src, span, "$$", "$$")
+                yield Block("math", a, b)
+            elif t.type == "amsmath":
+                yield Block("math", span[0], span[1], info="amsmath")
+            elif t.type == "fence":
+                yield _fence(src, t, m)
+            elif t.type == "code_block":
+                yield Block("code", span[0], span[1], info="indented")
+        i += 1
+
+
+def _fence(src: Source, t: Token, m: list[int]) -> Block:
+    """A fenced block: the lines between its fences; an info string that is not a language
+    name (```` ```input = [ ````) is the first line of the content."""
+    text = src.text
+    first, last = m[0] + 1, m[1]  # 1-based lines of the opening fence and the last line
+    open_at = text.find(t.markup, src.line_start(first), src.line_end(first))
+    info = t.info.strip()
+    if info and not LANGUAGE.regex.fullmatch(info) and open_at >= 0:
+        a = open_at + len(t.markup)
+    else:
+        a = src.line_start(first + 1) if last > first else src.line_end(first)
+    b = src.line_end(last)
+    closing = text[src.line_start(last) : b].strip()
+    if last > first and closing and set(closing) == set(t.markup[:1]):
+        b = src.line_end(last - 1) if last - 1 > first else a
+    return Block("code", a, max(a, b), info=info)
+
+
+# --------------------------------------------------------------------------- plain text
+
+
+def _plain(src: Source) -> Iterator[Block]:
+    """Paragraphs: runs of lines between blank lines."""
+    start: int | None = None
+    for line in range(1, src.lines + 1):
+        a, b = src.line_start(line), src.line_end(line)
+        blank = not src.text[a:b].strip()
+        if blank and start is not None:
+            yield Block("prose", start, src.line_end(line - 1))
+            start = None
+        elif not blank and start is None:
+            start = a
+    if start is not None:
+        yield Block("prose", start, len(src.text.rstrip()) if src.text.strip() else start)

@@ -1,0 +1,266 @@
+"""Stage 3a: every array and number the text states, with what it is (its role).
+
+A :class:`Fact` is an array (or one number) the text gives or states: its entries where they
+are written, its shape, its role (a stage of attention, :data:`~symattn.read.notations.roles.ROLES`),
+whether the text gives it (an input it defines) or states it (a result it claims), and what
+its name says about its row, token or head. Roles come, most trusted first, from the name the
+text gives the array (an assignment, a chain's label, a printed label), from the phrase in
+front of it (``Attention weights:``), and from the prose before it (``Step 5: Apply
+Softmax``). An array whose role cannot be told is kept as a fact without a role: it is read,
+and reported as not judged with that reason.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Final
+
+from symattn.read.arrays import Grid
+from symattn.read.dataflow import Derivation, Sym, derive
+from symattn.read.notations import EXP_FIRST, SCALED_FIRST, SQRT_DK
+from symattn.read.observations import Spot, Stated
+from symattn.read.python import expr_text
+from symattn.read.reading import Placed, Reading
+from symattn.read.roles import Role, clean_name, phrase_role, stage_rank, symbol_role
+from symattn.read.tables import Table
+
+__all__ = ["Fact", "facts_of_reading"]
+
+#: roles a text gives (inputs); the others it states (results)
+INPUT_ROLES: Final = frozenset({"x", "w_q", "w_k", "w_v", "w_o", "q", "k", "v", "kv", "mask"})
+
+
+@dataclass(frozen=True)
+class Fact:
+    """An array or a number the text gives or states."""
+
+    role: str  # a stage, or "" when unknown
+    spots: tuple[Spot | None, ...]  # row-major; None for -inf or an elided entry
+    dims: tuple[int, ...]
+    given: bool
+    name: str
+    at: int
+    block: int
+    how: str  # math, code, printout, comment, table, text
+    index: int | None = None  # the 1-based row (query) the name names
+    token: str = ""  # the token the name names
+    head: int | None = None
+    row_names: tuple[str, ...] = ()
+    col_names: tuple[str, ...] = ()
+    col: str = ""  # score(row, col): the key
+    masked: tuple[bool, ...] = ()  # -inf entries
+    exponent: Spot | None = None  # e^{x}: the x written
+    elided: bool = False
+    #: for a printed array, what the code computed it from
+    derivation: Derivation | None = None
+    #: where the role was read: name, label, context, code
+    source: str = ""
+    #: a value the code computed (printed): its inputs are what the code says, or unknown
+    computed: bool = False
+
+    @property
+    def size(self) -> int:
+        """How many entries."""
+        return len(self.spots)
+
+
+def _spots_of(grid: Grid, src_position: object) -> tuple[tuple[Spot | None, ...], tuple[bool, ...]]:
+    from_position = src_position
+    assert callable(from_position)
+    spots: list[Spot | None] = []
+    masked: list[bool] = []
+    for e in grid.entries:
+        if e.written is None:
+            spots.append(None)
+            masked.append(e.text.lstrip("+").lower().startswith("-inf"))
+        else:
+            line, col = from_position(e.at)
+            spots.append(Spot(e.written, line, col, e.at))
+            masked.append(False)
+    return tuple(spots), tuple(masked)
+
+
+def _role(names: list[str], label: str, context: str) -> tuple[Role | None, str]:
+    """The role of an array: from its names, then its label, then the prose before it."""
+    for n in names:
+        r = symbol_role(n)
+        if r is not None:
+            return r, n
+    if label:
+        r = symbol_role(label) or phrase_role(label)
+        if r is not None:
+            return r, label
+    if context:
+        r = phrase_role(context)
+        if r is not None:
+            return r, ""
+    return None, names[0] if names else label
+
+
+def _from_role(r: Role | None) -> dict[str, object]:
+    if r is None:
+        return {"role": ""}
+    return {"role": r.role, "index": r.index, "token": r.token, "head": r.head, "col": r.col}
+
+
+def facts_of_reading(
+    reading: Reading, stated: tuple[Stated, ...], computed: Mapping[int, Sym]
+) -> list[Fact]:
+    """The facts of a text: its arrays (outside LaTeX), its tables and its chains.
+
+    ``computed`` maps the offset of each expression the code shows to what it computes
+    (:func:`symattn.read.dataflow.flows`).
+    """
+    out: list[Fact] = []
+    for placed in reading.grids:
+        out.append(_grid_fact(reading, placed, computed))
+    for block, table in reading.tables:
+        out.extend(_table_facts(reading, block, table))
+    for s in stated:
+        f = _stated_fact(reading, s)
+        if f is not None:
+            out.append(f)
+    out.sort(key=lambda f: f.at)
+    return out
+
+
+#: what a computed value is, as a stage
+_FLOW_ROLES: Final = frozenset({"q", "k", "v", "scores", "scaled", "exp", "sum", "weights", "output"})
+
+
+def _grid_fact(reading: Reading, placed: Placed, computed: Mapping[int, Sym]) -> Fact:
+    g = placed.grid
+    spots, masked = _spots_of(g, reading.src.position)
+    names = [n for n in (placed.names or ()) if n]
+    sh = reading.shown.get(g.start)
+    flow = computed.get(sh.at) if sh is not None else None
+    if sh is not None:
+        names.append(expr_text(sh.expr))
+    context = reading.context(placed.block, g.start)
+    role, name = _role(names, g.label, context) if placed.how != "operand" else (None, "")
+    source = "name" if role is not None and name in names else "label" if name else "context"
+    derivation = None
+    if flow is not None and flow.kind in _FLOW_ROLES:
+        role = Role(flow.kind, flow.row + 1 if flow.row is not None else None)
+        derivation = derive(flow)
+        source = "code"
+    how = {"code": "code", "comment": "comment", "output": "printout"}.get(placed.how, "text")
+    given = how == "code" or (role is not None and role.role in INPUT_ROLES and how != "comment")
+    dims = g.dims if g.dims is not None else (len(g.entries),)
+    return Fact(
+        derivation=derivation,
+        computed=sh is not None,
+        source=source if role is not None else "",
+        spots=spots,
+        dims=dims,
+        given=given,
+        name=name,
+        at=g.start,
+        block=placed.block,
+        how=how,
+        row_names=tuple(n for n in g.notes) if any(g.notes) else (),
+        masked=masked,
+        elided=g.elided,
+        **_from_role(role),  # type: ignore[arg-type]
+    )
+
+
+_TOKEN_HEAD: Final = re.compile(r"(?i)^(?:token|word|词|詞|tokens?\s*index|query|key)$")
+
+
+def _table_facts(reading: Reading, block: int, table: Table) -> list[Fact]:
+    """One fact per column of a table whose heading names a stage; rows named by the first
+    column when it holds words."""
+    out: list[Fact] = []
+    if not table.rows:
+        return out
+    first = table.column(0)
+    words_first = all(c is not None and c.grid is None for c in first)
+    row_names = tuple(c.text.strip(" \"'“”「」") if c is not None else "" for c in first) if words_first else ()
+    for j, head in enumerate(table.header):
+        if j == 0 and words_first:
+            continue
+        role = symbol_role(head) or phrase_role(head)
+        cells = table.column(j)
+        grids = [c.grid for c in cells if c is not None]
+        if len(grids) != len(cells) or not grids or any(g is None for g in grids):
+            continue
+        spots: list[Spot | None] = []
+        for g in grids:
+            assert g is not None
+            s, _ = _spots_of(g, reading.src.position)
+            spots.extend(s)
+        widths = {len(g.entries) for g in grids if g is not None}
+        if len(widths) != 1:
+            continue
+        width = widths.pop()
+        dims = (len(grids), width) if width > 1 else (len(grids),)
+        at = grids[0].start if grids[0] is not None else table.start
+        out.append(
+            Fact(
+                spots=tuple(spots),
+                dims=dims,
+                given=role is not None and role.role in INPUT_ROLES,
+                name=head,
+                at=at,
+                block=block,
+                how="table",
+                row_names=row_names,
+                **_from_role(role),  # type: ignore[arg-type]
+            )
+        )
+    return out
+
+
+def _stated_fact(reading: Reading, s: Stated) -> Fact | None:
+    """The fact a chain states: its last literal link, named by the chain's label or its
+    symbolic links."""
+    if not s.literals:
+        return None
+    last = s.literals[-1]
+    dims = s.shapes[-1] if s.shapes else (len(last),)
+    first = clean_name(s.first)
+    role: Role | None = None
+    name = s.label or s.first
+    exponent: Spot | None = None
+    if (m := EXP_FIRST.regex.match(s.first.replace("{", "").replace("}", ""))) is not None:
+        role = Role("exp")
+    elif SQRT_DK.regex.match(s.first.replace("{", "").replace("}", "")):
+        role = Role("divisor")
+    elif SCALED_FIRST.regex.match(s.first):
+        role = Role("scaled")
+    if role is None:
+        found = [
+            (r, text)
+            for text in (s.label, *s.links[:-1])
+            if text and (r := symbol_role(text)) is not None
+        ]
+        if found:
+            role, name = max(found, key=lambda rt: stage_rank(rt[0].role))
+    if role is None and s.before:
+        role = symbol_role(s.before) or phrase_role(s.before)
+    del first, m
+    spots = tuple(last)
+    given = role is not None and role.role in INPUT_ROLES
+    fact = Fact(
+        spots=spots,
+        dims=dims,
+        given=given,
+        name=name,
+        at=s.at,
+        block=reading.block_of(s.at),
+        how="math",
+        exponent=exponent,
+        **_from_role(role),  # type: ignore[arg-type]
+    )
+    if role is not None and role.col:
+        row = role.row
+        fact = replace(
+            fact,
+            index=int(row) if row.isdigit() else None,
+            token="" if row.isdigit() else row,
+            col=role.col,
+        )
+    return fact

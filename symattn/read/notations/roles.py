@@ -1,0 +1,279 @@
+"""Names and phrases that say what a number or an array is: a stage of attention (``Q``,
+``attn_scores``, ``注意力权重``, ``\\frac{QK^T}{\\sqrt{d_k}}``), which row or token it is for
+(``q_1``, ``k_{I}``, ``K_animal``, ``z^{(2)}``), or which head (``W_Q1`` with heads).
+
+Two tables: :data:`SYMBOLS` match a whole name as written (an identifier, a LaTeX symbol, a
+chain's label, a table's heading), :data:`PHRASES` are looked for in labels and in the prose
+around an array. Every row carries the examples it must recognise and some it must not.
+
+A name is cleaned first (:func:`symattn.read.roles.clean_name`): markup and case dropped,
+``\\frac{a}{b}`` written ``a/b``, ``\\sqrt`` written ``√``.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from symattn.read.rows import Pattern, ex, pattern
+
+__all__ = ["PHRASES", "ROLES", "SYMBOLS"]
+
+#: what an array can be, bottom-up
+ROLES: Final = (
+    "x",
+    "w_q",
+    "w_k",
+    "w_v",
+    "w_o",
+    "q",
+    "k",
+    "v",
+    "kv",
+    "scores",
+    "scaled",
+    "exp",
+    "sum",
+    "weights",
+    "output",
+    "concat",
+    "d_k",
+    "mask",
+)
+
+# an index after a symbol: q_1, q_{1}, q^{(2)}, q2, q_it, k_{I}, K_animal, Q_猫
+_IX = r"(?:[_^]?\(?(?P<i>\d{1,4})[a-z]?\)?|_(?P<t>[^\s_^()=,]{1,24}))?"
+# a head number after a weight matrix: W_Q1, W_{Q,1}
+_HEAD = r"(?:[_,]?(?P<h>\d{1,2}))?"
+
+SYMBOLS: Final[tuple[Pattern, ...]] = (
+    # -- weight matrices
+    pattern(
+        "w_q",
+        rf"w(?:[_^]?q|_?quer(?:y|ies))(?:\.weight)?{_HEAD}|wq|(?:q|query)_?(?:weights?|matrix|proj|layer)",
+        "the query projection W_Q",
+        ("w_q", "wq", "w^q", "w_query", ex("w_q1", h="1"), "query_matrix", "w_q.weight"),
+        ("w", "q"),
+        kind="w_q",
+    ),
+    pattern(
+        "w_k",
+        rf"w(?:[_^]?k|_?keys?)(?:\.weight)?{_HEAD}|wk|(?:k|key)_?(?:weights?|matrix|proj|layer)",
+        "the key projection W_K",
+        ("w_k", "wk", "w^k", "w_key", ex("w_k2", h="2"), "key_matrix"),
+        ("k",),
+        kind="w_k",
+    ),
+    pattern(
+        "w_v",
+        rf"w(?:[_^]?v|_?values?)(?:\.weight)?{_HEAD}|wv|(?:v|value)_?(?:weights?|matrix|proj|layer)",
+        "the value projection W_V",
+        ("w_v", "wv", "w^v", "w_value", "value_matrix"),
+        ("v",),
+        kind="w_v",
+    ),
+    pattern(
+        "w_o",
+        rf"w(?:[_^]?o|_?out(?:put)?)(?:\.weight)?{_HEAD}|wo|out_?proj(?:\.weight)?|output_?projection",
+        "the output projection W_O",
+        ("w_o", "wo", "w^o", "out_proj", "out_proj.weight"),
+        ("output",),
+        kind="w_o",
+    ),
+    # -- inputs
+    pattern(
+        "x",
+        rf"(?:x|inputs?|input_?(?:matrix|embeddings?|tokens?|x|sequence)|embeddings?|encodings?"
+        rf"(?:_?matrix)?|emb|tok_?emb(?:eddings?)?|token_?embeddings?|sentence|input_?token|"
+        rf"x_?(?:input|in)|输入(?:矩阵|序列|向量)?|嵌入(?:向量|矩阵)?|词向量|词嵌入){_IX}",
+        "the token embeddings X",
+        ("x", "inputs", "input_matrix", "embeddings", "encodings_matrix", "输入矩阵", "词向量"),
+        ("xq", "index"),
+        kind="x",
+    ),
+    pattern(
+        "kv",
+        r"(?:encoder_?(?:states?|outputs?|hidden_?states?)|enc_?(?:outputs?|states?|hidden_?states?)"
+        r"|annotations?|memory|编码器(?:输出|隐藏状态)?)",
+        "encoder states that serve as both keys and values (cross-attention)",
+        ("encoder_states", "enc_output", "annotations", "memory"),
+        ("encoder",),
+        kind="kv",
+    ),
+    pattern(
+        "q",
+        rf"(?:q|query|queries|querys|temp_?q|q_?total|dec(?:oder)?_?(?:hidden_?)?states?|"
+        rf"查询(?:向量|矩阵)?){_IX}",
+        "the queries Q (one query: q_1, query_2, q^{(2)})",
+        ("q", "queries", "querys", "temp_q", ex("q_1", i="1"), ex("query_2", i="2"),
+         ex("q^(2)", i="2"), ex("q_it", t="it"), "decoder_state", "查询向量"),
+        ("qk^t", "w_q"),
+        kind="q",
+    ),
+    pattern(
+        "k",
+        rf"(?:k|keys?|temp_?k|k_?total|键(?:向量|矩阵)?){_IX}",
+        "the keys K (one key: k_1, k_{I}, K_animal)",
+        ("k", "keys", ex("k_1", i="1"), ex("k_i", t="i"), ex("k_animal", t="animal"), "键向量"),
+        ("kv", "w_k"),
+        kind="k",
+    ),
+    pattern(
+        "v",
+        rf"(?:v|values?|temp_?v|v_?total|值(?:向量|矩阵)?){_IX}",
+        "the values V (one value: v_1, value_2, V_street)",
+        ("v", "values", ex("value_2", i="2"), ex("v_street", t="street"), "值向量"),
+        ("w_v", "variance"),
+        kind="v",
+    ),
+    # -- stages of a query row
+    pattern(
+        "scores",
+        rf"(?:s|scores?|attn_?scores?|attention_?scores?|raw_?(?:attention_?)?scores?|sims?|"
+        rf"similarit(?:y|ies)|logits|alignment_?scores?|dot_?products?|qk\^?t|q\s*[·*×]\s*k\^?t?|"
+        rf"qq\^t|注意力(?:分数|得分)|点积|相似度|得分|分数){_IX}",
+        "the scores q·k (Q K^T)",
+        ("scores", "attn_scores", ex("attn_scores_2", i="2"), "qk^t", "q·k^t", "qq^t", "sims",
+         "注意力分数", "s"),
+        ("scaled_scores", "qk^t/√d_k"),
+        kind="scores",
+    ),
+    pattern(
+        "score-of",
+        r"(?:score|scores|s|分数|得分|相似度|e)\s*\(\s*(?P<r>[^,()]+?)\s*,\s*(?P<c>[^,()]+?)\s*\)"
+        r"|q_?(?P<r2>\w+)\s*[·*×]?\s*k_?(?P<c2>\w+)(?:\^?t)?",
+        "one score, named by its query and key: score(它, 动物), q_1·k_2",
+        (ex("score(它,动物)", r="它", c="动物"), ex("q_1·k_2", r2="1", c2="2"),
+         ex("q₁·k₁", r2="₁", c2="₁")),
+        ("score(它)",),
+        kind="score",
+    ),
+    pattern(
+        "scaled",
+        rf"(?:scaled(?:_?(?:scores?|sims?|attention_?scores?|dot_?products?|logits|matrix))?|"
+        rf"(?:qk\^?t|q\s*[·*×]?\s*k\^?t|qq\^t|s|scores?|attention_?scores?|sims)\s*/\s*√?\s*\(?"
+        rf"(?:d_?k|\d+(?:\.\d+)?)\)?|缩放(?:后的)?(?:分数|得分)?|after_?scaling){_IX}",
+        "the scaled scores q·k / √d_k",
+        ("scaled_scores", "qk^t/√d_k", "qq^t/√d_k", "s/√3", "scaled", "attention scores/√d_k",
+         "after scaling"),
+        ("scores",),
+        kind="scaled",
+    ),
+    pattern(
+        "exp",
+        r"(?:exp_?scores?|exps?|e\^.*|exp\(.*\)|指数)",
+        "exponentials of the scaled scores",
+        ("exp_scores", "e^x", "exp(0.08)"),
+        ("expected",),
+        kind="exp",
+    ),
+    pattern(
+        "sum",
+        r"(?:sum|总和|求和|和|分母|denominator|row_?sums?)",
+        "the sum of the exponentials of a row",
+        ("sum", "总和", "分母", "denominator"),
+        ("summary",),
+        kind="sum",
+    ),
+    pattern(
+        "weights",
+        rf"(?:a|α|alpha|p|wei|weights?|attn_?weights?|attention_?weights?|attention_?percents?|"
+        rf"attention_?probs?|probs|probabilities|softmax(?:\(.*\))?|attention_?matrix|"
+        rf"attn_?scores_?softmax|注意力权重(?:矩阵)?|权重|注意力分布|概率){_IX}",
+        "the softmax weights",
+        ("weights", "attn_weights", ex("attn_weights_2", i="2"), "softmax", "softmax(s)",
+         ex("α_2", i="2"), "a", "wei", "注意力权重"),
+        ("weighted_values", "w_q"),
+        kind="weights",
+    ),
+    pattern(
+        "output",
+        rf"(?:z|o|out|(?:final_?)?outputs?|context(?:_?vec(?:tor)?s?)?|all_?context_?vecs|attention_?outputs?|"
+        rf"attn_?outputs?|av|attention\(q,\s*k,\s*v\)|z_?single|weighted_?(?:sum|output)|"
+        rf"注意力(?:输出|向量)|输出|上下文向量|新向量){_IX}",
+        "the output rows (the weighted sum of the values)",
+        ("output", "z", ex("z_2", i="2"), ex("z^(2)", i="2"), ex("context_vec_2", i="2"),
+         "attention(q,k,v)", "av", "上下文向量", "输出"),
+        ("weights",),
+        kind="output",
+    ),
+    pattern(
+        "concat",
+        r"(?:concat(?:enated)?|out_?concat|z_?cat|head_?outputs|拼接)",
+        "the head outputs side by side (multi-head)",
+        ("concat", "out_concat", "z_cat"),
+        ("output",),
+        kind="concat",
+    ),
+    pattern(
+        "d_k",
+        r"(?:d_?k|d_?\{k\}|dₖ|head_?dim|d_?head|dim_?k|key_?dim)",
+        "the key dimension d_k",
+        ("d_k", "dk", "head_dim", "d_head", "dₖ"),
+        ("d_model",),
+        kind="d_k",
+    ),
+    pattern(
+        "mask",
+        r"(?:(?:causal_?|attn_?|attention_?)?mask(?:_?simple)?|tril)",
+        "a mask",
+        ("mask", "causal_mask", "tril"),
+        ("masked",),
+        kind="mask",
+    ),
+)
+
+PHRASES: Final[tuple[Pattern, ...]] = (
+    pattern(
+        "phrase-scaled",
+        r"(?i)scaled\s+(?:scores?|similarit|dot|attention\s+scores?|matrix)|after\s+scaling|"
+        r"divide[sd]?\s+by\s*(?:√|sqrt|\\sqrt)|÷\s*√|/\s*√\s*d|缩放后|除以",
+        "a phrase naming the scaled scores",
+        ("Scaled matrix = Q×K^T / √3:", "Divide by √dₖ = √4 = 2:", "after scaling", "缩放后的分数"),
+        ("Scale the Scores",),
+        kind="scaled",
+    ),
+    pattern(
+        "phrase-scores",
+        r"(?i)raw\s+(?:attention\s+)?scores?|attention\s+scores?|dot[- ]products?|similarit(?:y|ies)|"
+        r"alignment\s+scores?|score\s+matrix|\bq\s*[×x·]\s*k|\bqk\^?t\b|\bscores?\b|点积|注意力分数|"
+        r"注意力得分|相似度|關聯分數|得分|分数",
+        "a phrase naming the scores",
+        ("Dot-product scores:", "Raw attention scores:", "Compute Q × K^T", "点积结果"),
+        ("weights",),
+        kind="scores",
+    ),
+    pattern(
+        "phrase-weights",
+        r"(?i)attention\s+weights?|softmax|\bweights?\b|probabilit|attention\s+(?:matrix|"
+        r"distribution)|注意力权重|注意力權重|权重|權重|概率|注意力分布",
+        "a phrase naming the weights",
+        ("Attention weights:", "Apply Softmax", "Softmax weights (attention matrix):", "注意力权重"),
+        ("weighted sum",),
+        kind="weights",
+    ),
+    pattern(
+        "phrase-output",
+        r"(?i)\boutputs?\b|context\s+vectors?|weighted\s+sum|attention\s+vector|输出|上下文向量|"
+        r"加权求和|新向量",
+        "a phrase naming the output",
+        ("Final attention output:", "Context vectors Z", "Weighted output vector:", "注意力输出"),
+        ("softmax",),
+        kind="output",
+    ),
+    pattern(
+        "phrase-exp",
+        r"(?i)exponentia|\bexp\b|指数",
+        "a phrase naming the exponentials",
+        ("exponentiate", "exp values"),
+        ("expected",),
+        kind="exp",
+    ),
+    pattern(
+        "phrase-x",
+        r"(?i)\bembeddings?\b|\binputs?\b|input\s+matrix|词向量|输入|嵌入",
+        "a phrase naming the embeddings X",
+        ("Input Matrix X (3 × 4):", "word embeddings", "输入序列"),
+        ("output",),
+        kind="x",
+    ),
+)
