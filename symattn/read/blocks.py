@@ -81,11 +81,11 @@ def format_of(path: str, text: str) -> str:
 def blocks(src: Source, fmt: str) -> tuple[Block, ...]:
     """The blocks of a document in order (``fmt`` from :func:`format_of`)."""
     if fmt == "markdown":
-        found = list(_markdown(src))
+        found = list(_markdown(src, _MD))
     elif fmt == "latex":
         found = [Block(k, a, b, math=m, cells=c, info=i) for k, a, b, m, c, i in latex_blocks(src)]
     else:
-        found = list(_plain(src))
+        found = list(_markdown(src, _PLAIN))
     out = []
     section = 0
     for b in found:
@@ -105,6 +105,8 @@ def _parser() -> MarkdownIt:
 
 
 _MD: Final = _parser()
+#: plain text: the same parser without indented code blocks (an indented line is prose)
+_PLAIN: Final = _parser().disable("code")
 
 
 def _lines_span(src: Source, first: int, last: int) -> Span:
@@ -198,8 +200,8 @@ def _cells(text: str, start: int, end: int) -> tuple[Span, ...]:
     return tuple(out)
 
 
-def _markdown(src: Source) -> Iterator[Block]:
-    tokens = _MD.parse(src.text)
+def _markdown(src: Source, md: MarkdownIt) -> Iterator[Block]:
+    tokens = md.parse(src.text)
     i = 0
     while i < len(tokens):
         t = tokens[i]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 from symattn.read.mapped import Mapped
@@ -36,7 +36,7 @@ class Link:
     text: str
     relation: str
     where: Mapped
-    src: Source
+    src: Source = field(repr=False, compare=False)
 
     def offset(self, i: int) -> int:
         """The source offset of the character at ``i`` of :attr:`text`."""

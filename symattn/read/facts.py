@@ -13,7 +13,7 @@ and reported as not judged with that reason.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
@@ -51,7 +51,7 @@ class Fact:
     col_names: tuple[str, ...] = ()
     col: str = ""  # score(row, col): the key
     masked: tuple[bool, ...] = ()  # -inf entries
-    exponent: Spot | None = None  # e^{x}: the x written
+    exponent: str = ""  # e^{x}: the x written
     elided: bool = False
     #: for a printed array, what the code computed it from
     derivation: Derivation | None = None
@@ -115,14 +115,31 @@ def facts_of_reading(
     """
     out: list[Fact] = []
     for placed in reading.grids:
-        out.append(_grid_fact(reading, placed, computed))
+        fact = _grid_fact(reading, placed, computed)
+        out.append(fact)
+        out.extend(_also(fact, placed.names))
     for block, table in reading.tables:
         out.extend(_table_facts(reading, block, table))
     for s in stated:
         f = _stated_fact(reading, s)
         if f is not None:
             out.append(f)
+            out.extend(_also(f, (s.label, *s.links[:-1])))
     out.sort(key=lambda f: f.at)
+    return out
+
+
+def _also(f: Fact, names: Sequence[str]) -> list[Fact]:
+    """``Q = K = V = [...]``: the same array under each other input name it is given."""
+    if not f.given:
+        return []
+    out = []
+    seen = {f.role}
+    for n in names:
+        r = symbol_role(n) if n else None
+        if r is not None and r.role in INPUT_ROLES and r.role not in seen and r.index is None:
+            seen.add(r.role)
+            out.append(replace(f, role=r.role, name=n, at=f.at))
     return out
 
 
@@ -224,9 +241,10 @@ def _stated_fact(reading: Reading, s: Stated) -> Fact | None:
     first = clean_name(s.first)
     role: Role | None = None
     name = s.label or s.first
-    exponent: Spot | None = None
+    exponent_text = ""
     if (m := EXP_FIRST.regex.match(s.first.replace("{", "").replace("}", ""))) is not None:
         role = Role("exp")
+        exponent_text = m.group("a") or m.group("b") or ""
     elif SQRT_DK.regex.match(s.first.replace("{", "").replace("}", "")):
         role = Role("divisor")
     elif SCALED_FIRST.regex.match(s.first):
@@ -241,7 +259,7 @@ def _stated_fact(reading: Reading, s: Stated) -> Fact | None:
             role, name = max(found, key=lambda rt: stage_rank(rt[0].role))
     if role is None and s.before:
         role = symbol_role(s.before) or phrase_role(s.before)
-    del first, m
+    del first
     spots = tuple(last)
     given = role is not None and role.role in INPUT_ROLES
     fact = Fact(
@@ -252,9 +270,12 @@ def _stated_fact(reading: Reading, s: Stated) -> Fact | None:
         at=s.at,
         block=reading.block_of(s.at),
         how="math",
-        exponent=exponent,
+        exponent=exponent_text,
         **_from_role(role),  # type: ignore[arg-type]
     )
+    if role is not None and fact.dims == () and fact.index is not None and not role.col:
+        # w_1 = 0.82: the weight of key 1 (a single number names its key, not its row)
+        fact = replace(fact, col=str(fact.index), index=None)
     if role is not None and role.col:
         row = role.row
         fact = replace(

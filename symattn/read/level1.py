@@ -224,7 +224,7 @@ def _define(
             (v for v, p in zip(exact_values[1:], parsed[1:], strict=True) if p.node is not None),
             last,
         )
-        line, column = chain.links[0].at(first.offset)
+        line, column = chain.links[-1].at(0)  # the value the name is given
         run.names.define(name, last, origin or last, chain.text, line, column)
 
 

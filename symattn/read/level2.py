@@ -21,7 +21,13 @@ from symattn.numbers.rounding import Rounding
 from symattn.read.observations import Spot
 from symattn.read.problem import Problem
 from symattn.read.report import Recognised, Unparsed
+from symattn.judge.quantities import TensorEntry
+from symattn.judge.verdict import judge
+from symattn.read.messages import say
+from symattn.read.report import text_finding
+from symattn.spec import Spec
 from symattn.spec.build import build_spec
+from symattn.stages import BY_CLAIM
 
 __all__ = ["Level2", "judge_problems"]
 
@@ -36,15 +42,69 @@ class Level2:
     recognised: Recognised | None = None
 
 
+#: the trace step of each stage a misshapen claim may be about
+_STAGE_STEP = {c: s.step for c, s in BY_CLAIM.items()}
+
+
+def _misshapen(
+    spec: Spec, problem: Problem, accepted: frozenset[Rounding], limits: Limits
+) -> list[tuple[int, Finding]]:
+    """Claims written in another shape than their stage (a 3×2 matrix for the 3×3 scores):
+    each entry judged against the entry at the same place, and flagged where there is none."""
+    if not problem.misshapen:
+        return []
+    result = spec.run()
+    queries = list(spec.query_tokens)
+    out: list[tuple[int, Finding]] = []
+    for fact, row in problem.misshapen:
+        tensor = result.stage(_STAGE_STEP[fact.role])
+        n_rows, n_cols = tensor.shape[0], tensor.shape[-1]
+        if row is None:
+            r_claim, c_claim = fact.dims
+            places = [(i, j, i * c_claim + j) for i in range(r_claim) for j in range(c_claim)]
+        else:
+            i = queries.index(row)
+            places = [(i, j, j) for j in range(fact.dims[0])]
+            r_claim, c_claim = 1, fact.dims[0]
+        shape = {
+            "stage": say(f"stage-{fact.role}"),
+            "rows": n_rows if row is None else 1,
+            "cols": n_cols,
+            "claimed_rows": r_claim,
+            "claimed_cols": c_claim,
+        }
+        for i, j, k in places:
+            spot = fact.spots[k]
+            if spot is None:
+                continue
+            if i < n_rows and j < n_cols:
+                v = judge(spot.written, TensorEntry(tensor, (i, j)), accepted=accepted, limits=limits)
+                if v.code is None or v.code in ("float-representation", "undecided"):
+                    continue
+                exact, code = v.exact, "wrong-value"
+                msg = say("wrong-shape", exact=exact, **shape)
+            else:
+                exact, code = "", "wrong-value"
+                msg = say("wrong-shape-extra", **shape)
+            out.append(
+                (
+                    spot.at,
+                    text_finding(code, spot.line, spot.column, spot.written.text, exact, None, msg, "wrong-shape"),
+                )
+            )
+    return out
+
+
 def _one(problem: Problem, path: str, accepted: frozenset[Rounding], limits: Limits) -> list[tuple[int, Finding]] | str:
     """The findings of one problem, each with the offset of its number; or why it could not be
     checked."""
     try:
         spec = build_spec(problem.data, path, limits)
         report = check(spec, accepted=accepted, limits=limits)
+        shaped = _misshapen(spec, problem, accepted, limits)
     except SymattnError as e:
         return str(e)
-    out = []
+    out = list(shaped)
     for f in report.findings:
         spot: Spot | None = problem.spots.get((f.step, f.position)) if f.step else None
         if spot is None and f.step == "weights" and len(f.position) == 1:
@@ -119,6 +179,7 @@ def judge_problems(
             )
             continue
         judged.update(s.at for s in group[0].spots.values())
+        judged.update(s.at for f, _ in group[0].misshapen for s in f.spots if s is not None)
         flagged = [
             {at for at, f in r if f.severity in ("error", "warning")} for r in ok
         ]

@@ -39,6 +39,14 @@ AUDIT_KEYS: Final[tuple[str, ...]] = (
     "what-output",
     "and",
     "not-normalized",
+    # a matrix or row written in another shape than the stage it states
+    "wrong-shape",
+    "wrong-shape-extra",
+    "stage-scores",
+    "stage-scaled",
+    "stage-exp",
+    "stage-weights",
+    "stage-output",
 )
 
 _KEYS: Final = frozenset(AUDIT_KEYS)

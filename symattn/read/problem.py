@@ -61,13 +61,15 @@ class Problem:
     group: tuple[object, ...] = ()
     #: the inputs were not written by name (Q = K = V = X): judge only when confirmed
     assumed: bool = False
+    #: claims written in another shape than their stage: (fact, its row or None)
+    misshapen: tuple[tuple[Fact, str | None], ...] = ()
 
 
 @dataclass(frozen=True)
 class _Input:
     """An input array: its rows (as written), names of its rows, and where it is."""
 
-    role: str
+    roles: frozenset[str]
     rows: tuple[tuple[str, ...], ...]
     row_names: tuple[str, ...]
     spots: tuple[Spot, ...]
@@ -104,7 +106,13 @@ def _inputs(facts: Sequence[Fact]) -> dict[int, _Input]:
         if f.index is not None or f.token:
             continue
         names = f.row_names if len(f.row_names) == len(_rows_of(f)) else ()
-        out[f.at] = _Input(f.role, _rows_of(f), names, tuple(s for s in f.spots if s), f.at)
+        if f.at in out:
+            old = out[f.at]
+            out[f.at] = _Input(old.roles | {f.role}, old.rows, old.row_names, old.spots, old.at)
+            continue
+        out[f.at] = _Input(
+            frozenset({f.role}), _rows_of(f), names, tuple(s for s in f.spots if s), f.at
+        )
     for role, fs in groups.items():
         seen: dict[str, Fact] = {}
         for f in fs:
@@ -115,16 +123,16 @@ def _inputs(facts: Sequence[Fact]) -> dict[int, _Input]:
         if len({len(r) for r in rows}) != 1:
             continue
         spots = tuple(s for f in seen.values() for s in f.spots if s)
-        out[first.at] = _Input(role, rows, tuple(seen), spots, first.at)
+        out[first.at] = _Input(frozenset({role}), rows, tuple(seen), spots, first.at)
     return out
 
 
 def _latest(inputs: dict[int, _Input], roles: tuple[str, ...], at: int) -> int | None:
     """The input of one of ``roles`` given last before ``at`` (else the first given)."""
-    before = [k for k, i in inputs.items() if i.role in roles and k < at]
+    before = [k for k, i in inputs.items() if i.roles & set(roles) and k < at]
     if before:
         return max(before)
-    after = [k for k, i in inputs.items() if i.role in roles]
+    after = [k for k, i in inputs.items() if i.roles & set(roles)]
     return min(after) if after else None
 
 
@@ -152,6 +160,10 @@ class _Built:
     rows: list[dict[str, dict[str, object]]] = field(default_factory=list)
     spots: list[dict[Place, Spot]] = field(default_factory=list)
     used: list[set[int]] = field(default_factory=list)
+    #: claims of the right stage and row but another shape: (fact, row or None for all rows)
+    misshapen: list[tuple[int, str | None]] = field(default_factory=list)
+    #: exponentials written one at a time: the next key of each row
+    next_exp: dict[str, int] = field(default_factory=dict)
 
     def layer(self, k: int) -> tuple[dict[str, dict[str, object]], dict[Place, Spot], set[int]]:
         while len(self.rows) <= k:
@@ -303,7 +315,8 @@ def build_problems(facts: Sequence[Fact], stated: Sequence[Hypothesis]) -> list[
             _place(built, i, facts[i], derived[i], keys, queries, v_width)
         width = len(data_inputs["K"][0]) if "K" in data_inputs else len(data_inputs["W_K"][0])
         for hyp in _hypotheses(key, stated, width):
-            for k in range(len(built.rows)):
+            for k in range(max(len(built.rows), 1 if built.misshapen else 0)):
+                built.layer(k)
                 data: dict[str, object] = {
                     "schema": 1,
                     "tokens": list(keys),
@@ -317,7 +330,11 @@ def build_problems(facts: Sequence[Fact], stated: Sequence[Hypothesis]) -> list[
                     data["scale"] = str(hyp.scale)
                 if key.causal:
                     data["causal"] = True
-                data["claims"] = {"rows": built.rows[k]}
+                claims: dict[str, object] = {"rows": built.rows[k]}
+                spots = dict(built.spots[k])
+                if k == 0 and hyp.scale is None:
+                    claims.update(_scaling(facts, hyp, spots))
+                data["claims"] = claims
                 rec = Recognised(
                     "embeddings" if key.start == "x" else "vectors",
                     queries,
@@ -332,15 +349,35 @@ def build_problems(facts: Sequence[Fact], stated: Sequence[Hypothesis]) -> list[
                 out.append(
                     Problem(
                         data,
-                        dict(built.spots[k]),
+                        spots,
                         built.used[k],
                         rec,
                         first,
                         hyp.name,
                         (key, k),
                         assumed,
+                        tuple((facts[i], row) for i, row in built.misshapen) if k == 0 else (),
                     )
                 )
+    return out
+
+
+def _scaling(facts: Sequence[Fact], hyp: Hypothesis, spots: dict[Place, Spot]) -> dict[str, str]:
+    """The scaling claims of the text: a later ``d_k`` other than the stated one, and the
+    divisor it says it uses (``\\sqrt{d_k} = 2``)."""
+    out: dict[str, str] = {}
+    for f in facts:
+        if not f.spots or f.spots[0] is None or f.dims != ():
+            continue
+        s = f.spots[0]
+        if f.role == "d_k" and "d_k" not in out and hyp.d_k is not None:
+            v = s.written.value
+            if v.denominator == 1 and v > 0 and v != hyp.d_k:
+                out["d_k"] = s.written.text
+                spots[("d_k", ())] = s
+        elif f.role == "divisor" and "sqrt_d_k" not in out and s.written.value > 0:
+            out["sqrt_d_k"] = s.written.text
+            spots[("sqrt_d_k", ())] = s
     return out
 
 
@@ -375,7 +412,7 @@ def _spec_inputs(
     keys = k.row_names or v.row_names or tuple(str(i + 1) for i in range(len(k.rows)))
     if q is k:
         queries = keys
-    elif len(q.rows) == len(k.rows) and not q.row_names and k.role != "kv":
+    elif len(q.rows) == len(k.rows) and not q.row_names and "kv" not in k.roles:
         queries = keys
     else:
         queries = q.row_names or tuple(f"q{i + 1}" for i in range(len(q.rows)))
@@ -421,6 +458,24 @@ def _place(
         row = _row(f, d, queries)
         if row is not None:
             built.put(i, row, f.role, cols, f.spots)
+    elif len(f.dims) == 2 and f.dims[0] == nq and f.role in (*_PER_KEY, "output"):
+        built.misshapen.append((i, None))
+    elif len(f.dims) == 1 and f.role in (*_PER_KEY, "output") and f.index is not None:
+        row = _row(f, d, queries)
+        if row is not None:
+            built.misshapen.append((i, row))
+    elif f.dims == () and f.role == "exp" and not f.col and f.spots and f.spots[0] is not None:
+        # e^{2.5} ≈ 12.18: the exponential of the next key of the row (in the text's order)
+        row = _row(f, d, queries)
+        if row is None:
+            return
+        j = built.next_exp.get(row, 0)
+        if j >= nk:
+            return
+        built.next_exp[row] = j + 1
+        one_exp: list[Spot | None] = [None] * nk
+        one_exp[j] = f.spots[0]
+        built.put(i, row, "exp", cols, one_exp)
     elif f.dims == () and f.role in _PER_KEY and f.col:
         row = _row(f, d, queries)
         low = {k.lower(): k for k in keys}

@@ -158,6 +158,7 @@ def _prose(
 ) -> None:
     text = r.src.text
     prev: ChainText | None = None
+    prev_added = False  # whether ``prev`` is the last chain added (or a lone piece)
     prev_end = b.start
     for a, e in b.math:
         between = text[prev_end : max(prev_end, a - 1)]
@@ -174,13 +175,26 @@ def _prose(
         ):
             # `$k_1$ (Thinking) $= [1, 2]$`: the second piece continues the first
             joined = ChainText(prev.links + found[0].links[1:], prev.kind, prev.before)
-            r.chains[-1] = joined
+            if prev_added:
+                r.chains[-1] = joined
+            else:
+                _add_chains(r, i, [joined])
             found = found[1:]
+            prev, prev_added = joined, True
         _add_chains(r, i, found)
+        if not found and prev_end <= a:
+            # `当前注意力权重： $[0.82, 0.18]$`: an array named by the words before it
+            grids = scan_arrays(text, a, e, limits)
+            if len(grids) == 1 and not text[a : grids[0].start].strip() and not text[
+                grids[0].end : e
+            ].strip():
+                line_start = text.rfind("\n", b.start, a) + 1
+                label = text[max(line_start, b.start, a - 80) : a].strip(" $:：")
+                r.grids.append(Placed(replace(grids[0], label=label), i, "text"))
         if found:
-            prev = found[-1]
+            prev, prev_added = found[-1], True
         elif any(ch.isalnum() for ch in text[a:e]):
-            prev = _lone(text[a:e], r, a, e)
+            prev, prev_added = _lone(text[a:e], r, a, e), False
         prev_end = e + 1
     skip = [(a - 2, e + 2) for a, e in b.math]
     outside = _pieces(b.start, b.end, [(a - 2, e + 2) for a, e in b.math])
@@ -266,26 +280,50 @@ def _outside(grids: list[Grid], skip: list[tuple[int, int]]) -> list[Grid]:
 
 def _code(r: Reading, i: int, b: Block, line_starts: list[int], limits: Limits) -> None:
     text = r.src.text
+    run: list[tuple[int, Statement]] = []  # consecutive statements that are not Python
+
+    def flush() -> None:
+        if run:
+            _text_run(r, i, text, run[0][1].start, run[-1][1].end, run[0][0], line_starts, limits)
+            run.clear()
+
     for st in statements(text, b.start, b.end):
         index = len(r.statements)
         r.statements.append((i, st))
-        if st.tree is not None:
-            for g in scan_arrays(text, st.start, st.end, limits):
-                r.grids.append(Placed(g, i, "code", index))
-            for g in _comment_grids(r, st, limits):
-                r.grids.append(Placed(g, i, "comment", index))
+        if st.tree is None:
+            run.append((index, st))
             continue
-        sbs, covered = side_by_side(text, st.start, st.end, limits)
-        for g in sbs:
-            r.grids.append(Placed(g, i, "output", index))
-        for ln in text_lines(text, st.start, st.end, covered, code=True):
-            _add_chains(r, i, chains_of(ln, r.src, "code"))
-        grids = _outside(scan_arrays(text, st.start, st.end, limits, braces=True), covered)
-        for g in stack_rows(text, grids, line_starts):
-            how = "operand" if _operand(text, g) else "output"
-            r.grids.append(Placed(g, i, how, index))
-        for g in _outside(plain_rows(text, st.start, st.end, limits), covered):
-            r.grids.append(Placed(g, i, "output", index))
+        flush()
+        for g in scan_arrays(text, st.start, st.end, limits):
+            r.grids.append(Placed(g, i, "code", index))
+        for g in _comment_grids(r, st, limits):
+            r.grids.append(Placed(g, i, "comment", index))
+    flush()
+
+
+def _text_run(
+    r: Reading,
+    i: int,
+    text: str,
+    start: int,
+    end: int,
+    index: int,
+    line_starts: list[int],
+    limits: Limits,
+) -> None:
+    """Lines of a code block that are not Python (printed output, formulas, arrays side by
+    side, plain rows), read as text."""
+    sbs, covered = side_by_side(text, start, end, limits)
+    for g in sbs:
+        r.grids.append(Placed(g, i, "output", index))
+    for ln in text_lines(text, start, end, covered, code=True):
+        _add_chains(r, i, chains_of(ln, r.src, "code"))
+    grids = _outside(scan_arrays(text, start, end, limits, braces=True), covered)
+    for g in stack_rows(text, grids, line_starts):
+        how = "operand" if _operand(text, g) else "output"
+        r.grids.append(Placed(g, i, how, index))
+    for g in _outside(plain_rows(text, start, end, limits), covered):
+        r.grids.append(Placed(g, i, "output", index))
 
 
 def _comment_grids(r: Reading, st: Statement, limits: Limits) -> list[Grid]:

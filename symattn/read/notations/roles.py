@@ -186,6 +186,14 @@ SYMBOLS: Final[tuple[Pattern, ...]] = (
         kind="weights",
     ),
     pattern(
+        "weight-of",
+        r"w_?\(?(?P<i>\d{1,3})\)?",
+        "one weight, named by its key: w_1, w_{2}",
+        (ex("w_1", i="1"), ex("w2", i="2")),
+        ("w_q", "w", "w_qx"),
+        kind="weights",
+    ),
+    pattern(
         "output",
         rf"(?:z|o|out|(?:final_?)?outputs?|context(?:_?vec(?:tor)?s?)?|all_?context_?vecs|attention_?outputs?|"
         rf"attn_?outputs?|av|attention\(q,\s*k,\s*v\)|z_?single|weighted_?(?:sum|output)|"
