@@ -21,6 +21,10 @@ from symattn.read.notations import FORMULA_BREAK, NEW_DEFINITION
 from symattn.read.source import Source
 from symattn.read.tokens import RELATIONS, respell
 
+#: what separates the links of a chain: the relations, and ``→`` (a step to the next stage,
+#: which Level 1 reads as the start of a new chain that keeps the name of the one before)
+LINKS: Final = RELATIONS + "→"
+
 __all__ = ["ChainText", "Link", "Skipped", "chains_of"]
 
 Pos = tuple[int, int]  # (line, column), both 1-based
@@ -167,7 +171,7 @@ def chains_of(piece: Mapped, src: Source, kind: str, before: str = "") -> list[C
     out = []
     for a, b in _formulas(text):
         links = []
-        for x, y, rel in _depth0(text[a:b], RELATIONS):
+        for x, y, rel in _depth0(text[a:b], LINKS):
             x, y = x + a, y + a
             while x < y and text[x].isspace():
                 x += 1

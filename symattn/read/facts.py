@@ -19,11 +19,11 @@ from typing import Final
 
 from symattn.read.arrays import Grid
 from symattn.read.dataflow import Derivation, Sym, derive
-from symattn.read.notations import EXP_FIRST, SCALED_FIRST, SQRT_DK
+from symattn.read.notations import ATTENTION_CALL, EXP_FIRST, SCALED_FIRST, SQRT_DK
 from symattn.read.observations import Spot, Stated
 from symattn.read.python import expr_text
 from symattn.read.reading import Placed, Reading
-from symattn.read.roles import Role, clean_name, phrase_role, stage_rank, symbol_role
+from symattn.read.roles import Role, phrase_role, stage_rank, symbol_role
 from symattn.read.tables import Table
 
 __all__ = ["Fact", "facts_of_reading"]
@@ -82,6 +82,28 @@ def _spots_of(grid: Grid, src_position: object) -> tuple[tuple[Spot | None, ...]
     return tuple(spots), tuple(masked)
 
 
+def _call_argument(text: str, at: int) -> str | None:
+    """The input an array is, as an argument of ``attention(Q, K, V)`` written on its line."""
+    start = max(text.rfind("\n", max(0, at - 400), at) + 1, at - 400)
+    before = text[start:at]
+    m = None
+    for m in ATTENTION_CALL.regex.finditer(before):
+        pass
+    if m is None:
+        return None
+    depth, commas = 0, 0
+    for ch in before[m.end() :]:
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth < 0:
+                return None
+        elif ch == "," and depth == 0:
+            commas += 1
+    return ("q", "k", "v")[commas] if depth == 0 and commas < 3 else None
+
+
 def _role(names: list[str], label: str, context: str) -> tuple[Role | None, str]:
     """The role of an array: from its names, then its label, then the prose before it."""
     for n in names:
@@ -114,7 +136,11 @@ def facts_of_reading(
     (:func:`symattn.read.dataflow.flows`).
     """
     out: list[Fact] = []
+    in_chains = {sp.at for s in stated for lit in s.literals for sp in lit}
     for placed in reading.grids:
+        entries = [e for e in placed.grid.entries if e.written is not None]
+        if entries and all(e.at in in_chains for e in entries):
+            continue  # the same array, read in a formula: the chain says what it is
         fact = _grid_fact(reading, placed, computed)
         out.append(fact)
         out.extend(_also(fact, placed.names))
@@ -157,6 +183,9 @@ def _grid_fact(reading: Reading, placed: Placed, computed: Mapping[int, Sym]) ->
         names.append(expr_text(sh.expr))
     context = reading.context(placed.block, g.start)
     role, name = _role(names, g.label, context) if placed.how != "operand" else (None, "")
+    call = _call_argument(reading.src.text, g.start)
+    if call is not None:
+        role, name = Role(call), name or g.label
     source = "name" if role is not None and name in names else "label" if name else "context"
     derivation = None
     if flow is not None and flow.kind in _FLOW_ROLES:
@@ -165,7 +194,7 @@ def _grid_fact(reading: Reading, placed: Placed, computed: Mapping[int, Sym]) ->
         source = "code"
     how = {"code": "code", "comment": "comment", "output": "printout"}.get(placed.how, "text")
     given = how == "code" or (role is not None and role.role in INPUT_ROLES and how != "comment")
-    dims = g.dims if g.dims is not None else (len(g.entries),)
+    dims = _squeezed(g.dims) if g.dims is not None else (len(g.entries),)
     return Fact(
         derivation=derivation,
         computed=sh is not None,
@@ -231,17 +260,25 @@ def _table_facts(reading: Reading, block: int, table: Table) -> list[Fact]:
     return out
 
 
+def _squeezed(dims: tuple[int, ...]) -> tuple[int, ...]:
+    """A matrix of one row or one column is a vector (``\\begin{bmatrix} a \\\\ b
+    \\end{bmatrix}`` written for a row of weights)."""
+    if len(dims) == 2 and 1 in dims and dims != (1, 1):
+        return (max(dims),)
+    return dims
+
+
 def _stated_fact(reading: Reading, s: Stated) -> Fact | None:
     """The fact a chain states: its last literal link, named by the chain's label or its
     symbolic links."""
     if not s.literals:
         return None
     last = s.literals[-1]
-    dims = s.shapes[-1] if s.shapes else (len(last),)
-    first = clean_name(s.first)
+    dims = _squeezed(s.shapes[-1] if s.shapes else (len(last),))
     role: Role | None = None
     name = s.label or s.first
     exponent_text = ""
+    own = True  # the role comes from the chain itself, not from the step before
     if (m := EXP_FIRST.regex.match(s.first.replace("{", "").replace("}", ""))) is not None:
         role = Role("exp")
         exponent_text = m.group("a") or m.group("b") or ""
@@ -257,9 +294,9 @@ def _stated_fact(reading: Reading, s: Stated) -> Fact | None:
         ]
         if found:
             role, name = max(found, key=lambda rt: stage_rank(rt[0].role))
+            own = name != s.label
     if role is None and s.before:
         role = symbol_role(s.before) or phrase_role(s.before)
-    del first
     spots = tuple(last)
     given = role is not None and role.role in INPUT_ROLES
     fact = Fact(
@@ -271,6 +308,7 @@ def _stated_fact(reading: Reading, s: Stated) -> Fact | None:
         block=reading.block_of(s.at),
         how="math",
         exponent=exponent_text,
+        source="" if role is None else "inherited" if s.stepped and not own else "name",
         **_from_role(role),  # type: ignore[arg-type]
     )
     if role is not None and fact.dims == () and fact.index is not None and not role.col:

@@ -45,11 +45,17 @@ def stack_rows(text: str, grids: list[Grid], line_starts: list[int]) -> list[Gri
     while i < len(lines):
         j = i + 1
         shape = [g.dims for g in by_line[lines[i]]]
+        named_rows = all(_row_name(g.label) for g in by_line[lines[i]])
         while j < len(lines) and lines[j] == lines[j - 1] + 1:
-            if [g.dims for g in by_line[lines[j]]] != shape:
+            row = by_line[lines[j]]
+            if [g.dims for g in row] != shape:
                 break
-            if any(_names_a_new_array(g) for g in by_line[lines[j]]) and len(shape) > 1:
+            if any(_names_a_new_array(g) for g in row) and len(shape) > 1:
                 break
+            if any(g.label.strip() for g in row) and not (
+                named_rows and all(_row_name(g.label) for g in row)
+            ):
+                break  # `Attention weights: [...]` under `Raw scores: [...]`: another array
             j += 1
         run = [by_line[n] for n in lines[i:j]]
         if len(run) >= 2:
@@ -59,6 +65,10 @@ def stack_rows(text: str, grids: list[Grid], line_starts: list[int]) -> list[Gri
         i = j
     out.sort(key=lambda g: g.start)
     return out
+
+
+def _row_name(label: str) -> bool:
+    return bool(label.strip()) and ROW_NAME.regex.fullmatch(label.strip()) is not None
 
 
 def _names_a_new_array(g: Grid) -> bool:

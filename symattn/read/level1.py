@@ -11,7 +11,7 @@ What each chain states is kept for Level 2 (:class:`~symattn.read.observations.S
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from symattn.config import Limits
@@ -30,7 +30,7 @@ from symattn.read.notations import PROSE_SENTENCE, SUBSCRIPT_INDEX
 from symattn.read.observations import Spot, Stated
 from symattn.read.report import Unparsed, text_finding
 from symattn.read.scalar import Scalar, lit
-from symattn.read.syntax import Call, literal_numbers, literal_shape, names
+from symattn.read.syntax import Call, Ref, literal_numbers, literal_shape, names, parse
 from symattn.read.tokens import ExprError
 
 __all__ = ["Level1", "judge_chains"]
@@ -66,15 +66,17 @@ def judge_chains(
 ) -> Level1:
     """Judge every chain; math that cannot be read is listed as unparsed, with the reason."""
     run = _Run(accepted, limits, Definitions(accepted, limits))
-    for chain in found:
-        try:
-            _process(run, chain)
-        except (ExprError, SymattnError) as e:
-            if chain.kind == "text" and PROSE_SENTENCE.regex.search(chain.text):
-                continue  # a sentence with an '=' in it, not math
-            run.unparsed.append(Unparsed(chain.line, chain.text[:200], str(e)))
-        except RecursionError:
-            run.unparsed.append(Unparsed(chain.line, chain.text[:200], "nested too deeply"))
+    for whole in found:
+        name = ""
+        for chain in _steps(whole):
+            try:
+                name = _step(run, chain, name)
+            except (ExprError, SymattnError) as e:
+                if chain.kind == "text" and PROSE_SENTENCE.regex.search(chain.text):
+                    continue  # a sentence with an '=' in it, not math
+                run.unparsed.append(Unparsed(chain.line, chain.text[:200], str(e)))
+            except RecursionError:
+                run.unparsed.append(Unparsed(chain.line, chain.text[:200], "nested too deeply"))
     run.findings.extend(run.names.findings())
     return Level1(
         tuple(run.findings),
@@ -83,6 +85,53 @@ def judge_chains(
         tuple(run.stated),
         frozenset(run.seen),
     )
+
+
+def _steps(chain: ChainText) -> list[ChainText]:
+    """A chain cut at its ``→`` steps (``[0.95, …] → softmax(x_i) → [0.14, …]``): each step is
+    a chain of its own, since a step is no equality."""
+    if not any(ln.relation == "→" for ln in chain.links):
+        return [chain]
+    out: list[list[Link]] = [[]]
+    for ln in chain.links:
+        if ln.relation == "→":
+            out.append([replace(ln, relation="")])
+        else:
+            out[-1].append(ln)
+    return [ChainText(tuple(links), chain.kind, chain.before if k == 0 else "") for k, links in enumerate(out) if links]
+
+
+def _step(run: _Run, chain: ChainText, name: str) -> str:
+    """Judge one step of a chain; the name the next step inherits (the name of this one, or
+    of the one before when this one starts with a value)."""
+    first = chain.links[0]
+    try:
+        node = parse(first.text, limits=run.limits, normalized=True) if first.text else None
+    except SymattnError:
+        node = None
+    got = literal_numbers(node) if node is not None else None
+    if got is not None and node is not None:
+        # `→ [0.9544, 1.4950, …]`: a value the step before names
+        run.stated.append(
+            Stated(
+                name,
+                name,
+                None,
+                (tuple(Spot(w, *first.at(off), first.offset(off)) for w, off in got),),
+                chain.line,
+                (literal_shape(node),),
+                (name, *(ln.text for ln in chain.links[1:]), first.text),
+                chain.start,
+                chain.before,
+                stepped=True,
+            )
+        )
+        if len(chain.links) > 1:
+            _process(run, chain)
+        return name
+    if len(chain.links) > 1:
+        _process(run, chain)
+    return first.text or name
 
 
 def _process(run: _Run, chain: ChainText) -> None:
@@ -139,7 +188,8 @@ def _evaluate(
             differs = any(not same(env[n], exact_env[n]) for n in names(p.node) if n in exact_env)
             exact = evaluate(p.node, exact_env, limits=run.limits) if differs else as_written
         except ExprError as e:
-            errors.append(str(e))
+            if not isinstance(p.node, Ref):  # a name alone (``Q = K = [...]``) is no error
+                errors.append(str(e))
             values.append(None)
             exact_values.append(None)
             continue

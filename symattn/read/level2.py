@@ -19,10 +19,10 @@ from symattn.judge.check import check
 from symattn.judge.findings import Finding, TextLocation
 from symattn.numbers.rounding import Rounding
 from symattn.read.observations import Spot
-from symattn.read.problem import Problem
+from symattn.read.problem import Place, Problem
 from symattn.read.report import Recognised, Unparsed
 from symattn.judge.quantities import TensorEntry
-from symattn.judge.verdict import judge
+from symattn.judge.verdict import consistent_with, judge
 from symattn.read.messages import say
 from symattn.read.report import text_finding
 from symattn.spec import Spec
@@ -95,6 +95,53 @@ def _misshapen(
     return out
 
 
+#: the stages a row of numbers may be of, with one entry per key (or per output column)
+_ROW_STEPS = ("scores", "scaled_scores", "exp_scores", "weights", "output")
+
+
+def _another_stage(
+    spec: Spec, problem: Problem, flagged: set[Place], accepted: frozenset[Rounding], limits: Limits
+) -> set[int]:
+    """The facts that hold, entry for entry, the values of another stage of their row (the
+    scores written under the weights' name): misnamed by the text or by the reading, not
+    wrong; they are not accused."""
+    by_fact: dict[int, list[Place]] = {}
+    for place, i in problem.owner.items():
+        by_fact.setdefault(i, []).append(place)
+    suspects = {i for place in flagged if (i := problem.owner.get(place)) is not None}
+    if not suspects:
+        return set()
+    result = spec.run()
+    queries, keys = list(spec.query_tokens), list(spec.tokens)
+    out: set[int] = set()
+    for i in suspects:
+        places = by_fact.get(i, [])
+        if not places or any(len(p[1]) != 2 for p in places):
+            continue
+        for step in _ROW_STEPS:
+            if step == places[0][0]:
+                continue
+            tensor = result.stage(step)
+            ok = True
+            for place in places:
+                row, col = place[1]
+                r = queries.index(row) if row in queries else -1
+                c = keys.index(col) if step != "output" and col in keys else (
+                    int(col) if col.isdigit() else -1
+                )
+                if r < 0 or c < 0 or c >= tensor.shape[-1]:
+                    ok = False
+                    break
+                claim = problem.spots[place].written
+                if not consistent_with(claim, TensorEntry(tensor, (r, c)), accepted, limits):
+                    ok = False
+                    break
+            if ok:
+                out.add(i)
+                break
+    return out
+
+
 def _one(problem: Problem, path: str, accepted: frozenset[Rounding], limits: Limits) -> list[tuple[int, Finding]] | str:
     """The findings of one problem, each with the offset of its number; or why it could not be
     checked."""
@@ -102,10 +149,29 @@ def _one(problem: Problem, path: str, accepted: frozenset[Rounding], limits: Lim
         spec = build_spec(problem.data, path, limits)
         report = check(spec, accepted=accepted, limits=limits)
         shaped = _misshapen(spec, problem, accepted, limits)
+        flagged = {
+            (f.step, f.position) for f in report.findings if f.severity in ("error", "warning")
+        }
+        flagged |= {
+            place
+            for f in report.findings
+            if f.code == "not-normalized"
+            for place in problem.owner
+            if place[0] == f.step and place[1][:1] == f.position[:1]
+        }
+        rescued = _another_stage(spec, problem, flagged, accepted, limits)
     except SymattnError as e:
         return str(e)
     out = list(shaped)
     for f in report.findings:
+        if problem.owner.get((f.step, f.position)) in rescued:
+            continue
+        if f.code == "not-normalized" and any(
+            i in rescued
+            for (st, pos), i in problem.owner.items()
+            if st == f.step and pos[:1] == f.position[:1]
+        ):
+            continue
         spot: Spot | None = problem.spots.get((f.step, f.position)) if f.step else None
         if spot is None and f.step == "weights" and len(f.position) == 1:
             spot = next(

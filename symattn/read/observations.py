@@ -45,6 +45,8 @@ class Stated:
     links: tuple[str, ...] = ()
     at: int = -1
     before: str = ""
+    #: the value follows a step ``→`` and takes the name of what the step before names
+    stepped: bool = False
 
 
 #: numbers of one row (a vector, a table cell, a row of a matrix)

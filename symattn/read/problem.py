@@ -63,6 +63,8 @@ class Problem:
     assumed: bool = False
     #: claims written in another shape than their stage: (fact, its row or None)
     misshapen: tuple[tuple[Fact, str | None], ...] = ()
+    #: which fact (index) each place holds
+    owner: dict[Place, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -164,6 +166,8 @@ class _Built:
     misshapen: list[tuple[int, str | None]] = field(default_factory=list)
     #: exponentials written one at a time: the next key of each row
     next_exp: dict[str, int] = field(default_factory=dict)
+    #: which fact each place holds
+    owner: dict[Place, int] = field(default_factory=dict)
 
     def layer(self, k: int) -> tuple[dict[str, dict[str, object]], dict[Place, Spot], set[int]]:
         while len(self.rows) <= k:
@@ -186,6 +190,7 @@ class _Built:
                 return
             rc["sum"] = s.written.text
             spots[(_STEP["sum"], (row,))] = s
+            self.owner[(_STEP["sum"], (row,))] = i
             used.add(i)
             return
         texts = [s.written.text if s is not None else None for s in values]
@@ -199,6 +204,7 @@ class _Built:
         for c, s in zip(cols, values, strict=True):
             if s is not None:
                 spots[(_STEP[stage], (row, c))] = s
+                self.owner[(_STEP[stage], (row, c))] = i
 
 
 def _row(f: Fact, d: Derivation, queries: tuple[str, ...]) -> str | None:
@@ -357,6 +363,7 @@ def build_problems(facts: Sequence[Fact], stated: Sequence[Hypothesis]) -> list[
                         (key, k),
                         assumed,
                         tuple((facts[i], row) for i, row in built.misshapen) if k == 0 else (),
+                        {p: i for p, i in built.owner.items() if p in spots},
                     )
                 )
     return out
@@ -458,6 +465,8 @@ def _place(
         row = _row(f, d, queries)
         if row is not None:
             built.put(i, row, f.role, cols, f.spots)
+    elif f.source not in ("name", "code"):
+        return  # another shape, and a name not the text's own: not judged
     elif len(f.dims) == 2 and f.dims[0] == nq and f.role in (*_PER_KEY, "output"):
         built.misshapen.append((i, None))
     elif len(f.dims) == 1 and f.role in (*_PER_KEY, "output") and f.index is not None:

@@ -187,10 +187,10 @@ MARKDOWN_MARKUP: Final = pattern(
 
 FORMULA_BREAK: Final = Chars(
     "formula-break",
-    frozenset("→⇒⟶;；。"),
+    frozenset(";；。"),
     "a character between two formulas on one line",
-    "→;。",
-    "=,+",
+    ";。",
+    "=,+→",
 )
 NEW_DEFINITION: Final = pattern(
     "new-definition",
@@ -208,6 +208,16 @@ INLINE_JOIN: Final = pattern(
     "nothing, or a token name in parentheses",
     (" (Thinking) ", "", "（动物）"),
     ("，总和 ",),
+)
+
+ATTENTION_CALL: Final = pattern(
+    "attention-call",
+    r"(?i)\b(?:attention|attn|sdpa|scaled_dot_product_attention|self_attention|"
+    r"dot_product_attention)\s*\(",
+    "a call of attention written with its arrays: ``attention(Q, K, V)``, the arguments in "
+    "this order",
+    ("attention([[1,0]],[[1,0]],[[1,2]])", "scaled_dot_product_attention(q, k, v)"),
+    ("attention weights",),
 )
 
 # --------------------------------------------------------------------------- scaling
@@ -276,6 +286,11 @@ SPELLINGS: Final[tuple[Spelling, ...]] = (
         for fn in ("softmax", "Softmax", "exp", "sum")
     ),
     Spelling("\\odot", "⊙"),
+    # a step from one stage to the next: not an equality
+    *(
+        Spelling(w, "→")
+        for w in ("\\rightarrow", "\\longrightarrow", "\\Rightarrow", "\\to", "\\mapsto", "⟶", "⇒", "->")
+    ),
     Spelling("\\circ", "⊙"),
     # unicode signs
     *(Spelling(w, "-") for w in ("\u2212", "\u2013")),

@@ -197,7 +197,7 @@ SYMBOLS: Final[tuple[Pattern, ...]] = (
         "output",
         rf"(?:z|o|out|(?:final_?)?outputs?|context(?:_?vec(?:tor)?s?)?|all_?context_?vecs|attention_?outputs?|"
         rf"attn_?outputs?|av|attention\(q,\s*k,\s*v\)|z_?single|weighted_?(?:sum|output)|"
-        rf"注意力(?:输出|向量)|输出|上下文向量|新向量){_IX}",
+        rf"注意力(?:输出|向量)|输出|上下文向量|新向量|expected(?:_?output)?|期望输出|预期输出){_IX}",
         "the output rows (the weighted sum of the values)",
         ("output", "z", ex("z_2", i="2"), ex("z^(2)", i="2"), ex("context_vec_2", i="2"),
          "attention(q,k,v)", "av", "上下文向量", "输出"),
