@@ -71,6 +71,9 @@ def audit(
     facts = facts_of_reading(reading, level1.stated, computed)
     problems = build_problems(facts, hypotheses(src.text, facts))
     level2 = judge_problems(problems, path, accepted=accepted, limits=limits)
+    if level2.known:
+        # again, now that the numbers the problem states have their exact values
+        level1 = judge_chains(reading.chains, accepted=accepted, limits=limits, known=level2.known)
     for at in level1.seen | level2.judged:
         census.judged(at)
     taken = {(f.line, f.column) for f in level1.findings}

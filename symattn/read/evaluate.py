@@ -24,6 +24,7 @@ class _Ctx:
     limits: Limits
     e: Scalar
     budget: list[int]  # remaining nodes to build (bounded work per expression)
+    overrides: Mapping[int, Scalar]  # numbers (by offset) that stand for another value
 
 
 def _spend(ctx: _Ctx, n: int) -> None:
@@ -161,6 +162,8 @@ def _eval(node: Node, ctx: _Ctx) -> Value:
     mb = ctx.limits.max_precision_bits
     if isinstance(node, Num):
         _spend(ctx, 1)
+        if node.pos in ctx.overrides:
+            return ctx.overrides[node.pos]
         return Scalar("lit", value=node.written.value, max_bits=mb)
     if isinstance(node, Ref):
         if node.name in ctx.env:
@@ -219,10 +222,11 @@ def evaluate(
     *,
     e: Scalar = E,
     limits: Limits = DEFAULT_LIMITS,
+    overrides: Mapping[int, Scalar] | None = None,
 ) -> Value:
     """The exact value of a syntax tree; names from ``env``; ``e`` is Euler's number unless
-    given."""
-    ctx = _Ctx(env or {}, limits, e, [max(1000, limits.max_line_length)])
+    given; the numbers at the offsets of ``overrides`` stand for the values given there."""
+    ctx = _Ctx(env or {}, limits, e, [max(1000, limits.max_line_length)], overrides or {})
     return _eval(node, ctx)
 
 

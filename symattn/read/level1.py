@@ -1,27 +1,27 @@
 """Level 1: every chain ``a = b ≈ c`` of a text, judged link by link.
 
-Every link that is a written number (or vector of numbers) is a claim about the nearest
-expression on its left, judged by :func:`symattn.judge.verdict.judge`. Names the text
-defines are remembered (:mod:`symattn.read.definitions`). A wrong claim that is what
-``e ≈ 2.718`` gives (exactly, or as double precision prints it) is ``approximate-constant``;
-a claim right only for the author's own rounded earlier numbers is ``propagated-rounding``.
-What each chain states is kept for Level 2 (:class:`~symattn.read.observations.Stated`).
+Every link that is a written number (or array of numbers) is a claim about the nearest
+expression on its left; a sum of written numbers after a sum of terms claims each term
+(``0.82 × 10 + 0.18 × 30 = 8.2 + 5.4``). Each claim is judged as written and with the
+exact values of what the text rounded before (:mod:`symattn.read.claims`). Names the text
+defines are remembered (:mod:`symattn.read.definitions`); a step ``→`` starts a new chain
+that keeps the name of the one before. What each chain states is kept for the problem
+behind the text (:class:`~symattn.read.observations.Stated`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
 
 from symattn.config import Limits
 from symattn.errors import SymattnError
-from symattn.judge.constants import APPROX_E
 from symattn.judge.findings import Finding
-from symattn.judge.verdict import Const, consistent_with, judge
+from symattn.judge.verdict import Const, judge
 from symattn.numbers import Written
 from symattn.numbers.rounding import Rounding
-from symattn.read.definitions import Claims, Definition, Definitions, holds, same
+from symattn.read.claims import Judging, Known
+from symattn.read.definitions import Definition, Definitions, holds
 from symattn.read.evaluate import Value, evaluate, flatten
 from symattn.read.extract import ChainText, Link
 from symattn.read.links import NOTHING, Parsed, label_of, read_first, read_link
@@ -29,16 +29,29 @@ from symattn.read.messages import fraction_text, say
 from symattn.read.notations import PROSE_SENTENCE, SUBSCRIPT_INDEX
 from symattn.read.observations import Spot, Stated
 from symattn.read.report import Unparsed, text_finding
-from symattn.read.scalar import Scalar, lit
-from symattn.read.syntax import Call, Ref, literal_numbers, literal_shape, names, parse
+from symattn.read.scalar import Scalar
+from symattn.read.syntax import (
+    Call,
+    Chain,
+    Node,
+    Num,
+    Ref,
+    Unary,
+    VecNode,
+    literal_numbers,
+    literal_shape,
+    names,
+    numbers_in,
+    parse,
+)
 from symattn.read.tokens import ExprError
 
-__all__ = ["Level1", "judge_chains"]
+__all__ = ["Level1", "judge_chains", "value_key"]
 
 
 @dataclass(frozen=True)
 class Level1:
-    """What Level 1 found, and what it leaves to Level 2."""
+    """What Level 1 found, and what it leaves to the problem behind the text."""
 
     findings: tuple[Finding, ...]
     unparsed: tuple[Unparsed, ...]
@@ -51,21 +64,37 @@ class Level1:
 class _Run:
     """Mutable state of one Level 1 pass (local to one call of :func:`judge_chains`)."""
 
-    accepted: frozenset[Rounding]
-    limits: Limits
+    judging: Judging
     names: Definitions
-    findings: list[Finding] = field(default_factory=list)
+    known: Mapping[str, Known]
     unparsed: list[Unparsed] = field(default_factory=list)
     stated: list[Stated] = field(default_factory=list)
-    checked: int = 0
-    seen: set[int] = field(default_factory=set)
+    #: numbers the text wrote as roundings, by value: what they round (None: ambiguous)
+    rounded: dict[str, Known | None] = field(default_factory=dict)
+
+    @property
+    def limits(self) -> Limits:
+        return self.judging.limits
+
+
+def value_key(w: Written) -> str:
+    """The key a written number is known by (``1.41`` and ``1.410`` are one number)."""
+    return str(w.value)
 
 
 def judge_chains(
-    found: list[ChainText], *, accepted: frozenset[Rounding], limits: Limits
+    found: list[ChainText],
+    *,
+    accepted: frozenset[Rounding],
+    limits: Limits,
+    known: Mapping[str, Known] | None = None,
 ) -> Level1:
-    """Judge every chain; math that cannot be read is listed as unparsed, with the reason."""
-    run = _Run(accepted, limits, Definitions(accepted, limits))
+    """Judge every chain; math that cannot be read is listed as unparsed, with the reason.
+
+    ``known`` gives the exact values of numbers the text states elsewhere (the weights of
+    the problem behind it), by :func:`value_key`.
+    """
+    run = _Run(Judging(accepted, limits), Definitions(accepted, limits), known or {})
     for whole in found:
         name = ""
         for chain in _steps(whole):
@@ -77,13 +106,13 @@ def judge_chains(
                 run.unparsed.append(Unparsed(chain.line, chain.text[:200], str(e)))
             except RecursionError:
                 run.unparsed.append(Unparsed(chain.line, chain.text[:200], "nested too deeply"))
-    run.findings.extend(run.names.findings())
+    j = run.judging
     return Level1(
-        tuple(run.findings),
+        (*j.findings, *run.names.findings()),
         tuple(run.unparsed),
-        run.checked,
+        j.checked,
         tuple(run.stated),
-        frozenset(run.seen),
+        frozenset(j.seen),
     )
 
 
@@ -98,7 +127,11 @@ def _steps(chain: ChainText) -> list[ChainText]:
             out.append([replace(ln, relation="")])
         else:
             out[-1].append(ln)
-    return [ChainText(tuple(links), chain.kind, chain.before if k == 0 else "") for k, links in enumerate(out) if links]
+    return [
+        ChainText(tuple(links), chain.kind, chain.before if k == 0 else "")
+        for k, links in enumerate(out)
+        if links
+    ]
 
 
 def _step(run: _Run, chain: ChainText, name: str) -> str:
@@ -153,49 +186,77 @@ def _process(run: _Run, chain: ChainText) -> None:
             errors.append(str(e))  # a link that is not arithmetic: the others still say
             parsed.append(NOTHING)
     used = frozenset().union(*(names(p.node) for p in parsed if p.node is not None))
-    conflicted = {n: d for n, d in run.names.conflicted().items() if n in used}
-
+    conflicted = run.names.conflicted(used)
     _remember(run, chain, label, first, parsed)
     env = run.names.env
     if first.node is not None and any(n not in env and n != "e" for n in names(first.node)):
         # `q_1 · k_1 = 1×1 + 2×2 = 5`: a first link with unknown names only names the chain
         parsed[0] = NOTHING
-    values, exact_values = _evaluate(run, parsed, errors)
-    before = run.checked
-    _judge_claims(run, chain, parsed, values, exact_values, conflicted)
+    values, exact_values, constants = _evaluate(run, parsed, errors)
+    before = run.judging.checked
+    _judge_claims(run, chain, parsed, values, exact_values, constants, conflicted)
     _define(run, chain, label, parsed, values, exact_values)
-    if run.checked == before and errors and any(
+    if run.judging.checked == before and errors and any(
         literal_numbers(p.node) is not None for p in parsed[1:] if p.node is not None
     ):
         raise ExprError(errors[0])
 
 
+def _overrides(run: _Run, node: Node) -> tuple[dict[int, Scalar], Known | None]:
+    """The numbers of an expression the text wrote earlier as roundings, with their exact
+    values (by their offset in the link), and the constant among them, if any."""
+    out: dict[int, Scalar] = {}
+    constant: Known | None = None
+    for num in numbers_in(node):
+        key = value_key(num.written)
+        k = run.rounded.get(key) or run.known.get(key)
+        if k is None or num.pos < 0:
+            continue
+        out[num.pos] = k.value
+        if k.constant:
+            constant = k
+    return out, constant
+
+
 def _evaluate(
     run: _Run, parsed: list[Parsed], errors: list[str]
-) -> tuple[list[Value | None], list[Value | None]]:
-    """The value of each link with the names as the text gives them, and exactly (None for a
-    link that is not an expression, or names what the text does not define: ``QK^T``)."""
+) -> tuple[list[Value | None], list[Value | None], list[Known | None]]:
+    """The value of each link as the text writes it, and exactly (names with their exact
+    values, numbers written as roundings with theirs); None for a link that is not an
+    expression, or names what the text does not define (``QK^T``)."""
     env, exact_env = run.names.env, run.names.exact_env
     values: list[Value | None] = []
     exact_values: list[Value | None] = []
-    for p in parsed:
+    constants: list[Known | None] = []
+    for i, p in enumerate(parsed):
         if p.node is None:
             values.append(None)
             exact_values.append(None)
+            constants.append(None)
             continue
+        literal = i > 0 and literal_numbers(p.node) is not None
+        over, constant = ({}, None) if literal else _overrides(run, p.node)
         try:
             as_written = evaluate(p.node, env, limits=run.limits)
-            differs = any(not same(env[n], exact_env[n]) for n in names(p.node) if n in exact_env)
-            exact = evaluate(p.node, exact_env, limits=run.limits) if differs else as_written
+            differs = over or any(
+                env[n] is not exact_env.get(n, env[n]) for n in names(p.node) if n in env
+            )
+            exact = (
+                evaluate(p.node, exact_env, limits=run.limits, overrides=over)
+                if differs
+                else as_written
+            )
         except ExprError as e:
             if not isinstance(p.node, Ref):  # a name alone (``Q = K = [...]``) is no error
                 errors.append(str(e))
             values.append(None)
             exact_values.append(None)
+            constants.append(None)
             continue
         values.append(as_written)
         exact_values.append(exact)
-    return values, exact_values
+        constants.append(constant)
+    return values, exact_values, constants
 
 
 def _judge_claims(
@@ -204,9 +265,11 @@ def _judge_claims(
     parsed: list[Parsed],
     values: list[Value | None],
     exact_values: list[Value | None],
+    constants: list[Known | None],
     conflicted: Mapping[str, list[Definition]],
 ) -> None:
-    """Each literal link judged against the nearest expression on its left."""
+    """Each literal link judged against the nearest expression on its left; a sum of
+    numbers against the terms of a sum."""
     links = chain.links
     last_expr: int | None = None
     holding: dict[str, set[int]] = {}
@@ -217,7 +280,9 @@ def _judge_claims(
         lits = literal_numbers(p.node) if i > 0 else None
         if lits is None or last_expr is None:
             left = values[last_expr] if last_expr is not None else None
-            if (
+            if last_expr is not None and i > 0 and _termwise(run, parsed[last_expr], p, links[i]):
+                pass
+            elif (
                 left is not None
                 and i > 0
                 and links[i].relation == "="
@@ -238,7 +303,7 @@ def _judge_claims(
             continue
         if conflicted:
             run.names.note_conflicts(chain, parsed[last_expr].node, lits, conflicted, holding)
-            if any(holding.values()) and not holds(lits, scalars, run.accepted, run.limits):
+            if any(holding.values()) and not holds(lits, scalars, run.judging.accepted, run.limits):
                 continue  # explained by the conflicting definition: reported there
         others = [
             flatten(v)
@@ -246,7 +311,93 @@ def _judge_claims(
             if v is not None and (k > 0 or parsed[0].kind == "expr")
         ]
         others += [flatten(v) for v in exact_values[: last_expr + 1] if v is not None]
-        _judge_literals(run, lits, scalars, flatten(exact_target), others, links[i], p.offset)
+        exact_scalars = flatten(exact_target)
+        for j, ((claim, off), v, x) in enumerate(zip(lits, scalars, exact_scalars, strict=False)):
+            alternatives = [o[j] for o in others if len(o) == len(lits)]
+            link = links[i]
+            if not run.judging.consistent(claim, v) and any(
+                run.judging.consistent(claim, alt) for alt in alternatives
+            ):
+                run.judging.checked += 1  # right for an earlier, more exact form of it
+                run.judging.seen.add(link.offset(off + p.offset))
+            else:
+                run.judging.one(claim, v, x, link, off + p.offset, constants[last_expr])
+            _remember_rounding(run, claim, x, links[last_expr].text)
+
+
+def _remember_rounding(run: _Run, claim: Written, exact: Scalar, what: str) -> None:
+    """``√2 ≈ 1.41``: from now on 1.41 stands for √2 when it is an ingredient."""
+    key = value_key(claim)
+    if exact.rational() == claim.value:
+        return  # the exact value itself: nothing rounded
+    known = Known(exact, f"{what} ≈ {claim.text}", exact.op == "sqrt")
+    if key in run.rounded and run.rounded[key] is not None:
+        old = run.rounded[key]
+        if old is not None and old.value != exact:
+            run.rounded[key] = None  # one text, two meanings: none is used
+        return
+    run.rounded.setdefault(key, known)
+
+
+def _terms(node: Node) -> list[tuple[str, Node]] | None:
+    """``a + b - c`` as signed terms, or None for another expression."""
+    if isinstance(node, Chain) and node.rest and all(op in "+-" for op, _ in node.rest):
+        return [("+", node.first), *node.rest]
+    return None
+
+
+def _termwise(run: _Run, left: Parsed, right: Parsed, link: Link) -> bool:
+    """``0.82 × 10 + 0.18 × 30 = 8.2 + 5.4``: each number of a sum of numbers claims the
+    term of the sum on the left at its place (also component by component, for vectors)."""
+    if left.node is None or right.node is None:
+        return False
+    lterms = _terms(left.node)
+    if lterms is None:
+        return False
+    pairs: list[tuple[Num, int, Node, int | None]] = []  # (claim, sign, left term, component)
+    if isinstance(right.node, VecNode):
+        for comp, item in enumerate(right.node.items):
+            rterms = _terms(item)
+            if rterms is None or len(rterms) != len(lterms):
+                return False
+            for (lop, lt), (rop, rt) in zip(lterms, rterms, strict=True):
+                num = _signed_num(rt)
+                if num is None or lop != rop:
+                    return False
+                pairs.append((num[0], num[1], lt, comp))
+    else:
+        rterms = _terms(right.node)
+        if rterms is None or len(rterms) != len(lterms):
+            return False
+        for (lop, lt), (rop, rt) in zip(lterms, rterms, strict=True):
+            num = _signed_num(rt)
+            if num is None or lop != rop:
+                return False
+            pairs.append((num[0], num[1], lt, None))
+    env, exact_env = run.names.env, run.names.exact_env
+    for num, sign, term, comp in pairs:
+        try:
+            over, constant = _overrides(run, term)
+            v = evaluate(term, env, limits=run.limits)
+            x = evaluate(term, exact_env, limits=run.limits, overrides=over)
+        except (ExprError, SymattnError):
+            continue
+        vs, xs = flatten(v), flatten(x)
+        k = comp if comp is not None else 0
+        if k >= len(vs) or (comp is None and len(vs) != 1):
+            continue
+        w = num.written
+        claim = w if sign > 0 else replace(w, value=-w.value, text="-" + w.text)
+        run.judging.one(claim, vs[k], xs[k], link, num.pos + right.offset, constant)
+    return bool(pairs)
+
+
+def _signed_num(node: Node) -> tuple[Num, int] | None:
+    if isinstance(node, Num):
+        return node, 1
+    if isinstance(node, Unary) and isinstance(node.x, Num):
+        return node.x, -1 if node.op == "-" else 1
+    return None
 
 
 def _define(
@@ -278,31 +429,8 @@ def _define(
         run.names.define(name, last, origin or last, chain.text, line, column)
 
 
-def _judge_literals(
-    run: _Run,
-    lits: Claims,
-    scalars: tuple[Scalar, ...],
-    exact_scalars: tuple[Scalar, ...],
-    others: list[tuple[Scalar, ...]],
-    link: Link,
-    offset: int,
-) -> None:
-    """Judge the numbers of one literal link against the values of the expression before it."""
-    for j, ((claim, off), value, exact) in enumerate(
-        zip(lits, scalars, exact_scalars, strict=False)
-    ):
-        alternatives = [o[j] for o in others if len(o) == len(lits)]
-        if not consistent_with(claim, value, run.accepted, run.limits) and any(
-            consistent_with(claim, alt, run.accepted, run.limits) for alt in alternatives
-        ):
-            run.checked += 1  # right for an earlier, more exact form of the same quantity
-            run.seen.add(link.offset(off + offset))
-            continue
-        _judge_one(run, claim, value, exact, link, off + offset)
-
-
 def _remember(run: _Run, chain: ChainText, label: str, first: Parsed, parsed: list[Parsed]) -> None:
-    """Keep what the chain states (its label, first link and literal links) for Level 2."""
+    """Keep what the chain states (its label, first link and literal links) for the problem."""
     lits: list[tuple[Spot, ...]] = []
     shapes: list[tuple[int, ...]] = []
     for i, p in enumerate(parsed[1:], start=1):
@@ -332,68 +460,20 @@ def _remember(run: _Run, chain: ChainText, label: str, first: Parsed, parsed: li
         )
 
 
-def _judge_one(
-    run: _Run, claim: Written, value: Scalar, exact_value: Scalar, link: Link, offset: int
-) -> None:
-    """Judge one written number; add a finding when it is not consistent."""
-    run.checked += 1
-    run.seen.add(link.offset(offset))
-    verdict = judge(claim, value, accepted=run.accepted, limits=run.limits)
-    code, cause, exact_text = verdict.code, verdict.reason, verdict.exact
-    if code in ("wrong-value", "truncated") and value.uses_e:
-        approx = _approximate_e(run, claim, value)
-        if approx is not None:
-            code, cause = "approximate-constant", approx
-    if code is None and exact_value is not value:
-        exact_verdict = judge(claim, exact_value, accepted=run.accepted, limits=run.limits)
-        if exact_verdict.code not in (None, "float-representation", "undecided"):
-            code, cause, exact_text = (
-                "propagated-rounding",
-                "propagated-rounding",
-                exact_verdict.exact,
-            )
-            verdict = exact_verdict
-    if code is None:
-        return
-    line, column = link.at(offset)
-    msg = say(
-        code if code != "approximate-constant" else cause.split(":")[0],
-        claimed=claim.text,
-        exact=exact_text,
-        expected=verdict.expected,
-        cause=cause.partition(":")[2],
-    )
-    run.findings.append(
-        text_finding(code, line, column, claim.text, exact_text, verdict.expected, msg, cause)
-    )
-
-
-def _approximate_e(run: _Run, claim: Written, value: Scalar) -> str | None:
-    """``approximate-e:2.718`` when a rounded e explains the claim (``approximate-e-float:…``
-    when it is what double precision prints with it)."""
-    for const in APPROX_E:
-        alt = value.with_e(lit(const.value, run.limits.max_precision_bits))
-        f = alt.float64()
-        if f is not None and (claim.significant or 0) >= 12 and Fraction(repr(f)) == claim.value:
-            return f"approximate-e-float:{const.text}"
-        if consistent_with(claim, alt, run.accepted, run.limits):
-            return f"approximate-e:{const.text}"
-    return None
-
-
 def _expression_step(run: _Run, left: Scalar, right: Scalar, link: Link) -> None:
     """``a = b`` between two exact rational expressions must hold exactly."""
     lq, rq = left.rational(), right.rational()
     if lq is None or rq is None:
         return
-    run.checked += 1
+    run.judging.checked += 1
     claim = Written(rq, link.text, "fraction", None, None)
-    verdict = judge(claim, Const(lq), accepted=run.accepted, limits=run.limits)
+    verdict = judge(claim, Const(lq), accepted=run.judging.accepted, limits=run.limits)
     if verdict.code is None:
         return
     line, column = link.at(0)
     exact = fraction_text(lq)
     msg = say("wrong-step", claimed=link.text, exact=exact, expected=None, cause="")
-    run.findings.append(
+    run.judging.findings.append(
         text_finding(verdict.code, line, column, link.text, exact, exact, msg, "wrong-step")
     )
+

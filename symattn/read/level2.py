@@ -10,17 +10,20 @@ finding; a number both levels judged is counted once.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 from symattn.config import Limits
 from symattn.errors import SymattnError
 from symattn.judge.check import check
 from symattn.judge.findings import Finding, TextLocation
 from symattn.numbers.rounding import Rounding
+from symattn.read.claims import Known
+from symattn.read.level1 import value_key
 from symattn.read.observations import Spot
 from symattn.read.problem import Place, Problem
 from symattn.read.report import Recognised, Unparsed
+from symattn.read.scalar import Scalar
 from symattn.judge.quantities import TensorEntry
 from symattn.judge.verdict import consistent_with, judge
 from symattn.read.messages import say
@@ -40,6 +43,9 @@ class Level2:
     unparsed: tuple[Unparsed, ...] = ()
     judged: frozenset[int] = frozenset()
     recognised: Recognised | None = None
+    #: the exact value of each number the problem states, by its value as written (for the
+    #: formulas that use it as an ingredient: ``0.18 × 30``)
+    known: Mapping[str, Known] = field(default_factory=dict)
 
 
 #: the trace step of each stage a misshapen claim may be about
@@ -142,6 +148,33 @@ def _another_stage(
     return out
 
 
+def _known(spec: Spec, problem: Problem, into: dict[str, Known | None]) -> None:
+    """The exact value of every number the problem states (ambiguous keys become None)."""
+    result = spec.run()
+    queries, keys = list(spec.query_tokens), list(spec.tokens)
+    for (step, pos), spot in problem.spots.items():
+        if step not in _ROW_STEPS + ("exp_sums",) or not pos or pos[0] not in queries:
+            continue
+        r = queries.index(pos[0])
+        if len(pos) == 1:
+            index: tuple[int, ...] = (r,)
+        elif step == "output":
+            index = (r, int(pos[1]))
+        elif pos[1] in keys:
+            index = (r, keys.index(pos[1]))
+        else:
+            continue
+        entry = TensorEntry(result.stage(step), index)
+        k = value_key(spot.written)
+        new = Known(Scalar("ext", ext=entry), spot.written.text, False)
+        if k in into:
+            old = into[k]
+            if old is not None and old.value.ext != entry:
+                into[k] = None
+        else:
+            into[k] = new
+
+
 def _one(problem: Problem, path: str, accepted: frozenset[Rounding], limits: Limits) -> list[tuple[int, Finding]] | str:
     """The findings of one problem, each with the offset of its number; or why it could not be
     checked."""
@@ -225,6 +258,7 @@ def judge_problems(
     findings: list[Finding] = []
     unparsed: list[Unparsed] = []
     judged: set[int] = set()
+    known: dict[str, Known | None] = {}
     for group in by_layer.values():
         results = [_one(p, path, accepted, limits) for p in group]
         ok = [r for r in results if not isinstance(r, str)]
@@ -245,6 +279,10 @@ def judge_problems(
             )
             continue
         judged.update(s.at for s in group[0].spots.values())
+        try:
+            _known(build_spec(group[0].data, path, limits), group[0], known)
+        except SymattnError:
+            pass
         judged.update(s.at for f, _ in group[0].misshapen for s in f.spots if s is not None)
         flagged = [
             {at for at, f in r if f.severity in ("error", "warning")} for r in ok
@@ -254,4 +292,10 @@ def judge_problems(
             if f.severity in ("error", "warning") and at not in agreed:
                 continue
             findings.append(f)
-    return Level2(tuple(findings), tuple(unparsed), frozenset(judged), problems[0].recognised)
+    return Level2(
+        tuple(findings),
+        tuple(unparsed),
+        frozenset(judged),
+        problems[0].recognised,
+        {k: v for k, v in known.items() if v is not None},
+    )

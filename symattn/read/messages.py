@@ -26,6 +26,8 @@ AUDIT_KEYS: Final[tuple[str, ...]] = (
     # the claim is what a rounded e gives (exactly, or as double precision prints it)
     "approximate-e",
     "approximate-e-float",
+    # the claim is what a rounded root (√2 ≈ 1.41) gives
+    "approximate-root",
     # right for the author's own rounded earlier numbers
     "propagated-rounding",
     # ``a = b`` between two exact expressions that are not equal

@@ -30,7 +30,9 @@ __all__ = [
     "VecNode",
     "canonical_name",
     "literal_numbers",
+    "literal_shape",
     "names",
+    "numbers_in",
     "parse",
 ]
 
@@ -405,3 +407,27 @@ def literal_shape(node: Node) -> tuple[int, ...]:
         inner = literal_shape(node.items[0]) if node.items else ()
         return (len(node.items), *inner)
     return ()
+
+
+def numbers_in(node: Node) -> list[Num]:
+    """The numbers written in a syntax tree, in order."""
+    out: list[Num] = []
+    stack: list[Node] = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, Num):
+            out.append(n)
+        elif isinstance(n, Percent):
+            out.append(n.x)
+        elif isinstance(n, VecNode):
+            stack.extend(reversed(n.items))
+        elif isinstance(n, Unary | Transpose):
+            stack.append(n.x)
+        elif isinstance(n, Chain):
+            stack.extend(reversed([x for _, x in n.rest]))
+            stack.append(n.first)
+        elif isinstance(n, PowNode):
+            stack.extend((n.exponent, n.base))
+        elif isinstance(n, Call):
+            stack.append(n.arg)
+    return out
