@@ -197,12 +197,18 @@ class _Walker:
             return UNKNOWN
         if isinstance(node.op, ast.Mult):
             right = self.ev(node.right, d)
-            if left.kind == "scores" and right.kind == "num" and right.value:
-                return Sym("scaled", (left,), row=left.row, scale=f"inv:{right.value}")
+            a, b = (left, right) if right.kind == "num" else (right, left)
+            if a.kind == "lit" and b.kind == "num" and b.value:
+                a = Sym("scores", (a,), row=a.row)
+            if a.kind == "scores" and b.kind == "num" and b.value:
+                return Sym("scaled", (a,), row=a.row, scale=f"inv:{b.value}")
             return UNKNOWN
         return UNKNOWN
 
     def weights(self, inner: Sym) -> Sym:
+        if inner.kind == "lit":
+            # softmax of an array the text writes: that array is the scores
+            inner = Sym("scores", (inner,), row=inner.row)
         if inner.kind == "scaled":
             return Sym("weights", (inner,), row=inner.row, scale=inner.scale, causal=inner.causal)
         if inner.kind == "scores":
@@ -214,6 +220,8 @@ class _Walker:
         last = fn.rsplit(".", 1)[-1]
         args = node.args
         if last in SOFTMAX_CALLS.words or self.functions.get(fn) == "softmax":
+            if isinstance(node.func, ast.Attribute) and not args and last == "softmax":
+                return self.weights(self.ev(node.func.value, d))  # t.softmax(dim=-1)
             return self.weights(self.ev(args[0], d)) if args else UNKNOWN
         if last in MATMUL_CALLS.words and len(args) >= 2:
             a, b = self.ev(args[0], d), self.ev(args[1], d)
@@ -350,6 +358,8 @@ def derive(s: Sym) -> Derivation | None:
             scale = node.scale
         causal = causal or node.causal
         node = node.args[0]
+    if node.kind == "scores" and len(node.args) == 1 and _lit(node.args[0]) >= 0:
+        return Derivation("scores", (_lit(node.args[0]),), False, scale, causal, node.row)
     if node.kind != "scores" or len(node.args) != 2:
         return None
     causal = causal or node.causal

@@ -19,7 +19,7 @@ from typing import Final
 
 from symattn.read.arrays import Grid
 from symattn.read.dataflow import Derivation, Sym, derive
-from symattn.read.notations import ATTENTION_CALL, EXP_FIRST, SCALED_FIRST, SQRT_DK
+from symattn.read.notations import ATTENTION_CALL, EXP_FIRST, SCALED_FIRST, SCALED_ITEMS, SQRT_DK
 from symattn.read.observations import Spot, Stated
 from symattn.read.python import expr_text
 from symattn.read.reading import Placed, Reading
@@ -284,7 +284,9 @@ def _stated_fact(reading: Reading, s: Stated) -> Fact | None:
         exponent_text = m.group("a") or m.group("b") or ""
     elif SQRT_DK.regex.match(s.first.replace("{", "").replace("}", "")):
         role = Role("divisor")
-    elif SCALED_FIRST.regex.match(s.first):
+    elif SCALED_FIRST.regex.match(s.first) or SCALED_ITEMS.regex.search(
+        s.first.replace(" ", "")[-200:]
+    ):
         role = Role("scaled")
     if role is None:
         found = [
@@ -297,6 +299,9 @@ def _stated_fact(reading: Reading, s: Stated) -> Fact | None:
             own = name != s.label
     if role is None and s.before:
         role = symbol_role(s.before) or phrase_role(s.before)
+    if role is None and s.first:
+        role = phrase_role(s.first)  # `Softmax = [0.02, 0.12, 0.86]`, `Scores become …`
+        own = role is not None
     spots = tuple(last)
     given = role is not None and role.role in INPUT_ROLES
     fact = Fact(

@@ -10,7 +10,13 @@ from dataclasses import dataclass
 
 from symattn.config import Limits
 from symattn.errors import SymattnError
-from symattn.read.notations import PROSE_END, SENTENCE_END, TAIL_SYMBOL, WORD_AFTER
+from symattn.read.notations import (
+    EXPRESSION_START,
+    PROSE_END,
+    SENTENCE_END,
+    TAIL_SYMBOL,
+    WORD_AFTER,
+)
 from symattn.read.syntax import Node, canonical_name, parse
 from symattn.read.tokens import tokenize
 
@@ -51,6 +57,8 @@ def label_of(text: str, limits: Limits) -> str | None:
 def read_first(text: str, limits: Limits) -> Parsed:
     """The first link: a label, an expression (prose before it dropped), or neither."""
     starts = [0] + [i + 1 for i, ch in enumerate(text) if ch in PROSE_END.chars][:64]
+    # `Scores become [10/4, 20/4]`: words, then the expression
+    starts += [m.start() + 1 for m in EXPRESSION_START.regex.finditer(text)][:8]
     for start in starts:
         piece = text[start:].strip()
         if not piece:

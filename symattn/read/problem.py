@@ -100,7 +100,10 @@ def _inputs(facts: Sequence[Fact]) -> dict[int, _Input]:
     out: dict[int, _Input] = {}
     groups: dict[str, list[Fact]] = {}
     for f in facts:
-        if not (f.given and f.role in INPUT_ROLES and f.role != "mask" and _complete(f)):
+        first_stage = f.role in ("scores", "scaled") and f.index is None and not f.col
+        if not (
+            (f.given and f.role in INPUT_ROLES or first_stage) and f.role != "mask" and _complete(f)
+        ):
             continue
         if len(f.dims) == 1 and (f.token or f.index is not None) and f.role in ("q", "k", "v", "x"):
             groups.setdefault(f.role, []).append(f)
@@ -152,6 +155,17 @@ def _default(facts: Sequence[Fact], inputs: dict[int, _Input], f: Fact) -> tuple
         return Derivation("qkv", (q, k, v)), False
     if x is not None and not any(g.role in ("w_q", "w_k", "w_v", "q", "k", "v", "kv") for g in facts):
         return Derivation("qkv", (x, x, x)), True
+    if x is None and q is None and k is None and f.role != "output":
+        # a text that starts from the scores: the stage before the claim, written last
+        width = f.dims[-1] if f.dims else 0
+        for stage in ("scaled", "scores") if f.role not in ("scaled", "scores") else ("scores",):
+            before = [
+                key
+                for key, i in inputs.items()
+                if stage in i.roles and key < f.at and i.width == width and f.role != stage
+            ]
+            if before:
+                return Derivation(stage, (max(before),)), False
     return None
 
 
@@ -223,6 +237,11 @@ def _row(f: Fact, d: Derivation, queries: tuple[str, ...]) -> str | None:
 
 def _hypotheses(d: Derivation, stated: Sequence[Hypothesis], width: int) -> list[Hypothesis]:
     s = d.scale
+    if d.start == "scaled":
+        return [Hypothesis("scaled scores given", scale=Fraction(1))]
+    if d.start == "scores" and not s:
+        # the scale must be known: a stated d_k, or no scaling at all
+        return [h for h in stated if h.d_k is not None or h.scale is not None]
     if s == "1":
         return [Hypothesis("code: unscaled", scale=Fraction(1))]
     if s.startswith("sqrt:"):
@@ -243,6 +262,8 @@ def _signatures(inputs: dict[int, _Input]) -> set[tuple[str, ...]]:
     with one of them repeats an input (a factor of a product shown again), it is no claim."""
     out: set[tuple[str, ...]] = set()
     for i in inputs.values():
+        if not i.roles & INPUT_ROLES:
+            continue
         out.add(tuple(_canon(x) for r in i.rows for x in r))
         out.add(tuple(_canon(x) for r in _t(i.rows) for x in r))
         out.update(tuple(_canon(x) for x in r) for r in i.rows)
@@ -318,8 +339,16 @@ def build_problems(facts: Sequence[Fact], stated: Sequence[Hypothesis]) -> list[
             continue
         data_inputs, keys, queries, v_width, first = spec_inputs
         for i in members:
+            if key.start in ("scores", "scaled") and facts[i].role == "output":
+                continue
             _place(built, i, facts[i], derived[i], keys, queries, v_width)
-        width = len(data_inputs["K"][0]) if "K" in data_inputs else len(data_inputs["W_K"][0])
+        width = (
+            len(data_inputs["K"][0])
+            if "K" in data_inputs
+            else len(data_inputs["W_K"][0])
+            if "W_K" in data_inputs
+            else len(keys)
+        )
         for hyp in _hypotheses(key, stated, width):
             for k in range(max(len(built.rows), 1 if built.misshapen else 0)):
                 built.layer(k)
@@ -338,7 +367,7 @@ def build_problems(facts: Sequence[Fact], stated: Sequence[Hypothesis]) -> list[
                     data["causal"] = True
                 claims: dict[str, object] = {"rows": built.rows[k]}
                 spots = dict(built.spots[k])
-                if k == 0 and hyp.scale is None:
+                if k == 0 and hyp.scale is None and key.start in ("x", "qkv"):
                     claims.update(_scaling(facts, hyp, spots))
                 data["claims"] = claims
                 rec = Recognised(
@@ -405,6 +434,17 @@ def _spec_inputs(
     if len(got) != len(refs):
         return None
     first = got[0].spots[0] if got and got[0].spots else None
+    if d.start in ("scores", "scaled"):
+        (given,) = got
+        keys = tuple(str(j + 1) for j in range(given.width))
+        queries = given.row_names if len(given.row_names) == len(given.rows) else tuple(
+            f"q{i + 1}" for i in range(len(given.rows))
+        )
+        # the scores as queries against unit keys (Q K^T is then the scores themselves); no
+        # values are given: a column of zeros stands in (no claim of the output is made)
+        unit = [["1" if i == j else "0" for j in range(len(keys))] for i in range(len(keys))]
+        data = {"Q": _lists(given.rows), "K": unit, "V": [["0"] for _ in keys]}
+        return data, keys, queries, 0, first
     if d.start == "x":
         x, wq, wk, wv = got
         ws = [_t(w.rows) if d.w_t else w.rows for w in (wq, wk, wv)]

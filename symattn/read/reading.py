@@ -205,14 +205,15 @@ def _prose(
                 _math(r, i, a, e, "math", limits)
         return
     for a, e in b.code:
-        _add_chains(r, i, [c for ln in text_lines(text, a, e, code=True) for c in chains_of(ln, r.src, "code")])
         for g in scan_arrays(text, a, e, limits):
             r.grids.append(Placed(g, i, "operand" if _operand(text, g) else "text"))
-    skip += [(a - 1, e + 1) for a, e in b.code]
-    markdown = fmt == "markdown"
+    # inline code is read with the prose around it (`Softmax = `[0.02, 0.12]``)
+    markdown = fmt in ("markdown", "text")
     for ln in text_lines(text, b.start, b.end, skip, markdown=markdown):
         _add_chains(r, i, chains_of(ln, r.src, "text"))
-    grids = _outside(scan_arrays(text, b.start, b.end, limits), skip)
+    grids = _outside(
+        scan_arrays(text, b.start, b.end, limits), skip + [(a, e) for a, e in b.code]
+    )
     for g in stack_rows(text, grids, line_starts):
         r.grids.append(Placed(g, i, "operand" if _operand(text, g) else "text"))
     if fmt == "text":

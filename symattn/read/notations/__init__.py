@@ -480,6 +480,21 @@ PROSE_END: Final = Chars(
     ":：;；。!！?？它总",
     "=+(x1 ",
 )
+EXPRESSION_START: Final = pattern(
+    "expression-start",
+    r"[A-Za-z\u4e00-\u9fff]\s+[\[(√\\0-9-]",
+    "where an expression may start after words (``Scores become [10/4, 20/4]``)",
+    ("become [10", "is 2"),
+    ("x[0]",),
+)
+SCALED_ITEMS: Final = pattern(
+    "scaled-items",
+    r"^\[\s*-?[\d.]+\s*[/÷]\s*(?P<d>[\d.]+|√\s*\d+|\\sqrt\s*\{?\d+\}?)"
+    r"(?:\s*,\s*-?[\d.]+\s*[/÷]\s*(?P=d))*\s*\]$",
+    "``[10/4, 20/4, 30/4]``: each score divided by the same divisor, so the value is scaled",
+    ("[10/4, 20/4, 30/4]", "[0.14/1.73, 0.32/1.73]"),
+    ("[10/4, 20/5]", "[1, 2]"),
+)
 PROSE_SENTENCE: Final = pattern(
     "prose-sentence",
     r"(?:[A-Za-z]{2,}[ ,]+){3}|[\u4e00-\u9fff]{6}",
