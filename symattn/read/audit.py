@@ -31,6 +31,7 @@ from symattn.read.level2 import judge_problems
 from symattn.read.problem import build_problems
 from symattn.read.scaling import hypotheses
 from symattn.read.reading import read
+from symattn.read.repeats import repeated
 from symattn.read.report import AuditReport, Recognised, Unparsed
 from symattn.read.source import Source
 
@@ -70,7 +71,7 @@ def audit(
     )
     facts = facts_of_reading(reading, level1.stated, computed)
     problems = build_problems(facts, hypotheses(src.text, facts))
-    level2 = judge_problems(problems, path, accepted=accepted, limits=limits)
+    level2 = judge_problems(problems, path, accepted=accepted, limits=limits, facts=facts)
     if level2.known:
         # again, now that the numbers the problem states have their exact values
         level1 = judge_chains(reading.chains, accepted=accepted, limits=limits, known=level2.known)
@@ -82,6 +83,7 @@ def audit(
         if (f.line, f.column) not in taken or f.code == "not-normalized":
             taken.add((f.line, f.column))
             merged.append(f)
+    merged += repeated(reading.chains, merged, census)
     findings = sorted(merged, key=lambda f: (f.line, f.column, f.code))
     unparsed = (
         *(Unparsed(s.line, s.text, s.reason) for s in reading.skipped),

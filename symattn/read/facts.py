@@ -19,7 +19,7 @@ from typing import Final
 
 from symattn.read.arrays import Grid
 from symattn.read.dataflow import Derivation, Sym, derive
-from symattn.read.notations import ATTENTION_CALL, EXP_FIRST, SCALED_FIRST, SCALED_ITEMS, SQRT_DK
+from symattn.read.notations import ROW_PHRASE, ATTENTION_CALL, EXP_FIRST, SCALED_FIRST, SCALED_ITEMS, SQRT_DK
 from symattn.read.observations import Spot, Stated
 from symattn.read.python import expr_text
 from symattn.read.reading import Placed, Reading
@@ -260,6 +260,24 @@ def _table_facts(reading: Reading, block: int, table: Table) -> list[Fact]:
     return out
 
 
+_ORDINALS: Final = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6,
+    "一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10,
+}
+
+
+def _row_named(context: str) -> int | None:
+    """The query row the last two lines before a fact name (``For first row …:``)."""
+    tail = "\n".join(context.rsplit("\n", 8)[-8:])
+    m = None
+    for m in ROW_PHRASE.regex.finditer(tail):
+        pass
+    if m is None:
+        return None
+    word = next(v for v in m.groupdict().values() if v)
+    return _ORDINALS.get(word.lower(), int(word) if word.isdigit() else None)
+
+
 def _squeezed(dims: tuple[int, ...]) -> tuple[int, ...]:
     """A matrix of one row or one column is a vector (``\\begin{bmatrix} a \\\\ b
     \\end{bmatrix}`` written for a row of weights)."""
@@ -279,14 +297,17 @@ def _stated_fact(reading: Reading, s: Stated) -> Fact | None:
     name = s.label or s.first
     exponent_text = ""
     own = True  # the role comes from the chain itself, not from the step before
-    if (m := EXP_FIRST.regex.match(s.first.replace("{", "").replace("}", ""))) is not None:
+    scaled_items = bool(
+        SCALED_ITEMS.regex.match(s.first[s.first.find("[") :].replace(" ", "")[:400])
+    ) if "[" in s.first else False
+    first_plain = s.first.replace("{", "").replace("}", "")
+    tail = first_plain[max(first_plain.rfind("e^"), first_plain.rfind("exp"), 0) :]
+    if (m := EXP_FIRST.regex.match(tail.strip())) is not None:
         role = Role("exp")
         exponent_text = m.group("a") or m.group("b") or ""
     elif SQRT_DK.regex.match(s.first.replace("{", "").replace("}", "")):
         role = Role("divisor")
-    elif SCALED_FIRST.regex.match(s.first) or SCALED_ITEMS.regex.search(
-        s.first.replace(" ", "")[-200:]
-    ):
+    elif SCALED_FIRST.regex.match(s.first):
         role = Role("scaled")
     if role is None:
         found = [
@@ -299,9 +320,18 @@ def _stated_fact(reading: Reading, s: Stated) -> Fact | None:
             own = name != s.label
     if role is None and s.before:
         role = symbol_role(s.before) or phrase_role(s.before)
-    if role is None and s.first:
-        role = phrase_role(s.first)  # `Softmax = [0.02, 0.12, 0.86]`, `Scores become …`
-        own = role is not None
+    if role is None:
+        # words: in the formula (`Softmax = […]`, `Scores become […]`), on the line above
+        # (`Probabilities:`), and a vector of scores over one divisor: the latest stage named
+        above = reading.context(reading.block_of(s.at), s.at).rsplit("\n", 2)
+        candidates = [
+            phrase_role(s.first),
+            phrase_role(above[-2]) if len(above) > 1 else None,
+            Role("scaled") if scaled_items else None,
+        ]
+        found_roles = [r for r in candidates if r is not None]
+        if found_roles:
+            role = max(found_roles, key=lambda r: stage_rank(r.role))
     spots = tuple(last)
     given = role is not None and role.role in INPUT_ROLES
     fact = Fact(
@@ -319,6 +349,10 @@ def _stated_fact(reading: Reading, s: Stated) -> Fact | None:
     if role is not None and fact.dims == () and fact.index is not None and not role.col:
         # w_1 = 0.82: the weight of key 1 (a single number names its key, not its row)
         fact = replace(fact, col=str(fact.index), index=None)
+    if role is not None and fact.index is None and not fact.token and len(fact.dims) <= 1:
+        row = _row_named(reading.context(fact.block, s.at))
+        if row is not None:
+            fact = replace(fact, index=row)
     if role is not None and role.col:
         row = role.row
         fact = replace(

@@ -52,7 +52,7 @@ def stack_rows(text: str, grids: list[Grid], line_starts: list[int]) -> list[Gri
                 break
             if any(_names_a_new_array(g) for g in row) and len(shape) > 1:
                 break
-            if any(g.label.strip() for g in row) and not (
+            if any(_wordy(g.label) for g in row) and not (
                 named_rows and all(_row_name(g.label) for g in row)
             ):
                 break  # `Attention weights: [...]` under `Raw scores: [...]`: another array
@@ -65,6 +65,11 @@ def stack_rows(text: str, grids: list[Grid], line_starts: list[int]) -> list[Gri
         i = j
     out.sort(key=lambda g: g.start)
     return out
+
+
+def _wordy(label: str) -> bool:
+    """Whether a label holds a word (``Attention weights``), not only arithmetic left over."""
+    return any(ch.isalpha() for ch in label) and len(label.strip()) > 1
 
 
 def _row_name(label: str) -> bool:

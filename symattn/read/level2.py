@@ -19,6 +19,7 @@ from symattn.judge.check import check
 from symattn.judge.findings import Finding, TextLocation
 from symattn.numbers.rounding import Rounding
 from symattn.read.claims import Known
+from symattn.read.facts import Fact
 from symattn.read.level1 import value_key
 from symattn.read.observations import Spot
 from symattn.read.problem import Place, Problem
@@ -247,7 +248,12 @@ def _confirmed(problem: Problem, found: list[tuple[int, Finding]]) -> bool:
 
 
 def judge_problems(
-    problems: Sequence[Problem], path: str, *, accepted: frozenset[Rounding], limits: Limits
+    problems: Sequence[Problem],
+    path: str,
+    *,
+    accepted: frozenset[Rounding],
+    limits: Limits,
+    facts: Sequence[Fact] = (),
 ) -> Level2:
     """Judge every problem; keep a finding only where every hypothesis of its layer agrees."""
     if not problems:

@@ -41,6 +41,8 @@ AUDIT_KEYS: Final[tuple[str, ...]] = (
     "what-output",
     "and",
     "not-normalized",
+    # a number found wrong, used again
+    "repeat",
     # a matrix or row written in another shape than the stage it states
     "wrong-shape",
     "wrong-shape-extra",

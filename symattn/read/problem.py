@@ -156,16 +156,19 @@ def _default(facts: Sequence[Fact], inputs: dict[int, _Input], f: Fact) -> tuple
     if x is not None and not any(g.role in ("w_q", "w_k", "w_v", "q", "k", "v", "kv") for g in facts):
         return Derivation("qkv", (x, x, x)), True
     if x is None and q is None and k is None and f.role != "output":
-        # a text that starts from the scores: the stage before the claim, written last
+        # a text that starts from the scores: the stage before the claim written last
+        # (in a table row, the cell beside it)
         width = f.dims[-1] if f.dims else 0
-        for stage in ("scaled", "scores") if f.role not in ("scaled", "scores") else ("scores",):
-            before = [
-                key
-                for key, i in inputs.items()
-                if stage in i.roles and key < f.at and i.width == width and f.role != stage
-            ]
-            if before:
-                return Derivation(stage, (max(before),)), False
+        stages = ("scaled", "scores") if f.role not in ("scaled", "scores") else ("scores",)
+        before = [
+            key
+            for key, i in inputs.items()
+            if i.roles & set(stages) and key < f.at and i.width == width and f.role not in i.roles
+        ]
+        if before:
+            key = max(before)
+            stage = "scaled" if "scaled" in inputs[key].roles else "scores"
+            return Derivation(stage, (key,)), False
     return None
 
 
@@ -178,8 +181,8 @@ class _Built:
     used: list[set[int]] = field(default_factory=list)
     #: claims of the right stage and row but another shape: (fact, row or None for all rows)
     misshapen: list[tuple[int, str | None]] = field(default_factory=list)
-    #: exponentials written one at a time: the next key of each row
-    next_exp: dict[str, int] = field(default_factory=dict)
+    #: exponentials written one at a time: the keys of each row that have one
+    exp_keys: dict[str, set[int]] = field(default_factory=dict)
     #: which fact each place holds
     owner: dict[Place, int] = field(default_factory=dict)
 
@@ -219,6 +222,22 @@ class _Built:
             if s is not None:
                 spots[(_STEP[stage], (row, c))] = s
                 self.owner[(_STEP[stage], (row, c))] = i
+
+
+def _exp_key(built: _Built, row: str, exponent: str, nk: int) -> int | None:
+    """The key of ``e^{x}``: the first key whose stated scaled score is written ``x`` and has
+    no exponential yet; else the next key in order."""
+    done = built.exp_keys.setdefault(row, set())
+    scaled = built.rows[0].get(row, {}).get("scaled") if built.rows else None
+    if exponent and isinstance(scaled, list):
+        for j, text in enumerate(scaled):
+            if j not in done and text is not None and _canon(text) == _canon(exponent):
+                done.add(j)
+                return j
+    j = next((j for j in range(nk) if j not in done), None)
+    if j is not None:
+        done.add(j)
+    return j
 
 
 def _row(f: Fact, d: Derivation, queries: tuple[str, ...]) -> str | None:
@@ -518,10 +537,9 @@ def _place(
         row = _row(f, d, queries)
         if row is None:
             return
-        j = built.next_exp.get(row, 0)
-        if j >= nk:
+        j = _exp_key(built, row, f.exponent, nk)
+        if j is None:
             return
-        built.next_exp[row] = j + 1
         one_exp: list[Spot | None] = [None] * nk
         one_exp[j] = f.spots[0]
         built.put(i, row, "exp", cols, one_exp)

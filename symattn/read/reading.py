@@ -37,7 +37,7 @@ from symattn.read.tables import Table, read_table
 __all__ = ["Placed", "Reading", "read"]
 
 #: how far back (characters) the words that say what an array is are looked for
-_CONTEXT_REACH = 300
+_CONTEXT_REACH = 500
 
 
 @dataclass(frozen=True)

@@ -72,6 +72,8 @@ def symbol_role(name: str) -> Role | None:
         if m is None:
             continue
         gd = {k: v for k, v in m.groupdict().items() if v}
+        if "t" in gd and phrase_role(gd["t"].replace("_", " ")) is not None:
+            return None  # `input_scores`: words, not a symbol and its token
         index = int(gd["i"]) if "i" in gd else None
         head = int(gd["h"]) if "h" in gd else None
         if row.kind == "score":
@@ -95,10 +97,16 @@ def stage_rank(role: str) -> int:
 def phrase_role(text: str) -> Role | None:
     """The stage the last line of ``text`` that names one names (the latest stage of that
     line)."""
-    found: list[tuple[int, str]] = []
+    spans: list[tuple[int, int, str]] = []
     for row in PHRASES:
         for m in row.regex.finditer(text):
-            found.append((m.start(), row.kind))
+            spans.append((m.start(), m.end(), row.kind))
+    # a phrase inside a longer one is the longer one's ("softmax output" names the weights)
+    found = [
+        (a, kind)
+        for a, b, kind in spans
+        if not any(x <= a and b <= y and (y - x) > (b - a) for x, y, _ in spans)
+    ]
     if not found:
         return None
     last_at = max(at for at, _ in found)

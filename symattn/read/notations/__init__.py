@@ -220,6 +220,17 @@ ATTENTION_CALL: Final = pattern(
     ("attention weights",),
 )
 
+ROW_PHRASE: Final = pattern(
+    "row-phrase",
+    r"(?i)\b(?P<w>first|second|third|fourth|fifth|sixth)\s+(?:row|query|token)\b"
+    r"|\brow\s*(?P<n>\d{1,3})\b|第\s*(?P<z>[一二三四五六七八九十]|\d{1,3})\s*(?:行|个查询|个词)"
+    r"|\bquery\s*(?P<q>\d{1,3})\b",
+    "words that say which query row the numbers after them are for",
+    (ex("For first row [0.08, 0.18]:", w="first"), ex("Row 2:", n="2"), ex("第一行", z="一"),
+     ex("for query 3", q="3")),
+    ("rows of Q", "first token embeddings"),
+)
+
 # --------------------------------------------------------------------------- scaling
 
 DK_STATEMENT: Final = pattern(

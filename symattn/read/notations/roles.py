@@ -242,9 +242,10 @@ PHRASES: Final[tuple[Pattern, ...]] = (
     ),
     pattern(
         "phrase-scores",
-        r"(?i)raw\s+(?:attention\s+)?scores?|attention\s+scores?|dot[- ]products?|similarit(?:y|ies)|"
+        r"(?i)input\s+(?:to|of)\s+(?:the\s+)?softmax|softmax\s+(?:input|的输入)|"
+        r"raw\s+(?:attention\s+)?scores?|attention\s+scores?|dot[- ]products?|similarit(?:y|ies)|"
         r"alignment\s+scores?|score\s+matrix|\bq\s*[×x·]\s*k|\bqk\^?t\b|\bscores?\b|点积|注意力分数|"
-        r"注意力得分|相似度|關聯分數|得分|分数",
+        r"注意力得分|相似度|關聯分數|得分|分数|内积|內積",
         "a phrase naming the scores",
         ("Dot-product scores:", "Raw attention scores:", "Compute Q × K^T", "点积结果"),
         ("weights",),
@@ -252,8 +253,8 @@ PHRASES: Final[tuple[Pattern, ...]] = (
     ),
     pattern(
         "phrase-weights",
-        r"(?i)attention\s+weights?|softmax|\bweights?\b|probabilit|attention\s+(?:matrix|"
-        r"distribution)|注意力权重|注意力權重|权重|權重|概率|注意力分布",
+        r"(?i)softmax\s*(?:outputs?|输出|輸出)|attention\s+weights?|softmax|\bweights?\b|"
+        r"probabilit|attention\s+(?:matrix|distribution)|注意力权重|注意力權重|权重|權重|概率|注意力分布",
         "a phrase naming the weights",
         ("Attention weights:", "Apply Softmax", "Softmax weights (attention matrix):", "注意力权重"),
         ("weighted sum",),
