@@ -28,6 +28,7 @@ from symattn.read.dataflow import flows
 from symattn.read.facts import facts_of_reading
 from symattn.read.level1 import judge_chains
 from symattn.read.level2 import judge_problems
+from symattn.read.missing import missing_inputs, unnormalized
 from symattn.read.problem import build_problems
 from symattn.read.scaling import hypotheses
 from symattn.read.reading import read
@@ -84,6 +85,11 @@ def audit(
             taken.add((f.line, f.column))
             merged.append(f)
     merged += repeated(reading.chains, merged, census)
+    merged += [
+        f for f in unnormalized(facts, level2.judged) if (f.line, f.column) not in taken
+    ]
+    if not problems:
+        merged += missing_inputs(facts)
     findings = sorted(merged, key=lambda f: (f.line, f.column, f.code))
     unparsed = (
         *(Unparsed(s.line, s.text, s.reason) for s in reading.skipped),

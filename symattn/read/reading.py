@@ -262,6 +262,8 @@ def _operand(text: str, g: Grid) -> bool:
     j = g.start - 1
     while j >= 0 and text[j] in " \t":
         j -= 1
+    if j >= 0 and text[j] == "(" and not g.wrapper:
+        return True  # an argument: `Softmax([0.122, 0.19])`
     return j >= 0 and text[j] in _OPERATORS
 
 
