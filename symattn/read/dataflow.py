@@ -188,6 +188,8 @@ class _Walker:
         if isinstance(node.op, ast.Div):
             if left.kind == "scores":
                 scale = _root(node.right, self.env)
+                if not scale:
+                    return UNKNOWN  # divided by something else (``/ s.sum()``): not a scaling
                 return Sym("scaled", (left,), row=left.row, scale=scale, causal=left.causal)
             if left.kind == "exp":
                 right = self.ev(node.right, d)

@@ -19,7 +19,7 @@ from typing import Final
 
 from symattn.read.arrays import Grid
 from symattn.read.dataflow import Derivation, Sym, derive
-from symattn.read.notations import ROW_PHRASE, ATTENTION_CALL, EXP_FIRST, SCALED_FIRST, SCALED_ITEMS, SQRT_DK
+from symattn.read.notations import ROW_PHRASE, SUBSCRIPT_INDEX, ATTENTION_CALL, EXP_FIRST, SCALED_FIRST, SCALED_ITEMS, SQRT_DK
 from symattn.read.observations import Spot, Stated
 from symattn.read.python import expr_text
 from symattn.read.reading import Placed, Reading
@@ -137,10 +137,11 @@ def facts_of_reading(
     """
     out: list[Fact] = []
     in_chains = {sp.at for s in stated for lit in s.literals for sp in lit}
+    in_tables = {e.at for _, t in reading.tables for e in t.entries()}
     for placed in reading.grids:
         entries = [e for e in placed.grid.entries if e.written is not None]
-        if entries and all(e.at in in_chains for e in entries):
-            continue  # the same array, read in a formula: the chain says what it is
+        if entries and all(e.at in in_chains or e.at in in_tables for e in entries):
+            continue  # the same array, read in a formula or a table: that says what it is
         fact = _grid_fact(reading, placed, computed)
         out.append(fact)
         out.extend(_also(fact, placed.names))
@@ -197,7 +198,9 @@ def _grid_fact(reading: Reading, placed: Placed, computed: Mapping[int, Sym]) ->
     dims = _squeezed(g.dims) if g.dims is not None else (len(g.entries),)
     return Fact(
         derivation=derivation,
-        computed=sh is not None,
+        computed=sh is not None
+        or placed.block in reading.printed
+        or (placed.block in reading.outputs and bool(g.wrapper)),
         source=source if role is not None else "",
         spots=spots,
         dims=dims,
@@ -278,6 +281,16 @@ def _row_named(context: str) -> int | None:
     return _ORDINALS.get(word.lower(), int(word) if word.isdigit() else None)
 
 
+def _symbolic(text: str) -> bool:
+    """Whether a link is a name, not arithmetic (``0.39 * v1`` is arithmetic)."""
+    text = _ROOT_OF.sub("", SUBSCRIPT_INDEX.regex.sub("", text))
+    return not any(ch.isdigit() for ch in text)
+
+
+#: a root written with its number (``\\sqrt{3}``, ``√3``): part of a name like ``QK^T/√3``
+_ROOT_OF: Final = re.compile(r"\\sqrt\s*\{?\s*\d+\s*\}?|√\s*\d+")
+
+
 def _squeezed(dims: tuple[int, ...]) -> tuple[int, ...]:
     """A matrix of one row or one column is a vector (``\\begin{bmatrix} a \\\\ b
     \\end{bmatrix}`` written for a row of weights)."""
@@ -313,7 +326,7 @@ def _stated_fact(reading: Reading, s: Stated) -> Fact | None:
         found = [
             (r, text)
             for text in (s.label, *s.links[:-1])
-            if text and (r := symbol_role(text)) is not None
+            if text and _symbolic(text) and (r := symbol_role(text)) is not None
         ]
         if found:
             role, name = max(found, key=lambda rt: stage_rank(rt[0].role))

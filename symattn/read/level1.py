@@ -208,6 +208,8 @@ def _overrides(run: _Run, node: Node) -> tuple[dict[int, Scalar], Known | None]:
     out: dict[int, Scalar] = {}
     constant: Known | None = None
     for num in numbers_in(node):
+        if not _rounding_like(num.written):
+            continue
         key = value_key(num.written)
         k = run.rounded.get(key) or run.known.get(key)
         if k is None or num.pos < 0:
@@ -325,8 +327,16 @@ def _judge_claims(
             _remember_rounding(run, claim, x, links[last_expr].text)
 
 
+def _rounding_like(w: Written) -> bool:
+    """Whether a number may be written as the rounding of another (a decimal of two or more
+    significant digits): ``1`` or ``0.5`` are taken as they are."""
+    return w.kind in ("decimal", "scientific") and (w.significant or 0) >= 2
+
+
 def _remember_rounding(run: _Run, claim: Written, exact: Scalar, what: str) -> None:
     """``√2 ≈ 1.41``: from now on 1.41 stands for √2 when it is an ingredient."""
+    if not _rounding_like(claim):
+        return
     key = value_key(claim)
     if exact.rational() == claim.value:
         return  # the exact value itself: nothing rounded

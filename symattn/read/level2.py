@@ -125,26 +125,16 @@ def _another_stage(
         places = by_fact.get(i, [])
         if not places or any(len(p[1]) != 2 for p in places):
             continue
+        own_step, own_row = places[0][0], places[0][1][0]
         for step in _ROW_STEPS:
-            if step == places[0][0]:
-                continue
             tensor = result.stage(step)
-            ok = True
-            for place in places:
-                row, col = place[1]
-                r = queries.index(row) if row in queries else -1
-                c = keys.index(col) if step != "output" and col in keys else (
-                    int(col) if col.isdigit() else -1
-                )
-                if r < 0 or c < 0 or c >= tensor.shape[-1]:
-                    ok = False
+            for r_other in range(tensor.shape[0]):
+                if step == own_step and queries[r_other] == own_row:
+                    continue
+                if _holds_at(problem, places, tensor, step, r_other, keys, accepted, limits):
+                    out.add(i)
                     break
-                claim = problem.spots[place].written
-                if not consistent_with(claim, TensorEntry(tensor, (r, c)), accepted, limits):
-                    ok = False
-                    break
-            if ok:
-                out.add(i)
+            if i in out:
                 break
     return out
 
@@ -174,6 +164,31 @@ def _known(spec: Spec, problem: Problem, into: dict[str, Known | None]) -> None:
                 into[k] = None
         else:
             into[k] = new
+
+
+def _holds_at(
+    problem: Problem,
+    places: list[Place],
+    tensor: object,
+    step: str,
+    row: int,
+    keys: list[str],
+    accepted: frozenset[Rounding],
+    limits: Limits,
+) -> bool:
+    """Whether every number of a fact is the entry of ``step`` at ``row``, column by column."""
+    assert hasattr(tensor, "shape")
+    for place in places:
+        col = place[1][1]
+        c = keys.index(col) if step != "output" and col in keys else (
+            int(col) if col.isdigit() else -1
+        )
+        if c < 0 or c >= tensor.shape[-1]:
+            return False
+        claim = problem.spots[place].written
+        if not consistent_with(claim, TensorEntry(tensor, (row, c)), accepted, limits):  # type: ignore[arg-type]
+            return False
+    return True
 
 
 def _one(problem: Problem, path: str, accepted: frozenset[Rounding], limits: Limits) -> list[tuple[int, Finding]] | str:

@@ -183,14 +183,15 @@ class _Built:
     misshapen: list[tuple[int, str | None]] = field(default_factory=list)
     #: exponentials written one at a time: the keys of each row that have one
     exp_keys: dict[str, set[int]] = field(default_factory=dict)
-    #: which fact each place holds
-    owner: dict[Place, int] = field(default_factory=dict)
+    #: which fact each place holds, per layer
+    owners: list[dict[Place, int]] = field(default_factory=list)
 
     def layer(self, k: int) -> tuple[dict[str, dict[str, object]], dict[Place, Spot], set[int]]:
         while len(self.rows) <= k:
             self.rows.append({})
             self.spots.append({})
             self.used.append(set())
+            self.owners.append({})
         return self.rows[k], self.spots[k], self.used[k]
 
     def put(self, i: int, row: str, stage: str, cols: list[str], values: Sequence[Spot | None]) -> None:
@@ -207,7 +208,7 @@ class _Built:
                 return
             rc["sum"] = s.written.text
             spots[(_STEP["sum"], (row,))] = s
-            self.owner[(_STEP["sum"], (row,))] = i
+            self.owners[k][(_STEP["sum"], (row,))] = i
             used.add(i)
             return
         texts = [s.written.text if s is not None else None for s in values]
@@ -221,7 +222,7 @@ class _Built:
         for c, s in zip(cols, values, strict=True):
             if s is not None:
                 spots[(_STEP[stage], (row, c))] = s
-                self.owner[(_STEP[stage], (row, c))] = i
+                self.owners[k][(_STEP[stage], (row, c))] = i
 
 
 def _exp_key(built: _Built, row: str, exponent: str, nk: int) -> int | None:
@@ -357,10 +358,19 @@ def build_problems(facts: Sequence[Fact], stated: Sequence[Hypothesis]) -> list[
         if spec_inputs is None:
             continue
         data_inputs, keys, queries, v_width, first = spec_inputs
+        tokens: dict[str, dict[str, list[str]]] = {}
+        if key.start == "x":
+            data_inputs, keys, queries, tokens = _token_claims(
+                facts, data_inputs, keys, built, inputs[key.refs[0]]
+            )
+        default = _default_row(facts, members, queries)
         for i in members:
             if key.start in ("scores", "scaled") and facts[i].role == "output":
                 continue
-            _place(built, i, facts[i], derived[i], keys, queries, v_width)
+            d = derived[i]
+            if default is not None and d.row is None and not facts[i].token and facts[i].index is None:
+                d = Derivation(d.start, d.refs, d.w_t, d.scale, d.causal, queries.index(default))
+            _place(built, i, facts[i], d, keys, queries, v_width)
         width = (
             len(data_inputs["K"][0])
             if "K" in data_inputs
@@ -385,6 +395,8 @@ def build_problems(facts: Sequence[Fact], stated: Sequence[Hypothesis]) -> list[
                 if key.causal:
                     data["causal"] = True
                 claims: dict[str, object] = {"rows": built.rows[k]}
+                if k == 0 and tokens:
+                    claims["tokens"] = tokens
                 spots = dict(built.spots[k])
                 if k == 0 and hyp.scale is None and key.start in ("x", "qkv"):
                     claims.update(_scaling(facts, hyp, spots))
@@ -411,7 +423,7 @@ def build_problems(facts: Sequence[Fact], stated: Sequence[Hypothesis]) -> list[
                         (key, k),
                         assumed,
                         tuple((facts[i], row) for i, row in built.misshapen) if k == 0 else (),
-                        {p: i for p, i in built.owner.items() if p in spots},
+                        dict(built.owners[k]),
                     )
                 )
     return out
@@ -440,6 +452,55 @@ def _v_of(d: Derivation) -> int | None:
     if d.start != "qkv" or len(d.refs) < 3 or d.refs[2] < 0:
         return None
     return d.refs[2]
+
+
+def _default_row(facts: Sequence[Fact], members: list[int], queries: tuple[str, ...]) -> str | None:
+    """The one query row the text's claims name (``output_它``, ``score(它, 动物)``): the row of
+    its claims that name none."""
+    named = set()
+    for i in members:
+        f = facts[i]
+        if f.token and f.token.lower() in {q.lower() for q in queries}:
+            named.add(next(q for q in queries if q.lower() == f.token.lower()))
+        elif f.index is not None and 1 <= f.index <= len(queries):
+            named.add(queries[f.index - 1])
+    return named.pop() if len(named) == 1 else None
+
+
+def _token_claims(
+    facts: Sequence[Fact],
+    data: dict[str, list[list[str]]],
+    keys: tuple[str, ...],
+    built: _Built,
+    x: _Input,
+) -> tuple[dict[str, list[list[str]]], tuple[str, ...], tuple[str, ...], dict[str, dict[str, list[str]]]]:
+    """With X and W given, the Q, K, V rows the text states are claims (``x · W``); when they
+    are for some of the tokens only (a table of three of eleven embeddings), the problem is
+    those tokens'."""
+    stated = [
+        f
+        for f in facts
+        if f.role in ("q", "k", "v") and len(f.dims) == 2 and f.row_names and _complete(f)
+    ]
+    names = [f.row_names for f in stated]
+    if not names or any(n != names[0] for n in names):
+        return data, keys, keys, {}
+    chosen = names[0]
+    if not set(chosen) <= set(keys):
+        return data, keys, keys, {}
+    rows = [data["X"][keys.index(t)] for t in chosen]
+    data = {**data, "X": rows}
+    tokens: dict[str, dict[str, list[str]]] = {}
+    for f in stated:
+        width = f.dims[-1]
+        for r, t in enumerate(chosen):
+            cells = f.spots[r * width : (r + 1) * width]
+            tokens.setdefault(t, {})[f.role] = [s.written.text for s in cells if s is not None]
+            for j, spot in enumerate(cells):
+                if spot is not None:
+                    built.layer(0)[1][(f.role.upper(), (t, str(j)))] = spot
+    del x
+    return data, tuple(chosen), tuple(chosen), tokens
 
 
 def _spec_inputs(

@@ -32,7 +32,7 @@ from symattn.read.notations import ARRAY_CALLS, INLINE_JOIN, PROSE_WORD
 from symattn.read.python import Assigned, Defined, Shown, Step, expr_text, facts_of
 from symattn.read.roles import symbol_role
 from symattn.read.source import Source
-from symattn.read.tables import Table, read_table
+from symattn.read.tables import Table, read_table, text_tables
 
 __all__ = ["Placed", "Reading", "read"]
 
@@ -74,6 +74,8 @@ class Reading:
     literal_roles: dict[int, str] = field(default_factory=dict)
     #: blocks of code that are a program's printed output
     outputs: set[int] = field(default_factory=set)
+    #: output blocks right after a block of code: what that code printed
+    printed: set[int] = field(default_factory=set)
 
     def block_of(self, at: int) -> int:
         """The index of the block that holds offset ``at`` (the one before it if none)."""
@@ -219,6 +221,8 @@ def _prose(
     if fmt == "text":
         for g in _outside(plain_rows(text, b.start, b.end, limits), skip):
             r.grids.append(Placed(g, i, "text"))
+    for t in text_tables(r.src, b.start, b.end, limits):
+        r.tables.append((i, t))
 
 
 def _pieces(start: int, end: int, cuts: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -359,6 +363,8 @@ def _is_output(r: Reading, block: int, sts: list[Statement]) -> bool:
         if st.tree is None:
             continue
         for stmt in st.tree.body:
+            if isinstance(stmt, ast.AnnAssign) and stmt.value is None:
+                continue  # `Sum: tensor(1.0000)`: a printed label and value
             if not isinstance(stmt, ast.Expr):
                 return False
             v = stmt.value
@@ -376,9 +382,18 @@ def _link_code(r: Reading) -> None:
     by_block: dict[int, list[Statement]] = {}
     for block, st in r.statements:
         by_block.setdefault(block, []).append(st)
-    for block, sts in by_block.items():
+    previous_code = False
+    for block, b in enumerate(r.blocks):
+        sts = by_block.get(block)
+        if sts is None:
+            previous_code = False
+            continue
         if _is_output(r, block, sts):
             r.outputs.add(block)
+            if previous_code:
+                r.printed.add(block)
+        else:
+            previous_code = True
     assigned: dict[int, tuple[str, ...]] = {}
     shown_by_block: dict[int, list[Shown]] = {}
     for index, (block, st) in enumerate(r.statements):

@@ -58,8 +58,7 @@ def clean_name(name: str) -> str:
     s = re.sub(r"/\(([^()]*)\)", r"/\1", s)
     s = re.sub(r"\s*([_^/=·×*])\s*", r"\1", s)
     s = re.sub(r"\s+", " ", s).strip(" :：.,;")
-    s = "".join(ch.lower() if ch.isascii() else ch for ch in s)
-    return s.replace(" ", "_")
+    return "".join(ch.lower() if ch.isascii() else ch for ch in s)
 
 
 def symbol_role(name: str) -> Role | None:
@@ -72,7 +71,7 @@ def symbol_role(name: str) -> Role | None:
         if m is None:
             continue
         gd = {k: v for k, v in m.groupdict().items() if v}
-        if "t" in gd and phrase_role(gd["t"].replace("_", " ")) is not None:
+        if "t" in gd and phrase_role(gd["t"]) is not None:
             return None  # `input_scores`: words, not a symbol and its token
         index = int(gd["i"]) if "i" in gd else None
         head = int(gd["h"]) if "h" in gd else None

@@ -20,7 +20,7 @@ from symattn.read.blocks import Block
 from symattn.read.notations import TABLE_RULE_NAMES
 from symattn.read.source import Source
 
-__all__ = ["Cell", "Table", "read_table"]
+__all__ = ["Cell", "Table", "read_table", "text_tables"]
 
 _NUMBER: Final = re.compile(r"(?<![\w.])[-−]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?(?![\w.])")
 _MARKUP: Final = re.compile(r"[$`*_\\]|\\text\{|\\mathbf\{")
@@ -101,3 +101,58 @@ def read_table(src: Source, block: Block, limits: Limits) -> Table:
             header = ()
         rows.append(cells)
     return Table(block.start, block.end, header, tuple(rows))
+
+
+_CELL_GAP: Final = re.compile(r"\t+|\s{2,}")
+
+
+def _split_cells(text: str, a: int, b: int) -> list[tuple[int, int]]:
+    """The cells of a plain row: text between tabs or runs of two or more spaces."""
+    out = []
+    pos = a
+    for m in _CELL_GAP.finditer(text, a, b):
+        if m.start() > pos:
+            out.append((pos, m.start()))
+        pos = m.end()
+    if pos < b:
+        out.append((pos, b))
+    return [(x, y) for x, y in out if text[x:y].strip()]
+
+
+def text_tables(src: Source, start: int, end: int, limits: Limits) -> list[Table]:
+    """Tables written in plain text: a heading line of words and rows below it with as many
+    cells (tabs, or two or more spaces between them), at least one of which holds numbers
+    (``token\tQ\tK\tV`` over ``动物\t[0.44, -0.35]\t…``)."""
+    text = src.text
+    lines: list[tuple[int, int]] = []
+    pos = start
+    while pos < end:
+        eol = text.find("\n", pos, end)
+        eol = end if eol < 0 else eol
+        lines.append((pos, eol))
+        pos = eol + 1
+    out: list[Table] = []
+    i = 0
+    while i < len(lines):
+        head = _split_cells(text, *lines[i])
+        if len(head) < 2 or any(_NUMBER.search(text, x, y) for x, y in head):
+            i += 1
+            continue
+        rows: list[tuple[Cell, ...]] = []
+        j = i + 1
+        while j < len(lines):
+            cells = _split_cells(text, *lines[j])
+            if len(cells) != len(head):
+                break
+            got = tuple(_cell(src, x, y, limits) for x, y in cells)
+            if all(c.grid is None for c in got):
+                break
+            rows.append(got)
+            j += 1
+        if rows:
+            header = tuple(_MARKUP.sub(" ", text[x:y]).strip() for x, y in head)
+            out.append(Table(lines[i][0], lines[j - 1][1], header, tuple(rows)))
+            i = j
+        else:
+            i += 1
+    return out

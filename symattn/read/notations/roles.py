@@ -49,7 +49,7 @@ SYMBOLS: Final[tuple[Pattern, ...]] = (
     # -- weight matrices
     pattern(
         "w_q",
-        rf"w(?:[_^]?q|_?quer(?:y|ies))(?:\.weight)?{_HEAD}|wq|(?:q|query)_?(?:weights?|matrix|proj|layer)",
+        rf"w(?:[_^]?q|[_ ]?quer(?:y|ies))(?:\.weight)?{_HEAD}|wq|(?:q|query)[_ ]?(?:weights?|matrix|proj|layer)",
         "the query projection W_Q",
         ("w_q", "wq", "w^q", "w_query", ex("w_q1", h="1"), "query_matrix", "w_q.weight"),
         ("w", "q"),
@@ -57,7 +57,7 @@ SYMBOLS: Final[tuple[Pattern, ...]] = (
     ),
     pattern(
         "w_k",
-        rf"w(?:[_^]?k|_?keys?)(?:\.weight)?{_HEAD}|wk|(?:k|key)_?(?:weights?|matrix|proj|layer)",
+        rf"w(?:[_^]?k|[_ ]?keys?)(?:\.weight)?{_HEAD}|wk|(?:k|key)[_ ]?(?:weights?|matrix|proj|layer)",
         "the key projection W_K",
         ("w_k", "wk", "w^k", "w_key", ex("w_k2", h="2"), "key_matrix"),
         ("k",),
@@ -65,7 +65,7 @@ SYMBOLS: Final[tuple[Pattern, ...]] = (
     ),
     pattern(
         "w_v",
-        rf"w(?:[_^]?v|_?values?)(?:\.weight)?{_HEAD}|wv|(?:v|value)_?(?:weights?|matrix|proj|layer)",
+        rf"w(?:[_^]?v|[_ ]?values?)(?:\.weight)?{_HEAD}|wv|(?:v|value)[_ ]?(?:weights?|matrix|proj|layer)",
         "the value projection W_V",
         ("w_v", "wv", "w^v", "w_value", "value_matrix"),
         ("v",),
@@ -73,7 +73,7 @@ SYMBOLS: Final[tuple[Pattern, ...]] = (
     ),
     pattern(
         "w_o",
-        rf"w(?:[_^]?o|_?out(?:put)?)(?:\.weight)?{_HEAD}|wo|out_?proj(?:\.weight)?|output_?projection",
+        rf"w(?:[_^]?o|[_ ]?out(?:put)?)(?:\.weight)?{_HEAD}|wo|out[_ ]?proj(?:\.weight)?|output[_ ]?projection",
         "the output projection W_O",
         ("w_o", "wo", "w^o", "out_proj", "out_proj.weight"),
         ("output",),
@@ -82,9 +82,9 @@ SYMBOLS: Final[tuple[Pattern, ...]] = (
     # -- inputs
     pattern(
         "x",
-        rf"(?:x|inputs?|input_?(?:matrix|embeddings?|tokens?|x|sequence)|embeddings?|encodings?"
-        rf"(?:_?matrix)?|emb|tok_?emb(?:eddings?)?|token_?embeddings?|sentence|input_?token|"
-        rf"x_?(?:input|in)|输入(?:矩阵|序列|向量)?|嵌入(?:向量|矩阵)?|词向量|词嵌入){_IX}",
+        rf"(?:x|inputs?|input[_ ]?(?:matrix|embeddings?|tokens?|x|sequence)|embeddings?|encodings?"
+        rf"(?:[_ ]?matrix)?|emb|tok[_ ]?emb(?:eddings?)?|token[_ ]?embeddings?|sentence|input[_ ]?token|"
+        rf"x[_ ]?(?:input|in)|输入(?:矩阵|序列|向量)?|嵌入(?:向量|矩阵)?|词向量|词嵌入){_IX}",
         "the token embeddings X",
         ("x", "inputs", "input_matrix", "embeddings", "encodings_matrix", "输入矩阵", "词向量"),
         ("xq", "index"),
@@ -92,7 +92,7 @@ SYMBOLS: Final[tuple[Pattern, ...]] = (
     ),
     pattern(
         "kv",
-        r"(?:encoder_?(?:states?|outputs?|hidden_?states?)|enc_?(?:outputs?|states?|hidden_?states?)"
+        r"(?:encoder[_ ]?(?:states?|outputs?|hidden[_ ]?states?)|enc[_ ]?(?:outputs?|states?|hidden[_ ]?states?)"
         r"|annotations?|memory|编码器(?:输出|隐藏状态)?)",
         "encoder states that serve as both keys and values (cross-attention)",
         ("encoder_states", "enc_output", "annotations", "memory"),
@@ -101,7 +101,7 @@ SYMBOLS: Final[tuple[Pattern, ...]] = (
     ),
     pattern(
         "q",
-        rf"(?:q|query|queries|querys|temp_?q|q_?total|dec(?:oder)?_?(?:hidden_?)?states?|"
+        rf"(?:q|query|queries|querys|temp[_ ]?q|q[_ ]?total|dec(?:oder)?[_ ]?(?:hidden[_ ]?)?states?|"
         rf"查询(?:向量|矩阵)?){_IX}",
         "the queries Q (one query: q_1, query_2, q^{(2)})",
         ("q", "queries", "querys", "temp_q", ex("q_1", i="1"), ex("query_2", i="2"),
@@ -111,7 +111,7 @@ SYMBOLS: Final[tuple[Pattern, ...]] = (
     ),
     pattern(
         "k",
-        rf"(?:k|keys?|temp_?k|k_?total|键(?:向量|矩阵)?){_IX}",
+        rf"(?:k|keys?|temp[_ ]?k|k[_ ]?total|键(?:向量|矩阵)?){_IX}",
         "the keys K (one key: k_1, k_{I}, K_animal)",
         ("k", "keys", ex("k_1", i="1"), ex("k_i", t="i"), ex("k_animal", t="animal"), "键向量"),
         ("kv", "w_k"),
@@ -119,7 +119,7 @@ SYMBOLS: Final[tuple[Pattern, ...]] = (
     ),
     pattern(
         "v",
-        rf"(?:v|values?|temp_?v|v_?total|值(?:向量|矩阵)?){_IX}",
+        rf"(?:v|values?|temp[_ ]?v|v[_ ]?total|值(?:向量|矩阵)?){_IX}",
         "the values V (one value: v_1, value_2, V_street)",
         ("v", "values", ex("value_2", i="2"), ex("v_street", t="street"), "值向量"),
         ("w_v", "variance"),
@@ -128,8 +128,8 @@ SYMBOLS: Final[tuple[Pattern, ...]] = (
     # -- stages of a query row
     pattern(
         "scores",
-        rf"(?:s|scores?|attn_?scores?|attention_?scores?|raw_?(?:attention_?)?scores?|sims?|"
-        rf"similarit(?:y|ies)|logits|alignment_?scores?|dot_?products?|qk\^?t|q\s*[·*×]\s*k\^?t?|"
+        rf"(?:s|scores?|attn[_ ]?scores?|attention[_ ]?scores?|raw[_ ]?(?:attention[_ ]?)?scores?|sims?|"
+        rf"similarit(?:y|ies)|logits|alignment[_ ]?scores?|dot[_ ]?products?|qk\^?t|q\s*[·*×]\s*k\^?t?|"
         rf"qq\^t|注意力(?:分数|得分)|点积|相似度|得分|分数){_IX}",
         "the scores q·k (Q K^T)",
         ("scores", "attn_scores", ex("attn_scores_2", i="2"), "qk^t", "q·k^t", "qq^t", "sims",
@@ -140,7 +140,7 @@ SYMBOLS: Final[tuple[Pattern, ...]] = (
     pattern(
         "score-of",
         r"(?:score|scores|s|分数|得分|相似度|e)\s*\(\s*(?P<r>[^,()]+?)\s*,\s*(?P<c>[^,()]+?)\s*\)"
-        r"|q_?(?P<r2>\w+)\s*[·*×]?\s*k_?(?P<c2>\w+)(?:\^?t)?",
+        r"|q[_ ]?(?P<r2>\w+)\s*[·*×]?\s*k[_ ]?(?P<c2>\w+)(?:\^?t)?",
         "one score, named by its query and key: score(它, 动物), q_1·k_2",
         (ex("score(它,动物)", r="它", c="动物"), ex("q_1·k_2", r2="1", c2="2"),
          ex("q₁·k₁", r2="₁", c2="₁")),
@@ -149,9 +149,9 @@ SYMBOLS: Final[tuple[Pattern, ...]] = (
     ),
     pattern(
         "scaled",
-        rf"(?:scaled(?:_?(?:scores?|sims?|attention_?scores?|dot_?products?|logits|matrix))?|"
-        rf"(?:qk\^?t|q\s*[·*×]?\s*k\^?t|qq\^t|s|scores?|attention_?scores?|sims)\s*/\s*√?\s*\(?"
-        rf"(?:d_?k|\d+(?:\.\d+)?)\)?|缩放(?:后的)?(?:分数|得分)?|after_?scaling){_IX}",
+        rf"(?:scaled(?:[_ ]?(?:scores?|sims?|attention[_ ]?scores?|dot[_ ]?products?|logits|matrix))?|"
+        rf"(?:qk\^?t|q\s*[·*×]?\s*k\^?t|qq\^t|s|scores?|attention[_ ]?scores?|sims)\s*/\s*√?\s*\(?"
+        rf"(?:d[_ ]?k|\d+(?:\.\d+)?)\)?|缩放(?:后的)?(?:分数|得分)?|after[_ ]?scaling){_IX}",
         "the scaled scores q·k / √d_k",
         ("scaled_scores", "qk^t/√d_k", "qq^t/√d_k", "s/√3", "scaled", "attention scores/√d_k",
          "after scaling"),
@@ -160,7 +160,7 @@ SYMBOLS: Final[tuple[Pattern, ...]] = (
     ),
     pattern(
         "exp",
-        r"(?:exp_?scores?|exps?|e\^.*|exp\(.*\)|指数)",
+        r"(?:exp[_ ]?scores?|exps?|e\^.*|exp\(.*\)|指数)",
         "exponentials of the scaled scores",
         ("exp_scores", "e^x", "exp(0.08)"),
         ("expected",),
@@ -168,7 +168,7 @@ SYMBOLS: Final[tuple[Pattern, ...]] = (
     ),
     pattern(
         "sum",
-        r"(?:sum|总和|求和|和|分母|denominator|row_?sums?)",
+        r"(?:sum|总和|求和|和|分母|denominator|row[_ ]?sums?)",
         "the sum of the exponentials of a row",
         ("sum", "总和", "分母", "denominator"),
         ("summary",),
@@ -176,9 +176,9 @@ SYMBOLS: Final[tuple[Pattern, ...]] = (
     ),
     pattern(
         "weights",
-        rf"(?:a|α|alpha|p|wei|weights?|attn_?weights?|attention_?weights?|attention_?percents?|"
-        rf"attention_?probs?|probs|probabilities|softmax(?:\(.*\))?|attention_?matrix|"
-        rf"attn_?scores_?softmax|注意力权重(?:矩阵)?|权重|注意力分布|概率){_IX}",
+        rf"(?:a|α|alpha|p|wei|weights?|attn[_ ]?weights?|attention[_ ]?weights?|attention[_ ]?percents?|"
+        rf"attention[_ ]?probs?|probs|probabilities|softmax(?:\(.*\))?|attention[_ ]?matrix|"
+        rf"attn[_ ]?scores[_ ]?softmax|注意力权重(?:矩阵)?|权重|注意力分布|概率){_IX}",
         "the softmax weights",
         ("weights", "attn_weights", ex("attn_weights_2", i="2"), "softmax", "softmax(s)",
          ex("α_2", i="2"), "a", "wei", "注意力权重"),
@@ -187,7 +187,7 @@ SYMBOLS: Final[tuple[Pattern, ...]] = (
     ),
     pattern(
         "weight-of",
-        r"w_?\(?(?P<i>\d{1,3})\)?",
+        r"w[_ ]?\(?(?P<i>\d{1,3})\)?",
         "one weight, named by its key: w_1, w_{2}",
         (ex("w_1", i="1"), ex("w2", i="2")),
         ("w_q", "w", "w_qx"),
@@ -195,9 +195,9 @@ SYMBOLS: Final[tuple[Pattern, ...]] = (
     ),
     pattern(
         "output",
-        rf"(?:z|o|out|(?:final_?)?outputs?|context(?:_?vec(?:tor)?s?)?|all_?context_?vecs|attention_?outputs?|"
-        rf"attn_?outputs?|av|attention\(q,\s*k,\s*v\)|z_?single|weighted_?(?:sum|output)|"
-        rf"注意力(?:输出|向量)|输出|上下文向量|新向量|expected(?:_?output)?|期望输出|预期输出){_IX}",
+        rf"(?:z|o|out|(?:final[_ ]?)?outputs?|context(?:[_ ]?vec(?:tor)?s?)?|all[_ ]?context[_ ]?vecs|attention[_ ]?outputs?|"
+        rf"attn[_ ]?outputs?|av|attention\(q,\s*k,\s*v\)|z[_ ]?single|weighted[_ ]?(?:sum|output)|"
+        rf"注意力(?:输出|向量)|输出|上下文向量|新向量|expected(?:[_ ]?output)?|期望输出|预期输出){_IX}",
         "the output rows (the weighted sum of the values)",
         ("output", "z", ex("z_2", i="2"), ex("z^(2)", i="2"), ex("context_vec_2", i="2"),
          "attention(q,k,v)", "av", "上下文向量", "输出"),
@@ -206,7 +206,7 @@ SYMBOLS: Final[tuple[Pattern, ...]] = (
     ),
     pattern(
         "concat",
-        r"(?:concat(?:enated)?|out_?concat|z_?cat|head_?outputs|拼接)",
+        r"(?:concat(?:enated)?|out[_ ]?concat|z[_ ]?cat|head[_ ]?outputs|拼接)",
         "the head outputs side by side (multi-head)",
         ("concat", "out_concat", "z_cat"),
         ("output",),
@@ -214,7 +214,7 @@ SYMBOLS: Final[tuple[Pattern, ...]] = (
     ),
     pattern(
         "d_k",
-        r"(?:d_?k|d_?\{k\}|dₖ|head_?dim|d_?head|dim_?k|key_?dim)",
+        r"(?:d[_ ]?k|d[_ ]?\{k\}|dₖ|head[_ ]?dim|d[_ ]?head|dim[_ ]?k|key[_ ]?dim)",
         "the key dimension d_k",
         ("d_k", "dk", "head_dim", "d_head", "dₖ"),
         ("d_model",),
@@ -222,7 +222,7 @@ SYMBOLS: Final[tuple[Pattern, ...]] = (
     ),
     pattern(
         "mask",
-        r"(?:(?:causal_?|attn_?|attention_?)?mask(?:_?simple)?|tril)",
+        r"(?:(?:causal[_ ]?|attn[_ ]?|attention[_ ]?)?mask(?:[_ ]?simple)?|tril)",
         "a mask",
         ("mask", "causal_mask", "tril"),
         ("masked",),
@@ -279,7 +279,7 @@ PHRASES: Final[tuple[Pattern, ...]] = (
     ),
     pattern(
         "phrase-x",
-        r"(?i)\bembeddings?\b|\binputs?\b|input\s+matrix|词向量|输入|嵌入",
+        r"(?i)\bembeddings?|\binputs?\b|input\s+matrix|词向量|输入|嵌入",
         "a phrase naming the embeddings X",
         ("Input Matrix X (3 × 4):", "word embeddings", "输入序列"),
         ("output",),
