@@ -258,6 +258,10 @@ class _Walker:
             node.func, ast.Attribute
         ):
             return self.ev(node.func.value, d)
+        if last in ("round", "around") and args:
+            return self.ev(args[0], d)  # np.round(scores, 3): the same values, rounded
+        if last == "round" and isinstance(node.func, ast.Attribute):
+            return self.ev(node.func.value, d)
         if last in ARRAY_CALLS.words and args:
             return self.ev(args[0], d)
         callee = self.env.get(fn) or self.env.get(last)

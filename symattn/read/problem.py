@@ -323,6 +323,11 @@ def build_problems(facts: Sequence[Fact], stated: Sequence[Hypothesis]) -> list[
         if got is None:
             continue
         d, assumed = got
+        if d.start == "x" and len(d.refs) == 4 and d.refs[3] < 0:
+            # the weights need no W_V: the one given last stands in
+            wv = _latest(inputs, ("w_v",), f.at)
+            if wv is not None:
+                d = Derivation(d.start, (*d.refs[:3], wv), d.w_t, d.scale, d.causal, d.row)
         if any(r >= 0 and r not in inputs for r in d.refs):
             continue
         derived[i] = d
@@ -480,9 +485,12 @@ def _token_claims(
     stated = [
         f
         for f in facts
-        if f.role in ("q", "k", "v") and len(f.dims) == 2 and f.row_names and _complete(f)
+        if f.role in ("q", "k", "v")
+        and len(f.dims) == 2
+        and (f.row_names or (f.dims[0] == len(keys) and not f.given))
+        and _complete(f)
     ]
-    names = [f.row_names for f in stated]
+    names = [f.row_names or keys for f in stated]
     if not names or any(n != names[0] for n in names):
         return data, keys, keys, {}
     chosen = names[0]

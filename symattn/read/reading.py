@@ -301,7 +301,8 @@ def _code(r: Reading, i: int, b: Block, line_starts: list[int], limits: Limits) 
             run.append((index, st))
             continue
         flush()
-        for g in scan_arrays(text, st.start, st.end, limits):
+        in_comment = [(x - 1, y) for x, y in st.comments]
+        for g in _outside(scan_arrays(text, st.start, st.end, limits), in_comment):
             r.grids.append(Placed(g, i, "code", index))
         for g in _comment_grids(r, st, limits):
             r.grids.append(Placed(g, i, "comment", index))
@@ -396,15 +397,34 @@ def _link_code(r: Reading) -> None:
             previous_code = True
     assigned: dict[int, tuple[str, ...]] = {}
     shown_by_block: dict[int, list[Shown]] = {}
+    comments: dict[int, list[Placed]] = {}
+    for placed in r.grids:
+        if placed.how == "comment":
+            comments.setdefault(placed.statement, []).append(placed)
+    subject: ast.expr | None = None  # what the last statement of the block computed
+    last_block = -1
     for index, (block, st) in enumerate(r.statements):
         if block in r.outputs:
             continue
-        for fact in facts_of(st):
+        if block != last_block:
+            subject, last_block = None, block
+        said = list(facts_of(st))
+        for fact in said:
             r.code_facts.append((index, fact))
             if isinstance(fact, Assigned):
                 assigned[fact.at] = fact.names
             elif isinstance(fact, Shown):
                 shown_by_block.setdefault(block, []).append(fact)
+        own = _subject(st, said)
+        if own is not None:
+            subject = own
+        for placed in comments.get(index, []):
+            # `keys = np.dot(x, w_key) #[[0,1,1],…]`: the comment states what the statement
+            # (or, on a line of its own, the one before) computed
+            if subject is not None:
+                shown = Shown(subject, "", placed.grid.start)
+                r.code_facts.append((index, shown))
+                r.shown[placed.grid.start] = shown
     for k, placed in enumerate(r.grids):
         if placed.how == "code" and placed.grid.start in assigned:
             names = assigned[placed.grid.start]
@@ -429,6 +449,23 @@ def _link_code(r: Reading) -> None:
             if match is not None:
                 pending.remove(match)
                 r.shown[g.start] = match
+
+
+def _subject(st: Statement, said: list[Assigned | Defined | Shown | Step]) -> ast.expr | None:
+    """What a statement computes, for a comment after it: what it shows, else the one name it
+    assigns."""
+    if st.tree is None or not st.tree.body:
+        return None
+    shown = [f for f in said if isinstance(f, Shown)]
+    if shown:
+        return shown[0].expr
+    body = st.tree.body
+    if st.shift and len(body) == 1 and isinstance(body[0], ast.If):
+        body = body[0].body  # the `if 1:` an indented statement was parsed in
+    last = body[-1]
+    if isinstance(last, ast.Assign) and len(last.targets) == 1 and isinstance(last.targets[0], ast.Name):
+        return ast.Name(id=last.targets[0].id, ctx=ast.Load())
+    return None
 
 
 def _is_shape(s: Shown) -> bool:
