@@ -363,7 +363,7 @@ def _stated_fact(reading: Reading, s: Stated) -> Fact | None:
         # w_1 = 0.82: the weight of key 1 (a single number names its key, not its row)
         fact = replace(fact, col=str(fact.index), index=None)
     if role is not None and fact.index is None and not fact.token and len(fact.dims) <= 1:
-        row = _row_named(reading.context(fact.block, s.at))
+        row = _row_named(s.first) or _row_named(reading.context(fact.block, s.at))
         if row is not None:
             fact = replace(fact, index=row)
     if role is not None and role.col:

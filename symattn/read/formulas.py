@@ -97,6 +97,27 @@ def _piece(text: str, a: int, b: int, blanks: list[tuple[int, int, str]]) -> Map
         i += 1
     for x in open_:
         reps.setdefault(x, (x, x + 1, " "))
+    # `{\\textstyle A = …}`: a group around the whole row is no group of a term
+    first = a
+    while first < b and text[first] in " \t\n":
+        first += 1
+    if first < b and text[first] == "{" and first not in reps:
+        depth, k = 0, first
+        while k < b:
+            ch = text[k]
+            if ch == "\\":
+                k += 2
+                continue
+            if ch == "{":
+                depth += 1
+            elif ch == "}":
+                depth -= 1
+                if depth == 0:
+                    break
+            k += 1
+        if k < b and not text[k + 1 : b].strip(" \t\n$"):
+            reps[first] = (first, first + 1, " ")
+            reps[k] = (k, k + 1, " ")
     whole = Mapped.of(text, a, b)
     if not reps:
         return whole

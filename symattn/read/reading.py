@@ -201,10 +201,13 @@ def _prose(
     skip = [(a - 2, e + 2) for a, e in b.math]
     outside = _pieces(b.start, b.end, [(a - 2, e + 2) for a, e in b.math])
     if any("\\begin" in text[a:e] for a, e in outside):
-        # LaTeX environments written in prose (outside $…$): that prose is math
+        # LaTeX environments written in prose (outside $…$): that prose is math (a stray `$`
+        # of broken Markdown is not part of it)
         for a, e in outside:
-            if text[a:e].strip():
-                _math(r, i, a, e, "math", limits)
+            dollars = [(k, k + 1) for k in range(a, e) if text[k] == "$"]
+            for x, y in _pieces(a, e, dollars):
+                if text[x:y].strip():
+                    _math(r, i, x, y, "math", limits)
         return
     for a, e in b.code:
         for g in scan_arrays(text, a, e, limits):

@@ -22,7 +22,7 @@ from symattn.read.report import text_finding
 __all__ = ["repeated"]
 
 #: findings a repeated number carries (warnings: an error used again is no new error)
-_CARRIED = ("propagated-rounding",)
+_CARRIED = ("propagated-rounding", "precision-mixed")
 _MIN_DIGITS = 3
 
 
