@@ -230,6 +230,7 @@ def _evaluate(
     values: list[Value | None] = []
     exact_values: list[Value | None] = []
     constants: list[Known | None] = []
+    last_node: Node | None = None
     for i, p in enumerate(parsed):
         if p.node is None:
             values.append(None)
@@ -237,7 +238,11 @@ def _evaluate(
             constants.append(None)
             continue
         literal = i > 0 and literal_numbers(p.node) is not None
-        over, constant = ({}, None) if literal else _overrides(run, p.node)
+        # a sum of numbers after a sum of terms claims those terms (`= 0.04 + 0.10 + 0.18`):
+        # its numbers are claims, not ingredients written as roundings
+        claims_terms = last_node is not None and _pairs(last_node, p.node) is not None
+        over, constant = ({}, None) if literal or claims_terms else _overrides(run, p.node)
+        last_node = p.node
         try:
             as_written = evaluate(p.node, env, limits=run.limits)
             differs = over or any(
@@ -356,34 +361,52 @@ def _terms(node: Node) -> list[tuple[str, Node]] | None:
     return None
 
 
+def _pairs(left: Node, right: Node) -> list[tuple[Num, int, Node, int | None]] | None:
+    """The numbers of ``right`` that claim the terms of ``left`` (a sum of numbers after a
+    sum of terms, component by component for vectors): (number, sign, term, component)."""
+    lterms = _terms(left)
+    if lterms is None:
+        return None
+    pairs: list[tuple[Num, int, Node, int | None]] = []
+    if isinstance(right, VecNode):
+        for comp, item in enumerate(right.items):
+            rterms = _terms(item)
+            if rterms is None or len(rterms) != len(lterms):
+                return None
+            for (lop, lt), (rop, rt) in zip(lterms, rterms, strict=True):
+                num = _signed_num(rt)
+                if num is None or lop != rop:
+                    return None
+                pairs.append((num[0], num[1], lt, comp))
+        return pairs
+    rterms = _terms(right)
+    if rterms is None or len(rterms) != len(lterms):
+        return None
+    for (lop, lt), (rop, rt) in zip(lterms, rterms, strict=True):
+        if isinstance(rt, VecNode):
+            # `= [1.74, 1.31] + [0.05, 0.03]`: a vector of numbers for each vector term
+            items = [_signed_num(x) for x in rt.items]
+            if lop != rop or any(x is None for x in items):
+                return None
+            for comp, x in enumerate(items):
+                assert x is not None
+                pairs.append((x[0], x[1], lt, comp))
+            continue
+        num = _signed_num(rt)
+        if num is None or lop != rop:
+            return None
+        pairs.append((num[0], num[1], lt, None))
+    return pairs
+
+
 def _termwise(run: _Run, left: Parsed, right: Parsed, link: Link) -> bool:
     """``0.82 × 10 + 0.18 × 30 = 8.2 + 5.4``: each number of a sum of numbers claims the
     term of the sum on the left at its place (also component by component, for vectors)."""
     if left.node is None or right.node is None:
         return False
-    lterms = _terms(left.node)
-    if lterms is None:
+    pairs = _pairs(left.node, right.node)
+    if pairs is None:
         return False
-    pairs: list[tuple[Num, int, Node, int | None]] = []  # (claim, sign, left term, component)
-    if isinstance(right.node, VecNode):
-        for comp, item in enumerate(right.node.items):
-            rterms = _terms(item)
-            if rterms is None or len(rterms) != len(lterms):
-                return False
-            for (lop, lt), (rop, rt) in zip(lterms, rterms, strict=True):
-                num = _signed_num(rt)
-                if num is None or lop != rop:
-                    return False
-                pairs.append((num[0], num[1], lt, comp))
-    else:
-        rterms = _terms(right.node)
-        if rterms is None or len(rterms) != len(lterms):
-            return False
-        for (lop, lt), (rop, rt) in zip(lterms, rterms, strict=True):
-            num = _signed_num(rt)
-            if num is None or lop != rop:
-                return False
-            pairs.append((num[0], num[1], lt, None))
     env, exact_env = run.names.env, run.names.exact_env
     for num, sign, term, comp in pairs:
         try:

@@ -139,11 +139,16 @@ def _another_stage(
     return out
 
 
-def _known(spec: Spec, problem: Problem, into: dict[str, Known | None]) -> None:
-    """The exact value of every number the problem states (ambiguous keys become None)."""
+def _known(
+    spec: Spec, problem: Problem, into: dict[str, Known | None], rescued: set[int]
+) -> None:
+    """The exact value of every number the problem states (ambiguous keys become None); not
+    of the facts found to hold another stage."""
     result = spec.run()
     queries, keys = list(spec.query_tokens), list(spec.tokens)
     for (step, pos), spot in problem.spots.items():
+        if problem.owner.get((step, pos)) in rescued:
+            continue
         if step not in _ROW_STEPS + ("exp_sums",) or not pos or pos[0] not in queries:
             continue
         r = queries.index(pos[0])
@@ -160,7 +165,7 @@ def _known(spec: Spec, problem: Problem, into: dict[str, Known | None]) -> None:
         new = Known(Scalar("ext", ext=entry), spot.written.text, False)
         if k in into:
             old = into[k]
-            if old is not None and old.value.ext != entry:
+            if old is not None and not _same(old.value.ext, entry):
                 into[k] = None
         else:
             into[k] = new
@@ -191,7 +196,21 @@ def _holds_at(
     return True
 
 
-def _one(problem: Problem, path: str, accepted: frozenset[Rounding], limits: Limits) -> list[tuple[int, Finding]] | str:
+def _same(a: object, b: TensorEntry) -> bool:
+    """Whether two exact quantities are one value (rationals exactly, others within 2^-100)."""
+    if not isinstance(a, TensorEntry):
+        return False
+    ra, rb = a.rational(), b.rational()
+    if ra is not None or rb is not None:
+        return ra == rb
+    x, y = a.arb(160), b.arb(160)
+    d = x - y
+    return bool(d.contains(0)) and float(d.rad()) < 2.0**-100
+
+
+def _one(
+    problem: Problem, path: str, accepted: frozenset[Rounding], limits: Limits
+) -> tuple[list[tuple[int, Finding]], set[int]] | str:
     """The findings of one problem, each with the offset of its number; or why it could not be
     checked."""
     try:
@@ -244,7 +263,7 @@ def _one(problem: Problem, path: str, accepted: frozenset[Rounding], limits: Lim
                 ),
             )
         )
-    return out
+    return out, rescued
 
 
 #: the stages of a query row, in order (the first stated one confirms an assumed problem)
@@ -282,7 +301,8 @@ def judge_problems(
     known: dict[str, Known | None] = {}
     for group in by_layer.values():
         results = [_one(p, path, accepted, limits) for p in group]
-        ok = [r for r in results if not isinstance(r, str)]
+        ok = [r[0] for r in results if not isinstance(r, str)]
+        rescued = next((r[1] for r in results if not isinstance(r, str)), set())
         if not ok:
             first = group[0].first
             line = first.line if first is not None else 1
@@ -301,7 +321,7 @@ def judge_problems(
             continue
         judged.update(s.at for s in group[0].spots.values())
         try:
-            _known(build_spec(group[0].data, path, limits), group[0], known)
+            _known(build_spec(group[0].data, path, limits), group[0], known, rescued)
         except SymattnError:
             pass
         judged.update(s.at for f, _ in group[0].misshapen for s in f.spots if s is not None)
