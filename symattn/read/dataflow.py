@@ -20,6 +20,7 @@ from fractions import Fraction
 from typing import Final
 
 from symattn.read.notations import (
+    PROJECTION_NAMES,
     ARRAY_CALLS,
     CAUSAL_CALLS,
     EXP_CALLS,
@@ -31,7 +32,7 @@ from symattn.read.notations import (
 from symattn.read.python import Assigned, Defined, Shown, Step, expr_text
 from symattn.read.roles import symbol_role
 
-__all__ = ["Derivation", "Sym", "derive", "flows"]
+__all__ = ["Derivation", "Flows", "Sym", "derive", "flows"]
 
 _MAX_DEPTH: Final = 30
 
@@ -69,7 +70,7 @@ def _num(node: ast.expr, env: Mapping[str, Sym]) -> Fraction | None:
     if isinstance(node, ast.Constant) and type(node.value) in (int, float):
         try:
             return Fraction(str(node.value))
-        except ValueError:
+        except (ValueError, OverflowError):
             return None
     if isinstance(node, ast.Name) and node.id in env and env[node.id].kind == "num":
         return env[node.id].value
@@ -138,6 +139,7 @@ class _Walker:
     def __init__(self) -> None:
         self.env: dict[str, Sym] = {}
         self.functions: dict[str, str] = {}  # user function -> what it computes (softmax)
+        self.query_row: int | None = None  # the row `query = inputs[1]` selected
 
     def ev(self, node: ast.expr, depth: int = 0) -> Sym:
         if depth > _MAX_DEPTH:
@@ -392,11 +394,23 @@ def _v_ref(v: Sym, inner: Derivation) -> int | None:
     return r if r >= 0 else None
 
 
+@dataclass(frozen=True)
+class Flows:
+    """What the code of a text computes: each shown expression's value (by its offset), the
+    query row the code had selected when it showed it (``query = inputs[1]``), and whether
+    the code uses projections anywhere (``W_query``, ``nn.Linear``): then a value it shows
+    but this reading cannot follow may come from weights the text does not print."""
+
+    shown: Mapping[int, Sym]
+    query_row: Mapping[int, int]
+    projections: bool
+
+
 def flows(
     code: Sequence[tuple[int, Assigned | Defined | Shown | Step]],
     trees: Sequence[ast.Module | None],
     literal_roles: Mapping[int, str],
-) -> dict[int, Sym]:
+) -> Flows:
     """What each shown expression computes, by the offset where it is written.
 
     ``code`` is the reading's Python facts (statement index, fact) in order; ``trees`` the
@@ -405,6 +419,8 @@ def flows(
     """
     w = _Walker()
     out: dict[int, Sym] = {}
+    rows: dict[int, int] = {}
+    projections = False
     by_statement: dict[int, list[Assigned | Defined | Shown | Step]] = {}
     for index, fact in code:
         by_statement.setdefault(index, []).append(fact)
@@ -414,11 +430,20 @@ def flows(
         for stmt in ast.walk(tree):
             if isinstance(stmt, ast.FunctionDef) and _is_softmax_def(stmt):
                 w.functions[stmt.name] = "softmax"
+            elif isinstance(stmt, ast.Name | ast.Attribute) and not projections:
+                name = stmt.id if isinstance(stmt, ast.Name) else stmt.attr
+                projections = name in PROJECTION_NAMES.words or _role_kind(name) in (
+                    "w_q",
+                    "w_k",
+                    "w_v",
+                )
         for fact in by_statement.get(index, []):
             _take(w, fact, literal_roles, out)
+            if isinstance(fact, Shown) and w.query_row is not None:
+                rows[fact.at] = w.query_row
         for loop in (s for s in tree.body if isinstance(s, ast.For)):
             w.loop(loop)
-    return out
+    return Flows(out, rows, projections)
 
 
 def _take(
@@ -438,10 +463,13 @@ def _take(
     elif isinstance(fact, Defined) and fact.value:
         try:
             w.env[fact.name] = Sym("num", value=Fraction(fact.value))
-        except ValueError:
+        except (ValueError, ZeroDivisionError, OverflowError):
             pass
     elif isinstance(fact, Step):
         w.assign(fact.name, fact.expr)
+        value = w.env.get(fact.name)
+        if value is not None and value.row is not None and _role_kind(fact.name) == "q":
+            w.query_row = value.row
     elif isinstance(fact, Shown):
         out[fact.at] = w.ev(fact.expr)
 

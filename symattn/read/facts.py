@@ -18,8 +18,8 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from symattn.read.arrays import Grid
-from symattn.read.dataflow import Derivation, Sym, derive
-from symattn.read.notations import ROW_PHRASE, SUBSCRIPT_INDEX, ATTENTION_CALL, EXP_FIRST, SCALED_FIRST, SCALED_ITEMS, SQRT_DK
+from symattn.read.dataflow import Derivation, Flows, derive
+from symattn.read.notations import LABEL_SYMBOL, ROW_PHRASE, SUBSCRIPT_INDEX, ATTENTION_CALL, EXP_FIRST, SCALED_FIRST, SCALED_ITEMS, SQRT_DK
 from symattn.read.observations import Spot, Stated
 from symattn.read.python import expr_text
 from symattn.read.reading import Placed, Reading
@@ -104,6 +104,14 @@ def _call_argument(text: str, at: int) -> str | None:
     return ("q", "k", "v")[commas] if depth == 0 and commas < 3 else None
 
 
+def _first_symbol(label: str) -> Role | None:
+    """``**K_animal (Exact Match):**``: the symbol a label starts with."""
+    m = LABEL_SYMBOL.regex.match(label)
+    if m is None:
+        return None
+    return symbol_role(m.group("sym") or m.group("paren"))
+
+
 def _role(names: list[str], label: str, context: str) -> tuple[Role | None, str]:
     """The role of an array: from its names, then its label, then the prose before it."""
     for n in names:
@@ -111,7 +119,7 @@ def _role(names: list[str], label: str, context: str) -> tuple[Role | None, str]
         if r is not None:
             return r, n
     if label:
-        r = symbol_role(label) or phrase_role(label)
+        r = symbol_role(label) or _first_symbol(label) or phrase_role(label)
         if r is not None:
             return r, label
     if context:
@@ -128,7 +136,7 @@ def _from_role(r: Role | None) -> dict[str, object]:
 
 
 def facts_of_reading(
-    reading: Reading, stated: tuple[Stated, ...], computed: Mapping[int, Sym]
+    reading: Reading, stated: tuple[Stated, ...], computed: Flows
 ) -> list[Fact]:
     """The facts of a text: its arrays (outside LaTeX), its tables and its chains.
 
@@ -174,12 +182,12 @@ def _also(f: Fact, names: Sequence[str]) -> list[Fact]:
 _FLOW_ROLES: Final = frozenset({"q", "k", "v", "scores", "scaled", "exp", "sum", "weights", "output"})
 
 
-def _grid_fact(reading: Reading, placed: Placed, computed: Mapping[int, Sym]) -> Fact:
+def _grid_fact(reading: Reading, placed: Placed, computed: Flows) -> Fact:
     g = placed.grid
     spots, masked = _spots_of(g, reading.src.position)
     names = [n for n in (placed.names or ()) if n]
     sh = reading.shown.get(g.start)
-    flow = computed.get(sh.at) if sh is not None else None
+    flow = computed.shown.get(sh.at) if sh is not None else None
     if sh is not None:
         names.append(expr_text(sh.expr))
     context = reading.context(placed.block, g.start)
@@ -189,6 +197,16 @@ def _grid_fact(reading: Reading, placed: Placed, computed: Mapping[int, Sym]) ->
         role, name = Role(call), name or g.label
     source = "name" if role is not None and name in names else "label" if name else "context"
     derivation = None
+    code_row = computed.query_row.get(sh.at) if sh is not None else None
+    if (
+        role is not None
+        and code_row is not None
+        and (flow is None or flow.kind not in _FLOW_ROLES)
+        and role.index is None
+        and not role.token
+    ):
+        # what the code shows after `query = inputs[1]`, and cannot be followed: for that row
+        role = Role(role.role, code_row + 1)
     if flow is not None and flow.kind in _FLOW_ROLES:
         role = Role(flow.kind, flow.row + 1 if flow.row is not None else None)
         derivation = derive(flow)

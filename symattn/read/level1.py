@@ -208,10 +208,11 @@ def _overrides(run: _Run, node: Node) -> tuple[dict[int, Scalar], Known | None]:
     out: dict[int, Scalar] = {}
     constant: Known | None = None
     for num in numbers_in(node):
-        if not _rounding_like(num.written):
+        w = num.written
+        if w.kind not in ("decimal", "scientific"):
             continue
-        key = value_key(num.written)
-        k = run.rounded.get(key) or run.known.get(key)
+        key = value_key(w)
+        k = (run.rounded.get(key) if _rounding_like(w) else None) or run.known.get(key)
         if k is None or num.pos < 0:
             continue
         out[num.pos] = k.value

@@ -211,6 +211,10 @@ def _prose(
         return
     for a, e in b.code:
         for g in scan_arrays(text, a, e, limits):
+            if not g.label:
+                # `**K_animal (Exact Match):** `[3, 1]``: named by the words before the code
+                line_start = text.rfind("\n", b.start, a) + 1
+                g = replace(g, label=text[max(line_start, b.start, a - 80) : a - 1].strip(" `:："))
             r.grids.append(Placed(g, i, "operand" if _operand(text, g) else "text"))
     # inline code is read with the prose around it (`Softmax = `[0.02, 0.12]``)
     markdown = fmt in ("markdown", "text")

@@ -128,6 +128,15 @@ CAUSAL_CALLS: Final = words(
     "band_part",
     counterexamples=("ones",),
 )
+PROJECTION_NAMES: Final = words(
+    "projection-names",
+    "names in code that mean learned projections (the values they make are not in the text)",
+    "Linear",
+    "Dense",
+    "MultiheadAttention",
+    "LazyLinear",
+    counterexamples=("softmax",),
+)
 ELISION: Final = words(
     "elision",
     "entries left out of a printed array (numpy and torch print large arrays so)",
@@ -229,6 +238,17 @@ ROW_PHRASE: Final = pattern(
     (ex("For first row [0.08, 0.18]:", w="first"), ex("Row 2:", n="2"), ex("第一行", z="一"),
      ex("for query 3", q="3")),
     ("rows of Q", "first token embeddings"),
+)
+
+LABEL_SYMBOL: Final = pattern(
+    "label-symbol",
+    r"^[\s*_>#-]*(?P<sym>[A-Za-z]{1,3}(?:_\{?[^\s{}()*:：]{1,20}\}?|\^\{?\(?\d{1,3}\)?\}?|\d{1,3}))"
+    r"(?=[\s*:：(]|$)|^[\s*_>#-]*[A-Za-z]+\s*\((?P<paren>[A-Za-z])\)[\s*:：]*$",
+    "a label that starts with a symbol and goes on in words (``**K_animal (Exact Match):**``), "
+    "or words with the symbol in parentheses (``**Query (Q):**``)",
+    (ex("**K_animal (Exact Match):**", sym="K_animal"), ex("V_street:", sym="V_street"),
+     ex("- q1 (The)", sym="q1"), ex("* **Query (Q):**", paren="Q")),
+    ("Attention weights:", "Keys:", "Output (token 1):"),
 )
 
 # --------------------------------------------------------------------------- scaling
