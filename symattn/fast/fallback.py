@@ -30,7 +30,7 @@ from symattn.config import Limits
 from symattn.errors import PrecisionError
 from symattn.exact import Ball, Surd
 from symattn.fast.problem import Problem
-from symattn.fast.sliced import Exact, at_batch
+from symattn.fast.sliced import Exact, at_batch, exact_products
 
 __all__ = ["ExactRow", "RowCache", "constant_columns", "settle_outputs", "settle_weights"]
 
@@ -55,6 +55,32 @@ class RowCache:
         if self._k is None:
             self._k = _ints(self.p.k.source, self.b, (slice(None), slice(None)))
         return self._k
+
+    def scores(self, i: int, keys: np.ndarray) -> tuple[np.ndarray, Fraction]:
+        """The exact scores of query row ``i`` with ``keys``: Python integers and a unit.
+
+        From the slices when they hold Q and K exactly (exact BLAS products, one Python
+        integer per key), else from the exact integers of K."""
+        p, b = self.p, self.b
+        if not (p.q.exact and p.k.exact):
+            qi, uq = _ints(p.q.source, b, (i, slice(None)))
+            kall, uk = self.keys()
+            if not qi.size:
+                return np.zeros(keys.size, dtype=object), uq * uk
+            return kall[keys].dot(qi), uq * uk
+        qsl = [a[i : i + 1] for a in p.q.at_batch(b)]
+        ksl = [a[keys] for a in p.k.at_batch(b)]
+        ints = exact_products(qsl, p.q.width, ksl, p.k.width, False)[0]
+        unit = p.q.unit * p.k.unit
+        q_exps, k_exps = p.q.exps_at(b), p.k.exps_at(b)
+        if k_exps is not None and keys.size:
+            ek = k_exps[keys, 0]
+            low = int(ek.min())
+            ints = ints * (np.ones(keys.size, dtype=object) << (ek - low).astype(object))
+            unit *= Fraction(2) ** low
+        if q_exps is not None:
+            unit *= Fraction(2) ** int(q_exps[i, 0])
+        return ints, unit
 
     def column(self, c: int) -> tuple[np.ndarray, Fraction]:
         """Column ``c`` of V as exact integers and a unit."""
@@ -82,10 +108,8 @@ class ExactRow:
         )
         if not keys.size:
             return cls(keys, keys, [], keys)
-        qi, uq = _ints(p.q.source, b, (i, slice(None)))
-        kall, uk = cache.keys()
-        scores = kall[keys].dot(qi) if qi.size else np.zeros(keys.size, dtype=object)
-        c = p.scale * (uq * uk)
+        scores, unit = cache.scores(i, keys)
+        c = p.scale * unit
         if p.add is not None:
             a_ints, ua = _ints(p.add.source, b, (i, keys))
         else:

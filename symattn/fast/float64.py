@@ -110,20 +110,25 @@ def settle(
     """Decide the undecided entries of a block: a column of V equal on every key gives its
     value (0 in a fully masked row); the rest row by row (:func:`settle_outputs`)."""
     cache, constant = cached
-    active = None if p.masked is None else ~p.masked[b][r0 : r0 + undecided.shape[0]]
+    n = undecided.shape[0]
+    total = int(undecided.sum())
+    if constant:  # whole columns at once
+        cols = np.array(sorted(constant))
+        values = np.array([float(constant[c]) for c in cols.tolist()])
+        some = np.ones(n, bool) if p.masked is None else ~p.masked[b][r0 : r0 + n].all(axis=1)
+        block = out[b + (slice(r0, r0 + n),)]
+        here = undecided[:, cols]
+        block[:, cols] = np.where(
+            here, np.where(some[:, None], values[None, :], 0.0), block[:, cols]
+        )
+        undecided = undecided.copy()
+        undecided[:, cols] = False
     for i in np.flatnonzero(undecided.any(axis=1)).tolist():
-        cols = []
-        for c in np.flatnonzero(undecided[i]).tolist():
-            if c in constant:
-                some = active is None or bool(active[i].any())
-                out[b + (r0 + i, c)] = float(constant[c]) if some else 0.0
-            else:
-                cols.append(c)
-        if cols:
-            got = settle_outputs(cache, r0 + i, cols, float_of, 80, limits)
-            for c, x in got.items():
-                out[b + (r0 + i, c)] = x
-    return int(undecided.sum())
+        cols_i = np.flatnonzero(undecided[i]).tolist()
+        got = settle_outputs(cache, r0 + i, cols_i, float_of, 80, limits)
+        for c, x in got.items():
+            out[b + (r0 + i, c)] = x
+    return total
 
 
 def block(

@@ -9,12 +9,14 @@ Entries with ``-t > 80`` become 0 (true value below ``2**-115``). When every sca
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 
 import flint
 import numpy as np
 
+from symattn.exact import Surd
 from symattn.fast.doubles import arb_dd, dd_mul, fast_two_sum, two_sum
 from symattn.fast.problem import Problem
 
@@ -148,13 +150,19 @@ def direct_tables(p: Problem, gamma: tuple[float, float, float]) -> Direct | Non
     cut = math.ceil(CUTOFF / abs(gh) * (1 + 2.0**-30))
     if cut >= 2 ** (2 * LEVEL_BITS):
         return None
+    return Direct(_direct(p.gamma_surd, cut), float(cut), 1.0 if gh > 0 else -1.0)
+
+
+@functools.lru_cache(maxsize=16)
+def _direct(gamma: Surd, cut: int) -> Tables:
+    """The tables of ``exp(-|gamma| d)`` up to ``d = cut`` (kept for the next call with the
+    same scale and input units: a few milliseconds of Arb each)."""
     n0 = min(cut + 1, 1 << LEVEL_BITS)
     n1 = (cut >> LEVEL_BITS) + 1
     with flint.ctx.workprec(256):
-        g = abs(p.gamma_surd.arb())
+        g = abs(gamma.arb())
         steps = [((-(g * 2**step_exp)).exp(), n) for n, step_exp in ((n0, 0), (n1, LEVEL_BITS))]
-        tables = _tables(steps)
-    return Direct(tables, float(cut), 1.0 if gh > 0 else -1.0)
+        return _tables(steps)
 
 
 def exp_direct(delta: np.ndarray, direct: Direct) -> tuple[np.ndarray, np.ndarray]:
