@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.engine import AttentionResult
@@ -21,6 +22,7 @@ from symattn.errors import InputError
 from symattn.exact import Surd
 from symattn.judge.codes import SEVERITY
 from symattn.judge.findings import Finding, Location, SpecLocation
+from symattn.judge.formatting import decimal_text
 from symattn.judge.messages import finding_message
 from symattn.judge.quantities import TensorEntry, certified_decimals
 
@@ -136,12 +138,19 @@ def judge_interpretation(
         else str(i)
     )
     claimed_text = ", ".join(label(j) for j in sorted(chosen))
+    claimed_weight, top_weight = weight(best_claimed.index), weight(top.index)
+    gap = (
+        decimal_text(Decimal(top_weight) - Decimal(claimed_weight))
+        if "?" not in (claimed_weight, top_weight)
+        else "?"
+    )
     params: dict[str, object] = {
         "query": qlabel,
         "claimed": claimed_text,
-        "claimed_weight": weight(best_claimed.index),
+        "claimed_weight": claimed_weight,
         "top": top.label,
-        "top_weight": weight(top.index),
+        "top_weight": top_weight,
+        "distance": gap,
         "head": "" if head is None else str(head + 1),
         "exact": top.label,
         "expected": top.label,
