@@ -101,7 +101,10 @@ def _run(args: argparse.Namespace) -> int:
         print(f"symattn {args.command}: error: {one_line(str(e))}", file=sys.stderr)
         return EXIT_USAGE
     except Terminated as e:
-        print(f"symattn {args.command}: terminated by {e}; no output written", file=sys.stderr)
+        print(
+            f"symattn {args.command}: terminated by {e} (an output file is complete or untouched)",
+            file=sys.stderr,
+        )
         sys.stderr.flush()
         end_by_signal(e.signum)
         return 128 + e.signum  # pragma: no cover - the signal ended the process
