@@ -125,3 +125,32 @@ def test_compute_exact_terms_estimate() -> None:
     assert terms["exp_sums"] == 3 * 3  # 3 rows of 3 exps
     assert terms["weights"] == 9 * (1 + 3)  # an exp over its row sum
     assert terms["output"] == 6 * (3 + 4 + 1)  # a sum over 3 keys of weights times values
+
+
+def test_compute_writes_decimals_and_minus_infinity(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spec = tmp_path / "m.json"
+    spec.write_text(
+        json.dumps(
+            {
+                "tokens": ["a", "b"],
+                "mask": [[True, False], [True, True]],
+                "inputs": {"Q": [[0.2, 0], [0, 1]], "K": [[1, 0], [0, 1]], "V": [[1, 0], [0, 3]]},
+            }
+        ),
+        encoding="utf-8",
+    )
+    code, out, _ = run(["compute", str(spec)], capsys)
+    assert code == 0
+    assert "a: [0.2, 0]" in out  # the scores, written as decimals (not 1/5)
+    assert "-inf]" in out and "-oo" not in out and "Infinity" not in out
+    code, out, _ = run(["compute", str(spec), "--limit", "max_exact_terms=1"], capsys)
+    assert "-inf]" in out and "Infinity" not in out
+
+
+def test_compute_help_has_examples(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["compute", "--help"])
+    out = capsys.readouterr().out
+    assert "examples:" in out and "symattn compute docs/examples/thinking_machines.toml" in out

@@ -25,7 +25,7 @@ from symattn.engine.result import AttentionResult
 from symattn.engine.trace import Trace
 from symattn.errors import InputError, LimitError
 from symattn.exact import ExactTensor, RationalTensor, ScaledIntTensor
-from symattn.numbers import ratio_text
+from symattn.numbers import fraction_text
 from symattn.spec import load_spec
 
 HELP = "compute the attention in a spec and print every stage exactly and to N digits"
@@ -45,11 +45,29 @@ STAGES: tuple[tuple[str, str], ...] = (
 )
 
 
+EPILOG = """examples:
+  symattn compute docs/examples/thinking_machines.toml
+  symattn compute docs/examples/animal_street.toml --digits 20 --format json -o stages.json
+  symattn compute big.toml --limit max_exact_terms=100000
+
+Every stage is printed exactly (rationals as decimals when they terminate, else p/q; the
+rest as expressions in exp and sqrt) and, after ≈, correctly rounded to --digits
+significant digits (as `reference --digits`; explain's --digits counts decimal places,
+since a document rounds every number alike). A stage whose exact forms would hold more
+than max_exact_terms terms (weights and outputs grow as L*S*S) is printed as decimals
+only. See docs/security.md for the limits."""
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """Arguments of ``compute``."""
+    p.epilog = EPILOG
+    p.formatter_class = argparse.RawDescriptionHelpFormatter
     p.add_argument("spec", help="spec file (.toml or .json); see docs/spec.md")
     p.add_argument(
-        "--digits", type=int, default=10, help="significant digits of the decimals (default 10)"
+        "--digits",
+        type=int,
+        default=10,
+        help="significant digits of the rounded values (default 10)",
     )
     p.add_argument(
         "--format", choices=("text", "json"), default="text", help="output format (default text)"
@@ -90,15 +108,26 @@ def exact_terms(trace: Trace) -> dict[int, int]:
 
 
 def _exact_strings(t: ExactTensor) -> np.ndarray:
-    """The exact entries as text (sympy printed without re-ordering terms: much faster)."""
+    """The exact entries as text: a rational as a decimal when it terminates (``0.2``), else
+    ``p/q``; ``-inf`` where masked; an expression as sympy prints it (terms not re-ordered,
+    which is much faster)."""
     from sympy import sstr  # lazy: importing the command line does not load sympy
 
     exact = t.exact()
     out = np.empty(exact.shape, dtype=object)
     for idx in np.ndindex(*exact.shape):
         e: object = exact[idx]
-        out[idx] = ratio_text(e) if isinstance(e, Fraction) else sstr(e, order="none")
+        if isinstance(e, Fraction):
+            out[idx] = fraction_text(e)
+        elif t.is_neg_inf(idx):
+            out[idx] = "-inf"
+        else:
+            out[idx] = sstr(e, order="none")
     return out
+
+
+def _approx_text(d: Decimal) -> str:
+    return "-inf" if d.is_infinite() and d < 0 else str(d)
 
 
 def _rows(
@@ -118,7 +147,7 @@ def _rows(
     for idx in np.ndindex(*approx.shape[:-1]) if approx.ndim > 1 else [()]:
         row_approx = np.atleast_1d(approx[idx] if idx else approx)
         if exact is None:
-            cells = [str(a) for a in row_approx]
+            cells = [_approx_text(a) for a in row_approx]
         else:
             row_exact = np.atleast_1d(exact[idx] if idx else exact)
             cells = [_cell(e, a) for e, a in zip(row_exact, row_approx, strict=True)]
@@ -128,11 +157,13 @@ def _rows(
 
 
 def _cell(exact: str, approx: Decimal) -> str:
-    text = str(approx)
+    text = _approx_text(approx)
     return exact if exact == text or _same_number(exact, approx) else f"{exact} ≈ {text}"
 
 
 def _same_number(exact: str, approx: Decimal) -> bool:
+    if not approx.is_finite():
+        return False
     try:
         return Fraction(exact) == Fraction(approx)
     except ValueError:  # not a plain number: an expression
