@@ -24,7 +24,7 @@ from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.engine.result import AttentionResult
 from symattn.engine.trace import Trace
 from symattn.errors import InputError, LimitError
-from symattn.exact import ExactTensor, RationalTensor, ScaledIntTensor
+from symattn.exact import ExactTensor
 from symattn.numbers import fraction_text
 from symattn.spec import load_spec
 
@@ -77,6 +77,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
+#: operations whose results are rational whenever their inputs are (inputs are rational)
+_RATIONAL_OPS = frozenset({"input", "transpose", "repeat_kv", "split_heads"})
+
+
 def exact_terms(trace: Trace) -> dict[int, int]:
     """For each step (by index), about how many terms its exact forms hold in all.
 
@@ -89,9 +93,10 @@ def exact_terms(trace: Trace) -> dict[int, int]:
     for step in trace:
         operands = [trace[i] for i in step.inputs]
         parts = [max(1, per_entry[i]) for i in step.inputs]
-        if not isinstance(step.value, ExactTensor) or isinstance(
-            step.value, (RationalTensor, ScaledIntTensor)
-        ):
+        rational = step.op in _RATIONAL_OPS or (
+            step.op == "matmul" and all(per_entry[i] == 0 for i in step.inputs)
+        )
+        if not isinstance(step.value, ExactTensor) or rational:
             n = 0
         elif step.op == "sum":
             n = operands[0].shape[-1] * parts[0]
