@@ -237,9 +237,7 @@ def scan_arrays(
             notation = "braces" if text[k] == "{" else "printout" if wrapper else "python-list"
             if notation == "python-list" and "," not in text[k:after] and len(entries) > 1:
                 notation = "printout"  # numpy prints without commas: [[0.1 0.2] [0.3 0.4]]
-            out.append(
-                Grid(k, after, tuple(entries), dims, tuple(notes), wrapper, label, notation)
-            )
+            out.append(Grid(k, after, tuple(entries), dims, tuple(notes), wrapper, label, notation))
         i = after
     return out
 

@@ -30,10 +30,10 @@ from symattn.read.level1 import judge_chains
 from symattn.read.level2 import judge_problems
 from symattn.read.missing import missing_inputs, unnormalized
 from symattn.read.problem import build_problems
-from symattn.read.scaling import hypotheses
 from symattn.read.reading import read
 from symattn.read.repeats import repeated
 from symattn.read.report import AuditReport, Recognised, Unparsed
+from symattn.read.scaling import hypotheses
 from symattn.read.source import Source
 
 __all__ = ["AuditReport", "Finding", "Recognised", "Unparsed", "audit", "language_of"]
@@ -85,9 +85,7 @@ def audit(
             taken.add((f.line, f.column))
             merged.append(f)
     merged += repeated(reading.chains, merged, census)
-    merged += [
-        f for f in unnormalized(facts, level2.judged) if (f.line, f.column) not in taken
-    ]
+    merged += [f for f in unnormalized(facts, level2.judged) if (f.line, f.column) not in taken]
     if not problems:
         merged += missing_inputs(facts)
     findings = sorted(merged, key=lambda f: (f.line, f.column, f.code))

@@ -106,7 +106,9 @@ class Judging:
             cause=cause.partition(":")[2],
         )
         self.findings.append(
-            text_finding(code, line, column, claim.text, verdict.exact, verdict.expected, msg, cause)
+            text_finding(
+                code, line, column, claim.text, verdict.exact, verdict.expected, msg, cause
+            )
         )
 
     def _approximate_e(self, claim: Written, value: Scalar) -> str | None:
@@ -115,7 +117,11 @@ class Judging:
         for const in APPROX_E:
             alt = value.with_e(lit(const.value, self.limits.max_precision_bits))
             f = alt.float64()
-            if f is not None and (claim.significant or 0) >= 12 and Fraction(repr(f)) == claim.value:
+            if (
+                f is not None
+                and (claim.significant or 0) >= 12
+                and Fraction(repr(f)) == claim.value
+            ):
                 return f"approximate-e-float:{const.text}"
             if self.consistent(claim, alt):
                 return f"approximate-e:{const.text}"

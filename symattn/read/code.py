@@ -165,7 +165,9 @@ def statements(text: str, start: int, end: int) -> list[Statement]:
             break
         lexer = _Lexer()
         ga, gb = lines[group_start][0], lines[j - 1][1]
-        out.append(_parse(body, ga, gb, start, comments, [lines[k][0] for k in range(group_start, j)]))
+        out.append(
+            _parse(body, ga, gb, start, comments, [lines[k][0] for k in range(group_start, j)])
+        )
         i = j
     return out
 

@@ -20,11 +20,11 @@ from fractions import Fraction
 from typing import Final
 
 from symattn.read.notations import (
-    PROJECTION_NAMES,
     ARRAY_CALLS,
     CAUSAL_CALLS,
     EXP_CALLS,
     MATMUL_CALLS,
+    PROJECTION_NAMES,
     SOFTMAX_CALLS,
     SQRT_CALLS,
     TRANSPOSE_CALLS,
@@ -41,7 +41,8 @@ _MAX_DEPTH: Final = 30
 class Sym:
     """The symbolic value of an expression."""
 
-    kind: str  # lit num x w_q w_k w_v q k v kv layer scores scaled weights output exp sum mask T unknown
+    #: lit num x w_q w_k w_v q k v kv layer scores scaled weights output exp sum mask T unknown
+    kind: str
     args: tuple[Sym, ...] = ()
     ref: int = -1  # the offset of a literal array
     row: int | None = None  # one row selected (0-based)
@@ -154,7 +155,11 @@ class _Walker:
         if isinstance(node, ast.Subscript):
             inner = self.ev(node.value, d)
             idx = node.slice
-            if isinstance(idx, ast.Constant) and isinstance(idx.value, int) and inner.kind != "unknown":
+            if (
+                isinstance(idx, ast.Constant)
+                and isinstance(idx.value, int)
+                and inner.kind != "unknown"
+            ):
                 return replace(inner, row=idx.value)
             return UNKNOWN
         if isinstance(node, ast.BinOp):
@@ -173,8 +178,11 @@ class _Walker:
         ka, kb = _kind_of(a), _kind_of(b)
         if ka == "x" and kb in ("w_q", "w_k", "w_v"):
             return Sym(kb[-1], (a, b), row=a.row)
-        if ka in ("q", "x", "lit") and b.kind == "T" and _is_k(b.args[0]) or (
-            ka == "q" and b.kind == "T"
+        if (
+            ka in ("q", "x", "lit")
+            and b.kind == "T"
+            and _is_k(b.args[0])
+            or (ka == "q" and b.kind == "T")
         ):
             return Sym("scores", (a, b.args[0]), row=a.row)
         if ka in ("k", "kv", "x") and kb == "q" and a.kind != "T":
@@ -307,13 +315,28 @@ class _Walker:
             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
                 t = stmt.targets[0]
                 v = stmt.value
-                if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and isinstance(v, ast.Call):
+                if (
+                    isinstance(t, ast.Subscript)
+                    and isinstance(t.value, ast.Name)
+                    and isinstance(v, ast.Call)
+                ):
                     if expr_text(v.func).rsplit(".", 1)[-1] == "dot" and len(v.args) == 2:
-                        other = next((a for a in v.args if not (isinstance(a, ast.Name) and a.id == item.id)), None)
+                        other = next(
+                            (
+                                a
+                                for a in v.args
+                                if not (isinstance(a, ast.Name) and a.id == item.id)
+                            ),
+                            None,
+                        )
                         q = self.ev(other) if other is not None else UNKNOWN
                         if _kind_of(q) in ("x", "q") and q.row is not None:
                             self.env[t.value.id] = Sym("scores", (q, over), row=q.row)
-            if isinstance(stmt, ast.AugAssign) and isinstance(stmt.op, ast.Add) and isinstance(stmt.target, ast.Name):
+            if (
+                isinstance(stmt, ast.AugAssign)
+                and isinstance(stmt.op, ast.Add)
+                and isinstance(stmt.target, ast.Name)
+            ):
                 v = stmt.value
                 if isinstance(v, ast.BinOp) and isinstance(v.op, ast.Mult):
                     names = {expr_text(v.left), expr_text(v.right)}
@@ -322,7 +345,9 @@ class _Walker:
                         if isinstance(w_node, ast.Subscript):
                             w = self.ev(w_node.value)
                             if w.kind == "weights":
-                                self.env[stmt.target.id] = Sym("output", (w, over), row=w.row, scale=w.scale)
+                                self.env[stmt.target.id] = Sym(
+                                    "output", (w, over), row=w.row, scale=w.scale
+                                )
 
 
 @dataclass(frozen=True)

@@ -1,25 +1,34 @@
 """Stage 3a: every array and number the text states, with what it is (its role).
 
-A :class:`Fact` is an array (or one number) the text gives or states: its entries where they
-are written, its shape, its role (a stage of attention, :data:`~symattn.read.notations.roles.ROLES`),
-whether the text gives it (an input it defines) or states it (a result it claims), and what
-its name says about its row, token or head. Roles come, most trusted first, from the name the
-text gives the array (an assignment, a chain's label, a printed label), from the phrase in
-front of it (``Attention weights:``), and from the prose before it (``Step 5: Apply
-Softmax``). An array whose role cannot be told is kept as a fact without a role: it is read,
-and reported as not judged with that reason.
+A :class:`Fact` is an array (or one number) the text gives or states: its entries where they are
+written, its shape, its role (a stage of attention,
+:data:`~symattn.read.notations.roles.ROLES`), whether the text gives it (an input it defines) or
+states it (a result it claims), and what its name says about its row, token or head. Roles come,
+most trusted first, from the name the text gives the array (an assignment, a chain's label, a
+printed label), from the phrase in front of it (``Attention weights:``), and from the prose
+before it (``Step 5: Apply Softmax``). An array whose role cannot be told is kept as a fact
+without a role: it is read, and reported as not judged with that reason.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
 from symattn.read.arrays import Grid
 from symattn.read.dataflow import Derivation, Flows, derive
-from symattn.read.notations import LABEL_SYMBOL, ROW_PHRASE, SUBSCRIPT_INDEX, ATTENTION_CALL, EXP_FIRST, SCALED_FIRST, SCALED_ITEMS, SQRT_DK
+from symattn.read.notations import (
+    ATTENTION_CALL,
+    EXP_FIRST,
+    LABEL_SYMBOL,
+    ROW_PHRASE,
+    SCALED_FIRST,
+    SCALED_ITEMS,
+    SQRT_DK,
+    SUBSCRIPT_INDEX,
+)
 from symattn.read.observations import Spot, Stated
 from symattn.read.python import expr_text
 from symattn.read.reading import Placed, Reading
@@ -86,9 +95,7 @@ def _call_argument(text: str, at: int) -> str | None:
     """The input an array is, as an argument of ``attention(Q, K, V)`` written on its line."""
     start = max(text.rfind("\n", max(0, at - 400), at) + 1, at - 400)
     before = text[start:at]
-    m = None
-    for m in ATTENTION_CALL.regex.finditer(before):
-        pass
+    m = ATTENTION_CALL.last(before)
     if m is None:
         return None
     depth, commas = 0, 0
@@ -135,9 +142,7 @@ def _from_role(r: Role | None) -> dict[str, object]:
     return {"role": r.role, "index": r.index, "token": r.token, "head": r.head, "col": r.col}
 
 
-def facts_of_reading(
-    reading: Reading, stated: tuple[Stated, ...], computed: Flows
-) -> list[Fact]:
+def facts_of_reading(reading: Reading, stated: tuple[Stated, ...], computed: Flows) -> list[Fact]:
     """The facts of a text: its arrays (outside LaTeX), its tables and its chains.
 
     ``computed`` maps the offset of each expression the code shows to what it computes
@@ -179,7 +184,9 @@ def _also(f: Fact, names: Sequence[str]) -> list[Fact]:
 
 
 #: what a computed value is, as a stage
-_FLOW_ROLES: Final = frozenset({"q", "k", "v", "scores", "scaled", "exp", "sum", "weights", "output"})
+_FLOW_ROLES: Final = frozenset(
+    {"q", "k", "v", "scores", "scaled", "exp", "sum", "weights", "output"}
+)
 
 
 def _grid_fact(reading: Reading, placed: Placed, computed: Flows) -> Fact:
@@ -245,7 +252,11 @@ def _table_facts(reading: Reading, block: int, table: Table) -> list[Fact]:
         return out
     first = table.column(0)
     words_first = all(c is not None and c.grid is None for c in first)
-    row_names = tuple(c.text.strip(" \"'“”「」") if c is not None else "" for c in first) if words_first else ()
+    row_names = (
+        tuple(c.text.strip(" \"'“”「」") if c is not None else "" for c in first)
+        if words_first
+        else ()
+    )
     for j, head in enumerate(table.header):
         if j == 0 and words_first:
             continue
@@ -282,17 +293,29 @@ def _table_facts(reading: Reading, block: int, table: Table) -> list[Fact]:
 
 
 _ORDINALS: Final = {
-    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6,
-    "一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10,
+    "first": 1,
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "一": 1,
+    "二": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+    "十": 10,
 }
 
 
 def _row_named(context: str) -> int | None:
     """The query row the last two lines before a fact name (``For first row …:``)."""
     tail = "\n".join(context.rsplit("\n", 8)[-8:])
-    m = None
-    for m in ROW_PHRASE.regex.finditer(tail):
-        pass
+    m = ROW_PHRASE.last(tail)
     if m is None:
         return None
     word = next(v for v in m.groupdict().values() if v)
@@ -328,9 +351,11 @@ def _stated_fact(reading: Reading, s: Stated) -> Fact | None:
     name = s.label or s.first
     exponent_text = ""
     own = True  # the role comes from the chain itself, not from the step before
-    scaled_items = bool(
-        SCALED_ITEMS.regex.match(s.first[s.first.find("[") :].replace(" ", "")[:400])
-    ) if "[" in s.first else False
+    scaled_items = (
+        bool(SCALED_ITEMS.regex.match(s.first[s.first.find("[") :].replace(" ", "")[:400]))
+        if "[" in s.first
+        else False
+    )
     first_plain = s.first.replace("{", "").replace("}", "")
     tail = first_plain[max(first_plain.rfind("e^"), first_plain.rfind("exp"), 0) :]
     if (m := EXP_FIRST.regex.match(tail.strip())) is not None:
@@ -385,11 +410,11 @@ def _stated_fact(reading: Reading, s: Stated) -> Fact | None:
         if row is not None:
             fact = replace(fact, index=row)
     if role is not None and role.col:
-        row = role.row
+        named = role.row
         fact = replace(
             fact,
-            index=int(row) if row.isdigit() else None,
-            token="" if row.isdigit() else row,
+            index=int(named) if named.isdigit() else None,
+            token="" if named.isdigit() else named,
             col=role.col,
         )
     return fact

@@ -88,8 +88,7 @@ def _stacked(run: list[list[Grid]]) -> list[Grid]:
         entries = tuple(e for g in column for e in g.entries)
         labels = [g.label for g in column]
         row_names = tuple(
-            m.group("name") if (m := ROW_NAME.regex.fullmatch(lb.strip())) else ""
-            for lb in labels
+            m.group("name") if (m := ROW_NAME.regex.fullmatch(lb.strip())) else "" for lb in labels
         )
         named_rows = all(row_names) and len(set(row_names)) == len(row_names)
         first = column[0]
@@ -146,6 +145,12 @@ def side_by_side(
     return found, covered
 
 
+def _back(starts: list[int], origin: list[int], at: int) -> int:
+    """The source offset of offset ``at`` of the virtual text of one column."""
+    k = bisect.bisect_right(starts, at) - 1
+    return origin[k] + at - starts[k]
+
+
 def _columns(
     text: str, lines: list[tuple[int, int]], cols: list[int], names: list[str], limits: Limits
 ) -> list[Grid]:
@@ -167,18 +172,13 @@ def _columns(
         grids = scan_arrays(body, 0, len(body), limits)
         if len(grids) != 1:
             return []
-
-        def back(at: int) -> int:
-            k = bisect.bisect_right(starts, at) - 1
-            return origin[k] + at - starts[k]
-
         g = grids[0]
-        entries = tuple(Entry(e.text, back(e.at), e.written) for e in g.entries)
+        entries = tuple(Entry(e.text, _back(starts, origin, e.at), e.written) for e in g.entries)
         out.append(
             replace(
                 g,
-                start=back(g.start),
-                end=back(max(g.end - 1, g.start)) + 1,
+                start=_back(starts, origin, g.start),
+                end=_back(starts, origin, max(g.end - 1, g.start)) + 1,
                 entries=entries,
                 label=name,
                 notation="side-by-side",

@@ -196,8 +196,10 @@ def _process(run: _Run, chain: ChainText) -> None:
     before = run.judging.checked
     _judge_claims(run, chain, parsed, values, exact_values, constants, conflicted)
     _define(run, chain, label, parsed, values, exact_values)
-    if run.judging.checked == before and errors and any(
-        literal_numbers(p.node) is not None for p in parsed[1:] if p.node is not None
+    if (
+        run.judging.checked == before
+        and errors
+        and any(literal_numbers(p.node) is not None for p in parsed[1:] if p.node is not None)
     ):
         raise ExprError(errors[0])
 
@@ -473,8 +475,7 @@ def _remember(run: _Run, chain: ChainText, label: str, first: Parsed, parsed: li
             link = chain.links[i]
             lits.append(
                 tuple(
-                    Spot(w, *link.at(off + p.offset), link.offset(off + p.offset))
-                    for w, off in got
+                    Spot(w, *link.at(off + p.offset), link.offset(off + p.offset)) for w, off in got
                 )
             )
             shapes.append(literal_shape(p.node))
@@ -510,4 +511,3 @@ def _expression_step(run: _Run, left: Scalar, right: Scalar, link: Link) -> None
     run.judging.findings.append(
         text_finding(verdict.code, line, column, link.text, exact, exact, msg, "wrong-step")
     )
-

@@ -17,18 +17,17 @@ from symattn.config import Limits
 from symattn.errors import SymattnError
 from symattn.judge.check import check
 from symattn.judge.findings import Finding, TextLocation
+from symattn.judge.quantities import TensorEntry
+from symattn.judge.verdict import consistent_with, judge
 from symattn.numbers.rounding import Rounding
 from symattn.read.claims import Known
 from symattn.read.facts import Fact
 from symattn.read.level1 import value_key
+from symattn.read.messages import say
 from symattn.read.observations import Spot
 from symattn.read.problem import Place, Problem
-from symattn.read.report import Recognised, Unparsed
+from symattn.read.report import Recognised, Unparsed, text_finding
 from symattn.read.scalar import Scalar
-from symattn.judge.quantities import TensorEntry
-from symattn.judge.verdict import consistent_with, judge
-from symattn.read.messages import say
-from symattn.read.report import text_finding
 from symattn.spec import Spec
 from symattn.spec.build import build_spec
 from symattn.stages import BY_CLAIM
@@ -85,7 +84,9 @@ def _misshapen(
             if spot is None:
                 continue
             if i < n_rows and j < n_cols:
-                v = judge(spot.written, TensorEntry(tensor, (i, j)), accepted=accepted, limits=limits)
+                v = judge(
+                    spot.written, TensorEntry(tensor, (i, j)), accepted=accepted, limits=limits
+                )
                 if v.code is None or v.code in ("float-representation", "undecided"):
                     continue
                 exact, code = v.exact, "wrong-value"
@@ -96,7 +97,16 @@ def _misshapen(
             out.append(
                 (
                     spot.at,
-                    text_finding(code, spot.line, spot.column, spot.written.text, exact, None, msg, "wrong-shape"),
+                    text_finding(
+                        code,
+                        spot.line,
+                        spot.column,
+                        spot.written.text,
+                        exact,
+                        None,
+                        msg,
+                        "wrong-shape",
+                    ),
                 )
             )
     return out
@@ -115,7 +125,7 @@ def _another_stage(
     by_fact: dict[int, list[Place]] = {}
     for place, i in problem.owner.items():
         by_fact.setdefault(i, []).append(place)
-    suspects = {i for place in flagged if (i := problem.owner.get(place)) is not None}
+    suspects = {o for place in flagged if (o := problem.owner.get(place)) is not None}
     if not suspects:
         return set()
     result = spec.run()
@@ -139,9 +149,7 @@ def _another_stage(
     return out
 
 
-def _known(
-    spec: Spec, problem: Problem, into: dict[str, Known | None], rescued: set[int]
-) -> None:
+def _known(spec: Spec, problem: Problem, into: dict[str, Known | None], rescued: set[int]) -> None:
     """The exact value of every number the problem states (ambiguous keys become None); not
     of the facts found to hold another stage."""
     result = spec.run()
@@ -185,8 +193,10 @@ def _holds_at(
     assert hasattr(tensor, "shape")
     for place in places:
         col = place[1][1]
-        c = keys.index(col) if step != "output" and col in keys else (
-            int(col) if col.isdigit() else -1
+        c = (
+            keys.index(col)
+            if step != "output" and col in keys
+            else (int(col) if col.isdigit() else -1)
         )
         if c < 0 or c >= tensor.shape[-1]:
             return False
@@ -246,7 +256,11 @@ def _one(
         spot: Spot | None = problem.spots.get((f.step, f.position)) if f.step else None
         if spot is None and f.step == "weights" and len(f.position) == 1:
             spot = next(
-                (s for (st, pos), s in problem.spots.items() if st == "weights" and pos[0] == f.position[0]),
+                (
+                    s
+                    for (st, pos), s in problem.spots.items()
+                    if st == "weights" and pos[0] == f.position[0]
+                ),
                 None,
             )
         if spot is None:
@@ -328,9 +342,7 @@ def judge_problems(
         except SymattnError:
             pass
         judged.update(s.at for f, _ in group[0].misshapen for s in f.spots if s is not None)
-        flagged = [
-            {at for at, f in r if f.severity in ("error", "warning")} for r in ok
-        ]
+        flagged = [{at for at, f in r if f.severity in ("error", "warning")} for r in ok]
         agreed = set.intersection(*flagged) if flagged else set()
         for at, f in ok[0]:
             if f.severity in ("error", "warning") and at not in agreed:

@@ -35,8 +35,10 @@ def unnormalized(facts: Iterable[Fact], judged: frozenset[int]) -> list[Finding]
     for f in facts:
         if f.role != "weights" or f.given or f.elided or len(f.dims) not in (1, 2):
             continue
-        if f.source not in ("name", "code") or (f.how == "printout" and f.source != "code") or any(
-            s is not None and not 0 <= s.written.value <= 1 for s in f.spots
+        if (
+            f.source not in ("name", "code")
+            or (f.how == "printout" and f.source != "code")
+            or any(s is not None and not 0 <= s.written.value <= 1 for s in f.spots)
         ):
             continue  # only weights the text (or its code) says are weights, each in [0, 1]
         for row in _rows(f):

@@ -23,7 +23,19 @@ from fractions import Fraction
 from typing import Final
 
 from symattn.read.dataflow import Derivation
-from symattn.read.facts import INPUT_ROLES, Fact
+from symattn.read.facts import Fact
+from symattn.read.inputs import (
+    Input,
+    canon,
+    complete,
+    default,
+    gather,
+    latest,
+    repeats,
+    signatures,
+    spec_inputs,
+    v_of,
+)
 from symattn.read.observations import Spot
 from symattn.read.report import Recognised
 from symattn.stages import BY_CLAIM
@@ -67,111 +79,6 @@ class Problem:
     owner: dict[Place, int] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
-class _Input:
-    """An input array: its rows (as written), names of its rows, and where it is."""
-
-    roles: frozenset[str]
-    rows: tuple[tuple[str, ...], ...]
-    row_names: tuple[str, ...]
-    spots: tuple[Spot, ...]
-    at: int
-
-    @property
-    def width(self) -> int:
-        return len(self.rows[0]) if self.rows else 0
-
-
-def _rows_of(f: Fact) -> tuple[tuple[str, ...], ...]:
-    vals = tuple(s.written.text if s is not None else "0" for s in f.spots)
-    if len(f.dims) == 1:
-        return (vals,)
-    width = f.dims[-1]
-    return tuple(vals[i : i + width] for i in range(0, len(vals), width))
-
-
-def _complete(f: Fact) -> bool:
-    return not f.elided and all(s is not None for s in f.spots) and len(f.dims) in (1, 2)
-
-
-def _inputs(facts: Sequence[Fact]) -> dict[int, _Input]:
-    """Every input array the text gives, by offset; vectors of one role that name their row
-    (``q_1``, ``k_{I}``) are joined into one matrix, kept at the offset of the first."""
-    out: dict[int, _Input] = {}
-    groups: dict[str, list[Fact]] = {}
-    for f in facts:
-        first_stage = f.role in ("scores", "scaled") and f.index is None and not f.col
-        if not (
-            (f.given and f.role in INPUT_ROLES or first_stage) and f.role != "mask" and _complete(f)
-        ):
-            continue
-        if len(f.dims) == 1 and (f.token or f.index is not None) and f.role in ("q", "k", "v", "x"):
-            groups.setdefault(f.role, []).append(f)
-            continue
-        if f.index is not None or f.token:
-            continue
-        names = f.row_names if len(f.row_names) == len(_rows_of(f)) else ()
-        if f.at in out:
-            old = out[f.at]
-            out[f.at] = _Input(old.roles | {f.role}, old.rows, old.row_names, old.spots, old.at)
-            continue
-        out[f.at] = _Input(
-            frozenset({f.role}), _rows_of(f), names, tuple(s for s in f.spots if s), f.at
-        )
-    for role, fs in groups.items():
-        seen: dict[str, Fact] = {}
-        for f in fs:
-            key = f.token or str(f.index)
-            seen.setdefault(key, f)
-        first = fs[0]
-        rows = tuple(_rows_of(f)[0] for f in seen.values())
-        if len({len(r) for r in rows}) != 1:
-            continue
-        spots = tuple(s for f in seen.values() for s in f.spots if s)
-        out[first.at] = _Input(frozenset({role}), rows, tuple(seen), spots, first.at)
-    return out
-
-
-def _latest(inputs: dict[int, _Input], roles: tuple[str, ...], at: int) -> int | None:
-    """The input of one of ``roles`` given last before ``at`` (else the first given)."""
-    before = [k for k, i in inputs.items() if i.roles & set(roles) and k < at]
-    if before:
-        return max(before)
-    after = [k for k, i in inputs.items() if i.roles & set(roles)]
-    return min(after) if after else None
-
-
-def _default(facts: Sequence[Fact], inputs: dict[int, _Input], f: Fact) -> tuple[Derivation, bool] | None:
-    """The inputs of a claim the code did not compute: those given last before it. The bool
-    says the inputs are assumed (``Q = K = V = X``), not written."""
-    x = _latest(inputs, ("x",), f.at)
-    ws = [_latest(inputs, (r,), f.at) for r in ("w_q", "w_k", "w_v")]
-    if x is not None and all(w is not None for w in ws):
-        return Derivation("x", (x, *[w for w in ws if w is not None])), False
-    q = _latest(inputs, ("q",), f.at)
-    k = _latest(inputs, ("k", "kv"), f.at)
-    v = _latest(inputs, ("v", "kv"), f.at)
-    if q is not None and k is not None and v is not None:
-        return Derivation("qkv", (q, k, v)), False
-    if x is not None and not any(g.role in ("w_q", "w_k", "w_v", "q", "k", "v", "kv") for g in facts):
-        return Derivation("qkv", (x, x, x)), True
-    if x is None and q is None and k is None and f.role != "output":
-        # a text that starts from the scores: the stage before the claim written last
-        # (in a table row, the cell beside it)
-        width = f.dims[-1] if f.dims else 0
-        stages = ("scaled", "scores") if f.role not in ("scaled", "scores") else ("scores",)
-        before = [
-            key
-            for key, i in inputs.items()
-            if i.roles & set(stages) and key < f.at and i.width == width and f.role not in i.roles
-        ]
-        if before:
-            key = max(before)
-            stage = "scaled" if "scaled" in inputs[key].roles else "scores"
-            return Derivation(stage, (key,)), False
-    return None
-
-
 @dataclass
 class _Built:
     """The specs of one set of inputs: a row table per layer, and where each claim is."""
@@ -194,7 +101,9 @@ class _Built:
             self.owners.append({})
         return self.rows[k], self.spots[k], self.used[k]
 
-    def put(self, i: int, row: str, stage: str, cols: list[str], values: Sequence[Spot | None]) -> None:
+    def put(
+        self, i: int, row: str, stage: str, cols: list[str], values: Sequence[Spot | None]
+    ) -> None:
         k = 0
         while True:
             rows, spots, used = self.layer(k)
@@ -232,13 +141,13 @@ def _exp_key(built: _Built, row: str, exponent: str, nk: int) -> int | None:
     scaled = built.rows[0].get(row, {}).get("scaled") if built.rows else None
     if exponent and isinstance(scaled, list):
         for j, text in enumerate(scaled):
-            if j not in done and text is not None and _canon(text) == _canon(exponent):
+            if j not in done and text is not None and canon(text) == canon(exponent):
                 done.add(j)
                 return j
-    j = next((j for j in range(nk) if j not in done), None)
-    if j is not None:
-        done.add(j)
-    return j
+    free = next((j for j in range(nk) if j not in done), None)
+    if free is not None:
+        done.add(free)
+    return free
 
 
 def _row(f: Fact, d: Derivation, queries: tuple[str, ...]) -> str | None:
@@ -277,55 +186,29 @@ def _hypotheses(d: Derivation, stated: Sequence[Hypothesis], width: int) -> list
     return list(stated)
 
 
-def _signatures(inputs: dict[int, _Input]) -> set[tuple[str, ...]]:
-    """The values of every input, of its transpose and of each of its rows: an array written
-    with one of them repeats an input (a factor of a product shown again), it is no claim."""
-    out: set[tuple[str, ...]] = set()
-    for i in inputs.values():
-        if not i.roles & INPUT_ROLES:
-            continue
-        out.add(tuple(_canon(x) for r in i.rows for x in r))
-        out.add(tuple(_canon(x) for r in _t(i.rows) for x in r))
-        out.update(tuple(_canon(x) for x in r) for r in i.rows)
-    return out
-
-
-def _canon(text: str) -> str:
-    try:
-        return str(Fraction(text))
-    except (ValueError, ZeroDivisionError):
-        return text
-
-
-def _repeats(f: Fact, signatures: set[tuple[str, ...]]) -> bool:
-    if any(s is None for s in f.spots) or len(f.spots) < 2:
-        return False
-    return tuple(_canon(s.written.text) for s in f.spots if s is not None) in signatures
-
-
 def build_problems(facts: Sequence[Fact], stated: Sequence[Hypothesis]) -> list[Problem]:
     """The specs to check, one per set of inputs, repeat layer and hypothesis."""
-    inputs = _inputs(facts)
-    signatures = _signatures(inputs)
+    inputs = gather(facts)
+    known = signatures(inputs)
     groups: dict[Derivation, tuple[_Built, list[int], bool]] = {}
     derived: dict[int, Derivation] = {}
     for i, f in enumerate(facts):
         if not f.role or f.role not in _ROW_STAGES or (f.given and f.role not in _ROW_STAGES):
             continue
-        if f.role != "output" and _repeats(f, signatures):
+        if f.role != "output" and repeats(f, known):
             continue
         if f.derivation is not None:
             got: tuple[Derivation, bool] | None = (f.derivation, False)
         elif f.computed:
             continue  # the code computed it from what the text does not give
         else:
-            got = _default(facts, inputs, f)
+            got = default(facts, inputs, f)
         if got is None:
             continue
         d, assumed = got
         if d.start == "x" and len(d.refs) == 4 and d.refs[3] < 0:
             # the weights need no W_V: the one given last stands in
-            wv = _latest(inputs, ("w_v",), f.at)
+            wv = latest(inputs, ("w_v",), f.at)
             if wv is not None:
                 d = Derivation(d.start, (*d.refs[:3], wv), d.w_t, d.scale, d.causal, d.row)
         if any(r >= 0 and r not in inputs for r in d.refs):
@@ -338,7 +221,7 @@ def build_problems(facts: Sequence[Fact], stated: Sequence[Hypothesis]) -> list[
     split: dict[Derivation, tuple[_Built, list[int], bool]] = {}
     for key, (_, members, assumed) in groups.items():
         scales = sorted({derived[i].scale for i in members} - {""})
-        vs = sorted({r for i in members if (r := _v_of(derived[i])) is not None})
+        vs = sorted({r for i in members if (r := v_of(derived[i])) is not None})
         v = vs[0] if len(vs) == 1 else -1
         refs = (*key.refs, v) if key.start == "qkv" else key.refs
         for sc in scales or [""]:
@@ -350,31 +233,38 @@ def build_problems(facts: Sequence[Fact], stated: Sequence[Hypothesis]) -> list[
             if len(vs) > 1:
                 # claims whose values come from different V: each its own problem
                 for vv in vs:
-                    part = [i for i in these if _v_of(derived[i]) in (vv, None)]
+                    part = [i for i in these if v_of(derived[i]) in (vv, None)]
                     split[Derivation(key.start, (*key.refs, vv), key.w_t, sc, key.causal)] = (
-                        _Built(), part, assumed
+                        _Built(),
+                        part,
+                        assumed,
                     )
                 continue
             split[Derivation(key.start, refs, key.w_t, sc, key.causal)] = (_Built(), these, assumed)
     groups = split
     out: list[Problem] = []
     for key, (built, members, assumed) in groups.items():
-        spec_inputs = _spec_inputs(key, inputs)
-        if spec_inputs is None:
+        given = spec_inputs(key, inputs)
+        if given is None:
             continue
-        data_inputs, keys, queries, v_width, first = spec_inputs
+        data_inputs, keys, queries, v_width, first = given
         tokens: dict[str, dict[str, list[str]]] = {}
         if key.start == "x":
             data_inputs, keys, queries, tokens = _token_claims(
                 facts, data_inputs, keys, built, inputs[key.refs[0]]
             )
-        default = _default_row(facts, members, queries)
+        named_row = _default_row(facts, members, queries)
         for i in members:
             if key.start in ("scores", "scaled") and facts[i].role == "output":
                 continue
             d = derived[i]
-            if default is not None and d.row is None and not facts[i].token and facts[i].index is None:
-                d = Derivation(d.start, d.refs, d.w_t, d.scale, d.causal, queries.index(default))
+            if (
+                named_row is not None
+                and d.row is None
+                and not facts[i].token
+                and facts[i].index is None
+            ):
+                d = Derivation(d.start, d.refs, d.w_t, d.scale, d.causal, queries.index(named_row))
             _place(built, i, facts[i], d, keys, queries, v_width)
         width = (
             len(data_inputs["K"][0])
@@ -453,12 +343,6 @@ def _scaling(facts: Sequence[Fact], hyp: Hypothesis, spots: dict[Place, Spot]) -
     return out
 
 
-def _v_of(d: Derivation) -> int | None:
-    if d.start != "qkv" or len(d.refs) < 3 or d.refs[2] < 0:
-        return None
-    return d.refs[2]
-
-
 def _default_row(facts: Sequence[Fact], members: list[int], queries: tuple[str, ...]) -> str | None:
     """The one query row the text's claims name (``output_它``, ``score(它, 动物)``): the row of
     its claims that name none."""
@@ -477,8 +361,10 @@ def _token_claims(
     data: dict[str, list[list[str]]],
     keys: tuple[str, ...],
     built: _Built,
-    x: _Input,
-) -> tuple[dict[str, list[list[str]]], tuple[str, ...], tuple[str, ...], dict[str, dict[str, list[str]]]]:
+    x: Input,
+) -> tuple[
+    dict[str, list[list[str]]], tuple[str, ...], tuple[str, ...], dict[str, dict[str, list[str]]]
+]:
     """With X and W given, the Q, K, V rows the text states are claims (``x · W``); when they
     are for some of the tokens only (a table of three of eleven embeddings), the problem is
     those tokens'."""
@@ -488,7 +374,7 @@ def _token_claims(
         if f.role in ("q", "k", "v")
         and len(f.dims) == 2
         and (f.row_names or (f.dims[0] == len(keys) and not f.given))
-        and _complete(f)
+        and complete(f)
     ]
     names = [f.row_names or keys for f in stated]
     if not names or any(n != names[0] for n in names):
@@ -509,58 +395,6 @@ def _token_claims(
                     built.layer(0)[1][(f.role.upper(), (t, str(j)))] = spot
     del x
     return data, tuple(chosen), tuple(chosen), tokens
-
-
-def _spec_inputs(
-    d: Derivation, inputs: dict[int, _Input]
-) -> tuple[dict[str, list[list[str]]], tuple[str, ...], tuple[str, ...], int, Spot | None] | None:
-    """The spec's inputs for a derivation, its key and query tokens, the width of V."""
-    refs = list(d.refs)
-    if d.start == "qkv" and len(refs) == 3 and refs[2] < 0:
-        refs[2] = refs[1]  # no claim of this group needs V: the keys stand in for it
-    got = [inputs[r] for r in refs if r >= 0]
-    if len(got) != len(refs):
-        return None
-    first = got[0].spots[0] if got and got[0].spots else None
-    if d.start in ("scores", "scaled"):
-        (given,) = got
-        keys = tuple(str(j + 1) for j in range(given.width))
-        queries = given.row_names if len(given.row_names) == len(given.rows) else tuple(
-            f"q{i + 1}" for i in range(len(given.rows))
-        )
-        # the scores as queries against unit keys (Q K^T is then the scores themselves); no
-        # values are given: a column of zeros stands in (no claim of the output is made)
-        unit = [["1" if i == j else "0" for j in range(len(keys))] for i in range(len(keys))]
-        data = {"Q": _lists(given.rows), "K": unit, "V": [["0"] for _ in keys]}
-        return data, keys, queries, 0, first
-    if d.start == "x":
-        x, wq, wk, wv = got
-        ws = [_t(w.rows) if d.w_t else w.rows for w in (wq, wk, wv)]
-        if any(len(w) != x.width for w in ws) or len(ws[0][0]) != len(ws[1][0]):
-            return None
-        keys = x.row_names or tuple(str(i + 1) for i in range(len(x.rows)))
-        data = {"X": _lists(x.rows), "W_Q": _lists(ws[0]), "W_K": _lists(ws[1]), "W_V": _lists(ws[2])}
-        return data, keys, keys, len(ws[2][0]), first
-    q, k, v = got
-    if q.width != k.width or len(k.rows) != len(v.rows):
-        return None
-    keys = k.row_names or v.row_names or tuple(str(i + 1) for i in range(len(k.rows)))
-    if q is k:
-        queries = keys
-    elif len(q.rows) == len(k.rows) and not q.row_names and "kv" not in k.roles:
-        queries = keys
-    else:
-        queries = q.row_names or tuple(f"q{i + 1}" for i in range(len(q.rows)))
-    data = {"Q": _lists(q.rows), "K": _lists(k.rows), "V": _lists(v.rows)}
-    return data, keys, queries, v.width, first
-
-
-def _t(rows: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, ...], ...]:
-    return tuple(zip(*rows, strict=True)) if rows else rows
-
-
-def _lists(rows: tuple[tuple[str, ...], ...]) -> list[list[str]]:
-    return [list(r) for r in rows]
 
 
 def _place(

@@ -148,16 +148,18 @@ def _math(r: Reading, block: int, a: int, b: int, kind: str, limits: Limits) -> 
     if b - a > limits.max_line_length:
         line, _ = r.src.position(a)
         r.skipped.append(
-            Skipped(line, r.src.text[a : a + 80], f"math longer than max_line_length={limits.max_line_length}")
+            Skipped(
+                line,
+                r.src.text[a : a + 80],
+                f"math longer than max_line_length={limits.max_line_length}",
+            )
         )
         return
     for row in math_rows(r.src.text, a, b):
         _add_chains(r, block, chains_of(row, r.src, kind))
 
 
-def _prose(
-    r: Reading, i: int, b: Block, fmt: str, line_starts: list[int], limits: Limits
-) -> None:
+def _prose(r: Reading, i: int, b: Block, fmt: str, line_starts: list[int], limits: Limits) -> None:
     text = r.src.text
     prev: ChainText | None = None
     prev_added = False  # whether ``prev`` is the last chain added (or a lone piece)
@@ -187,9 +189,11 @@ def _prose(
         if not found and prev_end <= a:
             # `当前注意力权重： $[0.82, 0.18]$`: an array named by the words before it
             grids = scan_arrays(text, a, e, limits)
-            if len(grids) == 1 and not text[a : grids[0].start].strip() and not text[
-                grids[0].end : e
-            ].strip():
+            if (
+                len(grids) == 1
+                and not text[a : grids[0].start].strip()
+                and not text[grids[0].end : e].strip()
+            ):
                 line_start = text.rfind("\n", b.start, a) + 1
                 label = text[max(line_start, b.start, a - 80) : a].strip(" $:：")
                 r.grids.append(Placed(replace(grids[0], label=label), i, "text"))
@@ -220,9 +224,7 @@ def _prose(
     markdown = fmt in ("markdown", "text")
     for ln in text_lines(text, b.start, b.end, skip, markdown=markdown):
         _add_chains(r, i, chains_of(ln, r.src, "text"))
-    grids = _outside(
-        scan_arrays(text, b.start, b.end, limits), skip + [(a, e) for a, e in b.code]
-    )
+    grids = _outside(scan_arrays(text, b.start, b.end, limits), skip + [(a, e) for a, e in b.code])
     for g in stack_rows(text, grids, line_starts):
         r.grids.append(Placed(g, i, "operand" if _operand(text, g) else "text"))
     if fmt == "text":
@@ -376,7 +378,10 @@ def _is_output(r: Reading, block: int, sts: list[Statement]) -> bool:
             if not isinstance(stmt, ast.Expr):
                 return False
             v = stmt.value
-            if isinstance(v, ast.Call) and expr_text(v.func).rsplit(".", 1)[-1] in ARRAY_CALLS.words:
+            if (
+                isinstance(v, ast.Call)
+                and expr_text(v.func).rsplit(".", 1)[-1] in ARRAY_CALLS.words
+            ):
                 continue
             if isinstance(v, ast.Constant | ast.List | ast.Tuple | ast.UnaryOp):
                 continue
@@ -391,7 +396,7 @@ def _link_code(r: Reading) -> None:
     for block, st in r.statements:
         by_block.setdefault(block, []).append(st)
     previous_code = False
-    for block, b in enumerate(r.blocks):
+    for block in range(len(r.blocks)):
         sts = by_block.get(block)
         if sts is None:
             previous_code = False
@@ -470,7 +475,11 @@ def _subject(st: Statement, said: list[Assigned | Defined | Shown | Step]) -> as
     if st.shift and len(body) == 1 and isinstance(body[0], ast.If):
         body = body[0].body  # the `if 1:` an indented statement was parsed in
     last = body[-1]
-    if isinstance(last, ast.Assign) and len(last.targets) == 1 and isinstance(last.targets[0], ast.Name):
+    if (
+        isinstance(last, ast.Assign)
+        and len(last.targets) == 1
+        and isinstance(last.targets[0], ast.Name)
+    ):
         return ast.Name(id=last.targets[0].id, ctx=ast.Load())
     return None
 
@@ -480,6 +489,9 @@ def _is_shape(s: Shown) -> bool:
     return text.endswith((".shape", ".size()", ".shape)")) or text.startswith(("len(", "type("))
 
 
+def _label_words(text: str) -> str:
+    return re.sub(r"[^\w]+", " ", text).strip().lower()
+
+
 def _same_label(a: str, b: str) -> bool:
-    norm = lambda x: re.sub(r"[^\w]+", " ", x).strip().lower()  # noqa: E731
-    return bool(norm(a)) and norm(a) == norm(b)
+    return bool(_label_words(a)) and _label_words(a) == _label_words(b)

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from symattn.errors import SymattnError
 from symattn.judge.findings import Finding
 from symattn.numbers import parse_number
-from symattn.errors import SymattnError
 from symattn.read.census import Census
 from symattn.read.extract import ChainText
 from symattn.read.messages import say
@@ -68,6 +68,8 @@ def repeated(
             f = first[key][1]
             msg = say("repeat", claimed=f.claimed, line=f.line, exact=f.exact, code=f.code)
             out.append(
-                text_finding(f.code, line, column, census.numbers[k], f.exact, f.expected, msg, "repeat")
+                text_finding(
+                    f.code, line, column, census.numbers[k], f.exact, f.expected, msg, "repeat"
+                )
             )
     return out

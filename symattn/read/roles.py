@@ -20,7 +20,9 @@ __all__ = ["Role", "clean_name", "phrase_role", "stage_rank", "symbol_role"]
 _SUBSCRIPT_DIGITS: Final = str.maketrans("₀₁₂₃₄₅₆₇₈₉ₖ", "0123456789k")
 _FRAC: Final = re.compile(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
 _SQRT: Final = re.compile(r"\\sqrt\s*\{([^{}]*)\}|\\sqrt\s*")
-_COMMANDS: Final = r"\\(?:text|mathbf|mathrm|boldsymbol|mathit|operatorname|vec|hat|bm|mathsf|textbf)"
+_COMMANDS: Final = (
+    r"\\(?:text|mathbf|mathrm|boldsymbol|mathit|operatorname|vec|hat|bm|mathsf|textbf)"
+)
 _WRAP: Final = re.compile(_COMMANDS + r"\s*\{([^{}]*)\}")
 _WRAP_NAME: Final = re.compile(_COMMANDS + r"\b")
 _DROP: Final = re.compile(r"\\(?:left|right|big|Big|cdot|,|;|!|quad)|[$`*]|self\.|\.weight\b")
@@ -78,7 +80,9 @@ def symbol_role(name: str) -> Role | None:
         if row.kind == "score":
             r = gd.get("r") or gd.get("r2") or ""
             c = gd.get("c") or gd.get("c2") or ""
-            return Role("scores", row=r.translate(_SUBSCRIPT_DIGITS), col=c.translate(_SUBSCRIPT_DIGITS))
+            return Role(
+                "scores", row=r.translate(_SUBSCRIPT_DIGITS), col=c.translate(_SUBSCRIPT_DIGITS)
+            )
         return Role(row.kind, index, gd.get("t", ""), head)
     return None
 

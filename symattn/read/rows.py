@@ -34,6 +34,13 @@ class Pattern:
     counterexamples: tuple[str, ...] = ()
     kind: str = ""
 
+    def last(self, text: str) -> re.Match[str] | None:
+        """The last match in ``text`` (``None`` if there is none)."""
+        found = None
+        for found in self.regex.finditer(text):  # noqa: B007 - the loop keeps the last one
+            pass
+        return found
+
 
 @dataclass(frozen=True)
 class Spelling:

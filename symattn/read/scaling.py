@@ -38,8 +38,10 @@ def stated_d_k(text: str, facts: Sequence[Fact]) -> int | None:
 def hypotheses(text: str, facts: Sequence[Fact], k_width: int | None = None) -> list[Hypothesis]:
     """The frames to try: the stated one when the text says it scales (or not), else both."""
     d_k = stated_d_k(text, facts)
-    scaled = bool(SCALED_TEXT.regex.search(text)) or d_k is not None or any(
-        f.role in ("scaled", "divisor") for f in facts
+    scaled = (
+        bool(SCALED_TEXT.regex.search(text))
+        or d_k is not None
+        or any(f.role in ("scaled", "divisor") for f in facts)
     )
     unscaled = bool(UNSCALED_TEXT.regex.search(text))
     if scaled and not unscaled:

@@ -105,7 +105,6 @@ class Source:
         return self.text[self.line_start(line) : self.line_end(line)]
 
 
-
 def _removed_before(at: Sequence[int], total: Sequence[int], offset: int) -> int:
     """How many characters were removed before clean ``offset``."""
     k = bisect.bisect_right(at, offset)

@@ -63,9 +63,11 @@ def _cell(src: Source, a: int, b: int, limits: Limits) -> Cell:
     raw = text[a:b]
     words = _MARKUP.sub(" ", raw).replace("}", " ").strip()
     grids = scan_arrays(text, a, b, limits)
-    if len(grids) == 1 and not text[a : grids[0].start].strip(" $`\\") and not text[
-        grids[0].end : b
-    ].strip(" $`\\"):
+    if (
+        len(grids) == 1
+        and not text[a : grids[0].start].strip(" $`\\")
+        and not text[grids[0].end : b].strip(" $`\\")
+    ):
         return Cell(a, b, words, grids[0])
     nums = list(_NUMBER.finditer(text, a, b))
     if len(nums) == 1:

@@ -49,7 +49,8 @@ SYMBOLS: Final[tuple[Pattern, ...]] = (
     # -- weight matrices
     pattern(
         "w_q",
-        rf"w(?:[_^]?q|[_ ]?quer(?:y|ies))(?:\.weight)?{_HEAD}|wq|(?:q|query)[_ ]?(?:weights?|matrix|proj|layer)",
+        rf"w(?:[_^]?q|[_ ]?quer(?:y|ies))(?:\.weight)?{_HEAD}|wq|(?:q|query)[_ ]?(?:weights?"
+        rf"|matrix|proj|layer)",
         "the query projection W_Q",
         ("w_q", "wq", "w^q", "w_query", ex("w_q1", h="1"), "query_matrix", "w_q.weight"),
         ("w", "q"),
@@ -57,7 +58,8 @@ SYMBOLS: Final[tuple[Pattern, ...]] = (
     ),
     pattern(
         "w_k",
-        rf"w(?:[_^]?k|[_ ]?keys?)(?:\.weight)?{_HEAD}|wk|(?:k|key)[_ ]?(?:weights?|matrix|proj|layer)",
+        rf"w(?:[_^]?k|[_ ]?keys?)(?:\.weight)?{_HEAD}|wk|(?:k|key)[_ ]?(?:weights?|matrix|proj"
+        rf"|layer)",
         "the key projection W_K",
         ("w_k", "wk", "w^k", "w_key", ex("w_k2", h="2"), "key_matrix"),
         ("k",),
@@ -65,7 +67,8 @@ SYMBOLS: Final[tuple[Pattern, ...]] = (
     ),
     pattern(
         "w_v",
-        rf"w(?:[_^]?v|[_ ]?values?)(?:\.weight)?{_HEAD}|wv|(?:v|value)[_ ]?(?:weights?|matrix|proj|layer)",
+        rf"w(?:[_^]?v|[_ ]?values?)(?:\.weight)?{_HEAD}|wv|(?:v|value)[_ ]?(?:weights?|matrix|proj"
+        rf"|layer)",
         "the value projection W_V",
         ("w_v", "wv", "w^v", "w_value", "value_matrix"),
         ("v",),
@@ -73,7 +76,8 @@ SYMBOLS: Final[tuple[Pattern, ...]] = (
     ),
     pattern(
         "w_o",
-        rf"w(?:[_^]?o|[_ ]?out(?:put)?)(?:\.weight)?{_HEAD}|wo|out[_ ]?proj(?:\.weight)?|output[_ ]?projection",
+        rf"w(?:[_^]?o|[_ ]?out(?:put)?)(?:\.weight)?{_HEAD}|wo|out[_ ]?proj(?:\.weight)?"
+        rf"|output[_ ]?projection",
         "the output projection W_O",
         ("w_o", "wo", "w^o", "out_proj", "out_proj.weight"),
         ("output",),
@@ -83,7 +87,8 @@ SYMBOLS: Final[tuple[Pattern, ...]] = (
     pattern(
         "x",
         rf"(?:x|inputs?|input[_ ]?(?:matrix|embeddings?|tokens?|x|sequence)|embeddings?|encodings?"
-        rf"(?:[_ ]?matrix)?|emb|tok[_ ]?emb(?:eddings?)?|token[_ ]?embeddings?|sentence|input[_ ]?token|"
+        rf"(?:[_ ]?matrix)?|emb|tok[_ ]?emb(?:eddings?)?|token[_ ]?embeddings?|sentence"
+        rf"|input[_ ]?token|"
         rf"x[_ ]?(?:input|in)|输入(?:矩阵|序列|向量)?|嵌入(?:向量|矩阵)?|词向量|词嵌入){_IX}",
         "the token embeddings X",
         ("x", "inputs", "input_matrix", "embeddings", "encodings_matrix", "输入矩阵", "词向量"),
@@ -92,7 +97,8 @@ SYMBOLS: Final[tuple[Pattern, ...]] = (
     ),
     pattern(
         "kv",
-        r"(?:encoder[_ ]?(?:states?|outputs?|hidden[_ ]?states?)|enc[_ ]?(?:outputs?|states?|hidden[_ ]?states?)"
+        r"(?:encoder[_ ]?(?:states?|outputs?|hidden[_ ]?states?)|enc[_ ]?(?:outputs?|states?"
+        r"|hidden[_ ]?states?)"
         r"|annotations?|memory|编码器(?:输出|隐藏状态)?)",
         "encoder states that serve as both keys and values (cross-attention)",
         ("encoder_states", "enc_output", "annotations", "memory"),
@@ -101,11 +107,22 @@ SYMBOLS: Final[tuple[Pattern, ...]] = (
     ),
     pattern(
         "q",
-        rf"(?:q|query|queries|querys|temp[_ ]?q|q[_ ]?total|dec(?:oder)?[_ ]?(?:hidden[_ ]?)?states?|"
+        rf"(?:q|query|queries|querys|temp[_ ]?q|q[_ ]?total"
+        rf"|dec(?:oder)?[_ ]?(?:hidden[_ ]?)?states?|"
         rf"查询(?:向量|矩阵)?){_IX}",
         "the queries Q (one query: q_1, query_2, q^{(2)})",
-        ("q", "queries", "querys", "temp_q", ex("q_1", i="1"), ex("query_2", i="2"),
-         ex("q^(2)", i="2"), ex("q_it", t="it"), "decoder_state", "查询向量"),
+        (
+            "q",
+            "queries",
+            "querys",
+            "temp_q",
+            ex("q_1", i="1"),
+            ex("query_2", i="2"),
+            ex("q^(2)", i="2"),
+            ex("q_it", t="it"),
+            "decoder_state",
+            "查询向量",
+        ),
         ("qk^t", "w_q"),
         kind="q",
     ),
@@ -128,12 +145,23 @@ SYMBOLS: Final[tuple[Pattern, ...]] = (
     # -- stages of a query row
     pattern(
         "scores",
-        rf"(?:s|scores?|attn[_ ]?scores?|attention[_ ]?scores?|raw[_ ]?(?:attention[_ ]?)?scores?|sims?|"
-        rf"similarit(?:y|ies)|logits|alignment[_ ]?scores?|dot[_ ]?products?|qk\^?t|q\s*[·*×]\s*k\^?t?|"
+        rf"(?:s|scores?|attn[_ ]?scores?|attention[_ ]?scores?|raw[_ ]?(?:attention[_ ]?)?scores?"
+        rf"|sims?|"
+        rf"similarit(?:y|ies)|logits|alignment[_ ]?scores?|dot[_ ]?products?|qk\^?t"
+        rf"|q\s*[·*×]\s*k\^?t?|"
         rf"qq\^t|注意力(?:分数|得分)|点积|相似度|得分|分数){_IX}",
         "the scores q·k (Q K^T)",
-        ("scores", "attn_scores", ex("attn_scores_2", i="2"), "qk^t", "q·k^t", "qq^t", "sims",
-         "注意力分数", "s"),
+        (
+            "scores",
+            "attn_scores",
+            ex("attn_scores_2", i="2"),
+            "qk^t",
+            "q·k^t",
+            "qq^t",
+            "sims",
+            "注意力分数",
+            "s",
+        ),
         ("scaled_scores", "qk^t/√d_k"),
         kind="scores",
     ),
@@ -142,19 +170,30 @@ SYMBOLS: Final[tuple[Pattern, ...]] = (
         r"(?:score|scores|s|分数|得分|相似度|e)\s*\(\s*(?P<r>[^,()]+?)\s*,\s*(?P<c>[^,()]+?)\s*\)"
         r"|q[_ ]?(?P<r2>\w+)\s*[·*×]?\s*k[_ ]?(?P<c2>\w+)(?:\^?t)?",
         "one score, named by its query and key: score(它, 动物), q_1·k_2",
-        (ex("score(它,动物)", r="它", c="动物"), ex("q_1·k_2", r2="1", c2="2"),
-         ex("q₁·k₁", r2="₁", c2="₁")),
+        (
+            ex("score(它,动物)", r="它", c="动物"),
+            ex("q_1·k_2", r2="1", c2="2"),
+            ex("q₁·k₁", r2="₁", c2="₁"),
+        ),
         ("score(它)",),
         kind="score",
     ),
     pattern(
         "scaled",
-        rf"(?:scaled(?:[_ ]?(?:scores?|sims?|attention[_ ]?scores?|dot[_ ]?products?|logits|matrix))?|"
+        rf"(?:scaled(?:[_ ]?(?:scores?|sims?|attention[_ ]?scores?|dot[_ ]?products?|logits"
+        rf"|matrix))?|"
         rf"(?:qk\^?t|q\s*[·*×]?\s*k\^?t|qq\^t|s|scores?|attention[_ ]?scores?|sims)\s*/\s*√?\s*\(?"
         rf"(?:d[_ ]?k|\d+(?:\.\d+)?)\)?|缩放(?:后的)?(?:分数|得分)?|after[_ ]?scaling){_IX}",
         "the scaled scores q·k / √d_k",
-        ("scaled_scores", "qk^t/√d_k", "qq^t/√d_k", "s/√3", "scaled", "attention scores/√d_k",
-         "after scaling"),
+        (
+            "scaled_scores",
+            "qk^t/√d_k",
+            "qq^t/√d_k",
+            "s/√3",
+            "scaled",
+            "attention scores/√d_k",
+            "after scaling",
+        ),
         ("scores",),
         kind="scaled",
     ),
@@ -176,12 +215,22 @@ SYMBOLS: Final[tuple[Pattern, ...]] = (
     ),
     pattern(
         "weights",
-        rf"(?:a|α|alpha|p|wei|weights?|attn[_ ]?weights?|attention[_ ]?weights?|attention[_ ]?percents?|"
+        rf"(?:a|α|alpha|p|wei|weights?|attn[_ ]?weights?|attention[_ ]?weights?"
+        rf"|attention[_ ]?percents?|"
         rf"attention[_ ]?probs?|probs|probabilities|softmax(?:\(.*\))?|attention[_ ]?matrix|"
         rf"attn[_ ]?scores[_ ]?softmax|注意力权重(?:矩阵)?|权重|注意力分布|概率){_IX}",
         "the softmax weights",
-        ("weights", "attn_weights", ex("attn_weights_2", i="2"), "softmax", "softmax(s)",
-         ex("α_2", i="2"), "a", "wei", "注意力权重"),
+        (
+            "weights",
+            "attn_weights",
+            ex("attn_weights_2", i="2"),
+            "softmax",
+            "softmax(s)",
+            ex("α_2", i="2"),
+            "a",
+            "wei",
+            "注意力权重",
+        ),
         ("weighted_values", "w_q"),
         kind="weights",
     ),
@@ -195,12 +244,23 @@ SYMBOLS: Final[tuple[Pattern, ...]] = (
     ),
     pattern(
         "output",
-        rf"(?:z|o|out|(?:final[_ ]?)?outputs?|context(?:[_ ]?vec(?:tor)?s?)?|all[_ ]?context[_ ]?vecs|attention[_ ]?outputs?|"
+        rf"(?:z|o|out|(?:final[_ ]?)?outputs?|context(?:[_ ]?vec(?:tor)?s?)?"
+        rf"|all[_ ]?context[_ ]?vecs|attention[_ ]?outputs?|"
         rf"attn[_ ]?outputs?|av|attention\(q,\s*k,\s*v\)|z[_ ]?single|weighted[_ ]?(?:sum|output)|"
-        rf"注意力(?:输出|向量)|输出|上下文向量|新向量|expected(?:[_ ]?output)?|期望输出|预期输出){_IX}",
+        rf"注意力(?:输出|向量)|输出|上下文向量|新向量|expected(?:[_ ]?output)?"
+        rf"|期望输出|预期输出){_IX}",
         "the output rows (the weighted sum of the values)",
-        ("output", "z", ex("z_2", i="2"), ex("z^(2)", i="2"), ex("context_vec_2", i="2"),
-         "attention(q,k,v)", "av", "上下文向量", "输出"),
+        (
+            "output",
+            "z",
+            ex("z_2", i="2"),
+            ex("z^(2)", i="2"),
+            ex("context_vec_2", i="2"),
+            "attention(q,k,v)",
+            "av",
+            "上下文向量",
+            "输出",
+        ),
         ("weights",),
         kind="output",
     ),
@@ -256,7 +316,12 @@ PHRASES: Final[tuple[Pattern, ...]] = (
         r"(?i)softmax\s*(?:outputs?|输出|輸出)|attention\s+weights?|softmax|\bweights?\b|"
         r"probabilit|attention\s+(?:matrix|distribution)|注意力权重|注意力權重|权重|權重|概率|注意力分布",
         "a phrase naming the weights",
-        ("Attention weights:", "Apply Softmax", "Softmax weights (attention matrix):", "注意力权重"),
+        (
+            "Attention weights:",
+            "Apply Softmax",
+            "Softmax weights (attention matrix):",
+            "注意力权重",
+        ),
         ("weighted sum",),
         kind="weights",
     ),

@@ -1,0 +1,149 @@
+"""What a formula or a sentence claims: calls of attention, which row, which symbol, d_k and
+scaling, the first link of a chain.
+
+One row each, with the examples it must recognise; ``tests/read/notations/test_claims.py`` checks
+every row.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from symattn.read.rows import ex, pattern
+
+__all__ = [
+    "ATTENTION_CALL",
+    "DK_STATEMENT",
+    "EXP_FIRST",
+    "LABEL_SYMBOL",
+    "NUMBER_TEXT",
+    "ROW_PHRASE",
+    "SCALED_FIRST",
+    "SCALED_ITEMS",
+    "SCALED_TEXT",
+    "SQRT_DK",
+    "UNSCALED_TEXT",
+    "VECTOR_TEXT",
+]
+
+ATTENTION_CALL: Final = pattern(
+    "attention-call",
+    r"(?i)\b(?:attention|attn|sdpa|scaled_dot_product_attention|self_attention|"
+    r"dot_product_attention)\s*\(",
+    "a call of attention written with its arrays: ``attention(Q, K, V)``, the arguments in "
+    "this order",
+    ("attention([[1,0]],[[1,0]],[[1,2]])", "scaled_dot_product_attention(q, k, v)"),
+    ("attention weights",),
+)
+
+ROW_PHRASE: Final = pattern(
+    "row-phrase",
+    r"(?i)\b(?P<w>first|second|third|fourth|fifth|sixth)\s+(?:row|query|token)\b"
+    r"|\brow\s*(?P<n>\d{1,3})\b|第\s*(?P<z>[一二三四五六七八九十]|\d{1,3})\s*(?:行|个查询|个词)"
+    r"|\bquery\s*(?P<q>\d{1,3})\b",
+    "words that say which query row the numbers after them are for",
+    (
+        ex("For first row [0.08, 0.18]:", w="first"),
+        ex("Row 2:", n="2"),
+        ex("第一行", z="一"),
+        ex("for query 3", q="3"),
+    ),
+    ("rows of Q", "first token embeddings"),
+)
+
+LABEL_SYMBOL: Final = pattern(
+    "label-symbol",
+    r"^[\s*_>#-]*(?P<sym>[A-Za-z]{1,3}(?:_\{?[^\s{}()*:：]{1,20}\}?|\^\{?\(?\d{1,3}\)?\}?|\d{1,3}))"
+    r"(?=[\s*:：(]|$)|^[\s*_>#-]*[A-Za-z]+\s*\((?P<paren>[A-Za-z])\)[\s*:：]*$",
+    "a label that starts with a symbol and goes on in words (``**K_animal (Exact Match):**``), "
+    "or words with the symbol in parentheses (``**Query (Q):**``)",
+    (
+        ex("**K_animal (Exact Match):**", sym="K_animal"),
+        ex("V_street:", sym="V_street"),
+        ex("- q1 (The)", sym="q1"),
+        ex("* **Query (Q):**", paren="Q"),
+    ),
+    ("Attention weights:", "Keys:", "Output (token 1):"),
+)
+
+DK_STATEMENT: Final = pattern(
+    "dk-statement",
+    r"(?i)(?<![A-Za-z])(?:d_?\{?k\}?|dₖ|head_?dim|d_head)\s*(?:[=:：]|is|为|是)\s*(?P<n>\d{1,6})(?![\d.])"
+    r"|\\sqrt\s*\{?\s*d_?\{?k\}?\s*\}?\s*=\s*\\sqrt\s*\{?\s*(?P<n2>\d{1,6})\s*\}?"
+    r"|\(d_?k\)\s*\|\s*(?P<n3>\d{1,6})"
+    r"|维度(?:为|是|=)\s*\$?\s*(?P<n4>\d{1,6})",
+    "a sentence, formula or table row that states d_k",
+    (
+        ex("d_k = 2", n="2"),
+        ex("$d_k=64$", n="64"),
+        ex("\\sqrt{d_k} = \\sqrt{3}", n2="3"),
+        ex("head dimension (d_k) | 4", n3="4"),
+        ex("维度为 2", n4="2"),
+        ex("head_dim = 2", n="2"),
+    ),
+    ("d_k = d_v", "d_model = 512"),
+)
+
+SCALED_TEXT: Final = pattern(
+    "scaled-text",
+    r"(?i)\\sqrt\s*\{?\s*d_?\{?k|√\s*d_?k|sqrt\s*\(\s*d_?k|np\.sqrt|math\.sqrt|torch\.sqrt|"
+    r"\*\*\s*0?\.5|\*\*\s*\(1\s*/\s*2\)|\bscaled?\b|scaling|缩放|縮放|除以\s*\\?√",
+    "the text says it scales the scores",
+    (
+        "\\sqrt{d_k}",
+        "√dₖ".replace("ₖ", "k"),
+        "/ np.sqrt(3)",
+        "keys.shape[-1]**0.5",
+        "scaled dot-product",
+        "缩放",
+    ),
+    ("softmax(S)",),
+)
+
+UNSCALED_TEXT: Final = pattern(
+    "unscaled-text",
+    r"(?i)without\s+scaling|unscaled|no\s+scaling|not\s+scaled|未缩放|未經縮放|不缩放|"
+    r"softmax\s*\(\s*(?:S|QK\^\{?T\}?|Q\s*K\^\{?T\}?|scores|attn_scores|attention_scores|sims|wei)\s*[,)]",
+    "the text says it does not scale the scores",
+    ("without scaling", "softmax(S)", "torch.softmax(attn_scores, dim=-1)", "未缩放"),
+    ("softmax(S / sqrt(d_k))",),
+)
+
+SCALED_ITEMS: Final = pattern(
+    "scaled-items",
+    r"^\[\s*-?[\d.]+\s*[/÷]\s*(?P<d>[\d.]+|√\s*\d+|\\sqrt\s*\{?\d+\}?)"
+    r"(?:\s*,\s*-?[\d.]+\s*[/÷]\s*(?P=d))*\s*\]$",
+    "``[10/4, 20/4, 30/4]``: each score divided by the same divisor, so the value is scaled",
+    ("[10/4, 20/4, 30/4]", "[0.14/1.73, 0.32/1.73]"),
+    ("[10/4, 20/5]", "[1, 2]"),
+)
+
+#: a number as Level 2 finds it in a line
+NUMBER_TEXT: Final = r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
+
+#: a vector of numbers ``[1, 2]``
+VECTOR_TEXT: Final = rf"\[\s*{NUMBER_TEXT}(?:\s*,\s*{NUMBER_TEXT})*\s*\]"
+
+EXP_FIRST: Final = pattern(
+    "exp-first",
+    rf"^(?:e\s*\^\s*\(?\s*(?P<a>{NUMBER_TEXT})\s*\)?|exp\s*\(\s*(?P<b>{NUMBER_TEXT})\s*\))$",
+    "a chain that starts with one exponential: its value is an exponential of the row",
+    (ex("e^2.5", a="2.5"), ex("e^(0.5)", a="0.5"), ex("exp(1)", b="1")),
+    ("e^x", "2e^1"),
+)
+
+SQRT_DK: Final = pattern(
+    "sqrt-dk",
+    r"^(?:\\sqrt|sqrt|√)\s*\(?\s*d_k\s*\)?$",
+    "a chain that starts with the root of d_k: its value is the divisor",
+    ("\\sqrt d_k", "sqrt(d_k)", "√d_k"),
+    ("\\sqrt 2", "d_k"),
+)
+
+SCALED_FIRST: Final = pattern(
+    "scaled-first",
+    rf"^{VECTOR_TEXT}\s*[÷/]\s*\S.{{0,40}}$",
+    "``[5, 2] ÷ 2``: the scores divided by the scale, so the value is the scaled scores",
+    ("[5, 2] ÷ 2", "[5, 2]/√2"),
+    ("[5, 2] * 2", "5 ÷ 2"),
+)
