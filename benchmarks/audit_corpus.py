@@ -12,7 +12,8 @@ and coverage records are matched to it by line and column. The table:
 - **false accusations**: error findings on numbers the corpus says are right (``ok``,
   ``ok-author-frame``, ``ok-rounded-inputs``, ``float-representation``); the same count for
   inputs, ``carried-error`` and ``not-checkable`` numbers, and for numbers the corpus does
-  not list, is shown next to it;
+  not list, is shown next to it; **false warnings**: warning findings on numbers the corpus
+  says are right (noise, not accusations);
 - **coverage**: numbers the audit read (its coverage record says ``read`` or ``judged`` at
   that place) over the numbers the corpus lists; **judged**: those it judged.
 
@@ -145,6 +146,7 @@ class Row:
     false_carried: int = 0
     false_unchecked: int = 0
     false_unlisted: int = 0
+    false_warnings: int = 0
     seconds: float = 0.0
     misses: list[str] = field(default_factory=list)
 
@@ -161,6 +163,7 @@ class Row:
             "false_carried",
             "false_unchecked",
             "false_unlisted",
+            "false_warnings",
         ):
             setattr(self, k, getattr(self, k) + getattr(other, k))
         self.seconds += other.seconds
@@ -222,11 +225,13 @@ def measure(expect_path: Path) -> Row:
             )
             setattr(row, kind, getattr(row, kind) + 1)
             row.misses.append(f"  ACCUSE {where}: {e.verdict} but {accused}")
+        elif e.verdict in RIGHT and flagged:
+            row.false_warnings += 1
+            row.misses.append(f"  warns  {where}: {e.verdict} but {flagged}")
     for (line, column), got in at.items():
         if (line, column) not in listed and any(sev == "error" for _, sev in got):
-            if not any(ln == line and any(c == "interpretation" for c, _ in got) for ln in ()):
-                row.false_unlisted += 1
-                row.misses.append(f"  stray  {text_path.name}:{line}:{column}: {got}")
+            row.false_unlisted += 1
+            row.misses.append(f"  stray  {text_path.name}:{line}:{column}: {got}")
     return row
 
 
@@ -236,7 +241,8 @@ def pct(a: int, b: int) -> str:
 
 HEADER = (
     f"{'text':52} {'nums':>5} {'read':>6} {'judged':>6} {'errs':>4} {'recall':>6} "
-    f"{'cause':>6} {'false':>5} {'f.in':>4} {'f.car':>5} {'f.unc':>5} {'f.unl':>5} {'s':>5}"
+    f"{'cause':>6} {'false':>5} {'f.in':>4} {'f.car':>5} {'f.unc':>5} {'f.unl':>5} {'warn':>4} "
+    f"{'s':>5}"
 )
 
 
@@ -245,7 +251,7 @@ def line_of(r: Row) -> str:
         f"{r.name[:52]:52} {r.numbers:5d} {pct(r.read, r.numbers)} {pct(r.judged, r.numbers)} "
         f"{r.errors:4d} {pct(r.found, r.errors)} {pct(r.agree, r.found)} {r.false_ok:5d} "
         f"{r.false_input:4d} {r.false_carried:5d} {r.false_unchecked:5d} {r.false_unlisted:5d} "
-        f"{r.seconds:5.2f}"
+        f"{r.false_warnings:4d} {r.seconds:5.2f}"
     )
 
 
@@ -265,7 +271,7 @@ def run(paths: Iterable[Path], misses: bool) -> Row:
         f"cause agreement {pct(total.agree, total.found).strip()}, "
         f"false accusations {total.false_ok} (on inputs {total.false_input}, carried errors "
         f"{total.false_carried}, not-checkable {total.false_unchecked}, unlisted numbers "
-        f"{total.false_unlisted}), coverage {pct(total.read, total.numbers).strip()} "
+        f"{total.false_unlisted}), false warnings {total.false_warnings}, coverage {pct(total.read, total.numbers).strip()} "
         f"({total.read}/{total.numbers}), judged {pct(total.judged, total.numbers).strip()}"
     )
     if misses:

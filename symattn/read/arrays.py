@@ -24,11 +24,12 @@ from symattn.read.notations import (
     ARRAY_WRAPPER,
     ELISION,
     PRINT_NOISE,
+    PROSE_NUMBER,
     SHAPE_WRAPPER,
     SPECIAL_ENTRY,
 )
 
-__all__ = ["Entry", "Grid", "scan_arrays"]
+__all__ = ["Entry", "Grid", "plain_rows", "prose_numbers", "scan_arrays"]
 
 _NUMBER: Final = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _WORD: Final = re.compile(r"[-+]?[A-Za-z_.]+")
@@ -293,4 +294,15 @@ def plain_rows(text: str, start: int, end: int, limits: Limits) -> list[Grid]:
             run_end = row[-1].at + len(row[-1].text)
         a = b + 1
     flush()
+    return out
+
+
+def prose_numbers(text: str, start: int, end: int, limits: Limits) -> list[Grid]:
+    """Single numbers prose states with the word for their stage right before them (``（权重
+    0.79）``): one number each, labelled with that word."""
+    out = []
+    for m in PROSE_NUMBER.regex.finditer(text, start, end):
+        at = m.start("num")
+        entry = _entry(m.group("num"), at, limits)
+        out.append(Grid(at, m.end("num"), (entry,), (), (), "", m.group("phrase"), "scalar"))
     return out

@@ -16,6 +16,7 @@ The reading pipeline, one module per stage:
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.errors import InputError
@@ -25,18 +26,27 @@ from symattn.numbers.rounding import Rounding
 from symattn.read.blocks import format_of
 from symattn.read.census import Census
 from symattn.read.dataflow import flows
-from symattn.read.facts import facts_of_reading
-from symattn.read.level1 import judge_chains
+from symattn.read.facts import Fact, facts_of_reading
+from symattn.read.level1 import Level1, judge_chains
 from symattn.read.level2 import judge_problems
 from symattn.read.missing import missing_inputs, unnormalized
-from symattn.read.problem import build_problems
-from symattn.read.reading import read
+from symattn.read.problem import Problem, build_problems
+from symattn.read.reading import Reading, read
 from symattn.read.repeats import repeated
 from symattn.read.report import AuditReport, Recognised, Unparsed
 from symattn.read.scaling import hypotheses
 from symattn.read.source import Source
 
-__all__ = ["AuditReport", "Finding", "Recognised", "Unparsed", "audit", "language_of"]
+__all__ = [
+    "AuditReport",
+    "Finding",
+    "Recognised",
+    "Understanding",
+    "Unparsed",
+    "audit",
+    "language_of",
+    "understand",
+]
 
 _CJK = re.compile("[\u3400-\u4dbf\u4e00-\u9fff]")
 
@@ -47,6 +57,42 @@ def language_of(text: str) -> str:
     cjk = len(_CJK.findall(sample))
     letters = sum(1 for ch in sample if ch.isascii() and ch.isalpha())
     return "zh" if cjk * 3 > letters * 1 and cjk >= 10 else "en"
+
+
+@dataclass(frozen=True)
+class Understanding:
+    """What the reader made of a text before ``check`` judged it: the reading, Level 1's
+    verdicts, the facts and the problems (tests and tools look at each stage)."""
+
+    src: Source
+    census: Census
+    reading: Reading
+    level1: Level1
+    facts: tuple[Fact, ...]
+    problems: tuple[Problem, ...]
+
+
+def understand(
+    text: str,
+    *,
+    fmt: str,
+    accepted: frozenset[Rounding] = DEFAULT_ACCEPTED,
+    limits: Limits = DEFAULT_LIMITS,
+) -> Understanding:
+    """Read ``text`` (a ``markdown``, ``latex`` or ``text`` document) up to its problems."""
+    src = Source.of(text)
+    census = Census.of(src)
+    reading = read(src, fmt, census, limits)
+    for chain in reading.chains:
+        for at in chain.number_offsets():
+            census.read(at)
+    level1 = judge_chains(reading.chains, accepted=accepted, limits=limits)
+    computed = flows(
+        reading.code_facts, [st.tree for _, st in reading.statements], reading.literal_roles
+    )
+    facts = facts_of_reading(reading, level1.stated, computed)
+    problems = build_problems(facts, hypotheses(src.text, facts))
+    return Understanding(src, census, reading, level1, tuple(facts), tuple(problems))
 
 
 def audit(
@@ -60,18 +106,8 @@ def audit(
     """Audit ``text``: every claim it makes, judged exactly (see the module docstring)."""
     if not isinstance(text, str):
         raise InputError("audit: expected the document as str")
-    src = Source.of(text)
-    census = Census.of(src)
-    reading = read(src, fmt or format_of(path, text), census, limits)
-    for chain in reading.chains:
-        for at in chain.number_offsets():
-            census.read(at)
-    level1 = judge_chains(reading.chains, accepted=accepted, limits=limits)
-    computed = flows(
-        reading.code_facts, [st.tree for _, st in reading.statements], reading.literal_roles
-    )
-    facts = facts_of_reading(reading, level1.stated, computed)
-    problems = build_problems(facts, hypotheses(src.text, facts))
+    u = understand(text, fmt=fmt or format_of(path, text), accepted=accepted, limits=limits)
+    census, reading, level1, facts, problems = u.census, u.reading, u.level1, u.facts, u.problems
     level2 = judge_problems(problems, path, accepted=accepted, limits=limits, facts=facts)
     if level2.known:
         # again, now that the numbers the problem states have their exact values

@@ -126,6 +126,26 @@ def _root(node: ast.expr, env: Mapping[str, Sym]) -> str:
     return ""
 
 
+#: names of array modules (``np.transpose(k)`` transposes its argument, not ``np``)
+_MODULES: Final = frozenset({"np", "numpy", "torch", "tf", "jnp", "jax.numpy", "mx"})
+
+
+def _inverse_root(node: ast.expr, env: Mapping[str, Sym]) -> str:
+    """``sqrt:N`` when ``node`` is 1/√N written as a factor (``torch.rsqrt(N)``,
+    ``N ** -0.5``), else ""."""
+    if isinstance(node, ast.Call) and node.args:
+        if expr_text(node.func).rsplit(".", 1)[-1] == "rsqrt":
+            n = _num(node.args[0], env)
+            if n is not None and n > 0 and n.denominator == 1:
+                return f"sqrt:{n}"
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
+        if _num(node.right, env) == Fraction(-1, 2):
+            n = _num(node.left, env)
+            if n is not None and n > 0 and n.denominator == 1:
+                return f"sqrt:{n}"
+    return ""
+
+
 def _kind_of(s: Sym) -> str:
     """A literal's stage (from its name), or the stage of a computed value."""
     b = s.base
@@ -214,6 +234,11 @@ class _Walker:
                 a = Sym("scores", (a,), row=a.row)
             if a.kind == "scores" and b.kind == "num" and b.value:
                 return Sym("scaled", (a,), row=a.row, scale=f"inv:{b.value}")
+            root = _inverse_root(node.right, self.env) or _inverse_root(node.left, self.env)
+            if root and a.kind == "scores":
+                return Sym("scaled", (a,), row=a.row, scale=root)
+            if root and b.kind == "scores":
+                return Sym("scaled", (b,), row=b.row, scale=root)
             return UNKNOWN
         return UNKNOWN
 
@@ -231,6 +256,10 @@ class _Walker:
         fn = expr_text(node.func)
         last = fn.rsplit(".", 1)[-1]
         args = node.args
+        if isinstance(node.func, ast.Call) and args:
+            # ``nn.Softmax(dim=-1)(scores)``: a module made and called at once
+            made = expr_text(node.func.func).rsplit(".", 1)[-1]
+            return self.weights(self.ev(args[0], d)) if made in SOFTMAX_CALLS.words else UNKNOWN
         if last in SOFTMAX_CALLS.words or self.functions.get(fn) == "softmax":
             if isinstance(node.func, ast.Attribute) and not args and last == "softmax":
                 return self.weights(self.ev(node.func.value, d))  # t.softmax(dim=-1)
@@ -243,7 +272,12 @@ class _Walker:
         if last in ("dot", "matmul", "mm") and isinstance(node.func, ast.Attribute) and args:
             return self.product(self.ev(node.func.value, d), self.ev(args[0], d))
         if last in TRANSPOSE_CALLS.words:
-            target = args[0] if args and not isinstance(node.func, ast.Attribute) else None
+            module = isinstance(node.func, ast.Attribute) and expr_text(node.func.value) in _MODULES
+            target = (
+                args[0] if args and (module or not isinstance(node.func, ast.Attribute)) else None
+            )
+            if target is not None:
+                return Sym("T", (self.ev(target, d),))
             if target is None and isinstance(node.func, ast.Attribute):
                 return Sym("T", (self.ev(node.func.value, d),))
             if target is not None:
@@ -258,7 +292,9 @@ class _Walker:
                 return Sym("sum", (inner,))
         if last == "masked_fill" and isinstance(node.func, ast.Attribute):
             inner = self.ev(node.func.value, d)
-            causal = any(self.ev(a, d).kind == "mask" for a in args) or "tril" in expr_text(node)
+            causal = any(self.ev(a, d).kind == "mask" for a in args) or any(
+                f"{w}(" in expr_text(node) for w in CAUSAL_CALLS.words
+            )
             if inner.kind in ("scores", "scaled") and causal:
                 return replace(inner, causal=True)
             return UNKNOWN

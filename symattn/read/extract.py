@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from symattn.read.mapped import Mapped
-from symattn.read.notations import FORMULA_BREAK, NEW_DEFINITION
+from symattn.read.notations import EXPRESSION_LINE, FORMULA_BREAK, NEW_DEFINITION, RESULT_LABEL
 from symattn.read.source import Source
 from symattn.read.tokens import RELATIONS, respell
 
@@ -25,7 +25,7 @@ from symattn.read.tokens import RELATIONS, respell
 #: which Level 1 reads as the start of a new chain that keeps the name of the one before)
 LINKS: Final = RELATIONS + "→"
 
-__all__ = ["ChainText", "Link", "Skipped", "chains_of"]
+__all__ = ["ChainText", "Link", "Skipped", "chains_of", "with_result_expression"]
 
 Pos = tuple[int, int]  # (line, column), both 1-based
 
@@ -181,3 +181,26 @@ def chains_of(piece: Mapped, src: Source, kind: str, before: str = "") -> list[C
         if len(links) >= 2:
             out.append(ChainText(tuple(links), kind, before if a == 0 else ""))
     return out
+
+
+def with_result_expression(chain: ChainText, src: Source) -> ChainText:
+    """``乘积结果=[0.44, -0.35]`` under a line holding only ``[0.55, …]*[[1, 0], …]``: the
+    result is claimed for that arithmetic (the chain's label becomes the expression)."""
+    if chain.kind != "text" or not RESULT_LABEL.regex.fullmatch(chain.links[0].text):
+        return chain
+    text = src.text
+    end = text.rfind("\n", 0, chain.start)
+    while end > 0:
+        start = text.rfind("\n", 0, end) + 1
+        if text[start:end].strip():
+            break
+        end = start - 1
+    else:
+        return chain
+    if end - start > 2000 or not EXPRESSION_LINE.regex.fullmatch(text[start:end]):
+        return chain
+    norm = respell(Mapped.of(text, start, end))
+    a = len(norm.text) - len(norm.text.lstrip())
+    b = len(norm.text.rstrip())
+    first = Link(norm.text[a:b], "", norm.slice(a, b), src)
+    return ChainText((first, *chain.links[1:]), chain.kind, chain.before)

@@ -22,6 +22,7 @@ from symattn.read.dataflow import Derivation, Flows, derive
 from symattn.read.notations import (
     ATTENTION_CALL,
     EXP_FIRST,
+    EXPRESSION_LINE,
     LABEL_SYMBOL,
     ROW_PHRASE,
     SCALED_FIRST,
@@ -374,9 +375,12 @@ def _stated_fact(reading: Reading, s: Stated) -> Fact | None:
         if found:
             role, name = max(found, key=lambda rt: stage_rank(rt[0].role))
             own = name != s.label
-    if role is None and s.before:
+    arithmetic = bool(EXPRESSION_LINE.regex.fullmatch(s.first))
+    if role is None and s.before and not arithmetic:
         role = symbol_role(s.before) or phrase_role(s.before)
-    if role is None:
+    if role is None and not arithmetic:
+        # (a value of arithmetic on written numbers, ``[0.55, …]*[[1, 0], …] = […]``, is what
+        # its chain says it is, not what the words around it name)
         # words: in the formula (`Softmax = […]`, `Scores become […]`), on the line above
         # (`Probabilities:`), and a vector of scores over one divisor: the latest stage named
         above = reading.context(reading.block_of(s.at), s.at).rsplit("\n", 2)

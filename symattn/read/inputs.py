@@ -99,12 +99,9 @@ def gather(facts: Sequence[Fact]) -> dict[int, Input]:
 
 
 def latest(inputs: dict[int, Input], roles: tuple[str, ...], at: int) -> int | None:
-    """The input of one of ``roles`` given last before ``at`` (else the first given)."""
+    """The input of one of ``roles`` given last before ``at``."""
     before = [k for k, i in inputs.items() if i.roles & set(roles) and k < at]
-    if before:
-        return max(before)
-    after = [k for k, i in inputs.items() if i.roles & set(roles)]
-    return min(after) if after else None
+    return max(before) if before else None
 
 
 def default(

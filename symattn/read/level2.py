@@ -149,13 +149,16 @@ def _another_stage(
     return out
 
 
-def _known(spec: Spec, problem: Problem, into: dict[str, Known | None], rescued: set[int]) -> None:
+def _known(
+    spec: Spec, problem: Problem, into: dict[str, Known | None], skip: set[int], wrong: set[int]
+) -> None:
     """The exact value of every number the problem states (ambiguous keys become None); not
-    of the facts found to hold another stage."""
+    of the facts found to hold another stage (``skip``), nor of numbers found wrong
+    (``wrong``: offsets), whose exact value is no rounding the author made."""
     result = spec.run()
     queries, keys = list(spec.query_tokens), list(spec.tokens)
     for (step, pos), spot in problem.spots.items():
-        if problem.owner.get((step, pos)) in rescued:
+        if problem.owner.get((step, pos)) in skip or spot.at in wrong:
             continue
         if step not in _ROW_STEPS + ("exp_sums",) or not pos or pos[0] not in queries:
             continue
@@ -337,10 +340,14 @@ def judge_problems(
             )
             continue
         judged.update(s.at for s in group[0].spots.values())
-        try:
-            _known(build_spec(group[0].data, path, limits), group[0], known, rescued)
-        except SymattnError:
-            pass
+        wrong = {at for at, f in ok[0] if f.severity in ("error", "warning")}
+        if not any(f.code == "dk-mismatch" for _, f in ok[0]):
+            # (after a dk-mismatch the author works in another frame: the stated frame's
+            # exact values are not what the author rounded)
+            try:
+                _known(build_spec(group[0].data, path, limits), group[0], known, rescued, wrong)
+            except SymattnError:
+                pass
         judged.update(s.at for f, _ in group[0].misshapen for s in f.spots if s is not None)
         flagged = [{at for at, f in r if f.severity in ("error", "warning")} for r in ok]
         agreed = set.intersection(*flagged) if flagged else set()

@@ -20,11 +20,11 @@ import re
 from dataclasses import dataclass, field, replace
 
 from symattn.config import Limits
-from symattn.read.arrays import Grid, plain_rows, scan_arrays
+from symattn.read.arrays import Grid, plain_rows, prose_numbers, scan_arrays
 from symattn.read.blocks import Block, blocks
 from symattn.read.census import Census
 from symattn.read.code import Statement, statements
-from symattn.read.extract import ChainText, Link, Skipped, chains_of
+from symattn.read.extract import ChainText, Link, Skipped, chains_of, with_result_expression
 from symattn.read.formulas import math_rows, text_lines
 from symattn.read.layout import side_by_side, stack_rows
 from symattn.read.mapped import Mapped
@@ -223,13 +223,16 @@ def _prose(r: Reading, i: int, b: Block, fmt: str, line_starts: list[int], limit
     # inline code is read with the prose around it (`Softmax = `[0.02, 0.12]``)
     markdown = fmt in ("markdown", "text")
     for ln in text_lines(text, b.start, b.end, skip, markdown=markdown):
-        _add_chains(r, i, chains_of(ln, r.src, "text"))
+        found = [with_result_expression(c, r.src) for c in chains_of(ln, r.src, "text")]
+        _add_chains(r, i, found)
     grids = _outside(scan_arrays(text, b.start, b.end, limits), skip + [(a, e) for a, e in b.code])
     for g in stack_rows(text, grids, line_starts):
         r.grids.append(Placed(g, i, "operand" if _operand(text, g) else "text"))
     if fmt == "text":
         for g in _outside(plain_rows(text, b.start, b.end, limits), skip):
             r.grids.append(Placed(g, i, "text"))
+    for g in _outside(prose_numbers(text, b.start, b.end, limits), skip):
+        r.grids.append(Placed(g, i, "text"))
     for t in text_tables(r.src, b.start, b.end, limits):
         r.tables.append((i, t))
 

@@ -10,10 +10,10 @@ Apply Softmax / Attention weights:`` -> weights).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
-from symattn.read.notations.roles import PHRASES, SYMBOLS
+from symattn.read.notations.roles import PHRASES, SYMBOLS, TOKEN_IN_PARENS
 
 __all__ = ["Role", "clean_name", "phrase_role", "stage_rank", "symbol_role"]
 
@@ -64,7 +64,20 @@ def clean_name(name: str) -> str:
 
 
 def symbol_role(name: str) -> Role | None:
-    """The role a whole name states, or None."""
+    """The role a whole name states (``k_1 (Thinking)``: key 1, token Thinking), or None."""
+    found = _symbol(name)
+    if found is not None:
+        return found
+    m = TOKEN_IN_PARENS.regex.fullmatch(name.strip())
+    if m is None or _symbol(m.group("token")) is not None:
+        return None
+    found = _symbol(m.group("name"))
+    if found is None or found.token or found.row or found.col:
+        return found
+    return replace(found, token=m.group("token").strip())
+
+
+def _symbol(name: str) -> Role | None:
     s = clean_name(name)
     if not s or len(s) > 60:
         return None

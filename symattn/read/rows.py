@@ -33,6 +33,16 @@ class Pattern:
     examples: tuple[Example, ...]
     counterexamples: tuple[str, ...] = ()
     kind: str = ""
+    #: how the readers apply it: ``search`` anywhere, ``match`` at the start, ``fullmatch``
+    how: str = "search"
+
+    def find(self, text: str) -> re.Match[str] | None:
+        """The match in ``text`` the way the readers apply this row."""
+        if self.how == "fullmatch":
+            return self.regex.fullmatch(text)
+        if self.how == "match":
+            return self.regex.match(text)
+        return self.regex.search(text)
 
     def last(self, text: str) -> re.Match[str] | None:
         """The last match in ``text`` (``None`` if there is none)."""
@@ -87,9 +97,10 @@ def pattern(
     *,
     kind: str = "",
     flags: int = 0,
+    how: str = "search",
 ) -> Pattern:
     shown = tuple(e if isinstance(e, Example) else Example(e) for e in examples)
-    return Pattern(name, re.compile(pattern, flags), means, shown, counterexamples, kind)
+    return Pattern(name, re.compile(pattern, flags), means, shown, counterexamples, kind, how)
 
 
 @dataclass(frozen=True)

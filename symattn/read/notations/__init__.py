@@ -33,6 +33,7 @@ from symattn.read.notations.claims import (
     EXP_FIRST,
     LABEL_SYMBOL,
     NUMBER_TEXT,
+    PROSE_NUMBER,
     ROW_PHRASE,
     SCALED_FIRST,
     SCALED_ITEMS,
@@ -57,6 +58,7 @@ from symattn.read.notations.text import (
     CODE_ENVIRONMENTS,
     CODE_LINE,
     DIGIT,
+    EXPRESSION_LINE,
     EXPRESSION_START,
     FORMULA_BREAK,
     INLINE_JOIN,
@@ -71,6 +73,7 @@ from symattn.read.notations.text import (
     PROSE_SENTENCE,
     PROSE_WORD,
     RELATION,
+    RESULT_LABEL,
     SENTENCE_END,
     SUBSCRIPT_INDEX,
     TABLE_ENVIRONMENTS,
@@ -81,6 +84,8 @@ from symattn.read.notations.text import (
 )
 
 __all__ = [
+    "EXPRESSION_LINE",
+    "RESULT_LABEL",
     "ARRAY_CALLS",
     "ARRAY_WRAPPER",
     "ATTENTION_CALL",
@@ -111,6 +116,7 @@ __all__ = [
     "MULTIPLY_SIGNS",
     "NEW_DEFINITION",
     "NUMBER_TEXT",
+    "PROSE_NUMBER",
     "PRINT_NOISE",
     "PROJECTION_NAMES",
     "PROSE_END",

@@ -153,4 +153,5 @@ ROW_NAME: Final = pattern(
     "a word before a vector on its own line names its row (``I: [0.1, 0.2]``, ``cat → [1, 0]``)",
     (ex("I:", name="I"), ex("happy", name="happy"), ex("Fine. →", name="Fine.")),
     ("",),
+    how="fullmatch",
 )

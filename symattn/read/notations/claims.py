@@ -12,6 +12,7 @@ from typing import Final
 from symattn.read.rows import ex, pattern
 
 __all__ = [
+    "PROSE_NUMBER",
     "ATTENTION_CALL",
     "DK_STATEMENT",
     "EXP_FIRST",
@@ -64,6 +65,7 @@ LABEL_SYMBOL: Final = pattern(
         ex("* **Query (Q):**", paren="Q"),
     ),
     ("Attention weights:", "Keys:", "Output (token 1):"),
+    how="match",
 )
 
 DK_STATEMENT: Final = pattern(
@@ -116,6 +118,7 @@ SCALED_ITEMS: Final = pattern(
     "``[10/4, 20/4, 30/4]``: each score divided by the same divisor, so the value is scaled",
     ("[10/4, 20/4, 30/4]", "[0.14/1.73, 0.32/1.73]"),
     ("[10/4, 20/5]", "[1, 2]"),
+    how="match",
 )
 
 #: a number as Level 2 finds it in a line
@@ -130,6 +133,7 @@ EXP_FIRST: Final = pattern(
     "a chain that starts with one exponential: its value is an exponential of the row",
     (ex("e^2.5", a="2.5"), ex("e^(0.5)", a="0.5"), ex("exp(1)", b="1")),
     ("e^x", "2e^1"),
+    how="match",
 )
 
 SQRT_DK: Final = pattern(
@@ -138,6 +142,7 @@ SQRT_DK: Final = pattern(
     "a chain that starts with the root of d_k: its value is the divisor",
     ("\\sqrt d_k", "sqrt(d_k)", "√d_k"),
     ("\\sqrt 2", "d_k"),
+    how="match",
 )
 
 SCALED_FIRST: Final = pattern(
@@ -146,4 +151,15 @@ SCALED_FIRST: Final = pattern(
     "``[5, 2] ÷ 2``: the scores divided by the scale, so the value is the scaled scores",
     ("[5, 2] ÷ 2", "[5, 2]/√2"),
     ("[5, 2] * 2", "5 ÷ 2"),
+    how="match",
+)
+
+PROSE_NUMBER: Final = pattern(
+    "prose-number",
+    r"(?P<phrase>注意力权重|权重|權重|概率|attention\s+weight|weight|probability)\s*"
+    r"(?:of|is|=|:|：|为|是|约为|约|≈|~)?\s*(?P<num>-?\d+(?:\.\d+)?)(?![\d.]*\d)(?!\s*[×x*])",
+    "one number right after the word for a stage in prose (``（权重 0.79）``, ``a weight of "
+    "0.5``): a single number of that stage",
+    (ex("（权重 0.79）", phrase="权重", num="0.79"), ex("a weight of 0.5", num="0.5")),
+    ("weights [0.5, 0.5]", "weight matrix 2x2"),
 )

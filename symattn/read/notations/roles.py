@@ -16,7 +16,7 @@ from typing import Final
 
 from symattn.read.rows import Pattern, ex, pattern
 
-__all__ = ["PHRASES", "ROLES", "SYMBOLS"]
+__all__ = ["PHRASES", "ROLES", "SYMBOLS", "TOKEN_IN_PARENS"]
 
 #: what an array can be, bottom-up
 ROLES: Final = (
@@ -326,6 +326,31 @@ PHRASES: Final[tuple[Pattern, ...]] = (
         kind="weights",
     ),
     pattern(
+        "phrase-q",
+        r"(?i)\b(?:quer(?:y|ies))\b(?:\s+vectors?)?(?:\s*\(Q\))?\s*[:：]|查询向量|查询矩阵",
+        "a label naming the queries (``Queries:``, ``Query vector:``)",
+        ("Queries:", "Query vector (Q):", "查询向量"),
+        ("the query is", "Query"),
+        kind="q",
+    ),
+    pattern(
+        "phrase-k",
+        r"(?i)\bkeys?\b(?:\s+vectors?)?(?:\s*\(K\))?\s*[:：]|键向量|键矩阵",
+        "a label naming the keys (``Keys:``, ``Key vectors:``)",
+        ("Keys:", "Key vectors (K):", "键向量"),
+        ("the key insight", "Keys"),
+        kind="k",
+    ),
+    pattern(
+        "phrase-v",
+        r"\bValues?\b|\bvalue\s+(?:vectors?|matrix|rows?)\b|值向量|值矩阵",
+        "a phrase naming the values V (``Value`` capitalised: a lower-case ``value`` is any "
+        "number)",
+        ("Apple 的 Value 是", "the value vectors", "值向量"),
+        ("the value is 0.5", "weighted sum"),
+        kind="v",
+    ),
+    pattern(
         "phrase-output",
         r"(?i)\boutputs?\b|context\s+vectors?|weighted\s+sum|attention\s+vector|输出|上下文向量|"
         r"加权求和|新向量",
@@ -350,4 +375,14 @@ PHRASES: Final[tuple[Pattern, ...]] = (
         ("output",),
         kind="x",
     ),
+)
+
+TOKEN_IN_PARENS: Final = pattern(
+    "token-in-parens",
+    r"(?P<name>[^()]{1,40}?)\s*\((?P<token>[^()=\[\],]{1,40})\)",
+    "a symbol and the token it is for in parentheses (``k_1 (Thinking)``): the token is not "
+    "itself a symbol (``Query (Q)`` names Q)",
+    (ex("k_1 (Thinking)", name="k_1", token="Thinking"), ex("q(猫)", name="q", token="猫")),
+    ("k_1", "softmax(x, y)"),
+    how="fullmatch",
 )

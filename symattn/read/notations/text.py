@@ -7,11 +7,14 @@ every row.
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
 from symattn.read.rows import Chars, Word, ex, pattern, words
 
 __all__ = [
+    "EXPRESSION_LINE",
+    "RESULT_LABEL",
     "CODE_ENVIRONMENTS",
     "CODE_LINE",
     "DIGIT",
@@ -86,6 +89,7 @@ LANGUAGE: Final = pattern(
     "the info string of a code fence that names a language (else it is content)",
     ("python", "plaintext", "raw", "c++", "python {.line-numbers}"),
     ("input = [", "x = 1"),
+    how="fullmatch",
 )
 
 MATRIX_ENVIRONMENTS: Final = words(
@@ -119,6 +123,7 @@ NEW_DEFINITION: Final = pattern(
     "after a complete value, ``NAME =`` starts the next formula on the same line",
     (ex(" V = [[1,2]]", name="V"), ex(" d_k = 2", name="d_k"), ex(" r_{1,2} = h", name="r_{1,2}")),
     (" + x", " V"),
+    how="match",
 )
 
 INLINE_JOIN: Final = pattern(
@@ -128,6 +133,7 @@ INLINE_JOIN: Final = pattern(
     "nothing, or a token name in parentheses",
     (" (Thinking) ", "", "（动物）"),
     ("，总和 ",),
+    how="fullmatch",
 )
 
 RELATION: Final = pattern(
@@ -161,6 +167,7 @@ LIST_MARKER: Final = pattern(
     "``1.`` is arithmetic, not a marker",
     ("• e^1 ≈ 2.718", "3. 总和", "  - x = 1", "（2）x = 1", "1、x = 1"),
     ("x = 1", "e^1 = 2.718", "1.15/1.414≈0.813"),
+    how="match",
 )
 
 PROSE_WORD: Final = pattern(
@@ -169,6 +176,25 @@ PROSE_WORD: Final = pattern(
     "the word right before inline math (``总和 $= …$``)",
     (ex("3. 总和 ", **{"1": "总和"}), ex("the sum ", **{"1": "sum"})),
     (": ",),
+)
+
+RESULT_LABEL: Final = pattern(
+    "result-label",
+    r"^\s*(?:乘积|计算|相乘|点积)?结果\s*$|^\s*(?:the\s+)?(?:product\s+|final\s+)?result\s*$",
+    "a label naming the result of the arithmetic on the line before (``乘积结果=[…]``)",
+    ("乘积结果", "结果", "result", "The result", "the final result"),
+    ("total", "results"),
+    flags=re.I,
+    how="fullmatch",
+)
+EXPRESSION_LINE: Final = pattern(
+    "expression-line",
+    r"^[\s\[\]()0-9.,+\-*×·÷/^]*[*×·÷/][\s\[\]()0-9.,+\-*×·÷/^]*$",
+    "a line holding only arithmetic with a product or quotient: a result line after it may "
+    "claim its value",
+    ("[0.55, 0.20]*[[1, 0], [0, 1]]", "1.15/1.414"),
+    ("x * 2", "some prose", "[1, 2]"),
+    how="fullmatch",
 )
 
 #: characters after which prose may end and math begin (in a chain's first link)
@@ -223,6 +249,7 @@ SENTENCE_END: Final = pattern(
     "``= 2.`` at the end of a sentence: the period is not part of the number",
     (ex("4.", body="4"), ex("0.82. ", body="0.82")),
     ("4", "4.5"),
+    how="match",
 )
 
 WORD_AFTER: Final = pattern(
