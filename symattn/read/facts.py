@@ -378,15 +378,15 @@ def _stated_fact(reading: Reading, s: Stated) -> Fact | None:
     arithmetic = bool(EXPRESSION_LINE.regex.fullmatch(s.first))
     if role is None and s.before and not arithmetic:
         role = symbol_role(s.before) or phrase_role(s.before)
-    if role is None and not arithmetic:
-        # (a value of arithmetic on written numbers, ``[0.55, …]*[[1, 0], …] = […]``, is what
-        # its chain says it is, not what the words around it name)
+    if role is None:
         # words: in the formula (`Softmax = […]`, `Scores become […]`), on the line above
-        # (`Probabilities:`), and a vector of scores over one divisor: the latest stage named
+        # (`Probabilities:`), and a vector of scores over one divisor: the latest stage named.
+        # A value of other arithmetic on written numbers (``[0.55, …]*[[1, 0], …] = […]``)
+        # is what its chain says it is, not what the words around it name.
         above = reading.context(reading.block_of(s.at), s.at).rsplit("\n", 2)
         candidates = [
-            phrase_role(s.first),
-            phrase_role(above[-2]) if len(above) > 1 else None,
+            None if arithmetic else phrase_role(s.first),
+            None if arithmetic or len(above) < 2 else phrase_role(above[-2]),
             Role("scaled") if scaled_items else None,
         ]
         found_roles = [r for r in candidates if r is not None]

@@ -39,6 +39,7 @@ def respell(text: Mapped) -> Mapped:
     names = [
         (m.start(), m.end(), "_".join(m.group("words").split()))
         for m in TEXT_NAME.regex.finditer(text.text)
+        if m.group() not in SPELLING_OF  # (``\text{softmax}`` is the function)
     ]
     if names:
         text = text.replace(names)

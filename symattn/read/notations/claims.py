@@ -49,7 +49,7 @@ ROW_PHRASE: Final = pattern(
         ex("第一行", z="一"),
         ex("for query 3", q="3"),
     ),
-    ("rows of Q", "first token embeddings"),
+    ("rows of Q", "the first time"),
 )
 
 LABEL_SYMBOL: Final = pattern(
@@ -89,7 +89,8 @@ DK_STATEMENT: Final = pattern(
 SCALED_TEXT: Final = pattern(
     "scaled-text",
     r"(?i)\\sqrt\s*\{?\s*d_?\{?k|√\s*d_?k|sqrt\s*\(\s*d_?k|np\.sqrt|math\.sqrt|torch\.sqrt|"
-    r"\*\*\s*0?\.5|\*\*\s*\(1\s*/\s*2\)|\bscaled?\b|scaling|缩放|縮放|除以\s*\\?√",
+    r"\*\*\s*0?\.5|\*\*\s*\(1\s*/\s*2\)|(?<!not )\bscaled?\b|(?<!without )(?<!no )scaling|"
+    r"(?<!未)(?<!不)缩放|(?<!未經)縮放|除以\s*\\?√",
     "the text says it scales the scores",
     (
         "\\sqrt{d_k}",

@@ -98,7 +98,7 @@ TEXT_NAME: Final = pattern(
     (
         ex("\\text{Attention Scores}", words="Attention Scores"),
         ex("\\mathbf{x}", words="x"),
-        ex("\\text{ sum }", words="sum"),
+        ex("\\text{ sum }", words=" sum"),
     ),
     ("\\text{(number of tokens)}", "\\frac{1}{2}"),
 )

@@ -173,7 +173,7 @@ SYMBOLS: Final[tuple[Pattern, ...]] = (
         (
             ex("score(它,动物)", r="它", c="动物"),
             ex("q_1·k_2", r2="1", c2="2"),
-            ex("q₁·k₁", r2="₁", c2="₁"),
+            ex("q₁·k₁", r2="1", c2="1"),
         ),
         ("score(它)",),
         kind="score",
