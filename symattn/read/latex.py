@@ -38,6 +38,7 @@ MAX_DEPTH: Final = 60
 
 _BLANK_LINES: Final = re.compile(r"\n[ \t]*\n")
 _DOCUMENT: Final = re.compile(r"\\begin\s*\{document\}")
+_BEGIN: Final = re.compile(r"\\begin\s*\{[^{}]*\}(?:\s*\[[^\]\n]*\])?(?:\{[^{}\n]*\})?")
 
 
 def too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
@@ -93,6 +94,12 @@ def math_nodes(text: str, start: int = 0) -> list[Node]:
                 out.append(("table", start + a, start + b, name, *outer))
                 continue
             if name in CODE_ENVIRONMENTS.words:
+                # (the walker keeps a verbatim body as the environment's argument, not as
+                # nodes: the body is what stands between ``\begin{…}[…]{…}`` and ``\end``)
+                whole = text[node.pos : node.pos + node.len]
+                head = _BEGIN.match(whole)
+                a = node.pos + (head.end() if head else 0)
+                b = max(a, node.pos + whole.rfind("\\end"))
                 out.append(("code", start + a, start + b, name, *outer))
                 continue
         if isinstance(node, LatexCommentNode):
