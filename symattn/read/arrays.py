@@ -117,8 +117,8 @@ def _group(
         if ch == "#" or text.startswith("//", i):
             eol = text.find("\n", i, end)
             eol = end if eol < 0 else eol
-            if len(stack) == 1:
-                notes.append(text[i:eol].lstrip("#/ ").strip())
+            if len(stack) == 1 and notes and not notes[-1]:
+                notes[-1] = text[i:eol].lstrip("#/ ").strip()  # the row just written
             i = eol
             continue
         if ch in _OPEN and (ch == "[" or braces):
@@ -135,9 +135,13 @@ def _group(
             stack.pop()
             i += 1
             if not stack:
+                if notes and not notes[-1]:
+                    # ``[0.05, 0.80, 0.55]] # step``: the last row's comment after the close
+                    eol = text.find("\n", i, end)
+                    rest = text[i : end if eol < 0 else eol].lstrip(" \t),")
+                    if rest.startswith("#"):
+                        notes[-1] = rest.lstrip("# ").strip()
                 return root, i, notes
-            if len(stack) == 1 and notes:
-                notes[-1] = ""
             continue
         m = _NUMBER.match(text, i, end)
         if m is not None and not (i > 0 and (text[i - 1].isalnum() or text[i - 1] == "_")):

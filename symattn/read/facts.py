@@ -235,7 +235,7 @@ def _grid_fact(reading: Reading, placed: Placed, computed: Flows) -> Fact:
         at=g.start,
         block=placed.block,
         how=how,
-        row_names=tuple(n for n in g.notes) if any(g.notes) else (),
+        row_names=g.notes if g.notes and all(g.notes) else (),
         masked=masked,
         elided=g.elided,
         **_from_role(role),  # type: ignore[arg-type]

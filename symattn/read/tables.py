@@ -23,6 +23,10 @@ from symattn.read.source import Source
 __all__ = ["Cell", "Table", "read_table", "text_tables"]
 
 _NUMBER: Final = re.compile(r"(?<![\w.])[-−]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?(?![\w.])")
+#: LaTeX rules at the start of a cell (after the ``\\`` that ended the row before)
+_RULES: Final = re.compile(
+    r"(?:\s*\\(?:" + "|".join(sorted(TABLE_RULE_NAMES)) + r")\b(?:\{[^{}]*\})?)+\s*"
+)
 _MARKUP: Final = re.compile(r"[$`*_\\]|\\text\{|\\mathbf\{")
 
 
@@ -61,6 +65,9 @@ class Table:
 def _cell(src: Source, a: int, b: int, limits: Limits) -> Cell:
     text = src.text
     raw = text[a:b]
+    rule = _RULES.match(raw)
+    if rule is not None:
+        a, raw = a + rule.end(), raw[rule.end() :]  # ``\hline a``: the rule is no word
     words = _MARKUP.sub(" ", raw).replace("}", " ").strip()
     grids = scan_arrays(text, a, b, limits)
     if (

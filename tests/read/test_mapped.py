@@ -27,7 +27,11 @@ def test_join_and_slice() -> None:
     assert m.at(3) == 10 and m.slice(3, 5).text == "ab" and m.slice(3, 5).at(1) == 11
 
 
-@given(st.lists(st.tuples(st.integers(0, 19), st.integers(0, 5), st.text("xy", max_size=3)), max_size=4))
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 19), st.integers(0, 5), st.text("xy", max_size=3)), max_size=4
+    )
+)
 def test_every_character_maps_into_the_source(edits: list[tuple[int, int, str]]) -> None:
     reps = []
     last = 0
