@@ -278,10 +278,8 @@ class _Walker:
             )
             if target is not None:
                 return Sym("T", (self.ev(target, d),))
-            if target is None and isinstance(node.func, ast.Attribute):
+            if isinstance(node.func, ast.Attribute):
                 return Sym("T", (self.ev(node.func.value, d),))
-            if target is not None:
-                return Sym("T", (self.ev(target, d),))
         if last in EXP_CALLS.words and args:
             inner = self.ev(args[0], d)
             if inner.kind in ("scores", "scaled"):

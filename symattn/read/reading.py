@@ -77,10 +77,12 @@ class Reading:
     #: output blocks right after a block of code: what that code printed
     printed: set[int] = field(default_factory=set)
 
+    def __post_init__(self) -> None:
+        self._starts = [b.start for b in self.blocks]
+
     def block_of(self, at: int) -> int:
         """The index of the block that holds offset ``at`` (the one before it if none)."""
-        starts = [b.start for b in self.blocks]
-        return max(bisect.bisect_right(starts, at) - 1, 0)
+        return max(bisect.bisect_right(self._starts, at) - 1, 0)
 
     def context(self, block: int, at: int) -> str:
         """The words before offset ``at`` that may say what is there: the lines above it in
