@@ -117,7 +117,9 @@ def audit(
     taken = {(f.line, f.column) for f in level1.findings}
     merged = list(level1.findings)
     for f in level2.findings:
-        if (f.line, f.column) not in taken or f.code == "not-normalized":
+        if f.code == "not-normalized":
+            merged.append(f)  # (about a row's sum, not its first number: it takes no place)
+        elif (f.line, f.column) not in taken:
             taken.add((f.line, f.column))
             merged.append(f)
     merged += repeated(reading.chains, merged, census)

@@ -68,8 +68,10 @@ class Judging:
         link: Link,
         offset: int,
         constant: Known | None = None,
+        expression: str = "",
     ) -> None:
-        """Judge one written number; add a finding when it is not consistent."""
+        """Judge one written number (the value of ``expression``, when one is written);
+        add a finding when it is not consistent."""
         self.checked += 1
         self.seen.add(link.offset(offset))
         as_written = judge(claim, value, accepted=self.accepted, limits=self.limits)
@@ -98,12 +100,16 @@ class Judging:
         key = code
         if code == "approximate-constant":
             key = cause.split(":")[0]
+        params: dict[str, object] = {}
+        if code == "propagated-rounding" and expression and len(expression) <= 80:
+            key, params = "propagated-rounding-of", {"expression": expression}
         msg = say(
             key,
             claimed=claim.text,
             exact=verdict.exact,
             expected=verdict.expected,
             cause=cause.partition(":")[2],
+            **params,
         )
         self.findings.append(
             text_finding(

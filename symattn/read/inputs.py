@@ -57,7 +57,9 @@ def rows_of(f: Fact) -> tuple[tuple[str, ...], ...]:
 
 
 def complete(f: Fact) -> bool:
-    return not f.elided and all(s is not None for s in f.spots) and len(f.dims) in (1, 2)
+    if f.elided or len(f.dims) not in (1, 2) or any(s is None for s in f.spots):
+        return False
+    return len(f.spots) == f.dims[0] * (f.dims[1] if len(f.dims) == 2 else 1)
 
 
 def gather(facts: Sequence[Fact]) -> dict[int, Input]:
@@ -85,16 +87,24 @@ def gather(facts: Sequence[Fact]) -> dict[int, Input]:
             frozenset({f.role}), rows_of(f), names, tuple(s for s in f.spots if s), f.at
         )
     for role, fs in groups.items():
+        # one row per index (``v_1 (Thinking)`` and a later ``v_1`` are one row), named by
+        # the token when one of its vectors gives it
         seen: dict[str, Fact] = {}
+        names: dict[str, str] = {}
         for f in fs:
-            key = f.token or str(f.index)
+            key = str(f.index) if f.index is not None else f.token
             seen.setdefault(key, f)
+            if f.token:
+                names.setdefault(key, f.token)
         first = fs[0]
         rows = tuple(rows_of(f)[0] for f in seen.values())
         if len({len(r) for r in rows}) != 1:
             continue
         spots = tuple(s for f in seen.values() for s in f.spots if s)
-        out[first.at] = Input(frozenset({role}), rows, tuple(seen), spots, first.at)
+        row_names = tuple(names.get(k, k) for k in seen)
+        if len(set(row_names)) != len(row_names):
+            continue
+        out[first.at] = Input(frozenset({role}), rows, row_names, spots, first.at)
     return out
 
 
@@ -216,6 +226,14 @@ def spec_inputs(
         queries = keys
     elif len(q.rows) == len(k.rows) and not q.row_names and "kv" not in k.roles:
         queries = keys
+    elif (
+        q.row_names
+        and all(n.isdigit() and 1 <= int(n) <= len(keys) for n in q.row_names)
+        and k.row_names
+        and "kv" not in k.roles
+    ):
+        # ``q_1`` beside ``k_1 (Thinking)``: in self-attention query 1 is token 1
+        queries = tuple(keys[int(n) - 1] for n in q.row_names)
     else:
         queries = q.row_names or tuple(f"q{i + 1}" for i in range(len(q.rows)))
     data = {"Q": lists(q.rows), "K": lists(k.rows), "V": lists(v.rows)}

@@ -24,7 +24,7 @@ from symattn.read.claims import Judging, Known
 from symattn.read.definitions import Definition, Definitions, holds
 from symattn.read.evaluate import Value, evaluate, flatten
 from symattn.read.extract import ChainText, Link
-from symattn.read.links import NOTHING, Parsed, label_of, read_first, read_link
+from symattn.read.links import NOTHING, Parsed, label_of, read_first, read_link, unknown_math
 from symattn.read.messages import fraction_text, say
 from symattn.read.notations import PROSE_SENTENCE, SUBSCRIPT_INDEX
 from symattn.read.observations import Spot, Stated
@@ -172,6 +172,9 @@ def _process(run: _Run, chain: ChainText) -> None:
     if not any(ch.isdigit() for ln in links for ch in SUBSCRIPT_INDEX.regex.sub("", ln.text)):
         return  # symbolic formula (``q_{3} = x_{3} W^{Q}``): nothing numeric to check
     first = read_first(links[0].text, run.limits)
+    if first.kind == "none" and (why := unknown_math(links[0].text, run.limits)) is not None:
+        # math the grammar does not know: said, not dropped (the other links still say)
+        run.unparsed.append(Unparsed(chain.line, chain.text[:200], why))
     label = first.label if first.kind == "label" else ""
     if first.kind == "none" and chain.before and not links[0].text.strip():
         label = label_of(chain.before, run.limits) or ""
@@ -331,7 +334,15 @@ def _judge_claims(
                 run.judging.checked += 1  # right for an earlier, more exact form of it
                 run.judging.seen.add(link.offset(off + p.offset))
             else:
-                run.judging.one(claim, v, x, link, off + p.offset, constants[last_expr])
+                run.judging.one(
+                    claim,
+                    v,
+                    x,
+                    link,
+                    off + p.offset,
+                    constants[last_expr],
+                    links[last_expr].text if len(lits) == 1 else "",
+                )
             _remember_rounding(run, claim, x, links[last_expr].text)
 
 

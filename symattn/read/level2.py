@@ -135,6 +135,8 @@ def _another_stage(
         places = by_fact.get(i, [])
         if not places or any(len(p[1]) != 2 for p in places):
             continue
+        if len(places) == 1 and (problem.spots[places[0]].written.significant or 0) < 3:
+            continue  # one short number (``2``) matches some entry of some stage by chance
         own_step, own_row = places[0][0], places[0][1][0]
         for step in _ROW_STEPS:
             tensor = result.stage(step)

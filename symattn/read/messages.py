@@ -30,6 +30,7 @@ AUDIT_KEYS: Final[tuple[str, ...]] = (
     "approximate-root",
     # right for the author's own rounded earlier numbers
     "propagated-rounding",
+    "propagated-rounding-of",
     # ``a = b`` between two exact expressions that are not equal
     "wrong-step",
     # one name, two values; a formula that holds with only one of them

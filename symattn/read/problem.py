@@ -104,12 +104,24 @@ class _Built:
     def put(
         self, i: int, row: str, stage: str, cols: list[str], values: Sequence[Spot | None]
     ) -> None:
+        partial = stage != "sum" and any(v is None for v in values)
+        mine = {c for c, v in zip(cols, values, strict=False) if v is not None}
         k = 0
         while True:
             rows, spots, used = self.layer(k)
             rc = rows.setdefault(row, {})
             if stage not in rc:
                 break
+            old = rc[stage]
+            if partial and isinstance(old, dict) and not mine & set(old):
+                # ``w_1 ≈ 0.89`` then ``w_2 ≈ 0.11``: one row of weights, key by key
+                old.update({c: v.written.text for c, v in zip(cols, values, strict=True) if v})
+                used.add(i)
+                for c, v in zip(cols, values, strict=True):
+                    if v is not None:
+                        spots[(_STEP[stage], (row, c))] = v
+                        self.owners[k][(_STEP[stage], (row, c))] = i
+                return
             k += 1
         if stage == "sum":
             s = values[0]

@@ -27,7 +27,7 @@ from symattn.read.code import Statement, statements
 from symattn.read.extract import ChainText, Link, Skipped, chains_of, with_result_expression
 from symattn.read.formulas import math_rows, text_lines
 from symattn.read.layout import side_by_side, stack_rows
-from symattn.read.mapped import Mapped
+from symattn.read.mapped import Mapped, MappedBuilder
 from symattn.read.notations import ARRAY_CALLS, INLINE_JOIN, PROSE_WORD
 from symattn.read.python import Assigned, Defined, Shown, Step, expr_text, facts_of
 from symattn.read.roles import symbol_role
@@ -173,14 +173,17 @@ def _prose(r: Reading, i: int, b: Block, fmt: str, line_starts: list[int], limit
             for row in math_rows(text, a, e)
             for c in chains_of(row, r.src, "math", _word_before(between))
         ]
-        if (
-            found
-            and prev is not None
-            and found[0].links[0].text == ""
-            and INLINE_JOIN.regex.fullmatch(between.strip("$ "))
-        ):
-            # `$k_1$ (Thinking) $= [1, 2]$`: the second piece continues the first
-            joined = ChainText(prev.links + found[0].links[1:], prev.kind, prev.before)
+        join = INLINE_JOIN.find(between.strip("$ ")) if found and prev is not None else None
+        if join is not None and prev is not None and found[0].links[0].text == "":
+            # `$k_1$ (Thinking) $= [1, 2]$`: the second piece continues the first, and the
+            # token in parentheses names the first piece's row
+            first = prev.links[0]
+            if join.group("token") and len(prev.links) == 1:
+                at = prev_end + between.index(join.group("token"))
+                first = _with_token(first, at, join.group("token"), r.src)
+            joined = ChainText(
+                (first, *prev.links[1:], *found[0].links[1:]), prev.kind, prev.before
+            )
             if prev_added:
                 r.chains[-1] = joined
             else:
@@ -250,6 +253,18 @@ def _pieces(start: int, end: int, cuts: list[tuple[int, int]]) -> list[tuple[int
     if cur < end:
         out.append((cur, end))
     return out
+
+
+def _with_token(link: Link, at: int, token: str, src: Source) -> Link:
+    """``k_1`` followed by ``(Thinking)`` outside the math: the link ``k_1 (Thinking)``."""
+    b = MappedBuilder()
+    for run, origin, length in link.where.runs():
+        b.add(run, origin, length)
+    b.add(" (", at, 0)
+    b.add(token, at, len(token))
+    b.add(")", at + len(token), 0)
+    built = b.build()
+    return Link(built.text, link.relation, built, src)
 
 
 def _lone(body: str, r: Reading, a: int, e: int) -> ChainText | None:

@@ -63,6 +63,10 @@ def clean_name(name: str) -> str:
     return "".join(ch.lower() if ch.isascii() else ch for ch in s)
 
 
+#: stages whose rows are tokens: a token in parentheses after one names its row
+_TOKEN_ROWS: Final = frozenset({"x", "q", "k", "v", "kv"})
+
+
 def symbol_role(name: str) -> Role | None:
     """The role a whole name states (``k_1 (Thinking)``: key 1, token Thinking), or None."""
     found = _symbol(name)
@@ -72,8 +76,8 @@ def symbol_role(name: str) -> Role | None:
     if m is None or _symbol(m.group("token")) is not None:
         return None
     found = _symbol(m.group("name"))
-    if found is None or found.token or found.row or found.col:
-        return found
+    if found is None or found.token or found.row or found.col or found.role not in _TOKEN_ROWS:
+        return found  # (``w_1 (to itself)`` says which key, in words: no token of a row)
     return replace(found, token=m.group("token").strip())
 
 

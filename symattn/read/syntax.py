@@ -402,9 +402,11 @@ def literal_numbers(node: Node) -> list[tuple[Written, int]] | None:
 
 def literal_shape(node: Node) -> tuple[int, ...]:
     """The shape a literal is written in: () for a number, (n,) for ``[a, b]``, (n, m) for a
-    matrix."""
+    matrix; a ragged list is the row of its numbers."""
     if isinstance(node, VecNode):
         inner = literal_shape(node.items[0]) if node.items else ()
+        if any(literal_shape(item) != inner for item in node.items[1:]):
+            return (len(numbers_in(node)),)  # ragged: its numbers, in a row
         return (len(node.items), *inner)
     return ()
 

@@ -380,8 +380,8 @@ PHRASES: Final[tuple[Pattern, ...]] = (
 TOKEN_IN_PARENS: Final = pattern(
     "token-in-parens",
     r"(?P<name>[^()]{1,40}?)\s*\((?P<token>[^()=\[\],]{1,40})\)",
-    "a symbol and the token it is for in parentheses (``k_1 (Thinking)``): the token is not "
-    "itself a symbol (``Query (Q)`` names Q)",
+    "a symbol of an input row and the token it is for in parentheses (``k_1 (Thinking)``): the "
+    "token is not itself a symbol (``Query (Q)`` names Q)",
     (ex("k_1 (Thinking)", name="k_1", token="Thinking"), ex("q(猫)", name="q", token="猫")),
     ("k_1", "softmax(x, y)"),
     how="fullmatch",

@@ -128,7 +128,7 @@ NEW_DEFINITION: Final = pattern(
 
 INLINE_JOIN: Final = pattern(
     "inline-join",
-    r"\s*(?:[(（][^()（）$=]{1,40}[)）])?\s*[:：]?\s*",
+    r"\s*(?:[(（](?P<token>[^()（）$=]{1,40})[)）])?\s*[:：]?\s*",
     "what may stand between ``$k_1$`` and ``$= [1, 2]$`` for the two to be one formula: "
     "nothing, or a token name in parentheses",
     (" (Thinking) ", "", "（动物）"),
