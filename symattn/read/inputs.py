@@ -90,18 +90,18 @@ def gather(facts: Sequence[Fact]) -> dict[int, Input]:
         # one row per index (``v_1 (Thinking)`` and a later ``v_1`` are one row), named by
         # the token when one of its vectors gives it
         seen: dict[str, Fact] = {}
-        names: dict[str, str] = {}
+        tokens: dict[str, str] = {}
         for f in fs:
             key = str(f.index) if f.index is not None else f.token
             seen.setdefault(key, f)
             if f.token:
-                names.setdefault(key, f.token)
+                tokens.setdefault(key, f.token)
         first = fs[0]
         rows = tuple(rows_of(f)[0] for f in seen.values())
         if len({len(r) for r in rows}) != 1:
             continue
         spots = tuple(s for f in seen.values() for s in f.spots if s)
-        row_names = tuple(names.get(k, k) for k in seen)
+        row_names = tuple(tokens.get(k, k) for k in seen)
         if len(set(row_names)) != len(row_names):
             continue
         out[first.at] = Input(frozenset({role}), rows, row_names, spots, first.at)
