@@ -176,10 +176,25 @@ def audit_json(reports: Sequence[AuditReport], lang: str = "en") -> dict[str, ob
                 "checked": r.checked,
                 "unparsed": [_unparsed_json(u) for u in r.unparsed],
                 "recognised": recognised_json(r.recognised) if r.recognised is not None else None,
+                "coverage": _coverage_json(r),
+                "lang": r.lang,
             }
             for r in reports
         ]
     }
+
+
+def _one_line(text: str) -> str:
+    """``text`` on one line (every Unicode line break and run of spaces is one space)."""
+    return " ".join(text.split())
+
+
+def _coverage_json(r: AuditReport) -> dict[str, object]:
+    not_read: dict[str, int] = {}
+    for n in r.numbers:
+        if n.status == "not read":
+            not_read[n.reason] = not_read.get(n.reason, 0) + 1
+    return {**r.coverage(), "not_read": not_read}
 
 
 def audit_text(reports: Sequence[AuditReport], lang: str = "en") -> str:
@@ -195,12 +210,16 @@ def audit_text(reports: Sequence[AuditReport], lang: str = "en") -> str:
                 f"{where}: {f.code} claimed {f.claimed}{exact} — {say(f.message, messages)}"
             )
         for u in r.unparsed:
-            lines.append(f"{r.path}:{u.line}: not checked: {u.text[:80]} ({u.reason})")
+            lines.append(
+                f"{r.path}:{u.line}: not checked: {_one_line(u.text)[:80]} ({_one_line(u.reason)})"
+            )
         if r.recognised is not None:
             lines.append(f"{r.path}: recognised {recognised_text(r.recognised, lang)}")
+        cov = r.coverage()
         counts = (
             f"{len(r.findings)} finding(s), {r.checked} claim(s) checked, "
-            f"{len(r.unparsed)} not checked"
+            f"{len(r.unparsed)} not checked; {cov['numbers']} number(s) in the text, "
+            f"{cov['read']} read, {cov['judged']} judged"
         )
         lines.append(f"{r.path}: {counts}")
     return "\n".join(lines) + "\n"
@@ -215,6 +234,10 @@ def audit_markdown(reports: Sequence[AuditReport], lang: str = "en") -> str:
             "path": r.path,
             "summary": cat["report_summary"].format(
                 checked=r.checked, findings=len(r.findings), unparsed=len(r.unparsed)
+            )
+            + " "
+            + catalog(lang, "audit", keys=("report_coverage",))["report_coverage"].format(
+                **r.coverage()
             ),
             "recognised": (
                 cat["report_recognised"].format(what=recognised_text(r.recognised, lang))
@@ -234,7 +257,8 @@ def audit_markdown(reports: Sequence[AuditReport], lang: str = "en") -> str:
                 for f in r.findings
             ],
             "unparsed": [
-                (cat["report_line"].format(line=u.line), u.text, u.reason) for u in r.unparsed
+                (cat["report_line"].format(line=u.line), _one_line(u.text), _one_line(u.reason))
+                for u in r.unparsed
             ],
         }
         for r in reports

@@ -32,6 +32,10 @@ from symattn.read.notations import (
 __all__ = ["Entry", "Grid", "plain_rows", "prose_numbers", "scan_arrays"]
 
 _NUMBER: Final = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+#: LaTeX sizes and spaces inside a written array (``\left[1,\ 0\right]``)
+_LATEX_SIZING: Final = re.compile(r"\\(?:left|right|[bB]igg?[lr]?|quad|qquad|[,;:! ])")
+#: a LaTeX size right before an opening bracket (then the bracket is no index)
+_LATEX_OPEN: Final = re.compile(r"\\(?:left|[bB]igg?l?)$")
 _WORD: Final = re.compile(r"[-+]?[A-Za-z_.]+")
 _SPACE: Final = " \t\r\n"
 _OPEN: Final = {"[": "]", "{": "}"}
@@ -113,6 +117,9 @@ def _group(
         ch = text[i]
         if ch in _SPACE or ch == ",":
             i += 1
+            continue
+        if ch == "\\" and (sizing := _LATEX_SIZING.match(text, i, end)) is not None:
+            i = sizing.end()  # ``\left[1,\ 0\right]``: sizes and spaces are no entries
             continue
         if ch == "#" or text.startswith("//", i):
             eol = text.find("\n", i, end)
@@ -225,7 +232,11 @@ def scan_arrays(
         if not found:
             break
         k = min(found)
-        if k > start and (text[k - 1].isalnum() or text[k - 1] in "_)]"):
+        if (
+            k > start
+            and (text[k - 1].isalnum() or text[k - 1] in "_)]")
+            and not _LATEX_OPEN.search(text, max(start, k - 6), k)
+        ):
             i = k + 1  # x[0], B[0][1]: an index, not a list
             continue
         if SHAPE_WRAPPER.regex.search(text, max(start, k - 12), k):

@@ -34,7 +34,7 @@ from symattn.read.problem import Problem, build_problems
 from symattn.read.reading import Reading, read
 from symattn.read.repeats import repeated
 from symattn.read.report import AuditReport, Recognised, Unparsed
-from symattn.read.scaling import hypotheses
+from symattn.read.scaling import hypotheses, masks
 from symattn.read.source import Source
 
 __all__ = [
@@ -86,12 +86,13 @@ def understand(
     for chain in reading.chains:
         for at in chain.number_offsets():
             census.read(at)
-    level1 = judge_chains(reading.chains, accepted=accepted, limits=limits)
+    sections = [reading.blocks[b].section for b in reading.chain_blocks]
+    level1 = judge_chains(reading.chains, accepted=accepted, limits=limits, sections=sections)
     computed = flows(
         reading.code_facts, [st.tree for _, st in reading.statements], reading.literal_roles
     )
     facts = facts_of_reading(reading, level1.stated, computed)
-    problems = build_problems(facts, hypotheses(src.text, facts))
+    problems = build_problems(facts, hypotheses(src.text, facts), masks(src.text))
     return Understanding(src, census, reading, level1, tuple(facts), tuple(problems))
 
 
@@ -111,7 +112,10 @@ def audit(
     level2 = judge_problems(problems, path, accepted=accepted, limits=limits, facts=facts)
     if level2.known:
         # again, now that the numbers the problem states have their exact values
-        level1 = judge_chains(reading.chains, accepted=accepted, limits=limits, known=level2.known)
+        sections = [reading.blocks[b].section for b in reading.chain_blocks]
+        level1 = judge_chains(
+            reading.chains, accepted=accepted, limits=limits, known=level2.known, sections=sections
+        )
     for at in level1.seen | level2.judged:
         census.judged(at)
     taken = {(f.line, f.column) for f in level1.findings}

@@ -16,6 +16,7 @@ code block (a fenced or indented block: code, or the output a notebook printed).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final
@@ -29,6 +30,11 @@ from symattn.read.notations import LANGUAGE
 from symattn.read.source import Source
 
 __all__ = ["Block", "Span", "blocks", "format_of"]
+
+#: a LaTeX sectioning command at the start of a line: a new section begins
+_SECTIONING: Final = re.compile(
+    r"^[ \t]*\\(?:part|chapter|section|subsection|subsubsection|paragraph)\*?\s*[\[{]", re.M
+)
 
 #: (start, end) offsets in the source text
 Span = tuple[int, int]
@@ -83,7 +89,11 @@ def blocks(src: Source, fmt: str) -> tuple[Block, ...]:
     if fmt == "markdown":
         found = list(_markdown(src, _MD))
     elif fmt == "latex":
-        found = [Block(k, a, b, math=m, cells=c, info=i) for k, a, b, m, c, i in latex_blocks(src)]
+        found = [
+            piece
+            for k, a, b, m, c, i in latex_blocks(src)
+            for piece in _headings(src.text, Block(k, a, b, math=m, cells=c, info=i))
+        ]
     else:
         found = list(_markdown(src, _PLAIN))
     out = []
@@ -93,6 +103,24 @@ def blocks(src: Source, fmt: str) -> tuple[Block, ...]:
             section += 1
         out.append(Block(b.kind, b.start, b.end, b.math, b.code, b.cells, b.info, section))
     return tuple(out)
+
+
+def _headings(text: str, b: Block) -> Iterator[Block]:
+    """A LaTeX paragraph cut where a sectioning command starts a line (``\\subsection*{…}``):
+    each piece from one on is a heading block (a section of its own)."""
+    cuts = (
+        [m.start() for m in _SECTIONING.finditer(text, b.start, b.end)] if b.kind == "prose" else []
+    )
+    if not cuts:
+        yield b
+        return
+    edges = [b.start, *[c for c in cuts if c > b.start], b.end]
+    for k, (x, y) in enumerate(zip(edges, edges[1:], strict=False)):
+        if y <= x:
+            continue
+        kind = "heading" if k > 0 or x in cuts else "prose"
+        math = tuple((p, q) for p, q in b.math if x <= p and q <= y)
+        yield Block(kind, x, y, math=math, info=b.info)
 
 
 # --------------------------------------------------------------------------- Markdown

@@ -81,6 +81,13 @@ MAX_DISTINCT = 8
 PER_ROW: Final = frozenset({"scores", "scaled", "exp", "sum", "weights", "output"})
 
 
+def _global(name: str) -> bool:
+    """Whether a name is a parameter of the whole text (``d_k``, ``\\sqrt{d_k}``), whose
+    second value is a conflict wherever it is given."""
+    role = symbol_role(name)
+    return (role is not None and role.role == "d_k") or "d_k" in name or "d_{k}" in name
+
+
 def _key(v: Value) -> tuple[object, ...] | None:
     """A hashable key of a rational value (None when an entry is irrational)."""
     out: list[object] = []
@@ -112,6 +119,9 @@ class Definitions:
         self._keys: dict[str, set[tuple[object, ...]]] = {}
         self._later: dict[str, list[Definition]] = {}
         self._notes: dict[str, list[Message]] = {}
+        #: the section (heading) of the chains being read, and where each name was defined
+        self.section = 0
+        self._section_of: dict[str, int] = {}
 
     def define(
         self, name: str, value: Value, exact: Value, text: str, line: int, column: int
@@ -122,6 +132,11 @@ class Definitions:
         role = symbol_role(name)
         if role is not None and role.role in PER_ROW:
             return
+        if self._section_of.setdefault(name, self.section) != self.section and not _global(name):
+            # ``w`` in section "Query love" after ``w`` in "Query I": that section's own
+            self._section_of[name] = self.section
+            self._distinct.pop(name, None)
+            self._keys.pop(name, None)
         d = Definition(value, text, line, column)
         distinct = self._distinct.setdefault(name, [])
         keys = self._keys.setdefault(name, set())

@@ -313,6 +313,10 @@ _ORDINALS: Final = {
 }
 
 
+#: stages stated one query row at a time
+_ROW_ROLES: Final = frozenset({"scores", "scaled", "exp", "sum", "weights", "output"})
+
+
 def _row_named(context: str) -> int | None:
     """The query row the last two lines before a fact name (``For first row …:``)."""
     tail = "\n".join(context.rsplit("\n", 8)[-8:])
@@ -413,6 +417,8 @@ def _stated_fact(reading: Reading, s: Stated) -> Fact | None:
         row = _row_named(s.first) or _row_named(reading.context(fact.block, s.at))
         if row is not None:
             fact = replace(fact, index=row)
+        elif role.role in _ROW_ROLES and (token := reading.section_query(fact.block)):
+            fact = replace(fact, token=token)  # under ``## Query love``: love's row
     if role is not None and role.col:
         named = role.row
         fact = replace(

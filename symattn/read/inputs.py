@@ -104,6 +104,8 @@ def gather(facts: Sequence[Fact]) -> dict[int, Input]:
         row_names = tuple(tokens.get(k, k) for k in seen)
         if len(set(row_names)) != len(row_names):
             continue
+        if any(role in i.roles and i.rows == rows and i.row_names for i in out.values()):
+            continue  # ``q_1 = [1, 1]`` repeating a row of a table that names its tokens
         out[first.at] = Input(frozenset({role}), rows, row_names, spots, first.at)
     return out
 
@@ -121,9 +123,18 @@ def default(
     says the inputs are assumed (``Q = K = V = X``), not written."""
     x = latest(inputs, ("x",), f.at)
     ws = [latest(inputs, (r,), f.at) for r in ("w_q", "w_k", "w_v")]
-    if x is not None and all(w is not None for w in ws):
-        return Derivation("x", (x, *[w for w in ws if w is not None])), False
     q = latest(inputs, ("q",), f.at)
+    # queries named by other tokens than the embeddings (cross-attention, whose X_q the text
+    # shows only as Q): the Q, K, V given are the problem
+    other_queries = (
+        x is not None
+        and q is not None
+        and bool(inputs[q].row_names)
+        and bool(inputs[x].row_names)
+        and not set(inputs[q].row_names) <= set(inputs[x].row_names)
+    )
+    if x is not None and all(w is not None for w in ws) and not other_queries:
+        return Derivation("x", (x, *[w for w in ws if w is not None])), False
     k = latest(inputs, ("k", "kv"), f.at)
     v = latest(inputs, ("v", "kv"), f.at)
     if q is not None and k is not None and v is not None:

@@ -11,7 +11,7 @@ behind the text (:class:`~symattn.read.observations.Stated`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from symattn.config import Limits
@@ -66,11 +66,22 @@ class _Run:
 
     judging: Judging
     names: Definitions
-    known: Mapping[str, Known]
+    known: Mapping[str, tuple[tuple[int, Known], ...]]
     unparsed: list[Unparsed] = field(default_factory=list)
     stated: list[Stated] = field(default_factory=list)
     #: numbers the text wrote as roundings, by value: what they round (None: ambiguous)
     rounded: dict[str, Known | None] = field(default_factory=dict)
+    #: the source offset of the chain being judged
+    at: int = 0
+
+    def known_at(self, key: str) -> Known | None:
+        """The exact value of the number ``key`` stated last before the chain being judged
+        (or the only one stated)."""
+        places = self.known.get(key, ())
+        before = [k for at, k in places if at < self.at]
+        if before:
+            return before[-1]
+        return places[0][1] if len(places) == 1 else None
 
     @property
     def limits(self) -> Limits:
@@ -87,15 +98,18 @@ def judge_chains(
     *,
     accepted: frozenset[Rounding],
     limits: Limits,
-    known: Mapping[str, Known] | None = None,
+    known: Mapping[str, tuple[tuple[int, Known], ...]] | None = None,
+    sections: Sequence[int] = (),
 ) -> Level1:
     """Judge every chain; math that cannot be read is listed as unparsed, with the reason.
 
     ``known`` gives the exact values of numbers the text states elsewhere (the weights of
-    the problem behind it), by :func:`value_key`.
+    the problem behind it), by :func:`value_key`; ``sections`` the section (heading) each
+    chain is in (a name given again in another section is that section's own).
     """
     run = _Run(Judging(accepted, limits), Definitions(accepted, limits), known or {})
-    for whole in found:
+    for k, whole in enumerate(found):
+        run.names.section = sections[k] if k < len(sections) else 0
         name = ""
         for chain in _steps(whole):
             try:
@@ -169,6 +183,7 @@ def _step(run: _Run, chain: ChainText, name: str) -> str:
 
 def _process(run: _Run, chain: ChainText) -> None:
     links = chain.links
+    run.at = chain.start
     if not any(ch.isdigit() for ln in links for ch in SUBSCRIPT_INDEX.regex.sub("", ln.text)):
         return  # symbolic formula (``q_{3} = x_{3} W^{Q}``): nothing numeric to check
     first = read_first(links[0].text, run.limits)
@@ -217,7 +232,8 @@ def _overrides(run: _Run, node: Node) -> tuple[dict[int, Scalar], Known | None]:
         if w.kind not in ("decimal", "scientific"):
             continue
         key = value_key(w)
-        k = (run.rounded.get(key) if _rounding_like(w) else None) or run.known.get(key)
+        # the problem's exact value first (Level 1's own may rest on a name it misread)
+        k = run.known_at(key) or (run.rounded.get(key) if _rounding_like(w) else None)
         if k is None or num.pos < 0:
             continue
         out[num.pos] = k.value
@@ -288,6 +304,11 @@ def _judge_claims(
     holding: dict[str, set[int]] = {}
     for i, p in enumerate(parsed):
         value = values[i]
+        if i > 0 and p.node is None:
+            # ``e^{s_2} = e^{-\infty} = 0``: a link not read stands between; what follows
+            # claims its value, which is not known (the names before it may have changed)
+            last_expr = None
+            continue
         if p.node is None or value is None:
             continue
         lits = literal_numbers(p.node) if i > 0 else None

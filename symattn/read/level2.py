@@ -43,9 +43,9 @@ class Level2:
     unparsed: tuple[Unparsed, ...] = ()
     judged: frozenset[int] = frozenset()
     recognised: Recognised | None = None
-    #: the exact value of each number the problem states, by its value as written (for the
-    #: formulas that use it as an ingredient: ``0.18 × 30``)
-    known: Mapping[str, Known] = field(default_factory=dict)
+    #: the exact value of each number the problem states, by its value as written, with where
+    #: it is written (for the formulas that use it as an ingredient: ``0.18 × 30``)
+    known: Mapping[str, tuple[tuple[int, Known], ...]] = field(default_factory=dict)
 
 
 #: the trace step of each stage a misshapen claim may be about
@@ -152,11 +152,16 @@ def _another_stage(
 
 
 def _known(
-    spec: Spec, problem: Problem, into: dict[str, Known | None], skip: set[int], wrong: set[int]
+    spec: Spec,
+    problem: Problem,
+    into: dict[str, dict[int, Known | None]],
+    skip: set[int],
+    wrong: set[int],
 ) -> None:
-    """The exact value of every number the problem states (ambiguous keys become None); not
-    of the facts found to hold another stage (``skip``), nor of numbers found wrong
-    (``wrong``: offsets), whose exact value is no rounding the author made."""
+    """The exact value of every number the problem states, by its value as written and where
+    it is written (a place given two values becomes None); not of the facts found to hold
+    another stage (``skip``), nor of numbers found wrong (``wrong``: offsets), whose exact
+    value is no rounding the author made."""
     result = spec.run()
     queries, keys = list(spec.query_tokens), list(spec.tokens)
     for (step, pos), spot in problem.spots.items():
@@ -174,14 +179,14 @@ def _known(
         else:
             continue
         entry = TensorEntry(result.stage(step), index)
-        k = value_key(spot.written)
+        places = into.setdefault(value_key(spot.written), {})
         new = Known(Scalar("ext", ext=entry), spot.written.text, False)
-        if k in into:
-            old = into[k]
+        if spot.at in places:
+            old = places[spot.at]
             if old is not None and not _same(old.value.ext, entry):
-                into[k] = None
+                places[spot.at] = None
         else:
-            into[k] = new
+            places[spot.at] = new
 
 
 def _holds_at(
@@ -320,11 +325,11 @@ def judge_problems(
     findings: list[Finding] = []
     unparsed: list[Unparsed] = []
     judged: set[int] = set()
-    known: dict[str, Known | None] = {}
+    known: dict[str, dict[int, Known | None]] = {}
     for group in by_layer.values():
         results = [_one(p, path, accepted, limits) for p in group]
-        ok = [r[0] for r in results if not isinstance(r, str)]
-        rescued = next((r[1] for r in results if not isinstance(r, str)), set())
+        pairs = [(p, r) for p, r in zip(group, results, strict=True) if not isinstance(r, str)]
+        ok = [r[0] for _, r in pairs]
         if not ok:
             first = group[0].first
             line = first.line if first is not None else 1
@@ -342,18 +347,22 @@ def judge_problems(
             )
             continue
         judged.update(s.at for s in group[0].spots.values())
-        wrong = {at for at, f in ok[0] if f.severity in ("error", "warning")}
-        if not any(f.code == "dk-mismatch" for _, f in ok[0]):
+        flagged = [{at for at, f in r if f.severity in ("error", "warning")} for r in ok]
+        agreed = set.intersection(*flagged) if flagged else set()
+        # the frame (scale, mask) the text fits best: its findings are the ones reported
+        # (where every frame agrees) and its exact values are what the author rounded
+        best = min(range(len(pairs)), key=lambda i: len(flagged[i]))
+        problem, (found, rescued) = pairs[best]
+        if not any(f.code == "dk-mismatch" for _, f in found):
             # (after a dk-mismatch the author works in another frame: the stated frame's
             # exact values are not what the author rounded)
             try:
-                _known(build_spec(group[0].data, path, limits), group[0], known, rescued, wrong)
+                spec = build_spec(problem.data, path, limits)
+                _known(spec, problem, known, rescued, flagged[best])
             except SymattnError:
                 pass
         judged.update(s.at for f, _ in group[0].misshapen for s in f.spots if s is not None)
-        flagged = [{at for at, f in r if f.severity in ("error", "warning")} for r in ok]
-        agreed = set.intersection(*flagged) if flagged else set()
-        for at, f in ok[0]:
+        for at, f in found:
             if f.severity in ("error", "warning") and at not in agreed:
                 continue
             findings.append(f)
@@ -362,5 +371,8 @@ def judge_problems(
         tuple(unparsed),
         frozenset(judged),
         problems[0].recognised,
-        {k: v for k, v in known.items() if v is not None},
+        {
+            k: tuple(sorted((at, v) for at, v in places.items() if v is not None))
+            for k, places in known.items()
+        },
     )

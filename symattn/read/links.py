@@ -11,10 +11,9 @@ from dataclasses import dataclass
 from typing import Final
 
 from symattn.config import Limits
-from symattn.errors import SymattnError
+from symattn.errors import LimitError, SymattnError
 from symattn.read.notations import (
     EXPRESSION_START,
-    FUNCTION_NAMES,
     PROSE_END,
     SENTENCE_END,
     TAIL_SYMBOL,
@@ -38,8 +37,8 @@ class Parsed:
 
 NOTHING = Parsed("none")
 
-#: words of prose in a link (a LaTeX command's name is no word)
-_WORDS: Final = re.compile(r"(?<![\\A-Za-z])[A-Za-z\u4e00-\u9fff]{2,}")
+#: LaTeX commands (their names are no names of the text)
+_COMMAND: Final = re.compile(r"\\[A-Za-z]+")
 
 
 def label_of(text: str, limits: Limits) -> str | None:
@@ -104,11 +103,13 @@ def unknown_math(text: str, limits: Limits) -> str | None:
         return None  # (``总和 $= …$``: the words before the math name it)
     try:
         parse(text, limits=limits, normalized=True)
+    except LimitError as e:
+        return str(e)  # (too big or too deep to read: said, never dropped)
     except SymattnError as e:
         reason = str(e)
-        words = [w for w in _WORDS.findall(text) if w.lower() not in FUNCTION_NAMES]
-        if "unsupported command" in reason or "'!'" in reason or not words:
-            return reason  # (no words: it is math, and it was not read)
+        letters = any(ch.isalpha() for ch in _COMMAND.sub("", text))
+        if "unsupported command" in reason or "'!'" in reason or not letters:
+            return reason  # (no names: it is arithmetic, and it was not read)
     return None
 
 

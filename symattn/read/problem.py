@@ -198,8 +198,11 @@ def _hypotheses(d: Derivation, stated: Sequence[Hypothesis], width: int) -> list
     return list(stated)
 
 
-def build_problems(facts: Sequence[Fact], stated: Sequence[Hypothesis]) -> list[Problem]:
-    """The specs to check, one per set of inputs, repeat layer and hypothesis."""
+def build_problems(
+    facts: Sequence[Fact], stated: Sequence[Hypothesis], masks: Sequence[str] = ("",)
+) -> list[Problem]:
+    """The specs to check, one per set of inputs, repeat layer, hypothesis and mask (``""``,
+    ``causal``, ``zeros``: the keys whose weight the text writes as 0)."""
     inputs = gather(facts)
     known = signatures(inputs)
     groups: dict[Derivation, tuple[_Built, list[int], bool]] = {}
@@ -285,9 +288,15 @@ def build_problems(facts: Sequence[Fact], stated: Sequence[Hypothesis]) -> list[
             if "W_K" in data_inputs
             else len(keys)
         )
-        for hyp in _hypotheses(key, stated, width):
+        frames = [(h, m) for h in _hypotheses(key, stated, width) for m in masks]
+        for hyp, masking in frames:
             for k in range(max(len(built.rows), 1 if built.misshapen else 0)):
                 built.layer(k)
+                mask = _zeros_mask(built.rows[k], queries, keys) if masking == "zeros" else None
+                if masking == "zeros" and mask is None:
+                    continue
+                if masking == "causal" and (key.causal or len(queries) != len(keys)):
+                    continue
                 data: dict[str, object] = {
                     "schema": 1,
                     "tokens": list(keys),
@@ -299,8 +308,10 @@ def build_problems(facts: Sequence[Fact], stated: Sequence[Hypothesis]) -> list[
                     data["d_k"] = hyp.d_k
                 if hyp.scale is not None:
                     data["scale"] = str(hyp.scale)
-                if key.causal:
+                if key.causal or masking == "causal":
                     data["causal"] = True
+                elif mask is not None:
+                    data["mask"] = mask
                 claims: dict[str, object] = {"rows": built.rows[k]}
                 if k == 0 and tokens:
                     claims["tokens"] = tokens
@@ -326,7 +337,7 @@ def build_problems(facts: Sequence[Fact], stated: Sequence[Hypothesis]) -> list[
                         built.used[k],
                         rec,
                         first,
-                        hyp.name,
+                        hyp.name + (f", mask {masking}" if masking else ""),
                         (key, k),
                         assumed,
                         tuple((facts[i], row) for i, row in built.misshapen) if k == 0 else (),
@@ -334,6 +345,30 @@ def build_problems(facts: Sequence[Fact], stated: Sequence[Hypothesis]) -> list[
                     )
                 )
     return out
+
+
+def _zeros_mask(
+    rows: dict[str, dict[str, object]], queries: tuple[str, ...], keys: tuple[str, ...]
+) -> list[list[bool]] | None:
+    """The mask that removes each key whose weight a row writes as 0 (None when none is)."""
+    mask = [[True] * len(keys) for _ in queries]
+    found = False
+    for r, q in enumerate(queries):
+        weights = rows.get(q, {}).get("weights")
+        cells = (
+            list(zip(keys, weights, strict=False))
+            if isinstance(weights, list)
+            else list(weights.items())
+            if isinstance(weights, dict)
+            else []
+        )
+        for key, text in cells:
+            if isinstance(text, str) and canon(text) == "0" and key in keys:
+                mask[r][keys.index(key)] = False
+                found = True
+    if not found or any(not any(row) for row in mask):
+        return None
+    return mask
 
 
 def _scaling(facts: Sequence[Fact], hyp: Hypothesis, spots: dict[Place, Spot]) -> dict[str, str]:

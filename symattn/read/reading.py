@@ -28,7 +28,7 @@ from symattn.read.extract import ChainText, Link, Skipped, chains_of, with_resul
 from symattn.read.formulas import math_rows, text_lines
 from symattn.read.layout import side_by_side, stack_rows
 from symattn.read.mapped import Mapped, MappedBuilder
-from symattn.read.notations import ARRAY_CALLS, INLINE_JOIN, PROSE_WORD
+from symattn.read.notations import ARRAY_CALLS, INLINE_JOIN, PROSE_WORD, QUERY_HEADING
 from symattn.read.python import Assigned, Defined, Shown, Step, expr_text, facts_of
 from symattn.read.roles import symbol_role
 from symattn.read.source import Source
@@ -80,6 +80,23 @@ class Reading:
     def __post_init__(self) -> None:
         self._starts = [b.start for b in self.blocks]
 
+    def section_query(self, block: int) -> str:
+        """The query token the heading of ``block``'s section names (``## Query love``), or
+        "" (the nearest headings are looked at, up to one of level 1 or 2 that names none)."""
+        k, seen = block, 0
+        while k >= 0 and seen < 12:
+            b = self.blocks[k]
+            if b.kind == "heading":
+                seen += 1
+                text = self.src.text[b.start : b.end].strip()
+                m = QUERY_HEADING.find(text)
+                if m is not None:
+                    return m.group("token")
+                if _heading_level(text) <= 2:
+                    return ""
+            k -= 1
+        return ""
+
     def block_of(self, at: int) -> int:
         """The index of the block that holds offset ``at`` (the one before it if none)."""
         return max(bisect.bisect_right(self._starts, at) - 1, 0)
@@ -112,6 +129,14 @@ class Reading:
                     break
                 k -= 1
         return "\n".join(reversed(parts))
+
+
+def _heading_level(text: str) -> int:
+    """1 for ``#``/``\\section``, 2 for ``##``/``\\subsection``, …"""
+    if text.startswith("#"):
+        return len(text) - len(text.lstrip("#"))
+    m = re.match(r"\\((?:sub)*)section", text)
+    return 1 + len(m.group(1)) // 3 if m else 3
 
 
 def read(src: Source, fmt: str, census: Census, limits: Limits) -> Reading:

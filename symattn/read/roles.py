@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Final
 
-from symattn.read.notations.roles import PHRASES, SYMBOLS, TOKEN_IN_PARENS
+from symattn.read.notations.roles import CASED_SYMBOLS, PHRASES, SYMBOLS, TOKEN_IN_PARENS
 
 __all__ = ["Role", "clean_name", "phrase_role", "stage_rank", "symbol_role"]
 
@@ -81,7 +81,13 @@ def symbol_role(name: str) -> Role | None:
     return replace(found, token=m.group("token").strip())
 
 
+_CASED: Final = {w.text: w.means for w in CASED_SYMBOLS}
+
+
 def _symbol(name: str) -> Role | None:
+    bare = name.strip().strip("$*` ").replace("{", "").replace("}", "")
+    if bare in _CASED:
+        return Role(_CASED[bare])
     s = clean_name(name)
     if not s or len(s) > 60:
         return None

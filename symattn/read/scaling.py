@@ -5,7 +5,8 @@
 are scaled is read from what the text says (``\\sqrt{d_k}``, ``/ np.sqrt(…)``, ``** 0.5``,
 "scaled", "缩放" against ``softmax(S)``, ``softmax(scores)``, "unscaled", "未缩放"); when
 the text says neither, or both, both frames are tried and only what is wrong in both is
-reported.
+reported. A text that says it masks (causal, or some keys) is judged with and without the
+mask (:func:`masks`).
 """
 
 from __future__ import annotations
@@ -14,10 +15,16 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from symattn.read.facts import Fact
-from symattn.read.notations import DK_STATEMENT, SCALED_TEXT, UNSCALED_TEXT
+from symattn.read.notations import (
+    CAUSAL_TEXT,
+    DK_STATEMENT,
+    MASK_TEXT,
+    SCALED_TEXT,
+    UNSCALED_TEXT,
+)
 from symattn.read.problem import Hypothesis
 
-__all__ = ["hypotheses", "stated_d_k"]
+__all__ = ["hypotheses", "masks", "stated_d_k"]
 
 
 def stated_d_k(text: str, facts: Sequence[Fact]) -> int | None:
@@ -53,3 +60,15 @@ def hypotheses(text: str, facts: Sequence[Fact], k_width: int | None = None) -> 
 
 def _one() -> Fraction:
     return Fraction(1)
+
+
+def masks(text: str) -> tuple[str, ...]:
+    """The masks to try besides none: ``causal`` when the text says its attention is causal,
+    ``zeros`` (the keys whose weight the text writes as 0) when it says keys are masked.
+    Only what is wrong under every mask tried is reported."""
+    out = [""]
+    if CAUSAL_TEXT.regex.search(text):
+        out.append("causal")
+    if MASK_TEXT.regex.search(text):
+        out.append("zeros")
+    return tuple(out)

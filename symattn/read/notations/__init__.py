@@ -29,11 +29,14 @@ from symattn.read.notations.arrays import (
 )
 from symattn.read.notations.claims import (
     ATTENTION_CALL,
+    CAUSAL_TEXT,
     DK_STATEMENT,
     EXP_FIRST,
     LABEL_SYMBOL,
+    MASK_TEXT,
     NUMBER_TEXT,
     PROSE_NUMBER,
+    QUERY_HEADING,
     ROW_PHRASE,
     SCALED_FIRST,
     SCALED_ITEMS,
@@ -84,6 +87,9 @@ from symattn.read.notations.text import (
 )
 
 __all__ = [
+    "QUERY_HEADING",
+    "CAUSAL_TEXT",
+    "MASK_TEXT",
     "EXPRESSION_LINE",
     "RESULT_LABEL",
     "ARRAY_CALLS",

@@ -12,6 +12,9 @@ from typing import Final
 from symattn.read.rows import ex, pattern
 
 __all__ = [
+    "QUERY_HEADING",
+    "CAUSAL_TEXT",
+    "MASK_TEXT",
     "PROSE_NUMBER",
     "ATTENTION_CALL",
     "DK_STATEMENT",
@@ -163,4 +166,33 @@ PROSE_NUMBER: Final = pattern(
     "0.5``): a single number of that stage",
     (ex("（权重 0.79）", phrase="权重", num="0.79"), ex("a weight of 0.5", num="0.5")),
     ("weights [0.5, 0.5]", "weight matrix 2x2"),
+)
+
+CAUSAL_TEXT: Final = pattern(
+    "causal-text",
+    r"(?i)\bcausal\b|look-?ahead\s+mask|masked\s+self-attention|因果|下三角掩码",
+    "the text says its attention is causal (each token sees itself and the tokens before it)",
+    ("The attention is causal:", "a look-ahead mask", "因果注意力"),
+    ("casual reading",),
+)
+MASK_TEXT: Final = pattern(
+    "mask-text",
+    r"(?i)\bmask(?:ed|s|ing)?\b|掩码|屏蔽",
+    "the text says some keys are masked out (their weight is 0)",
+    ("Key love is masked:", "An additive mask is given", "掩码矩阵"),
+    ("Massachusetts",),
+)
+
+QUERY_HEADING: Final = pattern(
+    "query-heading",
+    r"^[#\s]*(?:\\[a-z]*section\*?\{)?\s*(?:Query|Query\s+token|查询词元|查询|第\s*\d+\s*个查询[:：]?)"
+    r"\s*[:：]?\s*[\"“']?(?P<token>[^\s,，:：(){}\"”']{1,40})[\"”']?\s*\}?\s*$",
+    "a heading that names the query token its section is for (``## Query love``, ``查询词元 I``)",
+    (
+        ex("## Query love", token="love"),
+        ex("\\subsection*{查询词元 I}", token="I"),
+        ex("### Query: cats", token="cats"),
+    ),
+    ("### Query, Key and Value", "## Queries and keys"),
+    how="match",
 )

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import Final
 
-from symattn.read.rows import Pattern, ex, pattern
+from symattn.read.rows import Pattern, Word, ex, pattern
 
-__all__ = ["PHRASES", "ROLES", "SYMBOLS", "TOKEN_IN_PARENS"]
+__all__ = ["CASED_SYMBOLS", "PHRASES", "ROLES", "SYMBOLS", "TOKEN_IN_PARENS"]
 
 #: what an array can be, bottom-up
 ROLES: Final = (
@@ -385,4 +385,11 @@ TOKEN_IN_PARENS: Final = pattern(
     (ex("k_1 (Thinking)", name="k_1", token="Thinking"), ex("q(猫)", name="q", token="猫")),
     ("k_1", "softmax(x, y)"),
     how="fullmatch",
+)
+
+#: single letters whose case tells what they are (``w`` the weights of a row, ``W`` a
+#: projection; ``Z`` the sum of the exponentials, ``z`` an output row): matched as written
+CASED_SYMBOLS: Final[tuple[Word, ...]] = (
+    Word("w", "weights"),
+    Word("Z", "sum"),
 )
