@@ -190,11 +190,7 @@ def _one_line(text: str) -> str:
 
 
 def _coverage_json(r: AuditReport) -> dict[str, object]:
-    not_read: dict[str, int] = {}
-    for n in r.numbers:
-        if n.status == "not read":
-            not_read[n.reason] = not_read.get(n.reason, 0) + 1
-    return {**r.coverage(), "not_read": not_read}
+    return {**r.coverage(), "not_read": r.not_read()}
 
 
 def audit_text(reports: Sequence[AuditReport], lang: str = "en") -> str:

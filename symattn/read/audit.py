@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Final
 
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.errors import InputError
@@ -47,6 +48,15 @@ __all__ = [
     "language_of",
     "understand",
 ]
+
+#: why the numbers of a block that no reader took were not read
+_NOT_READ: Final = {
+    "prose": "prose",
+    "heading": "prose",
+    "code": "code that computes no attention stage the text states",
+    "math": "math that states no attention number",
+    "table": "table cell that is no number",
+}
 
 _CJK = re.compile("[\u3400-\u4dbf\u4e00-\u9fff]")
 
@@ -86,13 +96,19 @@ def understand(
     for chain in reading.chains:
         for at in chain.number_offsets():
             census.read(at)
+    for skipped in reading.skipped:
+        a = src.line_start(skipped.line)
+        census.why_not(a, src.line_end(skipped.line), skipped.reason)
+    for b in reading.blocks:
+        census.why_not(b.start, b.end, _NOT_READ.get(b.kind, "prose"))
     sections = [reading.blocks[b].section for b in reading.chain_blocks]
     level1 = judge_chains(reading.chains, accepted=accepted, limits=limits, sections=sections)
     computed = flows(
         reading.code_facts, [st.tree for _, st in reading.statements], reading.literal_roles
     )
     facts = facts_of_reading(reading, level1.stated, computed)
-    problems = build_problems(facts, hypotheses(src.text, facts), masks(src.text))
+    said = src.text[: reading.end]  # (what the text says, as far as it was read)
+    problems = build_problems(facts, hypotheses(said, facts), masks(said))
     return Understanding(src, census, reading, level1, tuple(facts), tuple(problems))
 
 
@@ -144,5 +160,6 @@ def audit(
         unparsed,
         level2.recognised,
         numbers=census.records(),
+        counts=census.coverage(),
         lang=language_of(text),
     )

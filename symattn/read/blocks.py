@@ -16,8 +16,9 @@ code block (a fenced or indented block: code, or the output a notebook printed).
 
 from __future__ import annotations
 
+import bisect
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Final
 
@@ -29,7 +30,7 @@ from symattn.read.latex import latex_blocks
 from symattn.read.notations import LANGUAGE
 from symattn.read.source import Source
 
-__all__ = ["Block", "Span", "blocks", "format_of"]
+__all__ = ["CHUNK", "Block", "Span", "blocks", "format_of", "iter_blocks"]
 
 #: a LaTeX sectioning command at the start of a line: a new section begins
 _SECTIONING: Final = re.compile(
@@ -86,23 +87,61 @@ def format_of(path: str, text: str) -> str:
 
 def blocks(src: Source, fmt: str) -> tuple[Block, ...]:
     """The blocks of a document in order (``fmt`` from :func:`format_of`)."""
-    if fmt == "markdown":
-        found = list(_markdown(src, _MD))
-    elif fmt == "latex":
-        found = [
+    return tuple(iter_blocks(src, fmt))
+
+
+def iter_blocks(src: Source, fmt: str) -> Iterator[Block]:
+    """The blocks of a document in order, as they are parsed: a long Markdown or plain text
+    is parsed in pieces of about :data:`CHUNK` characters cut at blank lines outside fences
+    (so that a reader may stop early, and no parse sees more than one piece at a time)."""
+    if fmt == "latex":
+        found: Iterable[Block] = (
             piece
             for k, a, b, m, c, i in latex_blocks(src)
             for piece in _headings(src.text, Block(k, a, b, math=m, cells=c, info=i))
-        ]
+        )
     else:
-        found = list(_markdown(src, _PLAIN))
-    out = []
+        md = _MD if fmt == "markdown" else _PLAIN
+        found = (b for a, e in _chunks(src) for b in _markdown(src, md, a, e))
     section = 0
     for b in found:
         if b.kind == "heading":
             section += 1
-        out.append(Block(b.kind, b.start, b.end, b.math, b.code, b.cells, b.info, section))
-    return tuple(out)
+        yield Block(b.kind, b.start, b.end, b.math, b.code, b.cells, b.info, section)
+
+
+#: texts longer than this are parsed in pieces of about this size
+CHUNK: Final = 200_000
+#: a line that opens or closes a fence or a display-math block (a piece never ends inside one)
+_FENCE_LINE: Final = re.compile(r"^ {0,3}(?:`{3,}|~{3,}|\$\$)", re.M)
+
+
+def _chunks(src: Source) -> Iterator[Span]:
+    """Pieces of the text, cut at a blank line (else a line end) after every :data:`CHUNK`
+    characters, where as many fence lines are before the cut as open them."""
+    text = src.text
+    if len(text) <= CHUNK:
+        yield 0, len(text)
+        return
+    fences = [m.start() for m in _FENCE_LINE.finditer(text)]
+    start = 0
+    while start < len(text):
+        target = start + CHUNK
+        if target >= len(text):
+            yield start, len(text)
+            return
+        cut = -1
+        for at in (text.find("\n\n", target, target + CHUNK // 4), text.find("\n", target)):
+            if at < 0:
+                continue
+            if bisect.bisect_left(fences, at) % 2 == 0:
+                cut = at + 1
+                break
+        if cut < 0:
+            yield start, len(text)  # inside a fence to the end: one last piece
+            return
+        yield start, cut
+        start = cut
 
 
 def _headings(text: str, b: Block) -> Iterator[Block]:
@@ -228,8 +267,15 @@ def _cells(text: str, start: int, end: int) -> tuple[Span, ...]:
     return tuple(out)
 
 
-def _markdown(src: Source, md: MarkdownIt) -> Iterator[Block]:
-    tokens = md.parse(src.text)
+def _markdown(src: Source, md: MarkdownIt, start: int = 0, end: int = -1) -> Iterator[Block]:
+    """The blocks of ``src.text[start:end]`` (a piece that starts at a line start)."""
+    end = len(src.text) if end < 0 else end
+    tokens = md.parse(src.text[start:end])
+    base = src.line_of(start) - 1
+    if base:
+        for t in tokens:
+            if t.map is not None:
+                t.map = [t.map[0] + base, t.map[1] + base]
     i = 0
     while i < len(tokens):
         t = tokens[i]

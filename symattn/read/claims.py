@@ -55,6 +55,9 @@ class Judging:
     findings: list[Finding] = field(default_factory=list)
     checked: int = 0
     seen: set[int] = field(default_factory=set)
+    #: numbers that could not be decided (too close to call within the precision limit):
+    #: (line, claim, reason)
+    undecided: list[tuple[int, str, str]] = field(default_factory=list)
 
     def consistent(self, claim: Written, value: Scalar) -> bool:
         """Whether ``claim`` is proved a correct rounding (or float print) of ``value``."""
@@ -79,6 +82,16 @@ class Judging:
         exactly = (
             judge(claim, exact, accepted=self.accepted, limits=self.limits) if differs else None
         )
+        if "undecided" in (as_written.code, exactly.code if exactly is not None else None):
+            line, _ = link.at(offset)
+            self.undecided.append(
+                (
+                    line,
+                    claim.text,
+                    f"not decided within max_precision_bits={self.limits.max_precision_bits}",
+                )
+            )
+            return
         if as_written.code in _FINE:
             if exactly is None or exactly.code in _FINE:
                 return

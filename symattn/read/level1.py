@@ -121,9 +121,10 @@ def judge_chains(
             except RecursionError:
                 run.unparsed.append(Unparsed(chain.line, chain.text[:200], "nested too deeply"))
     j = run.judging
+    undecided = [Unparsed(line, claim, why) for line, claim, why in j.undecided]
     return Level1(
         (*j.findings, *run.names.findings()),
-        tuple(run.unparsed),
+        (*run.unparsed, *undecided),
         j.checked,
         tuple(run.stated),
         frozenset(j.seen),

@@ -86,8 +86,8 @@ def unnormalized(facts: Iterable[Fact], judged: frozenset[int]) -> list[Finding]
 def missing_inputs(facts: Sequence[Fact]) -> list[Finding]:
     """One ``missing-input`` (info) saying which stated weights and outputs were not checked."""
     stated = [f for f in facts if f.role in ("weights", "output") and not f.given and f.spots]
-    if not stated:
-        return []
+    if not any(f.dims for f in stated):
+        return []  # single numbers alone (``z ≈ 0.5``) say too little to call them attention
     what: list[Message] = []
     weights = [s for f in stated if f.role == "weights" for s in f.spots if s is not None]
     if weights:

@@ -18,10 +18,11 @@ import ast
 import bisect
 import re
 from dataclasses import dataclass, field, replace
+from typing import Final
 
 from symattn.config import Limits
 from symattn.read.arrays import Grid, plain_rows, prose_numbers, scan_arrays
-from symattn.read.blocks import Block, blocks
+from symattn.read.blocks import Block, iter_blocks
 from symattn.read.census import Census
 from symattn.read.code import Statement, statements
 from symattn.read.extract import ChainText, Link, Skipped, chains_of, with_result_expression
@@ -58,7 +59,7 @@ class Reading:
     """What the blocks of one text hold."""
 
     src: Source
-    blocks: tuple[Block, ...]
+    blocks: list[Block]
     chains: list[ChainText] = field(default_factory=list)
     #: the block each chain is in
     chain_blocks: list[int] = field(default_factory=list)
@@ -76,9 +77,13 @@ class Reading:
     outputs: set[int] = field(default_factory=set)
     #: output blocks right after a block of code: what that code printed
     printed: set[int] = field(default_factory=set)
+    #: where reading stopped (the end of the text, or where the budget ran out)
+    end: int = -1
 
     def __post_init__(self) -> None:
         self._starts = [b.start for b in self.blocks]
+        if self.end < 0:
+            self.end = len(self.src.text)
 
     def section_query(self, block: int) -> str:
         """The query token the heading of ``block``'s section names (``## Query love``), or
@@ -96,6 +101,11 @@ class Reading:
                     return ""
             k -= 1
         return ""
+
+    @property
+    def full(self) -> bool:
+        """Whether the budget of formulas and arrays is spent."""
+        return len(self.chains) + len(self.grids) + len(self.tables) >= MAX_FORMULAS
 
     def block_of(self, at: int) -> int:
         """The index of the block that holds offset ``at`` (the one before it if none)."""
@@ -139,11 +149,26 @@ def _heading_level(text: str) -> int:
     return 1 + len(m.group(1)) // 3 if m else 3
 
 
+#: formulas, arrays and tables one text is read for (a budget: each costs a fraction of a
+#: millisecond, and a hostile text of millions of them would take hours)
+MAX_FORMULAS: Final = 5_000
+
+
 def read(src: Source, fmt: str, census: Census, limits: Limits) -> Reading:
-    """Read every block of ``src``."""
-    r = Reading(src, blocks(src, fmt))
+    """Read the blocks of ``src`` in order, up to :data:`MAX_FORMULAS` formulas and arrays
+    (the rest of the text is then not read, and said so)."""
+    r = Reading(src, [])
     line_starts = list(src._line_starts)
-    for i, b in enumerate(r.blocks):
+    for i, b in enumerate(iter_blocks(src, fmt)):
+        if r.full:
+            line, _ = src.position(b.start)
+            reason = f"more than {MAX_FORMULAS} formulas and arrays: the rest is not read"
+            r.skipped.append(Skipped(line, src.text[b.start : b.start + 80], reason))
+            census.why_not(b.start, len(src.text), reason)
+            r.end = b.start
+            break
+        r.blocks.append(b)  # (the readers look back at the blocks before)
+        r._starts.append(b.start)
         if b.end - b.start > limits.max_file_bytes:
             continue
         if b.kind in ("prose", "heading"):
@@ -166,6 +191,16 @@ def read(src: Source, fmt: str, census: Census, limits: Limits) -> Reading:
     return r
 
 
+def _too_long(r: Reading, ln: Mapped, limits: Limits) -> bool:
+    """Whether a line of text is over ``max_line_length`` (then it is said, not read)."""
+    if len(ln.text) <= limits.max_line_length:
+        return False
+    line, _ = r.src.position(ln.at(0))
+    reason = f"line longer than max_line_length={limits.max_line_length}"
+    r.skipped.append(Skipped(line, ln.text[:80], reason))
+    return True
+
+
 def _add_chains(r: Reading, block: int, found: list[ChainText]) -> None:
     r.chains.extend(found)
     r.chain_blocks.extend([block] * len(found))
@@ -183,6 +218,8 @@ def _math(r: Reading, block: int, a: int, b: int, kind: str, limits: Limits) -> 
         )
         return
     for row in math_rows(r.src.text, a, b):
+        if r.full:
+            break
         _add_chains(r, block, chains_of(row, r.src, kind))
 
 
@@ -253,6 +290,10 @@ def _prose(r: Reading, i: int, b: Block, fmt: str, line_starts: list[int], limit
     # inline code is read with the prose around it (`Softmax = `[0.02, 0.12]``)
     markdown = fmt in ("markdown", "text")
     for ln in text_lines(text, b.start, b.end, skip, markdown=markdown):
+        if r.full:
+            break
+        if _too_long(r, ln, limits):
+            continue
         found = [with_result_expression(c, r.src) for c in chains_of(ln, r.src, "text")]
         _add_chains(r, i, found)
     grids = _outside(scan_arrays(text, b.start, b.end, limits), skip + [(a, e) for a, e in b.code])
@@ -379,7 +420,10 @@ def _text_run(
     for g in sbs:
         r.grids.append(Placed(g, i, "output", index))
     for ln in text_lines(text, start, end, covered, code=True):
-        _add_chains(r, i, chains_of(ln, r.src, "code"))
+        if r.full:
+            break
+        if not _too_long(r, ln, limits):
+            _add_chains(r, i, chains_of(ln, r.src, "code"))
     grids = _outside(scan_arrays(text, start, end, limits, braces=True), covered)
     for g in stack_rows(text, grids, line_starts):
         how = "operand" if _operand(text, g) else "output"

@@ -40,11 +40,19 @@ def repeated(
     chains: Iterable[ChainText], findings: Sequence[Finding], census: Census
 ) -> list[Finding]:
     """A finding for each number a formula uses again after it was found wrong."""
-    where = {census.src.position(k): k for k in census.keys}
+    carried = [f for f in findings if f.code in _CARRIED and _key(f.claimed) is not None]
+    if not carried:
+        return []
+    # where each carried finding's number is (the census's positions, for those lines only)
+    lines = {f.line for f in carried}
+    where: dict[tuple[int, int], int] = {}
+    for i, pos in enumerate(census.src.positions(census.offsets)):
+        if pos[0] in lines:
+            where[pos] = census.offsets[i]
     first: dict[str, tuple[int, Finding]] = {}
-    for f in findings:
+    for f in carried:
         at = where.get((f.line, f.column)) or where.get((f.line, f.column + 1))
-        key = _key(f.claimed) if f.code in _CARRIED else None
+        key = _key(f.claimed)
         if at is None or key is None:
             continue
         if key not in first or first[key][0] > at:
@@ -55,21 +63,19 @@ def repeated(
     out: list[Finding] = []
     for chain in chains:
         for at in chain.number_offsets():
-            k = census._key(at)
-            if census.status.get(k) == "judged" or k not in census.numbers:
+            k = census.index(at)
+            if k is None or census.status[k] == 2:
                 continue
-            key = _key(census.numbers[k])
-            if key is None or key not in first or first[key][0] >= k:
+            text = census.text(k)
+            key = _key(text)
+            offset = census.offsets[k]
+            if key is None or key not in first or first[key][0] >= offset:
                 continue
-            line, column = census.src.position(k)
+            line, column = census.src.position(offset)
             if (line, column) in taken:
                 continue
             taken.add((line, column))
             f = first[key][1]
             msg = say("repeat", claimed=f.claimed, line=f.line, exact=f.exact, code=f.code)
-            out.append(
-                text_finding(
-                    f.code, line, column, census.numbers[k], f.exact, f.expected, msg, "repeat"
-                )
-            )
+            out.append(text_finding(f.code, line, column, text, f.exact, f.expected, msg, "repeat"))
     return out

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Final
 
 from symattn.read.notations.roles import CASED_SYMBOLS, PHRASES, SYMBOLS, TOKEN_IN_PARENS
@@ -41,6 +42,7 @@ class Role:
     col: str = ""
 
 
+@lru_cache(maxsize=4096)
 def clean_name(name: str) -> str:
     """A name written one way: markup dropped, lower case (ASCII), ``\\frac{a}{b}`` as
     ``a/b``, ``\\sqrt`` as ``√``, braces and spaces around ``_``/``^`` gone."""
@@ -67,6 +69,7 @@ def clean_name(name: str) -> str:
 _TOKEN_ROWS: Final = frozenset({"x", "q", "k", "v", "kv"})
 
 
+@lru_cache(maxsize=4096)
 def symbol_role(name: str) -> Role | None:
     """The role a whole name states (``k_1 (Thinking)``: key 1, token Thinking), or None."""
     found = _symbol(name)
@@ -120,6 +123,7 @@ def stage_rank(role: str) -> int:
     return _STAGE_ORDER.index(role) if role in _STAGE_ORDER else -1
 
 
+@lru_cache(maxsize=4096)
 def phrase_role(text: str) -> Role | None:
     """The stage the last line of ``text`` that names one names (the latest stage of that
     line)."""

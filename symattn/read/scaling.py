@@ -35,7 +35,7 @@ def stated_d_k(text: str, facts: Sequence[Fact]) -> int | None:
             v = f.spots[0].written.value
             if v.denominator == 1 and 0 < v <= 1 << 20:
                 candidates.append((f.at, int(v)))
-    for m in DK_STATEMENT.regex.finditer(text):
+    for m in DK_STATEMENT.scan(text):
         n = next(int(v) for v in m.groupdict().values() if v)
         if 0 < n <= 1 << 20:
             candidates.append((m.start(), n))
@@ -46,11 +46,11 @@ def hypotheses(text: str, facts: Sequence[Fact], k_width: int | None = None) -> 
     """The frames to try: the stated one when the text says it scales (or not), else both."""
     d_k = stated_d_k(text, facts)
     scaled = (
-        bool(SCALED_TEXT.regex.search(text))
+        SCALED_TEXT.first(text) is not None
         or d_k is not None
         or any(f.role in ("scaled", "divisor") for f in facts)
     )
-    unscaled = bool(UNSCALED_TEXT.regex.search(text))
+    unscaled = UNSCALED_TEXT.first(text) is not None
     if scaled and not unscaled:
         return [Hypothesis("stated", d_k=d_k)]
     if unscaled and not scaled:
@@ -67,8 +67,8 @@ def masks(text: str) -> tuple[str, ...]:
     ``zeros`` (the keys whose weight the text writes as 0) when it says keys are masked.
     Only what is wrong under every mask tried is reported."""
     out = [""]
-    if CAUSAL_TEXT.regex.search(text):
+    if CAUSAL_TEXT.first(text) is not None:
         out.append("causal")
-    if MASK_TEXT.regex.search(text):
+    if MASK_TEXT.first(text) is not None:
         out.append("zeros")
     return tuple(out)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -77,6 +77,20 @@ class Source:
         offset = min(max(offset, 0), max(len(self.text), 0))
         line = bisect.bisect_right(self._line_starts, offset) - 1
         return line + 1, self.original(offset) - self._line_origins[line] + 1
+
+    def positions(self, offsets: Iterable[int]) -> Iterator[tuple[int, int]]:
+        """:meth:`position` of each of ``offsets``, given in increasing order (one sweep)."""
+        starts, origins = self._line_starts, self._line_origins
+        at, total = self._removed_at, self._removed_total
+        line, k = 0, 0
+        for offset in offsets:
+            offset = min(max(offset, 0), len(self.text))
+            while line + 1 < len(starts) and starts[line + 1] <= offset:
+                line += 1
+            while k < len(at) and at[k] <= offset:
+                k += 1
+            original = offset + (total[k - 1] if k else 0)
+            yield line + 1, original - origins[line] + 1
 
     def line_of(self, offset: int) -> int:
         """1-based line of ``offset``."""

@@ -87,6 +87,7 @@ DK_STATEMENT: Final = pattern(
         ex("head_dim = 2", n="2"),
     ),
     ("d_k = d_v", "d_model = 512"),
+    hint=r"[dD]_?\{?[kK]|[dD]ₖ|[hH][eE][aA][dD]_?[dD][iI][mM]|[dD]_head|维度",
 )
 
 SCALED_TEXT: Final = pattern(
@@ -104,6 +105,7 @@ SCALED_TEXT: Final = pattern(
         "缩放",
     ),
     ("softmax(S)",),
+    hint=r"sqrt|√|[sS][cC][aA][lL]|SCAL|缩放|縮放|除以|\*\*",
 )
 
 UNSCALED_TEXT: Final = pattern(
@@ -113,6 +115,7 @@ UNSCALED_TEXT: Final = pattern(
     "the text says it does not scale the scores",
     ("without scaling", "softmax(S)", "torch.softmax(attn_scores, dim=-1)", "未缩放"),
     ("softmax(S / sqrt(d_k))",),
+    hint=r"[sS][cC][aA][lL]|SCAL|缩放|縮放|[sS][oO][fF][tT][mM][aA][xX]",
 )
 
 SCALED_ITEMS: Final = pattern(
@@ -174,6 +177,7 @@ CAUSAL_TEXT: Final = pattern(
     "the text says its attention is causal (each token sees itself and the tokens before it)",
     ("The attention is causal:", "a look-ahead mask", "因果注意力"),
     ("casual reading",),
+    hint=r"[cC][aA][uU][sS][aA][lL]|[lL][oO][oO][kK]-?\s*[aA][hH][eE][aA][dD]|[mM][aA][sS][kK][eE][dD]|因果|下三角",
 )
 MASK_TEXT: Final = pattern(
     "mask-text",
@@ -181,6 +185,7 @@ MASK_TEXT: Final = pattern(
     "the text says some keys are masked out (their weight is 0)",
     ("Key love is masked:", "An additive mask is given", "掩码矩阵"),
     ("Massachusetts",),
+    hint=r"[mM][aA][sS][kK]|掩码|屏蔽",
 )
 
 QUERY_HEADING: Final = pattern(
