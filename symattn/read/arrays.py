@@ -221,6 +221,7 @@ def scan_arrays(
     text: str, start: int, end: int, limits: Limits, *, braces: bool = False
 ) -> list[Grid]:
     """Every array in ``text[start:end]`` in order (linear: one pass)."""
+    end = min(end, len(text))
     out: list[Grid] = []
     i = start
     nxt = {o: text.find(o, start, end) for o in ("[{" if braces else "[")}

@@ -102,7 +102,8 @@ def iter_blocks(src: Source, fmt: str) -> Iterator[Block]:
         )
     else:
         md = _MD if fmt == "markdown" else _PLAIN
-        found = (b for a, e in _chunks(src) for b in _markdown(src, md, a, e))
+        blocks_only = _MD_BLOCKS if fmt == "markdown" else _PLAIN_BLOCKS
+        found = (b for a, e in _chunks(src) for b in _markdown(src, md, a, e, blocks_only))
     section = 0
     for b in found:
         if b.kind == "heading":
@@ -174,6 +175,13 @@ def _parser() -> MarkdownIt:
 _MD: Final = _parser()
 #: plain text: the same parser without indented code blocks (an indented line is prose)
 _PLAIN: Final = _parser().disable("code")
+#: the block structure only (each paragraph's inline content is parsed on its own)
+_MD_BLOCKS: Final = _parser().disable("inline")
+_PLAIN_BLOCKS: Final = _parser().disable("code").disable("inline")
+#: a paragraph longer than this is read as plain lines (its inline math and code are not
+#: told apart: the inline parser costs a few microseconds per character, and a hostile
+#: paragraph of escapes would take minutes)
+INLINE_MAX: Final = 50_000
 
 
 def _lines_span(src: Source, first: int, last: int) -> Span:
@@ -267,10 +275,23 @@ def _cells(text: str, start: int, end: int) -> tuple[Span, ...]:
     return tuple(out)
 
 
-def _markdown(src: Source, md: MarkdownIt, start: int = 0, end: int = -1) -> Iterator[Block]:
-    """The blocks of ``src.text[start:end]`` (a piece that starts at a line start)."""
+def _markdown(
+    src: Source,
+    md: MarkdownIt,
+    start: int = 0,
+    end: int = -1,
+    blocks_only: MarkdownIt | None = None,
+) -> Iterator[Block]:
+    """The blocks of ``src.text[start:end]`` (a piece that starts at a line start); with
+    ``blocks_only`` (``md`` without its inline rule) each paragraph's inline content is
+    parsed on its own, up to :data:`INLINE_MAX` characters."""
     end = len(src.text) if end < 0 else end
-    tokens = md.parse(src.text[start:end])
+    tokens = (blocks_only or md).parse(src.text[start:end])
+    if blocks_only is not None:
+        for t in tokens:
+            if t.type == "inline" and len(t.content) <= INLINE_MAX:
+                parsed = md.parseInline(t.content)
+                t.children = parsed[0].children if parsed else []
     base = src.line_of(start) - 1
     if base:
         for t in tokens:

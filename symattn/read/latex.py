@@ -186,7 +186,8 @@ def latex_blocks(src: Source) -> Iterator[LatexBlock]:
             spans = []
             jj = j
             while jj < len(inline) and inline[jj][1] < y:
-                spans.append((inline[jj][1], inline[jj][2]))
+                # (math left open runs past its paragraph: only its part inside is read)
+                spans.append((max(x, inline[jj][1]), min(y, inline[jj][2])))
                 jj += 1
             events.append(("prose", x, y, tuple(spans), (), ""))
     events.sort(key=lambda e: e[1])

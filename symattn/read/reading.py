@@ -79,6 +79,8 @@ class Reading:
     printed: set[int] = field(default_factory=set)
     #: where reading stopped (the end of the text, or where the budget ran out)
     end: int = -1
+    #: characters of formulas read so far (the budget :data:`MAX_MATH`)
+    math_read: int = 0
 
     def __post_init__(self) -> None:
         self._starts = [b.start for b in self.blocks]
@@ -105,7 +107,10 @@ class Reading:
     @property
     def full(self) -> bool:
         """Whether the budget of formulas and arrays is spent."""
-        return len(self.chains) + len(self.grids) + len(self.tables) >= MAX_FORMULAS
+        return (
+            len(self.chains) + len(self.grids) + len(self.tables) >= MAX_FORMULAS
+            or self.math_read >= MAX_MATH
+        )
 
     def block_of(self, at: int) -> int:
         """The index of the block that holds offset ``at`` (the one before it if none)."""
@@ -152,6 +157,9 @@ def _heading_level(text: str) -> int:
 #: formulas, arrays and tables one text is read for (a budget: each costs a fraction of a
 #: millisecond, and a hostile text of millions of them would take hours)
 MAX_FORMULAS: Final = 5_000
+#: characters of formulas one text is read for (a sum of tens of thousands of terms takes
+#: seconds to judge exactly)
+MAX_MATH: Final = 150_000
 
 
 def read(src: Source, fmt: str, census: Census, limits: Limits) -> Reading:
@@ -162,7 +170,10 @@ def read(src: Source, fmt: str, census: Census, limits: Limits) -> Reading:
     for i, b in enumerate(iter_blocks(src, fmt)):
         if r.full:
             line, _ = src.position(b.start)
-            reason = f"more than {MAX_FORMULAS} formulas and arrays: the rest is not read"
+            reason = (
+                f"more than {MAX_FORMULAS} formulas and arrays, or {MAX_MATH} characters of "
+                "formulas: the rest is not read"
+            )
             r.skipped.append(Skipped(line, src.text[b.start : b.start + 80], reason))
             census.why_not(b.start, len(src.text), reason)
             r.end = b.start
@@ -202,6 +213,7 @@ def _too_long(r: Reading, ln: Mapped, limits: Limits) -> bool:
 
 
 def _add_chains(r: Reading, block: int, found: list[ChainText]) -> None:
+    r.math_read += sum(len(ln.text) for c in found for ln in c.links)
     r.chains.extend(found)
     r.chain_blocks.extend([block] * len(found))
 
