@@ -32,6 +32,7 @@ def test_directory_json(capsys: pytest.CaptureFixture[str], jobs: str) -> None:
     assert paths == sorted(paths) and len(paths) == 3
     by = {Path(f["path"]).name: f for f in data["files"]}
     assert [x["code"] for x in by["001_b0b3fceff32b9228.txt"]["findings"]] == [
+        "interpretation",
         "approximate-constant",
         "precision-mixed",
         "truncated",

@@ -28,6 +28,7 @@ from symattn.read.blocks import format_of
 from symattn.read.census import Census
 from symattn.read.dataflow import flows
 from symattn.read.facts import Fact, facts_of_reading
+from symattn.read.interpretation import judge_sentences, sentences
 from symattn.read.level1 import Level1, judge_chains
 from symattn.read.level2 import judge_problems
 from symattn.read.missing import missing_inputs, unnormalized
@@ -143,6 +144,8 @@ def audit(
             taken.add((f.line, f.column))
             merged.append(f)
     merged += repeated(reading.chains, merged, census)
+    prose = [(b.start, b.end) for b in reading.blocks if b.kind in ("prose", "heading")]
+    merged += judge_sentences(problems, sentences(u.src, prose), path, limits)
     merged += [f for f in unnormalized(facts, level2.judged) if (f.line, f.column) not in taken]
     if not problems:
         merged += missing_inputs(facts)

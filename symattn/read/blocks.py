@@ -132,12 +132,17 @@ def _chunks(src: Source) -> Iterator[Span]:
             yield start, len(text)
             return
         cut = -1
-        for at in (text.find("\n\n", target, target + CHUNK // 4), text.find("\n", target)):
-            if at < 0:
-                continue
-            if bisect.bisect_left(fences, at) % 2 == 0:
-                cut = at + 1
-                break
+        blank = text.find("\n\n", target, target + CHUNK // 4)
+        if blank >= 0 and bisect.bisect_left(fences, blank) % 2 == 0:
+            cut = blank + 1
+        else:  # the first line end after the target outside every fence
+            at = text.find("\n", target)
+            while 0 <= at < target + CHUNK // 4:
+                if bisect.bisect_left(fences, at) % 2 == 0:
+                    cut = at + 1
+                    break
+                k = bisect.bisect_left(fences, at)
+                at = text.find("\n", fences[k]) if k < len(fences) else -1
         if cut < 0:
             yield start, len(text)  # inside a fence to the end: one last piece
             return

@@ -159,7 +159,7 @@ def _heading_level(text: str) -> int:
 MAX_FORMULAS: Final = 5_000
 #: characters of formulas one text is read for (a sum of tens of thousands of terms takes
 #: seconds to judge exactly)
-MAX_MATH: Final = 150_000
+MAX_MATH: Final = 100_000
 
 
 def read(src: Source, fmt: str, census: Census, limits: Limits) -> Reading:

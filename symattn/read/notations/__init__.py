@@ -28,6 +28,7 @@ from symattn.read.notations.arrays import (
     TRANSPOSE_CALLS,
 )
 from symattn.read.notations.claims import (
+    ATTENDS,
     ATTENTION_CALL,
     CAUSAL_TEXT,
     DK_STATEMENT,
@@ -87,6 +88,7 @@ from symattn.read.notations.text import (
 )
 
 __all__ = [
+    "ATTENDS",
     "QUERY_HEADING",
     "CAUSAL_TEXT",
     "MASK_TEXT",

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Final
 
-from symattn.read.rows import ex, pattern
+from symattn.read.rows import Pattern, ex, pattern
 
 __all__ = [
+    "ATTENDS",
     "QUERY_HEADING",
     "CAUSAL_TEXT",
     "MASK_TEXT",
@@ -200,4 +201,37 @@ QUERY_HEADING: Final = pattern(
     ),
     ("### Query, Key and Value", "## Queries and keys"),
     how="match",
+)
+
+#: sentences that say which key a query attends to most (words are claims)
+ATTENDS: Final[tuple[Pattern, ...]] = (
+    pattern(
+        "attends-zh",
+        r"[“\"'「]?(?P<q>[^\s“”\"'「」，。,.]{1,12}?)[”\"'」]?\s*(?:更多地|更加|更|主要|最)\s*"
+        r"(?:关注|注意|聚焦(?:于|在)?)\s*(?:了\s*)?[“\"'「]?(?P<k>[^\s“”\"'「」，。,.]{1,12})[”\"'」“]?"
+        r"(?:\s*而(?:不是|非)\s*[“\"'「]?(?P<other>[^\s“”\"'「」，。,.]{1,12})[”\"'」“]?)?",
+        "a sentence in Chinese: the query attends most (or more) to a key (``让 “它” 更多地关注 "
+        "“动物” 而不是 “马路”``)",
+        (
+            ex("“它” 更多地关注 “动物” 而不是 “马路“", q="它", k="动物", other="马路"),
+            ex("它最关注动物", q="它", k="动物"),
+        ),
+        ("关注度很高",),
+        hint=r"关注|注意|聚焦",
+    ),
+    pattern(
+        "attends-en",
+        r"(?i)\b(?P<q>[\w'’-]{1,24})[\"”’]?\s+(?:attends|pays\s+attention|looks)\s+"
+        r"(?:most(?:ly)?|more|strongly|primarily)\s+(?:\w+\s+)?to\s+[\"“‘]?(?P<k>[\w'’-]{1,24})"
+        r"[\"”’]?(?:\s+than\s+(?:to\s+)?[\"“‘]?(?P<other>[\w'’-]{1,24}))?",
+        "a sentence in English: the query attends most (or more) to a key",
+        (
+            ex("so it attends most to animal", q="it", k="animal"),
+            ex(
+                '"it" attends more to "animal" than to "street"', q="it", k="animal", other="street"
+            ),
+        ),
+        ("attention to detail",),
+        hint=r"[aA]ttends|[aA]ttention|[lL]ooks",
+    ),
 )
