@@ -49,6 +49,7 @@ __all__ = [
     "EXAMPLES",
     "FIXTURES",
     "INPUTS",
+    "ROOT",
     "SEEDS",
     "SEED_000",
     "SEED_001",
