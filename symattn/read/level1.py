@@ -31,14 +31,11 @@ from symattn.read.notations import PROSE_SENTENCE, SUBSCRIPT_INDEX
 from symattn.read.observations import Spot, Stated
 from symattn.read.report import Unparsed, text_finding
 from symattn.read.scalar import Scalar
+from symattn.read.sums import pairs
 from symattn.read.syntax import (
     Call,
-    Chain,
     Node,
-    Num,
     Ref,
-    Unary,
-    VecNode,
     literal_numbers,
     literal_shape,
     names,
@@ -271,7 +268,7 @@ def _evaluate(
         literal = i > 0 and literal_numbers(p.node) is not None
         # a sum of numbers after a sum of terms claims those terms (`= 0.04 + 0.10 + 0.18`):
         # its numbers are claims, not ingredients written as roundings
-        claims_terms = last_node is not None and _pairs(last_node, p.node) is not None
+        claims_terms = last_node is not None and pairs(last_node, p.node) is not None
         over, constant = ({}, None) if literal or claims_terms else _overrides(run, p.node)
         last_node = p.node
         try:
@@ -398,61 +395,16 @@ def _remember_rounding(run: _Run, claim: Written, exact: Scalar, what: str) -> N
     run.rounded.setdefault(key, known)
 
 
-def _terms(node: Node) -> list[tuple[str, Node]] | None:
-    """``a + b - c`` as signed terms, or None for another expression."""
-    if isinstance(node, Chain) and node.rest and all(op in "+-" for op, _ in node.rest):
-        return [("+", node.first), *node.rest]
-    return None
-
-
-def _pairs(left: Node, right: Node) -> list[tuple[Num, int, Node, int | None]] | None:
-    """The numbers of ``right`` that claim the terms of ``left`` (a sum of numbers after a
-    sum of terms, component by component for vectors): (number, sign, term, component)."""
-    lterms = _terms(left)
-    if lterms is None:
-        return None
-    pairs: list[tuple[Num, int, Node, int | None]] = []
-    if isinstance(right, VecNode):
-        for comp, item in enumerate(right.items):
-            rterms = _terms(item)
-            if rterms is None or len(rterms) != len(lterms):
-                return None
-            for (lop, lt), (rop, rt) in zip(lterms, rterms, strict=True):
-                num = _signed_num(rt)
-                if num is None or lop != rop:
-                    return None
-                pairs.append((num[0], num[1], lt, comp))
-        return pairs
-    rterms = _terms(right)
-    if rterms is None or len(rterms) != len(lterms):
-        return None
-    for (lop, lt), (rop, rt) in zip(lterms, rterms, strict=True):
-        if isinstance(rt, VecNode):
-            # `= [1.74, 1.31] + [0.05, 0.03]`: a vector of numbers for each vector term
-            items = [_signed_num(x) for x in rt.items]
-            if lop != rop or any(x is None for x in items):
-                return None
-            for comp, x in enumerate(items):
-                assert x is not None
-                pairs.append((x[0], x[1], lt, comp))
-            continue
-        num = _signed_num(rt)
-        if num is None or lop != rop:
-            return None
-        pairs.append((num[0], num[1], lt, None))
-    return pairs
-
-
 def _termwise(run: _Run, left: Parsed, right: Parsed, link: Link) -> bool:
     """``0.82 × 10 + 0.18 × 30 = 8.2 + 5.4``: each number of a sum of numbers claims the
     term of the sum on the left at its place (also component by component, for vectors)."""
     if left.node is None or right.node is None:
         return False
-    pairs = _pairs(left.node, right.node)
-    if pairs is None:
+    claimed = pairs(left.node, right.node)
+    if claimed is None:
         return False
     env, exact_env = run.names.env, run.names.exact_env
-    for num, sign, term, comp in pairs:
+    for num, sign, term, comp in claimed:
         try:
             over, constant = _overrides(run, term)
             v = evaluate(term, env, limits=run.limits)
@@ -466,15 +418,7 @@ def _termwise(run: _Run, left: Parsed, right: Parsed, link: Link) -> bool:
         w = num.written
         claim = w if sign > 0 else replace(w, value=-w.value, text="-" + w.text)
         run.judging.one(claim, vs[k], xs[k], link, num.pos + right.offset, constant)
-    return bool(pairs)
-
-
-def _signed_num(node: Node) -> tuple[Num, int] | None:
-    if isinstance(node, Num):
-        return node, 1
-    if isinstance(node, Unary) and isinstance(node.x, Num):
-        return node.x, -1 if node.op == "-" else 1
-    return None
+    return bool(claimed)
 
 
 def _define(
