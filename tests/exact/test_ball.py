@@ -96,3 +96,12 @@ def test_arb_converters_are_exact() -> None:
         assert arb_of_ratio(6, 8).overlaps(arb_of(F(3, 4)))
     with pytest.raises(LimitError, match="beyond the range"):
         _ = Ball.from_arb(flint.arb(2) ** (EXPONENT_RANGE_BITS + 10)).lower
+
+
+def test_significant_digits_of_a_value_beyond_the_written_range() -> None:
+    x = flint.arb(2) ** -300000 * 3
+    ball = Ball.from_arb(x)
+    with pytest.raises(LimitError):
+        _ = ball.lower  # not written out exactly
+    got = ball.round_significant(5)
+    assert got is not None and str(got) == "3.0090E-90309"  # 3 * 2**-300000
