@@ -25,9 +25,11 @@ from symattn.fast.problem import (
 
 __all__ = [
     "FixedExps",
+    "FixedOutputs",
     "attention_enclose",
     "enclose_problem",
     "fixed_exps",
+    "fixed_outputs",
     "fixed_row_sums",
     "head_exps",
 ]
@@ -249,20 +251,27 @@ def fixed_row_sums(fx: FixedExps) -> np.ndarray:
     return out
 
 
-def _enclose_fixed(
-    factor: Surd,
-    scores: np.ndarray,
-    vint: np.ndarray,
-    v_unit: Fraction,
-    masked: np.ndarray | None,
-    prec: int,
-) -> np.ndarray | None:
-    """Balls from exact fixed-point weights (:func:`fixed_exps`): ``P V`` and row sums as exact
-    BLAS products of slices, and one Arb division per output entry.
+@dataclass(frozen=True)
+class FixedOutputs:
+    """The outputs of one head from exact fixed-point weights (:func:`fixed_exps`): the exact
+    integers ``N = sum_j W_j V_int[j]`` (L x Ev) and ``R = sum_j W_j`` (L), with
+    ``|N - 2**bits N_true| <= err colabs`` and ``|R - 2**bits R_true| <= err n_active``, where
+    ``colabs = sum_j |V_int[j]|`` per column; the output is ``unit N / R``."""
 
-    ``|W - 2**P e| <= err`` for every weight, so ``|N - 2**P N_true| <= err sum_j |V_int[j]|``
-    and ``|R - 2**P R_true| <= err n_active``; the ball of ``N / R`` holds both.
-    """
+    num: np.ndarray
+    den: np.ndarray
+    err: int
+    colabs: np.ndarray
+    n_active: np.ndarray
+    bits: int
+
+
+def fixed_outputs(
+    factor: Surd, scores: np.ndarray, vint: np.ndarray, masked: np.ndarray | None, prec: int
+) -> FixedOutputs | None:
+    """``N`` and ``R`` of one head of integer scores by exact BLAS products of 24-bit slices
+    of the fixed-point weights (``None`` when V is too wide for them, or :func:`fixed_exps`
+    is out of reach)."""
     L, S = scores.shape
     Ev = vint.shape[1]
     vmax = max((abs(int(x)) for x in vint.reshape(-1)), default=0)
@@ -272,32 +281,50 @@ def _enclose_fixed(
     fx = fixed_exps(factor, scores, masked, prec)
     if fx is None:
         return None
-    err, active = fx.err, fx.active
+    vf = vint.astype(np.float64)
+    n_parts, r_parts = [], []
+    for sidx in range(fx.table.shape[1]):
+        a = fx.table[:, sidx].take(fx.inv)
+        if fx.active is not None:
+            a = np.where(fx.active, a, 0.0)
+        n_parts.append(((a @ vf).astype(np.int64), 24 * sidx))
+        r_parts.append((a.sum(axis=1).astype(np.int64), 24 * sidx))
+    n_active = fx.active.sum(axis=1) if fx.active is not None else np.full(L, S)
+    colabs = np.array([sum(abs(int(x)) for x in vint[:, j]) for j in range(Ev)], dtype=object)
+    num = combine_products(n_parts, small=False)
+    den = combine_products(r_parts, small=False)
+    return FixedOutputs(num, den, fx.err, colabs, n_active, fx.bits)
+
+
+def _enclose_fixed(
+    factor: Surd,
+    scores: np.ndarray,
+    vint: np.ndarray,
+    v_unit: Fraction,
+    masked: np.ndarray | None,
+    prec: int,
+) -> np.ndarray | None:
+    """Balls from exact fixed-point weights (:func:`fixed_outputs`), one Arb division each:
+    the ball of ``N / R`` holds both error terms."""
+    fo = fixed_outputs(factor, scores, vint, masked, prec)
+    if fo is None:
+        return None
+    L, Ev = fo.num.shape
+    err = fo.err
     with flint.ctx.workprec(prec + 64):
-        vf = vint.astype(np.float64)
-        n_parts = []
-        for sidx in range(fx.table.shape[1]):
-            a = fx.table[:, sidx].take(fx.inv)
-            if active is not None:
-                a = np.where(active, a, 0.0)
-            n_parts.append((a @ vf).astype(np.int64))
-        n_active = active.sum(axis=1) if active is not None else np.full(L, S)
-        colabs = np.array([sum(abs(int(x)) for x in vint[:, j]) for j in range(Ev)], dtype=object)
-        num = combine_products(((n, 24 * s) for s, n in enumerate(n_parts)), small=False)
-        den = fixed_row_sums(fx)
         unit = arb_of(v_unit)
         zero = flint.arb(0)
         dens = [
-            flint.arb(flint.fmpz(int(den[i])), err * int(n_active[i])) / unit
-            if n_active[i]
+            flint.arb(flint.fmpz(int(fo.den[i])), err * int(fo.n_active[i])) / unit
+            if fo.n_active[i]
             else None
             for i in range(L)
         ]
-        rad = np.broadcast_to(colabs * err, (L, Ev))
+        rad = np.broadcast_to(fo.colabs * err, (L, Ev))
         dball = np.broadcast_to(np.array(dens, dtype=object)[:, None], (L, Ev))
 
         def ball(nn: int, r: int, d: flint.arb | None) -> flint.arb:
             return zero if d is None else flint.arb(flint.fmpz(nn), r) / d
 
-        out: np.ndarray = np.frompyfunc(ball, 3, 1)(num, rad, dball).astype(object)
+        out: np.ndarray = np.frompyfunc(ball, 3, 1)(fo.num, rad, dball).astype(object)
     return out

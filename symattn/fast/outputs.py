@@ -18,11 +18,17 @@ import numpy as np
 from symattn.config import Limits
 from symattn.exact import Ball, Narrow, Places, Significant, float_of
 from symattn.fast.decide import Outputs
-from symattn.fast.decisions import balls, decide_places, decide_significant, paused_gc
-from symattn.fast.enclose import enclose_problem
+from symattn.fast.decisions import (
+    balls,
+    decide_places,
+    decide_significant,
+    new_balls,
+    paused_gc,
+)
+from symattn.fast.enclose import enclose_problem, fixed_outputs
 from symattn.fast.fallback import RowCache, constant_columns, settle_outputs
 from symattn.fast.float64 import block_outputs, run, setup
-from symattn.fast.problem import Problem
+from symattn.fast.problem import Problem, exact_scores, exact_values
 from symattn.fast.tables import TABLES
 from symattn.fast.workspace import Workspace
 
@@ -66,6 +72,10 @@ def certify_outputs(
     if decide is float_of:
         values: np.ndarray = run(p, None, limits, 256)[0].astype(object)
         return values
+    if isinstance(decide, Narrow) and not _fast_decision(decide):
+        fixed = _narrow_fixed(p, decide, start_bits, limits)
+        if fixed is not None:
+            return fixed
     if not _fast_decision(decide):
         return _from_balls(p, decide, start_bits, limits)
     L, Ev = p.q.shape[-2], p.v.shape[-1]
@@ -119,6 +129,63 @@ def _settle(
         cols = np.flatnonzero(undecided[i]).tolist()
         for c, res in settle_outputs(cache, i, cols, decide, start_bits, limits).items():
             out[b + (i, c)] = res
+
+
+def _narrow_fixed(p: Problem, decide: Narrow, start_bits: int, limits: Limits) -> np.ndarray | None:
+    """``enclose(digits)`` from exact fixed-point weights (integer scores, no additive mask;
+    ``None`` otherwise), the balls made in integer arithmetic: with ``x = u N / R``,
+    ``|x - x_true| <= u (err colabs + |N / R| err n) / (R - err n)``."""
+    if p.add is not None:
+        return None
+    L, S, Ev = p.q.shape[-2], p.k.shape[-2], p.v.shape[-1]
+    prec = int(decide.digits * 3.33) + 24 + 2 * max(S, 2).bit_length()
+    out = np.empty(p.batch + (L, Ev), dtype=object)
+    zero = Ball.exact(Fraction(0))
+    for b in np.ndindex(*p.batch):
+        scores, factor = exact_scores(p, b)
+        vint, unit = exact_values(p, b)
+        masked = p.masked[b] if p.masked is not None else None
+        fo = None
+        if scores.dtype == np.int64:
+            fo = fixed_outputs(factor, scores, vint, masked, prec)
+        if fo is None:
+            return None
+        q = fo.bits + 8  # the balls' grid: 2**-q
+        limit = (1 << q) // (2 * 10**decide.digits)  # rad < limit: narrower than the width
+        un, ud = unit.numerator, unit.denominator
+        # |N| <= (R + err n) max|V|: one radius per row covers every column
+        vmax = max((abs(int(x)) for x in vint.reshape(-1).tolist()), default=0)
+        colmax = max((int(x) for x in fo.colabs.tolist()), default=0)
+        cells_m: list[int] = []
+        cells_r: list[int] = []
+        for i in range(L):
+            n, R = int(fo.n_active[i]), int(fo.den[i])
+            slack = R - fo.err * n
+            if not n:
+                cells_m.extend([0] * Ev)
+                cells_r.extend([0] * Ev)
+                continue
+            if slack <= 0:
+                return None
+            spread = fo.err * (colmax * R + (R + fo.err * n) * vmax * n)
+            rad = -(-(spread * (un << q)) // (ud * R * slack)) + 3  # + the centre's rounding
+            if rad >= limit:
+                return None
+            nums = fo.num[i].tolist()
+            # recip within 1 of 2**(q+g) un / (R ud), g above the bits of N: the centre
+            # (N recip) >> g is then within 2 of N un 2**q / (R ud)
+            guard = max(abs(N) for N in nums).bit_length() + 2
+            recip = (un << (q + guard)) // (R * ud)
+            cells_m.extend([(N * recip) >> guard for N in nums])
+            cells_r.extend([rad] * Ev)
+        made = new_balls(cells_m, cells_r, [-q] * (L * Ev))
+        flat = np.empty(L * Ev, dtype=object)
+        flat[:] = made
+        head = flat.reshape(L, Ev)
+        head[fo.n_active == 0] = zero
+        out[b] = head
+    out.flags.writeable = False
+    return out
 
 
 def _from_balls(
