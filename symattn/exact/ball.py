@@ -83,18 +83,17 @@ class Ball:
             raise PrecisionError(f"enclosure {x} is not finite")
         mm, me = x.mid().man_exp()
         rm, re = x.rad().man_exp()
-        m1, e1, m2, e2 = int(mm), int(me), int(rm), int(re)
-        e = min(e1, e2)  # mid and radius are exact dyadics: over one power of two
         ball = object.__new__(cls)
-        object.__setattr__(ball, "_dyadic", (m1 << (e1 - e), m2 << (e2 - e), e))
+        object.__setattr__(ball, "_dyadic", _dyadic_of(int(mm), int(me), int(rm), int(re)))
         return ball
 
     @staticmethod
     def _dyadic_value(m: int, e: int, limit: int = EXPONENT_RANGE_BITS) -> Fraction:
         if m and not -limit <= m.bit_length() + e <= limit:  # the limit is at least the range
             raise LimitError(
-                f"a value of about 2^{m.bit_length() + e} is beyond the range symattn writes out "
-                f"exactly (2^±{EXPONENT_RANGE_BITS}); its digits are not computed"
+                f"a value of about 2^{_exponent_text(m.bit_length() + e)} is beyond the range "
+                f"symattn writes out exactly (2^±{EXPONENT_RANGE_BITS}); its digits are not "
+                "computed"
             )
         return Fraction(m << e) if e >= 0 else Fraction(m, 1 << -e)
 
@@ -233,6 +232,33 @@ class Ball:
             return f"[{compact_text(self.mid)}]"
         digits = max(1, -decimal_exponent(self.width) + 2)
         return f"[{compact_text(self.mid, digits)} ± {float(self.radius):.1e}]"
+
+
+def _exponent_text(n: int) -> str:
+    """An exponent for a message: exact when short, else in scientific notation."""
+    return str(n) if abs(n) < 10**15 else f"({Decimal(n):.3e})"
+
+
+#: exponents further apart than this are not put over one power of two (the integers would be
+#: astronomically long): the smaller part is rounded outward onto a grid of the larger
+_SPREAD = 4096
+
+
+def _dyadic_of(m1: int, e1: int, m2: int, e2: int) -> tuple[int, int, int]:
+    """``(m, r, e)`` with ``[(m - r) 2**e, (m + r) 2**e]`` holding the ball of midpoint
+    ``m1 2**e1`` and radius ``m2 2**e2`` (exactly, unless the exponents are far apart)."""
+    if m2 == 0:
+        return m1, 0, e1
+    if m1 == 0:
+        return 0, m2, e2
+    e = min(e1, e2)
+    if max(e1, e2) - e <= _SPREAD:
+        return m1 << (e1 - e), m2 << (e2 - e), e
+    if e1 > e2:  # a radius far below the midpoint's last bit: one unit of a finer grid
+        grid = e1 - 64
+        return m1 << 64, (m2 >> (grid - e2)) + 1, grid
+    grid = e2 - 64  # a midpoint far below the radius: floored onto the radius's grid
+    return m1 >> (grid - e1), (m2 << 64) + 1, grid
 
 
 def float_of(b: Ball) -> float | None:
