@@ -46,8 +46,23 @@ FORMATS: tuple[tuple[str, int, int], ...] = (
 )
 
 
+EPILOG = """examples:
+  symattn reference q.npy k.npy v.npy -o ref.npy
+  symattn reference q.npy k.npy v.npy --causal --jobs 2 --compare kernel_out.npy --max-ulps 2
+  symattn reference q.npy k.npy v.npy --mask bias.npy --digits 30 -o ref.txt
+
+Inputs are read as their exact binary values (float16, float32, float64, integers; a
+bfloat16 tensor saved as float32 is exact; float128 is refused). The output is the
+attention correctly rounded to float64 (every entry proved, subnormals included), or with
+--digits N correctly rounded decimals. --compare prints the kernel's error in ulps of each
+format; --max-ulps X exits 1 when it exceeds X ulps of the kernel's own format.
+See docs/performance.md."""
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """Arguments of ``reference``."""
+    p.epilog = EPILOG
+    p.formatter_class = argparse.RawDescriptionHelpFormatter
     p.add_argument("query", metavar="Q.npy", help="queries (..., L, E)")
     p.add_argument("key", metavar="K.npy", help="keys (..., S, E)")
     p.add_argument("value", metavar="V.npy", help="values (..., S, Ev)")
