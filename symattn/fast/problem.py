@@ -43,11 +43,11 @@ __all__ = [
 Progress = Callable[[int, int], None]
 
 #: fixed-point bits of the weights in ``P V`` (their truncation is below ``2**-WEIGHT_BITS``)
-WEIGHT_BITS = 88
+WEIGHT_BITS = 84
 #: bits a line of V keeps (more are cut, with a bound)
 V_MAX_BITS = 104
 #: a slice product of ``P V`` below ``2**-DROP_BITS`` of the largest is not computed (bounded)
-DROP_BITS = 90
+DROP_BITS = 84
 
 
 def pv_pairs(aw: int, na: int, vw: int, nv: int) -> list[tuple[int, int]]:

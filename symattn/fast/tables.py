@@ -104,21 +104,25 @@ def exp_tables() -> Tables:
 TABLES = exp_tables()
 
 
-def exp_neg(th: np.ndarray, tl: np.ndarray, tables: Tables) -> tuple[np.ndarray, np.ndarray]:
+def exp_neg(
+    th: np.ndarray, tl: np.ndarray, tables: Tables, far: bool = True
+) -> tuple[np.ndarray, np.ndarray]:
     """``exp(t)`` for double-double ``t <= ~0``: ``(hi, lo)``; relative error in
     :func:`symattn.fast.decide.rho`. Arguments below ``-80.06`` (masked logits may be set far
     below) give exactly 0; the true value is below ``2**-115``.
 
     Correct when ``t <= 2**-16 * 2**-15`` for every entry (the Taylor residual stays below
     ``2**-15``): the caller checks that per row (a row's shift leaves ``t > 0`` only by the
-    low part of its largest logit).
+    low part of its largest logit). ``far``: some entries may lie astronomically low (masked
+    logits): their residual is clipped to stay finite (else, below ``2**51``, it is finite
+    and its table entry 0 makes the product 0).
     """
     uh, ul = th * -(2.0**_F), tl * -(2.0**_F)  # exact scaling
     delta = np.floor(np.clip(uh, 0.0, float(_LIMIT)))
     rh, rl = two_sum(uh - delta, ul)  # uh - delta is exact
-    # beyond the limit the residual is meaningless (its table entry is 0): keep it finite
-    yh = np.clip(rh, -2.0, 2.0) * 2.0**-_F
-    yl = np.clip(rl, -2.0, 2.0) * 2.0**-_F
+    if far:  # beyond the limit the residual is meaningless (its table entry is 0): finite
+        rh, rl = np.clip(rh, -2.0, 2.0), np.clip(rl, -2.0, 2.0)
+    yh, yl = rh * 2.0**-_F, rl * 2.0**-_F
     d = delta.astype(np.int64)
     i0 = d & ((1 << LEVEL_BITS) - 1)
     i1 = d >> LEVEL_BITS
