@@ -25,8 +25,8 @@ __all__ = ["PER_LEVEL", "Levels", "chunk_scores", "compact_lines", "score_levels
 PER_LEVEL = 4
 
 #: the lowest score levels are left out (with a bound) when they add less than this share of
-#: ``sum |q| max |k|``: below the ``2**-82`` of the exp polynomial, they buy nothing
-SCORE_DROP = 2.0**-86
+#: ``sum |q| max |k|`` (the other errors are of the order of ``2**-96``)
+SCORE_DROP = 2.0**-100
 
 #: absolute error of a power-of-two scaling that underflows, generously (in the scaled units)
 _UNDERFLOW = 2.0**-1060

@@ -2,7 +2,8 @@
 
 ``exp(t)`` for ``t <= 0`` is ``T0[d0] * T1[d1] * exp(-y)``: two table values (computed in
 Arb, each error measured rigorously) indexed by the binary digits of
-``delta = floor(-t * 2**16)``, and a Taylor polynomial for the residual ``|y| <= 2**-16``.
+``delta = floor(-t * 2**16)``, and a Taylor polynomial for the residual ``|y| <= 2**-16``
+(:func:`symattn.fast.doubles.exp_residual`, within ``2**-96``).
 Entries with ``-t > 80`` become 0 (true value below ``2**-115``). When every scaled score is
 ``gamma`` times an integer, per-call tables of ``exp(-|gamma| d)`` need no residual at all.
 """
@@ -17,7 +18,7 @@ import flint
 import numpy as np
 
 from symattn.exact import Surd
-from symattn.fast.doubles import arb_dd, dd_mul, fast_two_sum, two_sum
+from symattn.fast.doubles import arb_dd, dd_mul, exp_residual, two_sum
 from symattn.fast.problem import Problem
 
 __all__ = [
@@ -129,10 +130,7 @@ def exp_neg(
     eh, el = dd_mul(
         tables.hi[0].take(i0), tables.lo[0].take(i0), tables.hi[1].take(i1), tables.lo[1].take(i1)
     )
-    # exp(-y) = (1 - yh + yh^2/2 - ... + yh^6/720) (1 - yl) + O(2**-110); error <= 2**-82
-    z = yh * yh * (0.5 - yh * (1 / 6 - yh * (1 / 24 - yh * (1 / 120 - yh / 720)))) - yl + yl * yh
-    ph, pl = two_sum(1.0, -yh)
-    ph, pl = fast_two_sum(ph, pl + z)
+    ph, pl = exp_residual(yh, yl)
     eh, el = dd_mul(eh, el, ph, pl)
     return eh, el
 
