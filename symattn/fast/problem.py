@@ -225,6 +225,8 @@ def _assemble(
         k_s, v_s = k_s.repeat(groups), v_s.repeat(groups)
     batch = batch_of(q_s, k_s, v_s)
     full = batch + (q.shape[-2], S)
+    if masked is not None and not masked.any():
+        masked = None  # an additive mask without -inf masks nothing
     try:
         masked = np.broadcast_to(masked, full) if masked is not None else None
         if add is not None:
