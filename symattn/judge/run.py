@@ -71,6 +71,7 @@ class Run:
         *,
         cause: Cause | None = None,
         inexact: bool = False,
+        alternatives: tuple[str, ...] = (),
     ) -> None:
         """Record a finding; its message carries its own values as parameters too."""
         finding = Finding(
@@ -83,6 +84,7 @@ class Run:
             finding_message(key, {}),
             cause,
             inexact,
+            alternatives=alternatives,
         )
         values: dict[str, object] = dict(params or {})
         values.update(claimed=claimed, exact=finding.exact_text, expected=expected or "")

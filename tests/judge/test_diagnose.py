@@ -2,21 +2,30 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from symattn.config import DEFAULT_LIMITS
-from symattn.judge.diagnose import Site, diagnose
+from symattn.judge.chain import Chain
+from symattn.judge.diagnose import bound_text, diagnose, meets
+from symattn.judge.frames import stated_frame
+from symattn.judge.graph import Graph, Node
 from symattn.judge.run import Run
 from symattn.judge.verdict import DEFAULT_ACCEPTED
 from symattn.numbers import parse_number
 from tests.judge.common import run, small
 
 
-def test_consistent_claims_record_nothing() -> None:
-    s = small("")
-    res = s.run()
+def _one(rows: str, node: Node, top: str = "") -> Run:
+    s = small(rows, top)
+    f = stated_frame(s)
     r = Run(s, DEFAULT_ACCEPTED, DEFAULT_LIMITS)
-    diagnose(r, Site("weights", ("q", "a"), parse_number("0.893"), res.weights, (0, 0), res))
-    assert r.findings == []
-    diagnose(r, Site("weights", ("q", "a"), parse_number("0.892"), res.weights, (0, 0), res))
+    diagnose(r, Chain(Graph(s, f.result, f.scale)), node)
+    return r
+
+
+def test_consistent_claims_record_nothing() -> None:
+    assert _one("weights = [0.893, 0.107]", Node("weights", (0, 0))).findings == []
+    r = _one("weights = [0.892, 0.107]", Node("weights", (0, 0)))
     (f,) = r.findings
     assert (f.code, f.exact_text, f.expected, f.step, f.position) == (
         "truncated",
@@ -34,6 +43,17 @@ def test_own_numbers_come_before_truncation() -> None:
     assert (f.code, f.message_key) == ("propagated-rounding", "propagated-exact")
 
 
+def test_carried_error_names_the_first_wrong_number() -> None:
+    # 12.80 is wrong (e^2.5 = 12.18); the sum and the weight follow from it exactly
+    r = run("exp = [12.80, 2.72]\nsum = 15.52\nweights = [0.8247, 0.1753]", "scale = 0.5")
+    got = {f.claimed: f for f in r.findings}
+    assert got["12.80"].code == "wrong-value" and got["12.80"].severity == "error"
+    s = got["15.52"]
+    assert (s.code, s.severity, s.params["origin"]) == ("propagated-error", "warning", "12.80")
+    assert s.params["origin_at"] == "exp_scores[q,a]" and s.params["origin_exact"] == "12.18249"
+    assert got["0.8247"].code == "propagated-error" and got["0.8247"].params["origin"] == "12.80"
+
+
 def test_float_representation_is_info() -> None:
     # float32(0.8929581985...) = 0.89295822381973..., printed with 9 decimals
     r = run('weights = ["0.892958224", "0.1070418"]', "d_k = 2")
@@ -44,3 +64,46 @@ def test_float_representation_is_info() -> None:
         "float-representation",
         "float32",
     )
+
+
+def test_float_printout_inside_the_bound() -> None:
+    # exact 0.89295819853...; a float32 program may land a few ulps away (6e-8 each)
+    r = run('weights = ["0.89295834", "0.10704166"]', 'd_k = 2\nprecision = "float32"')
+    (f, g) = r.findings
+    assert (f.code, f.message_key, f.params["precision"]) == (
+        "float-representation",
+        "float-bound",
+        "float32",
+    )
+    assert Fraction(f.params["low"]) < Fraction("0.89295834") < Fraction(f.params["high"])
+    assert g.code == "float-representation"
+    far = run('weights = ["0.89296834", "0.10703166"]', 'd_k = 2\nprecision = "float32"')
+    assert {f.code for f in far.findings} == {"wrong-value"}
+
+
+def test_inferred_printout_needs_six_digits() -> None:
+    r = run('weights = ["0.8929583", "0.1070418"]', "d_k = 2")  # 7 digits: a printout
+    assert [f.code for f in r.findings] == ["float-representation"]
+    r = run("weights = [0.8931, 0.1070]", "d_k = 2")  # 4 digits: a rounding, one unit off
+    assert [f.severity for f in r.findings] == ["error"]
+    exact = run('weights = ["0.8929583", "0.1070418"]', 'd_k = 2\nprecision = "exact"')
+    assert [f.code for f in exact.findings] == ["wrong-value"]
+
+
+def test_rounded_inputs_are_consistent() -> None:
+    # Q printed as [1, 2] but really [1.04, 2.03] (any value rounding to it): scores 5.0..
+    spec = 'rounded_inputs = ["Q"]\nd_k = 2'
+    r = run("scores = [5.2, 2.1]", spec)
+    assert {f.code for f in r.findings} == {"rounded-inputs"}
+    assert r.findings[0].params["inputs"] == "Q"
+    r = run("scores = [7.9, 2.1]", spec)  # beyond every rounding of Q
+    assert "wrong-value" in {f.code for f in r.findings}
+
+
+def test_meets_and_bounds() -> None:
+    w = parse_number("0.34")
+    assert meets(w, Fraction("0.3451"), Fraction(0)) is False
+    assert meets(w, Fraction("0.3451"), Fraction("0.0002")) is True
+    assert bound_text(Fraction("0.123456"), w, up=False) == "0.12345"
+    assert bound_text(Fraction("0.123456"), w, up=True) == "0.12346"
+    assert bound_text(Fraction(1, 3), parse_number("1/3"), up=True) == "0.333333333333"
