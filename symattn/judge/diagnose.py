@@ -30,6 +30,7 @@ from decimal import Decimal
 from fractions import Fraction
 from types import MappingProxyType
 
+from symattn.errors import PrecisionError
 from symattn.judge.approximations import (
     Approximation,
     approximate_e,
@@ -221,21 +222,31 @@ def _printout(rec: _Recorder) -> bool:
     spec = run.spec
     formats = arithmetics_for(spec.precision, w)
     for a in formats:
-        env = chain.envelope(node, a, boxes=False)
-        if meets(w, env, a.print_tolerance(w)):
+        env = _envelope(chain, node, a, boxes=False)
+        if env is not None and meets(w, env, a.print_tolerance(w)):
             rec.add("float-representation", "float-bound", _bounds(rec, env, a.name))
             return True
     if not spec.rounded_inputs:
         return False
     options: list[Arithmetic | None] = [None, *formats]
     for b in options:
-        env = chain.envelope(node, b, boxes=True)
-        if meets(w, env, b.print_tolerance(w) if b is not None else Fraction(0)):
+        env = _envelope(chain, node, b, boxes=True)
+        if env is not None and meets(
+            w, env, b.print_tolerance(w) if b is not None else Fraction(0)
+        ):
             params = _bounds(rec, env, b.name if b is not None else "exact")
             params["inputs"] = ", ".join(spec.rounded_inputs)
             rec.add("rounded-inputs", "rounded-inputs", params)
             return True
     return False
+
+
+def _envelope(chain: Chain, node: Node, a: Arithmetic | None, *, boxes: bool) -> Val | None:
+    """The envelope, or None when no finite enclosure exists (nothing is then explained)."""
+    try:
+        return chain.envelope(node, a, boxes=boxes)
+    except PrecisionError:
+        return None
 
 
 def _bounds(rec: _Recorder, env: Val, precision: str) -> dict[str, object]:

@@ -20,19 +20,25 @@ precision (``flint.ctx.workprec``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal, TypeAlias
 
 import flint
 
+from symattn.errors import PrecisionError
 from symattn.exact import arb_of, arb_to_fraction
 from symattn.judge.graph import E_STEPS, Graph, Node
 from symattn.judge.intervals import rounding_interval
 from symattn.judge.programs import Arithmetic
 
 Val: TypeAlias = Fraction | flint.arb
+
+#: values below ``2**-TINY_BITS`` are bounded by it (far below any written claim's unit)
+TINY_BITS = 4096
+_TINY = Fraction(1, 2**TINY_BITS)
+_TINY_ARB = flint.arb(2) ** -TINY_BITS
 
 #: spec input names -> trace steps (the scaled scores are the step ``scaled_scores``)
 INPUT_STEPS = {"scaled": "scaled_scores"}
@@ -64,7 +70,12 @@ def to_arb(x: Val) -> flint.arb:
 
 
 def _ends(x: flint.arb) -> tuple[Fraction, Fraction]:
-    """The exact ends of a ball (its midpoint and radius are exact dyadics)."""
+    """The exact ends of a ball (its midpoint and radius are exact dyadics); a ball inside
+    ``[-2**-TINY_BITS, 2**-TINY_BITS]`` is widened to it (never written out bit by bit)."""
+    if not x.is_finite():
+        raise PrecisionError(f"the enclosure {x} is not finite")
+    if x.abs_upper() < _TINY_ARB:
+        return -_TINY, _TINY
     m, r = arb_to_fraction(x.mid()), arb_to_fraction(flint.arb(x.rad()))
     return m - r, m + r
 
@@ -295,42 +306,52 @@ class Values:
         return ratio_bounds(exps, j)
 
     def _program_weight(self, row: tuple[int, ...], j: int) -> Val:
-        """A float program's softmax weight: ``(1±u) / ((1±γ) + Σ_k e^(x_k - x_j) ρ_k/ρ_j
-        (1±γ))`` with ``ρ`` the rounding of ``exp`` and of ``x - max`` (see the module)."""
+        """A float program's softmax weight, bounded in log space:
+        ``w_j = (1±u) / ((1±γ) + Σ_k exp(L_k))`` with ``L_k = x_k - x_j + log ρ_k - log ρ_j
+        + log(1±γ)``, ``ρ`` the roundings of ``exp`` and of ``x - max`` (see the module).
+        Endpoints are carried as exact Arb numbers, so a masked ``-1e9`` stays harmless."""
         a = self.a
         assert a is not None
         keys = [k for k in range(self.g.n_keys) if not self.g.masked((*row, k))]
         xs = {k: to_arb(self.logit((*row, k))) for k in keys}
-        n = len(keys)
-        u = a.u
-        gam = a.gamma(max(n - 1, 1))
-        max_hi = max(upper(x) for x in xs.values())
+        u = arb_of(a.u)
+        gam = arb_of(a.gamma(max(len(keys) - 1, 1)))
+        max_hi = _max_upper(xs.values())
         floor = a.emin * flint.arb(2).log()  # exps below 2**emin are subnormal
 
+        def log_rho(k: int) -> tuple[flint.arb, flint.arb]:
+            d = max_hi - xs[k].lower()  # >= |x_k - max|
+            return (1 - 2 * u).log() - u * d, (1 + 2 * u).log() + u * d
+
         def may_underflow(k: int) -> bool:
-            return not bool(arb_of(lower(xs[k]) - max_hi) > floor)
+            return not bool(xs[k].lower() - max_hi > floor)
 
-        def rho(k: int) -> tuple[flint.arb, flint.arb]:
-            d = arb_of(max_hi - lower(xs[k]))
-            return (1 - 2 * arb_of(u)) * (-arb_of(u) * d).exp(), (1 + 2 * arb_of(u)) * (
-                arb_of(u) * d
-            ).exp()
-
-        rj_lo, rj_hi = rho(j)
-        denom = arb_of(1, gam)
+        rj_lo, rj_hi = log_rho(j)
+        den_lo = 1 - gam
+        den_hi = 1 + gam
         for k in keys:
             if k == j:
                 continue
-            rk_lo, rk_hi = rho(k)
-            ratio = to_arb(
-                between(rk_lo / rj_hi * (1 - arb_of(gam)), rk_hi / rj_lo * (1 + arb_of(gam)))
-            )
-            term = (xs[k] - xs[j]).exp() * ratio
-            if may_underflow(k):
-                term = to_arb(between(Fraction(0), upper(term) + 4 * u))
-            denom += term
-        w = arb_of(1, u) / denom
-        w = to_arb(plus_minus(w, a.eta))
+            rk_lo, rk_hi = log_rho(k)
+            l_lo = (xs[k].lower() - xs[j].upper() + rk_lo - rj_hi + (1 - gam).log()).lower()
+            l_hi = (xs[k].upper() - xs[j].lower() + rk_hi - rj_lo + (1 + gam).log()).upper()
+            if not may_underflow(k):
+                den_lo += l_lo.exp()
+            den_hi += l_hi.exp() + 4 * u
+        w_hi = ((1 + u) / den_lo.lower()).upper() + arb_of(a.eta)
+        w_lo = ((1 - u) / den_hi.upper()).lower() - arb_of(a.eta)
+        if not (w_hi.is_finite() and w_lo.is_finite()):
+            return between(Fraction(0), Fraction(1))
         if may_underflow(j):  # e_j itself may be subnormal or 0
-            return between(Fraction(0), upper(w))
-        return w
+            return between(Fraction(0), upper(w_hi))
+        return between(lower(w_lo), upper(w_hi))
+
+
+def _max_upper(xs: Iterable[flint.arb]) -> flint.arb:
+    """The largest upper end of some balls (an exact Arb number)."""
+    out: flint.arb | None = None
+    for x in xs:
+        up = x.upper()
+        out = up if out is None or up > out else out
+    assert out is not None
+    return out

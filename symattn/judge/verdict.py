@@ -91,6 +91,8 @@ _PREFERRED: tuple[Rounding, ...] = (
     Rounding.TRUNCATE,
 )
 
+#: bits per decimal digit, rounded up (a value below 2**(-k * this) is below 10**-k)
+_LOG2_10 = 4
 #: significant digits of an irrational value shown against a fraction claim
 _FRACTION_CLAIM_DIGITS = 12
 
@@ -131,7 +133,17 @@ def _decide(
 
     Truncation only matters when no accepted mode gives the claim, so a value exactly on a
     truncation boundary (known only through balls) does not block a consistent verdict.
+    A value too small to show at the claim's places plus three (a weight like ``e^-10^9``)
+    rounds to 0 without its exact bounds ever being written out.
     """
+    if b.upper_bits < -(max(places, 0) + 4) * _LOG2_10:
+        zero = Decimal(0).scaleb(-max(places, 0))
+        return _Decision(
+            MappingProxyType({m: zero for m in modes}),
+            Decimal(0).scaleb(-(max(places, 0) + 3)),
+            None,
+            False,
+        )
     rounded: dict[Rounding, Decimal] = {}
     for m in modes:
         if m not in accepted:

@@ -56,7 +56,7 @@ VERDICTS = {
 
 def _value(text: str) -> Fraction | None:
     try:
-        return Fraction(text.strip().rstrip("."))
+        return abs(Fraction(text.strip().rstrip(".").replace("−", "-")))
     except (ValueError, ZeroDivisionError):
         return None
 
@@ -81,10 +81,11 @@ def main(path: str) -> None:
                 if k in used or n["stage"] not in stages:
                     continue
                 value = _value(n["text"])
+                text = c.claim.text.lstrip("-")  # the judgements list "0.0428" for "-0.0428"
                 same = (
-                    n["text"] == c.claim.text
+                    n["text"].lstrip("-−") == text
                     if exact_text
-                    else value in (c.claim.value, 100 * c.claim.value)  # 61% for 0.61
+                    else value in (abs(c.claim.value), 100 * abs(c.claim.value))  # 61% of 0.61
                 )
                 if same:
                     pick = k
