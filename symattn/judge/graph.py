@@ -290,7 +290,7 @@ class Graph:
             for row, rc in hc.rows.items():
                 self._row(row, rc, h)
         for row, rc in c.rows.items():
-            self._row(row, rc, 0 if self.heads else None)
+            self._row(row, rc, None)
 
     def _put(self, node: Node, w: Written | None, step: str, position: tuple[str, ...]) -> None:
         if w is None:

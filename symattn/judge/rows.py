@@ -156,7 +156,10 @@ def _missing(run: Run, graph: Graph) -> None:
 
 
 def _mixed_vectors(run: Run, graph: Graph) -> None:
-    """``precision-mixed`` over every claimed vector (a row of one step)."""
+    """``precision-mixed`` over every claimed vector (a row of one step); not in a program's
+    printout (``precision`` a float format), whose digits the printer chose."""
+    if run.spec.precision not in (None, "exact"):
+        return
     vectors: dict[tuple[str, tuple[int, ...]], list[Node]] = {}
     for node in graph.claimed_nodes():
         if node.step in MIXED_STEPS:
