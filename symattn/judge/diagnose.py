@@ -201,7 +201,11 @@ def _propagated(rec: _Recorder, base: Mapping[str, object], key: FindingKey) -> 
         return
     step, position = g.where[origin]
     origin_w = g.claims[origin]
-    origin_exact = rec.run.judge(origin_w, g.exact(origin)).exact
+    origin_v = rec.run.judge(origin_w, g.exact(origin))
+    q = g.exact(origin).rational()
+    origin_exact = origin_v.exact
+    if not (q is not None and origin_exact not in ("?", "") and Fraction(origin_exact) == q):
+        origin_exact += "…"
     rec.add(
         "propagated-error",
         "propagated-error",

@@ -50,7 +50,7 @@ def test_carried_error_names_the_first_wrong_number() -> None:
     assert got["12.80"].code == "wrong-value" and got["12.80"].severity == "error"
     s = got["15.52"]
     assert (s.code, s.severity, s.params["origin"]) == ("propagated-error", "warning", "12.80")
-    assert s.params["origin_at"] == "exp_scores[q,a]" and s.params["origin_exact"] == "12.18249"
+    assert s.params["origin_at"] == "exp_scores[q,a]" and s.params["origin_exact"] == "12.18249…"
     assert got["0.8247"].code == "propagated-error" and got["0.8247"].params["origin"] == "12.80"
 
 
