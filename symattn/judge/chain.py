@@ -105,9 +105,10 @@ class Chain:
             self._exact_claims[node] = got
         return got
 
-    def origin(self, node: Node) -> Node | None:
-        """The first wrong number of the author that ``node`` comes from."""
-        return self.graph.first_wrong(node, self.status)
+    def origin(self, node: Node, sources: list[Node] | None = None) -> Node | None:
+        """The first wrong number of the author that ``node`` comes from (computed from
+        ``sources`` when given, else from the graph's parents)."""
+        return self.graph.first_wrong(node, self.status, sources)
 
     # -- what a program prints ---------------------------------------------------------
 

@@ -191,11 +191,18 @@ def _values(rec: _Recorder) -> dict[str, object]:
     return {"claimed": rec.w.text, "exact": rec.exact, "expected": rec.expected or ""}
 
 
-def _propagated(rec: _Recorder, base: Mapping[str, object], key: FindingKey) -> None:
+def _propagated(
+    rec: _Recorder,
+    base: Mapping[str, object],
+    key: FindingKey,
+    *,
+    formula: str | None = None,
+    sources: list[Node] | None = None,
+) -> None:
     """The claim follows from the author's numbers: carried rounding, or a carried error."""
     g = rec.chain.graph
-    formula = g.formula(rec.node)
-    origin = rec.chain.origin(rec.node)
+    formula = g.formula(rec.node) if formula is None else formula
+    origin = rec.chain.origin(rec.node, sources)
     if origin is None:
         rec.add("propagated-rounding", key, {**base, "formula": formula})
         return

@@ -210,12 +210,15 @@ class Graph:
                 stack.extend(reversed(self.parents(p)))
         return sorted(out, key=self.rank)
 
-    def first_wrong(self, node: Node, status: Mapping[Node, str]) -> Node | None:
+    def first_wrong(
+        self, node: Node, status: Mapping[Node, str], sources: list[Node] | None = None
+    ) -> Node | None:
         """The first (in computation order) wrong number of the author that ``node`` comes
-        from: a source judged an error, or the first wrong number of a source that was
-        itself carried (``status``: ``"error"`` or ``"carried"``)."""
+        from (by default from :meth:`sources`): a source judged an error, or the first wrong
+        number of a source that was itself carried (``status``: ``"error"`` or
+        ``"carried"``)."""
         found: list[Node] = []
-        for s in self.sources(node):
+        for s in self.sources(node) if sources is None else sources:
             st = status.get(s)
             if st == "error":
                 found.append(s)
