@@ -176,8 +176,7 @@ def outcomes(spec_path: Path) -> list[Outcome]:
     for f in report.findings:
         found.setdefault((where_of(f), f.claimed), []).append(f)
     return [
-        Outcome(spec_path.stem, e, tuple(found.get((e.where, e.claimed), ())))
-        for e in expected
+        Outcome(spec_path.stem, e, tuple(found.get((e.where, e.claimed), ()))) for e in expected
     ]
 
 
@@ -223,11 +222,31 @@ class Score:
 
         return [
             ("specs / claims judged", f"{self.specs} / {self.claims}", ""),
-            ("recall of real errors", f"{self.found} / {self.errors}", pct(self.found, self.errors)),
-            ("false accusations (errors on correct numbers)", f"{self.accused} / {self.correct}", ""),
-            ("cause agreement (found errors)", f"{self.agreed} / {self.found}", pct(self.agreed, self.found)),
-            ("carried errors named as such", f"{self.carried_found} / {self.carried}", pct(self.carried_found, self.carried)),
-            ("every verdict as expected", f"{self.verdicts_agreed} / {self.claims}", pct(self.verdicts_agreed, self.claims)),
+            (
+                "recall of real errors",
+                f"{self.found} / {self.errors}",
+                pct(self.found, self.errors),
+            ),
+            (
+                "false accusations (errors on correct numbers)",
+                f"{self.accused} / {self.correct}",
+                "",
+            ),
+            (
+                "cause agreement (found errors)",
+                f"{self.agreed} / {self.found}",
+                pct(self.agreed, self.found),
+            ),
+            (
+                "carried errors named as such",
+                f"{self.carried_found} / {self.carried}",
+                pct(self.carried_found, self.carried),
+            ),
+            (
+                "every verdict as expected",
+                f"{self.verdicts_agreed} / {self.claims}",
+                pct(self.verdicts_agreed, self.claims),
+            ),
         ]
 
 
@@ -252,7 +271,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.verbose:
         for o in s.misses:
             got = ", ".join(f.code for f in o.findings) or "ok"
-            print(f"{o.spec}: {o.expected.where} {o.expected.claimed}: expected {o.expected.verdict}, got {got}")
+            print(
+                f"{o.spec}: {o.expected.where} {o.expected.claimed}: expected {o.expected.verdict}, got {got}"
+            )
     return 0
 
 

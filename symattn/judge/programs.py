@@ -75,15 +75,19 @@ INFERRED: tuple[str, ...] = ("float64", "float32")
 
 #: a claim with at least this many significant digits looks like a float printout
 PRINTOUT_DIGITS = 6
+#: ... and so does one with at least this many decimals (nobody rounds to them by hand;
+#: ``0.000000000000000000000000000000000000000001043``, a float32 subnormal)
+PRINTOUT_DECIMALS = 7
 
 
 def arithmetics_for(precision: str | None, claim: Written) -> tuple[Arithmetic, ...]:
     """The program formats a claim may have been printed from: the stated precision, else
-    float64 and float32 for a claim of 6 or more significant digits, else none."""
+    float64 and float32 for a claim of 6 or more significant digits or 7 or more decimals,
+    else none."""
     if precision == "exact" or claim.kind == "fraction":
         return ()
     if precision is not None:
         return (ARITHMETICS[precision],)
-    if (claim.significant or 0) >= PRINTOUT_DIGITS:
+    if (claim.significant or 0) >= PRINTOUT_DIGITS or (claim.decimals or 0) >= PRINTOUT_DECIMALS:
         return tuple(ARITHMETICS[n] for n in INFERRED)
     return ()

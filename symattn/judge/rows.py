@@ -20,6 +20,7 @@ from symattn.judge.formatting import frac_text
 from symattn.judge.frames import Frame
 from symattn.judge.graph import Graph, Node
 from symattn.judge.interpretation import judge_interpretation
+from symattn.judge.programs import arithmetics_for
 from symattn.judge.run import Run
 from symattn.judge.vectors import normalization_gap, precision_mixed
 from symattn.numbers import Written
@@ -88,7 +89,11 @@ def check_rows_without_inputs(run: Run) -> None:
     """``not-normalized`` and ``precision-mixed`` need only the claims."""
     for head, row, rc in all_rows(run):
         ws = [w for w in rc.weights if w is not None]
-        gap = normalization_gap(ws) if ws and len(ws) == len(rc.weights) else None
+        gap = (
+            normalization_gap(ws, _printout_slack(run.spec.precision, len(ws)))
+            if ws and len(ws) == len(rc.weights)
+            else None
+        )
         if gap is not None:
             total, lo, hi = gap
             run.add(
@@ -106,6 +111,21 @@ def check_rows_without_inputs(run: Run) -> None:
                 cols = run.spec.tokens if stage.per_key else [str(j) for j in range(len(vec))]
                 positions = [(*head, row, c) for c in cols]
                 mixed(run, stage.step, positions, vec)
+
+
+def _printout_slack(precision: str | None, n: int) -> Callable[[Written], Fraction]:
+    """How far a float program's printed weight may be from an exact softmax weight: its
+    relative error bound (the exps, their sum of ``n`` terms, the division: ``γ_(2n+8)``)
+    and the printing, for the widest format the claim may come from."""
+
+    def slack(w: Written) -> Fraction:
+        formats = arithmetics_for(precision, w)
+        return max(
+            (a.gamma(2 * n + 8) * abs(w.value) + a.print_tolerance(w) for a in formats),
+            default=Fraction(0),
+        )
+
+    return slack
 
 
 def _missing(run: Run, graph: Graph) -> None:
@@ -157,7 +177,8 @@ def _missing(run: Run, graph: Graph) -> None:
 
 def _mixed_vectors(run: Run, graph: Graph) -> None:
     """``precision-mixed`` over every claimed vector (a row of one step); not in a program's
-    printout (``precision`` a float format), whose digits the printer chose."""
+    printout (``precision`` a float format, or numbers of 6+ significant digits), whose digits
+    the printer chose."""
     if run.spec.precision not in (None, "exact"):
         return
     vectors: dict[tuple[str, tuple[int, ...]], list[Node]] = {}
@@ -166,7 +187,10 @@ def _mixed_vectors(run: Run, graph: Graph) -> None:
             vectors.setdefault((node.step, node.pos[:-1]), []).append(node)
     for nodes in vectors.values():
         shown = graph.where[nodes[0]][0]
-        vec: list[Written | None] = [graph.claims[n] for n in nodes]
+        # a number that looks like a float printout (6+ digits) was not rounded by a person
+        vec: list[Written | None] = [
+            None if arithmetics_for(None, graph.claims[n]) else graph.claims[n] for n in nodes
+        ]
         positions = [graph.where[n][1] for n in nodes]
         mixed(run, shown, positions, vec, _exact_of(graph, nodes))
 

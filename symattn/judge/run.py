@@ -47,7 +47,13 @@ class Run:
 
     def judge(self, claim: Written, value: Quantity) -> Verdict:
         """The verdict on ``claim`` under this run's roundings and limits."""
-        return judge(claim, value, accepted=self.accepted, limits=self.limits)
+        return judge(
+            claim,
+            value,
+            accepted=self.accepted,
+            limits=self.limits,
+            floats=self.spec.precision != "exact",
+        )
 
     def holds(self, claim: Written, value: Quantity) -> bool:
         """Whether ``claim`` is proved a correct rounding of ``value``."""

@@ -209,8 +209,8 @@ class Values:
             units = self.g.spec.half_units.get(name)
             if units is not None:
                 x = plus_minus(x, Fraction(units[node.pos]))
-        if self.a is not None:
-            x = plus_minus(x, self.a.u * magnitude(x) + self.a.eta)
+        if self.a is not None:  # read from decimal text, perhaps through float64 first
+            x = plus_minus(x, 2 * self.a.u * magnitude(x) + self.a.eta)
         return x
 
     # -- operations --------------------------------------------------------------------
@@ -306,45 +306,62 @@ class Values:
         return ratio_bounds(exps, j)
 
     def _program_weight(self, row: tuple[int, ...], j: int) -> Val:
-        """A float program's softmax weight, bounded in log space:
-        ``w_j = (1±u) / ((1±γ) + Σ_k exp(L_k))`` with ``L_k = x_k - x_j + log ρ_k - log ρ_j
-        + log(1±γ)``, ``ρ`` the roundings of ``exp`` and of ``x - max`` (see the module).
-        Endpoints are carried as exact Arb numbers, so a masked ``-1e9`` stays harmless."""
+        """A float program's softmax weight ``fl(e_j / fl(Σ e_k))``, for both ways programs
+        compute it: ``e_k = fl(exp(x_k))`` and ``e_k = fl(exp(fl(x_k - max)))``. Each ``e_k``
+        lies in ``[exp(lo)(1-2u) - 2η, exp(hi)(1+2u) + 2η]`` (faithful exp, subnormals
+        included); the sum within ``(1±γ_(n-1))`` and ``±nη``; ``w_j`` is increasing in
+        ``e_j`` and decreasing in the others. Ends are exact Arb numbers (a ``-1e9`` mask
+        stays harmless); the result is the hull of both ways."""
         a = self.a
         assert a is not None
         keys = [k for k in range(self.g.n_keys) if not self.g.masked((*row, k))]
         xs = {k: to_arb(self.logit((*row, k))) for k in keys}
-        u = arb_of(a.u)
-        gam = arb_of(a.gamma(max(len(keys) - 1, 1)))
-        max_hi = _max_upper(xs.values())
-        floor = a.emin * flint.arb(2).log()  # exps below 2**emin are subnormal
+        u, eta = arb_of(a.u), arb_of(a.eta)
+        n = len(keys)
+        gam = arb_of(a.gamma(max(n - 1, 1)))
+        top_lo = _max_lower(xs.values())
+        top_hi = _max_upper(xs.values())
 
-        def log_rho(k: int) -> tuple[flint.arb, flint.arb]:
-            d = max_hi - xs[k].lower()  # >= |x_k - max|
-            return (1 - 2 * u).log() - u * d, (1 + 2 * u).log() + u * d
+        def naive(k: int) -> tuple[flint.arb, flint.arb]:
+            return xs[k].lower(), xs[k].upper()
 
-        def may_underflow(k: int) -> bool:
-            return not bool(xs[k].lower() - max_hi > floor)
+        def shifted(k: int) -> tuple[flint.arb, flint.arb]:
+            lo = (xs[k].lower() - top_hi) * (1 + u)  # x - max <= 0, then rounded
+            hi = (xs[k].upper() - top_lo).min(flint.arb(0)) * (1 - u)
+            return lo.lower(), hi.upper()
 
-        rj_lo, rj_hi = log_rho(j)
-        den_lo = 1 - gam
-        den_hi = 1 + gam
-        for k in keys:
-            if k == j:
-                continue
-            rk_lo, rk_hi = log_rho(k)
-            l_lo = (xs[k].lower() - xs[j].upper() + rk_lo - rj_hi + (1 - gam).log()).lower()
-            l_hi = (xs[k].upper() - xs[j].lower() + rk_hi - rj_lo + (1 + gam).log()).upper()
-            if not may_underflow(k):
-                den_lo += l_lo.exp()
-            den_hi += l_hi.exp() + 4 * u
-        w_hi = ((1 + u) / den_lo.lower()).upper() + arb_of(a.eta)
-        w_lo = ((1 - u) / den_hi.upper()).lower() - arb_of(a.eta)
+        lows: list[flint.arb] = []
+        highs: list[flint.arb] = []
+        for way in (naive, shifted):
+            e_lo: dict[int, flint.arb] = {}
+            e_hi: dict[int, flint.arb] = {}
+            for k in keys:
+                lo, hi = way(k)
+                e_lo[k] = (lo.exp() * (1 - 2 * u) - 2 * eta).max(flint.arb(0)).lower()
+                e_hi[k] = (hi.exp() * (1 + 2 * u) + 2 * eta).upper()
+            rest_lo = sum((e_lo[k] for k in keys if k != j), flint.arb(0))
+            rest_hi = sum((e_hi[k] for k in keys if k != j), flint.arb(0))
+            den_hi = ((e_lo[j] + rest_hi) * (1 + gam) + n * eta).upper()
+            den_lo = ((e_hi[j] + rest_lo) * (1 - gam) - n * eta).lower()
+            lows.append((e_lo[j] * (1 - u) / den_hi - eta).lower())
+            highs.append(
+                flint.arb(1) if not den_lo > 0 else (e_hi[j] * (1 + u) / den_lo + eta).upper()
+            )
+        w_lo = lows[0].min(lows[1])
+        w_hi = highs[0].max(highs[1]).min(flint.arb(1) + 2 * u)
         if not (w_hi.is_finite() and w_lo.is_finite()):
             return between(Fraction(0), Fraction(1))
-        if may_underflow(j):  # e_j itself may be subnormal or 0
-            return between(Fraction(0), upper(w_hi))
         return between(lower(w_lo), upper(w_hi))
+
+
+def _max_lower(xs: Iterable[flint.arb]) -> flint.arb:
+    """The largest lower end of some balls (an exact Arb number)."""
+    out: flint.arb | None = None
+    for x in xs:
+        lo = x.lower()
+        out = lo if out is None or lo > out else out
+    assert out is not None
+    return out
 
 
 def _max_upper(xs: Iterable[flint.arb]) -> flint.arb:

@@ -59,14 +59,19 @@ def precision_mixed(
     ]
 
 
-def normalization_gap(weights: Iterable[Written]) -> tuple[Fraction, Fraction, Fraction] | None:
+def normalization_gap(
+    weights: Iterable[Written], slack: Callable[[Written], Fraction] | None = None
+) -> tuple[Fraction, Fraction, Fraction] | None:
     """``not-normalized``: (sum, low, high) when the claimed weights cannot sum to 1.
 
-    ``[low, high]`` is the sum of the claims' rounding intervals; None when it contains 1.
+    ``[low, high]`` is the sum of the claims' rounding intervals, each widened by
+    ``slack(claim)`` (a float program's error bound: its weights need not sum to 1 exactly);
+    None when it contains 1.
     """
     ws = list(weights)
-    lo = sum((rounding_interval(w)[0] for w in ws), Fraction(0))
-    hi = sum((rounding_interval(w)[1] for w in ws), Fraction(0))
+    pad = [slack(w) if slack is not None else Fraction(0) for w in ws]
+    lo = sum((rounding_interval(w)[0] - p for w, p in zip(ws, pad, strict=True)), Fraction(0))
+    hi = sum((rounding_interval(w)[1] + p for w, p in zip(ws, pad, strict=True)), Fraction(0))
     if lo <= 1 <= hi:
         return None
     return sum((w.value for w in ws), Fraction(0)), lo, hi

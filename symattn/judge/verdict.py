@@ -127,7 +127,12 @@ class _Decision:
 
 
 def _decide(
-    claim: Written, places: int, modes: Collection[Rounding], accepted: frozenset[Rounding], b: Ball
+    claim: Written,
+    places: int,
+    modes: Collection[Rounding],
+    accepted: frozenset[Rounding],
+    b: Ball,
+    floats: bool = True,
 ) -> _Decision | None:
     """Round both ends of ``b``; decided when they agree for every mode that matters.
 
@@ -161,7 +166,7 @@ def _decide(
     shown = b.round_decimals(shown_places)
     if shown is None:
         return None
-    fk = float_match(claim, places, accepted, b.lower, b.upper)
+    fk = float_match(claim, places, accepted, b.lower, b.upper) if floats else None
     if fk is False:
         return None
     tie = (
@@ -178,8 +183,10 @@ def judge(
     *,
     accepted: frozenset[Rounding] = DEFAULT_ACCEPTED,
     limits: Limits = DEFAULT_LIMITS,
+    floats: bool = True,
 ) -> Verdict:
-    """Judge ``claim`` against the exact ``value`` (see the module docstring)."""
+    """Judge ``claim`` against the exact ``value`` (see the module docstring); ``floats``
+    False when the numbers are known not to be float printouts (``precision = "exact"``)."""
     if not accepted:
         raise InputError("judge: at least one accepted rounding mode is needed")
     places = claim_places(claim)
@@ -188,7 +195,10 @@ def judge(
     modes = tuple(m for m in _PREFERRED if m in accepted or m is Rounding.TRUNCATE)
     start = int(max(places, 0) * 3.33) + 30 + (claim.significant or 0) * 4
     dec = certify_value(
-        value, lambda b: _decide(claim, places, modes, accepted, b), start_bits=start, limits=limits
+        value,
+        lambda b: _decide(claim, places, modes, accepted, b, floats),
+        start_bits=start,
+        limits=limits,
     )
     if dec is None:
         return Verdict(

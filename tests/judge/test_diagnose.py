@@ -2,16 +2,27 @@
 
 from __future__ import annotations
 
+import tempfile
+from decimal import Decimal, localcontext
 from fractions import Fraction
+from pathlib import Path
+
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from hypothesis.database import DirectoryBasedExampleDatabase
 
 from symattn.config import DEFAULT_LIMITS
+from symattn.engine import scaled_dot_product_attention
 from symattn.judge.chain import Chain
+from symattn.judge.check import check
 from symattn.judge.diagnose import bound_text, diagnose, meets
 from symattn.judge.frames import stated_frame
 from symattn.judge.graph import Graph, Node
 from symattn.judge.run import Run
 from symattn.judge.verdict import DEFAULT_ACCEPTED
 from symattn.numbers import parse_number
+from symattn.numbers.rounding import Rounding
+from symattn.spec import loads_spec
 from tests.judge.common import run, small
 
 
@@ -107,3 +118,46 @@ def test_meets_and_bounds() -> None:
     assert bound_text(Fraction("0.123456"), w, up=False) == "0.12345"
     assert bound_text(Fraction("0.123456"), w, up=True) == "0.12346"
     assert bound_text(Fraction(1, 3), parse_number("1/3"), up=True) == "0.333333333333"
+
+
+# -- the property: one unit off is always found -------------------------------------------
+
+DB = DirectoryBasedExampleDatabase(Path(tempfile.gettempdir()) / "symattn-hypothesis-judge")
+
+
+@settings(max_examples=40, deadline=None, database=DB, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    q=st.lists(st.integers(-9, 9), min_size=2, max_size=2),
+    k=st.lists(st.lists(st.integers(-9, 9), min_size=2, max_size=2), min_size=2, max_size=4),
+    step=st.sampled_from(["weights", "output", "exp"]),
+    places=st.integers(1, 5),
+    sign=st.sampled_from([-1, 1]),
+    col=st.integers(0, 1),
+)
+def test_one_unit_off_is_always_found(
+    q: list[int], k: list[list[int]], step: str, places: int, sign: int, col: int
+) -> None:
+    """A claim one unit in its last place away from the correct rounding, with no other claim
+    and exact arithmetic stated (no frame explains it), is always an error."""
+    n = len(k)
+    v = [[3 * i + 1, 2 - i] for i in range(n)]
+    r = scaled_dot_product_attention([q], k, v, scale=Fraction(1, 2))
+    tensor = {"weights": r.weights, "output": r.output, "exp": r.exp_scores}[step]
+    exact = tensor.rational((0, col))
+    assume(exact is None or (exact * 10**places * 2).denominator != 1)  # not a tie
+    right = tensor.round(places, mode=Rounding.HALF_UP)[0, col]
+    with localcontext() as ctx:
+        ctx.prec = 200
+        claim = right + sign * Decimal(1).scaleb(-places)
+    cells = ", ".join(f'{"t" + str(c)} = "{claim}"' for c in [col])
+    field = f"output = [{', '.join(repr(str(claim)) if c == col else repr(str(right)) for c in range(2))}]"
+    if step != "output":
+        field = f"{step} = {{ {cells} }}"
+    tokens = ", ".join(f'"t{j}"' for j in range(n))
+    text = (
+        f'tokens = [{tokens}]\nquery_tokens = ["q"]\nscale = "1/2"\nprecision = "exact"\n'
+        f"[inputs]\nQ = [{q}]\nK = {k}\nV = {v}\n[claims.rows.q]\n{field}\n".replace("'", '"')
+    )
+    report = check(loads_spec(text, name="u.toml"))
+    hits = [f for f in report.findings if f.claimed == str(claim) and f.severity == "error"]
+    assert hits, text
