@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 from symattn.engine import AttentionResult
 from symattn.exact import ExactTensor, Surd
+from symattn.exact.logits import broadcast_index
 from symattn.judge.formatting import frac_text
 from symattn.judge.quantities import TensorEntry
 from symattn.numbers import Written
@@ -122,8 +123,8 @@ class Graph:
         """The additive mask entry at ``index`` (0 when there is none or it is masked)."""
         if self._add is None or self.masked(index):
             return Fraction(0)
-        got = self._add[index] if getattr(self._add, "ndim", 0) else self._add[()]
-        return got if isinstance(got, Fraction) else Fraction(0)
+        got = self._add.rational(broadcast_index(index, tuple(self._add.shape)))
+        return got if got is not None else Fraction(0)
 
     def q_step(self, which: str) -> str:
         """The step a head's rows of Q, K or V come from."""
