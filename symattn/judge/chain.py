@@ -38,8 +38,10 @@ _PROBE_BITS = 64
 class Chain:
     """The author's numbers on one graph, with cached evaluations and the verdicts so far."""
 
-    def __init__(self, graph: Graph) -> None:
+    def __init__(self, graph: Graph, *, divisor_wrong: bool = False) -> None:
         self.graph = graph
+        #: the graph's frame is the author's divisor, reported as ``dk-mismatch``
+        self.divisor_wrong = divisor_wrong
         #: claimed node -> "ok", "error" (an error finding) or "carried" (propagated-error)
         self.status: dict[Node, str] = {}
         self._values: dict[tuple[Policy, int], Values] = {}

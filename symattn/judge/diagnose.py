@@ -30,7 +30,7 @@ from decimal import Decimal
 from fractions import Fraction
 from types import MappingProxyType
 
-from symattn.errors import PrecisionError
+from symattn.errors import LimitError, PrecisionError
 from symattn.judge.approximations import (
     Approximation,
     approximate_e,
@@ -119,7 +119,29 @@ class _Recorder:
 
 
 def diagnose(run: Run, chain: Chain, node: Node) -> None:
-    """Judge the claim at ``node``; record a finding with the most specific cause, if any."""
+    """Judge the claim at ``node``; record a finding with the most specific cause, if any.
+
+    A value beyond the range symattn writes out exactly (``e^261121``) is not checked: the
+    claim gets ``undecided`` (info) with the reason, and the other claims are judged."""
+    try:
+        _diagnose(run, chain, node)
+    except LimitError as exc:
+        if chain.status.get(node) is None:
+            g = chain.graph
+            step, position = g.where[node]
+            run.add(
+                "undecided",
+                "undecided-limit",
+                SpecLocation(step, position),
+                g.claims[node].text,
+                "?",
+                None,
+                {"reason": str(exc)},
+            )
+            chain.status[node] = "ok"
+
+
+def _diagnose(run: Run, chain: Chain, node: Node) -> None:
     g = chain.graph
     w = g.claims[node]
     value = g.exact(node)
@@ -208,6 +230,8 @@ def _propagated(
         return
     step, position = g.where[origin]
     origin_w = g.claims[origin]
+    # a scaled score from a wrong score divided by the author's wrong divisor: both causes
+    also = ("dk-mismatch",) if rec.chain.divisor_wrong and rec.node.step == "scaled_scores" else ()
     origin_v = rec.run.judge(origin_w, g.exact(origin))
     q = g.exact(origin).rational()
     origin_exact = origin_v.exact
@@ -223,6 +247,7 @@ def _propagated(
             "origin_at": f"{step}[{','.join(position)}]",
             "origin_exact": origin_exact,
         },
+        alternatives=also,
     )
 
 

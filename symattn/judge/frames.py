@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from symattn.engine import AttentionResult
-from symattn.errors import InputError
+from symattn.errors import InputError, LimitError
 from symattn.exact import Surd, inv_sqrt, sqrt_surd
 from symattn.judge.claims import FRAME_STEPS, row_index
 from symattn.judge.constants import approximate_roots
@@ -123,9 +123,12 @@ def _scaled_held(run: Run, res: AttentionResult, scale: Surd) -> tuple[int, int]
                 for score in dict.fromkeys(x for x in options if x is not None):
                     got = score * scale.p if scale.is_rational else None
                     value = Const(got) if got is not None else SurdQuantity(scale * score)
-                    if run.holds(w, value):
-                        held += 1
-                        break
+                    try:
+                        if run.holds(w, value):
+                            held += 1
+                            break
+                    except LimitError:  # a value past the range written out: not held
+                        continue
     return held, seen
 
 

@@ -43,6 +43,7 @@ FindingKey = Literal[
     "float-bound",
     "dk-mismatch-kind",
     "ambiguous",
+    "undecided-limit",
 ]
 
 #: a named slip behind a ``wrong-value`` (``Finding.cause``)

@@ -202,7 +202,7 @@ def _exact_of(graph: Graph, nodes: list[Node]) -> Callable[[int], Fraction | Non
 def check_claims(run: Run, author: Frame, stated: Frame) -> None:
     """Every claim of the spec, judged in the author's frame along the author's chain."""
     graph = Graph(run.spec, author.result, author.scale)
-    chain = Chain(graph)
+    chain = Chain(graph, divisor_wrong=author is not stated)
     first = len(run.findings)
     _missing(run, graph)
     _mixed_vectors(run, graph)

@@ -39,6 +39,7 @@ ERRATA: Mapping[str, str] = MappingProxyType(
         "interpretation": "errata_wrong_value",
         "dk-mismatch-kind": "errata_dk_mismatch_divisor",
         "ambiguous": "errata_truncated",
+        "undecided-limit": "errata_undecided",
     }
 )
 

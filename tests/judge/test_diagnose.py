@@ -161,3 +161,20 @@ def test_one_unit_off_is_always_found(
     report = check(loads_spec(text, name="u.toml"))
     hits = [f for f in report.findings if f.claimed == str(claim) and f.severity == "error"]
     assert hits, text
+
+
+def test_values_past_the_range_are_not_checked() -> None:
+    text = (
+        'tokens = ["a", "b"]\nquery_tokens = ["q"]\nscale = 1\n[inputs]\nQ = [[511]]\n'
+        "K = [[511], [0]]\nV = [[1], [2]]\n[claims.rows.q]\nscores = [261121, 0]\n"
+        'exp = ["3", "1"]\nweights = ["1.0", "0.0"]\noutput = ["1.0"]\n'
+    )
+    report = check(loads_spec(text, name="big.toml"))
+    (f,) = report.findings  # e^261121 is past 2^262144: that claim alone is not checked
+    assert (f.code, f.severity, f.message_key, f.claimed) == (
+        "undecided",
+        "info",
+        "undecided-limit",
+        "3",
+    )
+    assert "beyond the range" in str(f.params["reason"]) and not report.has_errors

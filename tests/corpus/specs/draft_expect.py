@@ -18,6 +18,7 @@ import tomllib
 from fractions import Fraction
 from pathlib import Path
 
+from benchmarks.verdicts import TEXT_VERDICTS as VERDICTS
 from symattn.judge.claims import all_claims
 from symattn.spec import load_spec
 
@@ -42,17 +43,6 @@ STAGES = {
     "sqrt_d_k": ("divisor",),
     "d_k": ("d_k",),
 }
-
-#: the text's verdicts -> the finding code check reports ("ok": none)
-VERDICTS = {
-    "ok": "ok",
-    "ok-author-frame": "ok",
-    "ok-rounded-inputs": "rounded-inputs",
-    "float-representation": "float-representation",
-    "carried-error": "propagated-error",
-    "not-checkable": "missing-input",
-}
-
 
 def _value(text: str) -> Fraction | None:
     try:
