@@ -7,6 +7,7 @@ rational (else ``None``), ``arb(prec)`` a ``flint.arb`` ball containing it, comp
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -14,6 +15,7 @@ from fractions import Fraction
 from typing import Protocol, TypeVar, runtime_checkable
 
 import flint
+import numpy as np
 
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.exact import Ball, Evaluator, ExactTensor, Surd, arb_of
@@ -45,9 +47,20 @@ class TensorEntry:
         return self.tensor.rational(self.index)
 
     def arb(self, prec: int) -> flint.arb:
-        """A ball around the entry at ``prec`` bits."""
-        ball: flint.arb = Evaluator(prec).arb(self.tensor)[self.index]
+        """A ball around the entry at ``prec`` bits (the tensor's balls at ``prec`` are kept
+        while the tensor lives: judging every claim of a row evaluates the row once)."""
+        done = _BALLS.get(self.tensor)
+        if done is None:
+            done = _BALLS[self.tensor] = {}
+        balls = done.get(prec)
+        if balls is None:
+            balls = done[prec] = Evaluator(prec).arb(self.tensor)
+        ball: flint.arb = balls[self.index]
         return ball
+
+
+#: the balls of a tensor at each precision asked for, while the tensor lives
+_BALLS: weakref.WeakKeyDictionary[ExactTensor, dict[int, np.ndarray]] = weakref.WeakKeyDictionary()
 
 
 @dataclass(frozen=True)

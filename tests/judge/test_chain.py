@@ -5,10 +5,12 @@ from __future__ import annotations
 from fractions import Fraction
 
 from symattn.judge.chain import Chain
+from symattn.judge.check import check
 from symattn.judge.frames import stated_frame
 from symattn.judge.graph import Graph, Node
 from symattn.judge.programs import ARITHMETICS
 from symattn.judge.values import lower, upper
+from symattn.spec import loads_spec
 from tests.judge.common import run, seed, small
 
 ROWS = (
@@ -98,3 +100,18 @@ def test_origin_follows_carried_numbers() -> None:
     assert c.origin(s) == e
     c.status[s] = "carried"
     assert c.origin(w) == e  # through the carried sum
+
+
+def test_tight_unrounding_finds_a_plain_slip() -> None:
+    # exps "1.0", "1.0" stand for [0.95, 1.05] each. Ball arithmetic that counts e_0 in the
+    # numerator and in the sum gives w_0 in [0.95/2.1, 1.05/1.9] = [0.452, 0.553], which
+    # would excuse 0.54; by monotonicity w_0 is in [0.475, 0.525]: 0.54 is a plain error.
+    text = (
+        'tokens = ["a", "b"]\nquery_tokens = ["q"]\n[inputs]\nscaled = [[0.01, -0.01]]\n'
+        'V = [[1], [2]]\n[claims.rows.q]\nexp = ["1.0", "1.0"]\nweights = ["0.54", "0.46"]\n'
+    )
+    r = check(loads_spec(text, name="t.toml"))
+    got = {f.claimed: f.code for f in r.findings}
+    assert got == {"0.54": "wrong-value", "0.46": "wrong-value"}
+    near = check(loads_spec(text.replace('"0.54", "0.46"', '"0.52", "0.48"'), name="t.toml"))
+    assert {f.code for f in near.findings} == {"propagated-rounding"}  # 0.52 is reachable
