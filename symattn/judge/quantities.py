@@ -49,9 +49,7 @@ class TensorEntry:
     def arb(self, prec: int) -> flint.arb:
         """A ball around the entry at ``prec`` bits (the tensor's balls at ``prec`` are kept
         while the tensor lives: judging every claim of a row evaluates the row once)."""
-        done = _BALLS.get(self.tensor)
-        if done is None:
-            done = _BALLS[self.tensor] = {}
+        done = _balls_of(self.tensor)
         balls = done.get(prec)
         if balls is None:
             balls = done[prec] = Evaluator(prec).arb(self.tensor)
@@ -59,8 +57,19 @@ class TensorEntry:
         return ball
 
 
-#: the balls of a tensor at each precision asked for, while the tensor lives
-_BALLS: weakref.WeakKeyDictionary[ExactTensor, dict[int, np.ndarray]] = weakref.WeakKeyDictionary()
+#: the balls of a tensor (by identity) at each precision asked for, while the tensor lives
+_BALLS: dict[int, tuple[weakref.ref[ExactTensor], dict[int, np.ndarray]]] = {}
+
+
+def _balls_of(tensor: ExactTensor) -> dict[int, np.ndarray]:
+    """The cache of ``tensor``'s balls, dropped when the tensor is."""
+    key = id(tensor)
+    entry = _BALLS.get(key)
+    if entry is not None and entry[0]() is tensor:
+        return entry[1]
+    done: dict[int, np.ndarray] = {}
+    _BALLS[key] = (weakref.ref(tensor, lambda _: _BALLS.pop(key, None)), done)
+    return done
 
 
 @dataclass(frozen=True)
