@@ -14,7 +14,7 @@ import flint
 import numpy as np
 
 from symattn.exact import arb_of
-from symattn.fast.doubles import U2, arb_dd, dd_div, dd_mul
+from symattn.fast.doubles import EXP_RESIDUAL_ERR, U2, arb_dd, dd_div, dd_mul
 from symattn.fast.problem import Problem
 from symattn.fast.tables import Tables
 
@@ -32,7 +32,7 @@ def rho(row_t_err: np.ndarray, tables: Tables) -> np.ndarray:
     tau = row_t_err * (1 + 2.0**-30)
     # exp(tau) - 1 <= 1.01 tau for 0 <= tau <= 2**-20 (no libm involved); larger: undecided
     tau = np.where(tau <= 2.0**-20, tau, np.inf)
-    return tau * 1.01 + 3 * tables.err + 4 * 8 * U2 + 2.0**-82
+    return tau * 1.01 + 3 * tables.err + 4 * 8 * U2 + EXP_RESIDUAL_ERR
 
 
 def within_half_ulp(h: np.ndarray, low: np.ndarray, bound: np.ndarray) -> np.ndarray:
@@ -83,7 +83,7 @@ def output_bounds(
 
     With ``rho`` the relative error of each computed weight ``e`` (logit error ``tau``:
     ``exp(tau) - 1``; two tables; three double-double products at <= 7u^2 each; the
-    residual polynomial <= 2**-82), and fixed-point truncation ``< 2**-(aw na - 1)``, the
+    residual polynomial <= 2**-96), and fixed-point truncation ``< 2**-(aw na - 1)``, the
     weights used differ from the true ones by at most ``eta = 2 rho + 2**-(aw na - 1)`` each
     (``e < 2``; zeroed ``e < 2**-115``). Then ``|N - N_true| <= eta * sum_j |V_int[j]|``
     (plus ``n_err``: the double-double accumulation of ``N``, ``4u^2`` per term of the sum of
