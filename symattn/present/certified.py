@@ -2,7 +2,9 @@
 
 :class:`Numbers` rounds the entries of a result's stages (each rounding decided from a
 certified enclosure, never from another rounded number) and records every number a document
-shows as a :class:`~symattn.present.model.Shown`, so tests can check each one.
+shows as a :class:`~symattn.present.model.Shown`, so tests can check each one. It also builds
+the right-hand sides of an entry's chain in the one order that never states a false
+equality: exact forms first (``=``), then roundings (``\\approx``).
 """
 
 from __future__ import annotations
@@ -15,28 +17,18 @@ import numpy as np
 
 from symattn.config import Limits
 from symattn.engine.result import AttentionResult
-from symattn.exact import Ball, ExactTensor, LinearSurdTensor, SurdTensor
+from symattn.exact import Ball, ExactTensor
+from symattn.exact.display import decide_entries
 from symattn.numbers.rounding import Rounding
+from symattn.present.layout import LINE_EM, Side, side
+from symattn.present.mathwidth import width
 from symattn.present.model import DocOptions, Shown
 from symattn.present.numbers import fixed, is_short_decimal, is_short_rational, rational_latex
 
-#: rounding used for every displayed approximate number
+#: rounding used for every displayed approximate number (named in every document)
 ROUNDING = Rounding.HALF_EVEN
-
-#: a stage whose entries are surds ``p + q sqrt(r)`` (scaled and masked scores, sqrt(d_k))
-SurdStage = SurdTensor | LinearSurdTensor
-
-
-def surds(t: ExactTensor) -> SurdStage:
-    """``t`` as a stage of surds; an error for any other stage."""
-    if not isinstance(t, (SurdTensor, LinearSurdTensor)):
-        raise TypeError(f"expected a stage of surds, got {type(t).__name__}")
-    return t
-
-
-def rationals(t: ExactTensor) -> np.ndarray:
-    """The exact entries of a rational stage (inputs, projections, scores) as ``Fraction``."""
-    return t.exact()
+#: a stage with at most this many entries is rounded whole at once; larger ones entry by entry
+ROUND_WHOLE = 4096
 
 
 def certified_round(
@@ -97,7 +89,10 @@ class Numbers:
         self.exact = options.exact
         self.limits = options.limits
         self.shown: list[Shown] = []
-        self._rounded: dict[str, np.ndarray] = {}
+        self._whole: dict[str, object] = {}
+        self._entries: dict[tuple[str, tuple[int, ...]], Decimal] = {}
+        self._rows: dict[tuple[str, tuple[int, ...]], Fraction | None] = {}
+        self._floats: dict[str, np.ndarray] = {}
 
     def tensor(self, stage: str) -> ExactTensor:
         """The stage called ``stage`` (``masked_scores``: the scaled scores when unmasked)."""
@@ -105,13 +100,49 @@ class Numbers:
             return self.result.masked_scores
         return self.result.stage(stage)
 
+    def _round(self, stage: str, idx: tuple[int, ...]) -> Decimal:
+        key = (stage, idx)
+        hit = self._entries.get(key)
+        if hit is not None:
+            return hit
+        t = self.tensor(stage)
+        small = _size(self.result.weights.shape) <= ROUND_WHOLE
+        if stage not in self._whole and len(t.shape) and small and _size(t.shape) <= ROUND_WHOLE:
+            self._whole[stage] = t.round(self.decimals, mode=ROUNDING, limits=self.limits)
+        whole = self._whole.get(stage)
+        if whole is not None:
+            value: Decimal = whole[idx]  # type: ignore[index]
+        else:
+            value = self.prefetch(stage, [idx])[0]
+        self._entries[key] = value
+        return value
+
+    def prefetch(self, stage: str, indices: list[tuple[int, ...]]) -> list[Decimal]:
+        """Round the entries at ``indices`` of a large stage together (cached)."""
+        todo = [idx for idx in indices if (stage, idx) not in self._entries]
+        decimals = self.decimals
+
+        def decide(b: Ball) -> Decimal | None:
+            return b.round_decimals(decimals, ROUNDING)
+
+        if not todo:
+            return [self._entries[(stage, idx)] for idx in indices]
+        t = self.tensor(stage)
+        floats = None
+        if 4 * len(todo) < _size(t.shape):
+            floats = self._floats.get(stage)
+            if floats is None:
+                floats = self._floats[stage] = t.to_numpy(limits=self.limits)
+        values = decide_entries(
+            t, todo, decide, start_bits=int(decimals * 3.33) + 64, limits=self.limits, floats=floats
+        )
+        for idx, v in zip(todo, values, strict=True):
+            self._entries[(stage, idx)] = v
+        return [self._entries[(stage, idx)] for idx in indices]
+
     def rounded(self, stage: str, idx: tuple[int, ...]) -> str:
-        """The rounded text of ``stage[idx]`` (whole stage rounded once, certified)."""
-        arr = self._rounded.get(stage)
-        if arr is None:
-            arr = self.tensor(stage).round(self.decimals, mode=ROUNDING, limits=self.limits)
-            self._rounded[stage] = arr
-        text = fixed(arr[idx], self.decimals)
+        """The rounded text of ``stage[idx]`` (certified), recorded as shown."""
+        text = fixed(self._round(stage, idx), self.decimals)
         self.shown.append(Shown(stage, idx, Fraction(1), self.decimals, text))
         return text
 
@@ -127,28 +158,63 @@ class Numbers:
             out.append(text)
         return out
 
-    def value(self, stage: str, idx: tuple[int, ...], short: str | None = None) -> str:
-        """The right-hand side for ``stage[idx]``.
-
-        ``= 5`` (a short exact decimal), ``= \\sqrt{2} \\approx 1.4142`` (a short exact form,
-        given or found), or ``\\approx 0.09``.
-        """
+    def rational(self, stage: str, idx: tuple[int, ...]) -> Fraction | None:
+        """The entry's value when it is rational (a weight's row is decided once)."""
         t = self.tensor(stage)
-        q = t.rational(idx)
-        if q is not None and is_short_decimal(q):
-            return f"= {rational_latex(q)}"
-        if short is None and q is not None and is_short_rational(q):
-            short = rational_latex(q)
-        if short is None and self.exact:
-            import sympy  # lazy: only documents with exact symbolic values need it
+        row_of = getattr(t, "rational_row", None)
+        if row_of is None or t.is_neg_inf(idx):
+            return t.rational(idx)
+        if getattr(t, "logits", None) is not None and t.logits.masked[idx]:
+            return Fraction(0)
+        key = (stage, idx[:-1])
+        if key not in self._rows:
+            self._rows[key] = row_of(idx[:-1])
+        return self._rows[key]
 
-            short = sympy.latex(t.sympy(idx))
-        approx = self.rounded(stage, idx)
-        return f"= {short} \\approx {approx}" if short else f"\\approx {approx}"
+    def exact_decimal(self, stage: str, idx: tuple[int, ...]) -> str | None:
+        """The entry as a short exact decimal (``5``, ``0.25``), else ``None``."""
+        q = self.rational(stage, idx)
+        return rational_latex(q) if q is not None and is_short_decimal(q) else None
 
     def plain(self, stage: str, idx: tuple[int, ...]) -> str:
         """The number alone: exact when it is a short decimal, else its rounding."""
-        q = self.tensor(stage).rational(idx)
-        if q is not None and is_short_decimal(q):
-            return rational_latex(q)
+        exact = self.exact_decimal(stage, idx)
+        return exact if exact is not None else self.rounded(stage, idx)
+
+    def fixed_cell(self, stage: str, idx: tuple[int, ...]) -> str:
+        """A matrix cell of an approximate matrix: the rounding, with every decimal place."""
         return self.rounded(stage, idx)
+
+    def sides(
+        self,
+        stage: str,
+        idx: tuple[int, ...],
+        *,
+        exact: Sequence[Side] = (),
+        rounded: Sequence[Side] = (),
+    ) -> list[Side]:
+        """The right-hand sides for ``stage[idx]``, exact before approximate.
+
+        ``exact`` are exact forms of the entry (relation ``=``; one whose longest term is
+        wider than most of a line is left out); ``rounded`` are intermediate expressions of
+        rounded numbers (relation ``\\approx``), shown only when the value itself is not
+        exact. The chain ends in the value: ``= 5`` when it is a short exact decimal, else
+        ``\\approx 0.0934``.
+        """
+        out = [e for e in exact if max(width(t) for t in e.terms) <= LINE_EM * 0.8]
+        q = self.rational(stage, idx)
+        if q is not None and is_short_decimal(q):
+            out.append(side("=", rational_latex(q)))
+            return out
+        if q is not None and is_short_rational(q) and not out:
+            out.append(side("=", rational_latex(q)))
+        out.extend(rounded)
+        out.append(side(r"\approx", self.rounded(stage, idx)))
+        return out
+
+
+def _size(shape: tuple[int, ...]) -> int:
+    n = 1
+    for s in shape:
+        n *= s
+    return n
