@@ -12,8 +12,8 @@ from typing import Any
 from symattn import engine
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.judge import check
-from symattn.present.document import DocMeta, DocOptions, build_document
 from symattn.present.assets import katex_assets
+from symattn.present.document import DocMeta, DocOptions, build_document
 from symattn.present.notebook import summary_html, summary_latex, summary_markdown, summary_text
 from symattn.present.render import render_html, render_latex, render_markdown
 from symattn.read import audit

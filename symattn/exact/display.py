@@ -91,7 +91,6 @@ def decide_entries(
         )
     results: list[Any] = [None] * len(indices)
     pending: list[int] = []
-    floats: np.ndarray | None = None
     surd_of = getattr(t, "surd", None)
     for n, idx in enumerate(indices):
         if t.is_neg_inf(idx):
@@ -181,7 +180,7 @@ def _body(t: ExactTensor) -> str:
         for idx in product(*axes)
         if all(i is not None for i in idx)
     ]
-    values = tensor_values(t, wanted)  # type: ignore[arg-type]
+    values = tensor_values(t, wanted)
     width = max((len(v) for v in values.values()), default=1)
 
     def block(prefix: tuple[int, ...], depth: int) -> list[str]:

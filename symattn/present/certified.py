@@ -164,7 +164,8 @@ class Numbers:
         row_of = getattr(t, "rational_row", None)
         if row_of is None or t.is_neg_inf(idx):
             return t.rational(idx)
-        if getattr(t, "logits", None) is not None and t.logits.masked[idx]:
+        logits = getattr(t, "logits", None)
+        if logits is not None and logits.masked[idx]:
             return Fraction(0)
         key = (stage, idx[:-1])
         if key not in self._rows:

@@ -125,7 +125,11 @@ def projections(
         for c in range(w.shape[1]):
             factors, products = dot_terms(emb[i], w[:, c])
             lhs = f"{sym}_{{{i + 1},{c + 1}}}"
-            sides = [side("=", *factors), side("=", *products), side("=", rational_latex(res[i, c]))]
+            sides = [
+                side("=", *factors),
+                side("=", *products),
+                side("=", rational_latex(res[i, c])),
+            ]
             lines.append(Line(None, chain(lhs, sides)))
         xs = "x^{q}" if name == "Q" and cross else "x"
         caption = msg(
@@ -135,7 +139,11 @@ def projections(
             vector=math_seg(f"{sym}_{{{i + 1}}} = {vector([rational_latex(v) for v in res[i]])}"),
         )
         out.append(Projection(caption, tuple(lines)))
-    rest = (msg("projection_rest", count=n_keys - 1, n=count_seg(n_keys - 1)),) if len(keys) < n_keys else ()
+    rest = (
+        (msg("projection_rest", count=n_keys - 1, n=count_seg(n_keys - 1)),)
+        if len(keys) < n_keys
+        else ()
+    )
     return tuple(out), rest
 
 

@@ -39,9 +39,9 @@ from symattn.present.model import (
     Seg,
     Shown,
     count_seg,
-    math_seg,
     meta_from_spec,
     msg,
+    text_seg,
     token_seg,
 )
 from symattn.present.rows import query_row
@@ -175,7 +175,9 @@ class _Builder:
         self.cross = result.trace.find("X_q") is not None
         self.rows_intro: tuple[Msg, ...] = ()
 
-    def rows(self, qlabels: tuple[str, ...], asked: tuple[str, ...], per_row: int) -> tuple[int, ...]:
+    def rows(
+        self, qlabels: tuple[str, ...], asked: tuple[str, ...], per_row: int
+    ) -> tuple[int, ...]:
         """The query rows to work out: those asked for (within the limit), else all, or as many
         as the limit allows (with a sentence saying so)."""
         limit = self.options.limits.max_explained_pairs
@@ -210,7 +212,13 @@ class _Builder:
         return (*data.token_sentences(view.qlabels, view.klabels), intro)
 
     def _attention(
-        self, view: View, rows: tuple[int, ...], heading: Msg | None, depth: int, intro: tuple[Msg, ...], data_lines: tuple[Line, ...]
+        self,
+        view: View,
+        rows: tuple[int, ...],
+        heading: Msg | None,
+        depth: int,
+        intro: tuple[Msg, ...],
+        data_lines: tuple[Line, ...],
     ) -> Part:
         """The part of one attention: scale, mask, matrices, worked rows, heatmap."""
         sentences, scaling_math = scaling(view, self.meta, self.nums)
@@ -236,12 +244,17 @@ class _Builder:
     def part(self, view: View, rows: tuple[int, ...], batched: bool) -> Part:
         """A single attention (or one batch item of it)."""
         heading = (
-            msg("h_batch_item", item=math_seg(", ".join(str(i + 1) for i in view.prefix)))
+            msg("h_batch_item", item=text_seg(", ".join(str(i + 1) for i in view.prefix)))
             if batched
             else None
         )
         part = self._attention(
-            view, rows, heading, 1 if batched else 0, self._intro(view), data.data_lines(view, self.start, self.cross)
+            view,
+            rows,
+            heading,
+            1 if batched else 0,
+            self._intro(view),
+            data.data_lines(view, self.start, self.cross),
         )
         if self.start != "x":
             return part
@@ -272,7 +285,8 @@ class _Builder:
                 Part(
                     heading=None,
                     depth=0,
-                    intro=self._intro(first) + (msg("intro_heads", count=n_heads, heads=count_seg(n_heads)),),
+                    intro=self._intro(first)
+                    + (msg("intro_heads", count=n_heads, heads=count_seg(n_heads)),),
                     data=data.data_lines(inputs, "x", self.cross),
                     projection_lines=data.projection_lines(inputs, self.cross),
                     projections=projected,
@@ -291,7 +305,9 @@ class _Builder:
             for h, v in enumerate(head_views):
                 heading = msg("h_head", h=count_seg(h + 1))
                 parts.append(
-                    self._attention(v, rows, heading, 1, heads.head_intro(v, h, n_heads), heads.head_data(v, h))
+                    self._attention(
+                        v, rows, heading, 1, heads.head_intro(v, h, n_heads), heads.head_data(v, h)
+                    )
                 )
             combine = heads.combine(first, lead, n_heads, rows, self.nums)
         return tuple(parts), combine
@@ -310,7 +326,9 @@ def _chosen_views(views: tuple[View, ...], options: DocOptions) -> tuple[View, .
     return tuple(out)
 
 
-def _batch_items(views: tuple[View, ...], n_heads: int, options: DocOptions) -> list[tuple[int, ...]]:
+def _batch_items(
+    views: tuple[View, ...], n_heads: int, options: DocOptions
+) -> list[tuple[int, ...]]:
     leads = list(dict.fromkeys(v.prefix[:-1] for v in views))
     if not options.batch:
         return leads

@@ -131,10 +131,18 @@ class Placer:
                 if line.at is not None and stage is not None:
                     kind, n = line.at
                     if kind == "key":
-                        here_stage = "masked_scores" if stage == "scaled_scores" and view.has_mask else stage
-                        notes = self.at(stage, (r.token, view.klabels[n]), (here_stage, view.at(r.index, n)))
+                        here_stage = (
+                            "masked_scores" if stage == "scaled_scores" and view.has_mask else stage
+                        )
+                        notes = self.at(
+                            stage, (r.token, view.klabels[n]), (here_stage, view.at(r.index, n))
+                        )
                     elif kind == "col":
-                        notes = self.at("output", (r.token, str(n)), (view.output_step.name, view.at(r.index, n)))
+                        notes = self.at(
+                            "output",
+                            (r.token, str(n)),
+                            (view.output_step.name, view.at(r.index, n)),
+                        )
                     else:
                         notes = self.at("exp_sums", (r.token,), ("exp_sums", view.at(r.index)))
                 lines.append(replace(line, notes=line.notes + notes) if notes else line)

@@ -8,9 +8,9 @@ Markdown is read by two kinds of renderers: Markdown-with-math (markdown-it with
 plugin and KaTeX) and pages that run MathJax over the HTML a plain Markdown renderer made.
 MathJax looks for ``\\(``, ``\\[``, ``$$``, ``\\begin``, ``\\ref`` (and ``$`` where enabled)
 in the page's text, after Markdown has removed its own escapes, so backslash-escaping is not
-enough: user text that holds a backslash or a dollar sign is written as a code span, which
-both renderers leave alone (MathJax skips ``<code>``). Token names are always code spans
-(they are set off from the prose); other user text only when it must be.
+enough: every backslash and dollar sign of user text is written inside a code span, which both
+renderers leave alone (MathJax skips ``<code>``, and a code element ends the text MathJax
+searches for delimiters). Token names are whole code spans (they are set off from the prose).
 """
 
 from __future__ import annotations
@@ -104,11 +104,16 @@ def code_span(text: str, in_table: bool = False) -> str:
     return f"{fence}{pad}{body}{pad}{fence}"
 
 
-def markdown_text(text: str) -> str:
-    """User text in Markdown prose: escaped, or a code span when it holds a math trigger."""
-    if any(t in text for t in MATH_TRIGGERS):
-        return code_span(text)
-    return escape_markdown(text)
+_TRIGGER_RUNS = re.compile(r"([\\$]+)")
+
+
+def markdown_text(text: str, in_table: bool = False) -> str:
+    """User text in Markdown prose: escaped, each run of backslashes and dollar signs a code
+    span of its own (so no math renderer can pair them into a formula or a command)."""
+    parts = _TRIGGER_RUNS.split(text)
+    return "".join(
+        code_span(p, in_table) if i % 2 else escape_markdown(p) for i, p in enumerate(parts) if p
+    )
 
 
 def math_text(text: str) -> str:
@@ -152,7 +157,9 @@ FORMATS: Mapping[str, Format] = MappingProxyType(
             escape_html,
             lambda s: f"<code>{escape_html(s)}</code>",
             lambda m: f'<span class="math">{escape_html(m)}</span>',
-            lambda m: f'<div class="display"><div class="math display">{escape_html(m)}</div></div>',
+            lambda m: (
+                f'<div class="display"><div class="math display">{escape_html(m)}</div></div>'
+            ),
         ),
         "plain": Format(
             "plain",

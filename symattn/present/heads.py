@@ -42,7 +42,13 @@ def head_data(view: View, h: int) -> tuple[Line, ...]:
 
 
 def _matrix_line(
-    nums: Numbers, stage: str, lhs: str, shape: tuple[int, int], lead: tuple[int, ...], labels: tuple[str, ...], caption: Msg
+    nums: Numbers,
+    stage: str,
+    lhs: str,
+    shape: tuple[int, int],
+    lead: tuple[int, ...],
+    labels: tuple[str, ...],
+    caption: Msg,
 ) -> Line:
     rows, cols = shown(shape)
     nums.prefetch(stage, [lead + (i, c) for i in rows for c in cols])
@@ -92,9 +98,13 @@ def combine(
     for i in rows:
         row_lines = []
         for c in range(wo.shape[1]):
-            symbolic = [f"h_{{{i + 1},{t + 1}}} \\times {paren(rational_latex(wo[t, c]))}" for t in range(width)]
+            symbolic = [
+                f"h_{{{i + 1},{t + 1}}} \\times {paren(rational_latex(wo[t, c]))}"
+                for t in range(width)
+            ]
+            factors = [paren(rational_latex(wo[t, c])) for t in range(width)]
             with_h = [
-                f"{nums.plain(concat_name, lead + (i, t))} \\times {paren(rational_latex(wo[t, c]))}"
+                f"{nums.plain(concat_name, lead + (i, t))} \\times {factors[t]}"
                 for t in range(width)
             ]
             prods = nums.products(
@@ -105,7 +115,9 @@ def combine(
             math = chain(f"y_{{{i + 1},{c + 1}}}", [side("=", *symbolic), *rest])
             row_lines.append(Line(None, math, at=("col", c)))
         shown_y = [nums.plain("output", lead + (i, c)) for c in range(wo.shape[1])]
-        row_lines.append(Line(msg("output_result"), vector_line(f"y_{{{i + 1}}}", r"\approx", shown_y)))
+        row_lines.append(
+            Line(msg("output_result"), vector_line(f"y_{{{i + 1}}}", r"\approx", shown_y))
+        )
         heading = msg("h_output_row", token=token_seg(first.qlabels[i]))
         out_rows.append(OutputRow(first.qlabels[i], heading, tuple(row_lines)))
     return Combine((msg("combine_intro"),), tuple(lines), tuple(out_rows))

@@ -67,7 +67,7 @@ def heatmap_svg(h: Heatmap, masked_word: str) -> str:
             title = f"{h.query_labels[i]} \u2192 {h.key_labels[j]}"
             if h.masked[i][j]:
                 out.append(
-                    f'<g><title>{_esc(title)}: {_esc(masked_word)}</title>'
+                    f"<g><title>{_esc(title)}: {_esc(masked_word)}</title>"
                     f'<rect class="hm-masked" x="{x:.1f}" y="{y:.1f}" width="{CELL_W}" '
                     f'height="{CELL_H}"/>'
                     f'<text class="hm-dash" x="{x + CELL_W / 2:.1f}" y="{y + CELL_H / 2 + 4:.1f}" '
@@ -77,7 +77,7 @@ def heatmap_svg(h: Heatmap, masked_word: str) -> str:
             shade = min(max(h.shades[i][j], 0.0), 1.0)
             cls = "hm-num hm-strong" if shade > STRONG else "hm-num"
             out.append(
-                f'<g><title>{_esc(title)}: {_esc(h.cells[i][j])}</title>'
+                f"<g><title>{_esc(title)}: {_esc(h.cells[i][j])}</title>"
                 f'<rect class="hm-bg" x="{x:.1f}" y="{y:.1f}" width="{CELL_W}" height="{CELL_H}"/>'
                 f'<rect class="hm-cell" x="{x:.1f}" y="{y:.1f}" width="{CELL_W}" '
                 f'height="{CELL_H}" fill-opacity="{0.06 + 0.94 * shade:.3f}"/>'

@@ -58,7 +58,9 @@ def interpret(view: View, i: int, nums: Numbers) -> tuple[Msg, ...]:
         sign = certified_sign(output, view.at(i, c), v[ref, c], nums.limits)
         (up if sign > 0 else down if sign < 0 else same).append(count_seg(c + 1))
     key = token_seg(view.klabels[ref])
-    ref_vec = math_seg(f"{view.sym('v', str(ref + 1))} = {vector([rational_latex(x) for x in v[ref]])}")
+    ref_vec = math_seg(
+        f"{view.sym('v', str(ref + 1))} = {vector([rational_latex(x) for x in v[ref]])}"
+    )
     if up:
         out.append(msg("interp_up", count=len(up), key=key, ref=ref_vec, dims=tuple(up)))
     if down:

@@ -212,7 +212,6 @@ TEMPLATE_TEXTS: frozenset[str] = frozenset(
         "h_dk",
         "h_mask",
         "h_matrices",
-        "h_rows",
         "h_interp",
         "h_combine",
         "h_plot",
@@ -222,12 +221,11 @@ TEMPLATE_TEXTS: frozenset[str] = frozenset(
         "h_missing",
         "h_claims",
         "html_theme",
-        "html_masked",
     }
 )
 
 #: texts the renderer uses itself
-RENDER_TEXTS: frozenset[str] = frozenset({"list_sep"})
+RENDER_TEXTS: frozenset[str] = frozenset({"list_sep", "html_masked"})
 
 #: the plural categories a sentence may be given in (``key = { one = "...", other = "..." }``)
 PLURAL_FORMS: frozenset[str] = frozenset({"zero", "one", "two", "few", "many", "other"})

@@ -244,5 +244,7 @@ def matrix(
         left = "\\left[" if k == 0 else "\\left."
         right = "\\right]" if k == len(blocks) - 1 else "\\right."
         body = f"{left}\\begin{{matrix}} {_rows_tex(part)} \\end{{matrix}}{right}"
-        lines.append(f"{lhs} &{rel} {lab}{body}" if k == 0 else f"&\\hphantom{{{{}}{rel}{{}}}} {lab}{body}")
+        lines.append(
+            f"{lhs} &{rel} {lab}{body}" if k == 0 else f"&\\hphantom{{{{}}{rel}{{}}}} {lab}{body}"
+        )
     return "\\begin{aligned}\n" + " \\\\[1ex]\n".join(lines) + "\n\\end{aligned}"

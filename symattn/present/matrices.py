@@ -29,7 +29,8 @@ def scores_symbol(view: View) -> str:
 
 
 def scaled_symbol(view: View) -> str:
-    """How the scaled scores are written: ``\\frac{QK^T}{\\sqrt{d_k}}``, ``c\\,QK^T``, ``\\hat{S}``."""
+    """How the scaled scores are written: ``\\frac{QK^T}{\\sqrt{d_k}}``, ``c\\,QK^T``, or
+    ``\\hat{S}`` (given)."""
     if view.starts_scaled:
         return view.sym(r"\hat{S}")
     if view.result.d_k is not None:
@@ -98,7 +99,9 @@ def _output_matrix(view: View, nums: Numbers) -> Line:
 
     labels = _labels(view.qlabels, view.qlabels + view.klabels)
     lhs = f"{view.sym('O')} = {view.sym('A')} {view.sym('V')}"
-    return Line(msg("cap_output_m"), matrix(lhs, "=" if exact else r"\approx", (L, E), cell, labels))
+    return Line(
+        msg("cap_output_m"), matrix(lhs, "=" if exact else r"\approx", (L, E), cell, labels)
+    )
 
 
 def stage_lines(view: View, nums: Numbers) -> tuple[Line, ...]:
@@ -106,11 +109,15 @@ def stage_lines(view: View, nums: Numbers) -> tuple[Line, ...]:
     out = []
     labels = _labels(view.qlabels, view.qlabels + view.klabels)
     if not view.starts_at_scores and not view.has_mask:
-        out.append(Line(msg("cap_scores_m"), exact_matrix(scores_symbol(view), view.scores, labels)))
+        out.append(
+            Line(msg("cap_scores_m"), exact_matrix(scores_symbol(view), view.scores, labels))
+        )
     sym = scaled_symbol(view)
     if view.has_mask:
         out.append(
-            _stage_matrix(view, nums, "masked_scores", f"{sym} + M", r"-\infty", msg("cap_masked_m"))
+            _stage_matrix(
+                view, nums, "masked_scores", f"{sym} + M", r"-\infty", msg("cap_masked_m")
+            )
         )
     elif not view.starts_scaled:
         out.append(_stage_matrix(view, nums, "scaled_scores", sym, r"-\infty", msg("cap_scaled_m")))
@@ -133,7 +140,9 @@ def heatmap(view: View, nums: Numbers, most: int = HEATMAP_MAX) -> Heatmap:
     """The weights of ``view`` for a heatmap (at most ``most`` rows and columns, the first)."""
     L, S = view.shape
     rows, cols = range(min(L, most)), range(min(S, most))
-    nums.prefetch("weights", [view.at(i, j) for i in rows for j in cols if not view.is_masked(i, j)])
+    nums.prefetch(
+        "weights", [view.at(i, j) for i in rows for j in cols if not view.is_masked(i, j)]
+    )
     cells, shades, masked = [], [], []
     for i in rows:
         c_row, s_row, m_row = [], [], []

@@ -12,6 +12,7 @@ that goes wrong gives a one-line description instead. The whole worked example i
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 
 from symattn.engine.result import AttentionResult
 from symattn.exact.display import tensor_repr
@@ -49,7 +50,8 @@ def summary_text(result: AttentionResult) -> str:
     """``repr`` of a result: its shape, then weights and output as numpy would print them."""
     head = describe(result)
     try:
-        return f"{head}\nweights = {tensor_repr(result.weights)}\noutput = {tensor_repr(result.output)}"
+        weights, output = tensor_repr(result.weights), tensor_repr(result.output)
+        return f"{head}\nweights = {weights}\noutput = {output}"
     except Exception:  # noqa: BLE001
         return head
 
@@ -58,8 +60,12 @@ def _table(view: View, nums: Numbers, stage: str, shape: tuple[int, int], cols: 
     """An HTML table of one stage: first and last rows and columns of a large one."""
     rpos, cpos = positions(shape[0], MAX_ROWS), positions(shape[1], MAX_COLS)
     wanted = [view.at(i, c) for i in rpos if i is not None for c in cpos if c is not None]
-    nums.prefetch(stage, [idx for idx in wanted if not (stage == "weights" and view.is_masked(*idx[-2:]))])
-    head = "".join("<th>\u2026</th>" if c is None else f"<th>{html.escape(cols[c])}</th>" for c in cpos)
+    nums.prefetch(
+        stage, [idx for idx in wanted if not (stage == "weights" and view.is_masked(*idx[-2:]))]
+    )
+    head = "".join(
+        "<th>\u2026</th>" if c is None else f"<th>{html.escape(cols[c])}</th>" for c in cpos
+    )
     out = [f'<table class="symattn"><tr><th></th>{head}</tr>']
     for i in rpos:
         if i is None:
@@ -106,21 +112,23 @@ def _matrices(result: AttentionResult) -> list[str]:
         rows, cols = shown((L, S))
         nums.prefetch("weights", [v.at(i, j) for i in rows for j in cols if not v.is_masked(i, j)])
         tag = f"_{{{','.join(str(i + 1) for i in v.prefix)}}}" if v.prefix else ""
-        out.append(
-            matrix(
-                f"A{tag}",
-                r"\approx",
-                (L, S),
-                lambda i, j, v=v: "0" if v.is_masked(i, j) else nums.rounded("weights", v.at(i, j)),
-            )
-        )
+        out.append(matrix(f"A{tag}", r"\approx", (L, S), _cells(nums, v, "weights")))
         stage = v.output_step.name
         E = result.stage(stage).shape[-1]
         nums.prefetch(stage, [v.at(i, c) for i in rows for c in shown((L, E))[1]])
-        out.append(
-            matrix(f"O{tag}", r"\approx", (L, E), lambda i, c, v=v, s=stage: nums.rounded(s, v.at(i, c)))
-        )
+        out.append(matrix(f"O{tag}", r"\approx", (L, E), _cells(nums, v, stage)))
     return out
+
+
+def _cells(nums: Numbers, view: View, stage: str) -> Callable[[int, int], str]:
+    """The rounded cells of one stage of ``view`` (masked weights are exactly 0)."""
+
+    def cell(i: int, j: int) -> str:
+        if stage == "weights" and view.is_masked(i, j):
+            return "0"
+        return nums.rounded(stage, view.at(i, j))
+
+    return cell
 
 
 def summary_markdown(result: AttentionResult) -> str:

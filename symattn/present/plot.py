@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -58,18 +59,20 @@ def heatmap_image(
     if weights.ndim != 2:
         raise InputError(f"--plot draws 2-D weights; these have shape {weights.shape}")
     values = weights.to_numpy(limits=limits)  # correctly rounded float64, for colours only
-    masked = np.broadcast_to(np.asarray(surds(result.masked_scores).masked, dtype=bool), values.shape)
+    masked = np.broadcast_to(
+        np.asarray(surds(result.masked_scores).masked, dtype=bool), values.shape
+    )
     shown = weights.round(digits, mode=ROUNDING, limits=limits)
     L, S = values.shape
     ql = list(query_labels or result.query_labels or [str(i + 1) for i in range(L)])
     kl = list(key_labels or result.key_labels or [str(j + 1) for j in range(S)])
-    style = {
+    style: dict[str, Any] = {
         "svg.hashsalt": "symattn",  # reproducible SVG ids
         "font.sans-serif": ["Noto Sans CJK SC", "Noto Sans CJK JP", "DejaVu Sans"],
         "text.parse_math": False,  # token names are text, never mathtext
         "text.usetex": False,
     }
-    with plt.rc_context(style):
+    with plt.rc_context(style):  # type: ignore[arg-type]  # keys checked by matplotlib
         fig, ax = plt.subplots(figsize=(1.2 + 0.9 * S, 1.0 + 0.7 * L))
         try:
             cmap = matplotlib.colormaps["Blues"].with_extremes(bad="#c9ced6")

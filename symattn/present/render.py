@@ -27,21 +27,20 @@ from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
 
 from symattn.errors import InputError
+from symattn.present.assets import KatexAssets
 from symattn.present.formats import (
     FORMATS,
     LATEX_SPECIALS,
     MARKDOWN_SPECIALS,
-    MATH_TRIGGERS,
     Format,
     Writer,
-    code_span,
     escape_latex,
     escape_markdown,
+    markdown_text,
     math_text,
 )
-from symattn.present.messages import load_messages, search_path
-from symattn.present.assets import KatexAssets
 from symattn.present.heatmap import heatmap_svg
+from symattn.present.messages import load_messages, search_path
 from symattn.present.model import Document, Msg, Seg
 
 __all__ = [
@@ -107,7 +106,6 @@ def environment(fmt: str, lang: str, templates: str | Path | None = None) -> jin
         mathtext=lambda s: Markup(math_text(s)),
         raw_message=lambda key: Markup(writer.raw(key)),
         cell=lambda s: Markup(_cell("" if s is None else str(s))),
-        code=lambda s: Markup(code_span(str(s)) if fmt == "markdown" else spec.token(str(s))),
         heatmap=lambda h: Markup(heatmap_svg(h, writer.raw("html_masked"))),
         katex_css=lambda a: Markup(a.css),
         katex_js=lambda a: Markup(a.js),
@@ -121,15 +119,15 @@ def environment(fmt: str, lang: str, templates: str | Path | None = None) -> jin
 
 def _cell(text: str) -> str:
     """User text in a Markdown table cell (a pipe never ends the cell)."""
-    if any(t in text for t in MATH_TRIGGERS):
-        return code_span(text, in_table=True)
-    return escape_markdown(text)
+    return markdown_text(text, in_table=True)
 
 
 def _heading(fmt: str, level: int) -> str:
     """The start of a heading of ``level`` (1: the title) in ``fmt``."""
     if fmt == "latex":
-        return {1: r"\section*", 2: r"\subsection*", 3: r"\subsubsection*"}.get(level, r"\paragraph*")
+        return {1: r"\section*", 2: r"\subsection*", 3: r"\subsubsection*"}.get(
+            level, r"\paragraph*"
+        )
     if fmt == "html":
         return f"h{min(max(level, 1), 6)}"
     return "#" * level

@@ -220,7 +220,9 @@ def audit_text(reports: Sequence[AuditReport], lang: str = "en") -> str:
             )
         for u in r.unparsed:
             text = _one_line(u.text)[:80]
-            lines.append(f"{r.path}:{u.line}: {words['not_checked']}: {text} ({_one_line(u.reason)})")
+            lines.append(
+                f"{r.path}:{u.line}: {words['not_checked']}: {text} ({_one_line(u.reason)})"
+            )
         if r.recognised is not None:
             lines.append(f"{r.path}: {words['recognised']} {recognised_text(r.recognised, lang)}")
         summary = words["audit_summary"].format(

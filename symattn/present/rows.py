@@ -36,6 +36,7 @@ from symattn.present.numbers import (
 )
 from symattn.present.view import View
 
+
 class _Steps:
     """Numbers the steps of one row as they are added."""
 
@@ -99,9 +100,15 @@ def _dots(
         factors, products = dot_terms(view.Q[i], view.K[j])
         math = chain(
             f"{view.sym('q', str(i + 1))} \\cdot {view.sym('k', str(j + 1))}",
-            [side("=", *factors), side("=", *products), side("=", rational_latex(view.scores[i, j]))],
+            [
+                side("=", *factors),
+                side("=", *products),
+                side("=", rational_latex(view.scores[i, j])),
+            ],
         )
-        caption = msg("dot_caption", query=token_seg(view.qlabels[i]), key=token_seg(view.klabels[j]))
+        caption = msg(
+            "dot_caption", query=token_seg(view.qlabels[i]), key=token_seg(view.klabels[j])
+        )
         lines.append(Line(caption, math, at=("key", j)))
     intro: tuple[Msg, ...] = (msg("dot_intro"),)
     if hidden:
@@ -140,7 +147,10 @@ def _scaling(
     for j in active:
         score = rational_latex(view.scores[i, j])
         lhs = view.sym("s", f"{i + 1},{j + 1}")
-        first = f"\\frac{{{score}}}{{{divisor}}}" if divided else f"{paren(score)} \\times {paren(factor)}"
+        if divided:
+            first = score if divisor == "1" else f"\\frac{{{score}}}{{{divisor}}}"
+        else:
+            first = f"{paren(score)} \\times {paren(factor)}"
         s = scaled.surd(view.at(i, j))
         m = masked.surd(view.at(i, j))
         assert s is not None and m is not None
@@ -148,7 +158,9 @@ def _scaling(
         if m.p != s.p or m.q != s.q:  # an additive mask entry
             added = rational_latex(m.p - s.p)
             first = f"{first} + {paren(added)}"
-            sentences.append(msg("added_mask", key=token_seg(view.klabels[j]), value=math_seg(added)))
+            sentences.append(
+                msg("added_mask", key=token_seg(view.klabels[j]), value=math_seg(added))
+            )
         short = short_surd_latex(m)
         if short is not None and short != first:
             exact.append(side("=", short))
@@ -169,7 +181,13 @@ def _s_vector(view: View, i: int, nums: Numbers) -> Line:
         r"-\infty" if view.is_masked(i, j) else nums.plain(stage, view.at(i, j))
         for j in range(len(view.klabels))
     ]
-    rel = "=" if all(_is_exact(nums, stage, view.at(i, j)) or view.is_masked(i, j) for j in range(len(items))) else r"\approx"
+    rel = (
+        "="
+        if all(
+            _is_exact(nums, stage, view.at(i, j)) or view.is_masked(i, j) for j in range(len(items))
+        )
+        else r"\approx"
+    )
     return Line(None, vector_line(view.sym("s", str(i + 1)), rel, items))
 
 
@@ -192,8 +210,8 @@ def _exps(
         elif nums.exact:
             exact.append(side("=", exactforms.power(view, i, j)))
         lhs = f"e^{{{view.sym('s', f'{i + 1},{j + 1}')}}}"
-        sides = nums.sides("exp_scores", view.at(i, j), exact=exact)
-        lines.append(Line(None, chain(lhs, sides), at=("key", j)))
+        rhs = nums.sides("exp_scores", view.at(i, j), exact=exact)
+        lines.append(Line(None, chain(lhs, rhs), at=("key", j)))
     terms = [f"e^{{{view.sym('s', f'{i + 1},{j + 1}')}}}" for j in active]
     shown = [nums.plain("exp_scores", view.at(i, j)) for j in active]
     exact_terms = all(_is_exact(nums, "exp_scores", view.at(i, j)) for j in active)
@@ -217,7 +235,9 @@ def _weight_vector(view: View, i: int, nums: Numbers) -> str:
         "0" if view.is_masked(i, j) else nums.plain("weights", view.at(i, j))
         for j in range(len(view.klabels))
     ]
-    exact = all(view.is_masked(i, j) or _is_exact(nums, "weights", view.at(i, j)) for j in range(len(items)))
+    exact = all(
+        view.is_masked(i, j) or _is_exact(nums, "weights", view.at(i, j)) for j in range(len(items))
+    )
     return vector_line(view.sym("w", str(i + 1)), "=" if exact else r"\approx", items)
 
 
@@ -253,14 +273,22 @@ def _outputs(
             f"{view.sym('w', f'{i + 1},{j + 1}')} \\times {paren(rational_latex(v[j, c]))}"
             for j in active
         ]
-        with_w = [f"{nums.plain('weights', view.at(i, j))} \\times {paren(rational_latex(v[j, c]))}" for j in active]
+        with_w = [
+            f"{nums.plain('weights', view.at(i, j))} \\times {paren(rational_latex(v[j, c]))}"
+            for j in active
+        ]
         if weights_exact:
             prods = [rational_latex(_weight(nums, view.at(i, j)) * v[j, c]) for j in active]
         else:
             prods = nums.products("weights", [(view.at(i, j), Fraction(v[j, c])) for j in active])
         rel = "=" if weights_exact else r"\approx"
         exact = [side("=", exactforms.output(view, i, c))] if nums.exact else []
-        rest = nums.sides(stage, view.at(i, c), exact=exact, rounded=() if weights_exact else (side(rel, *with_w), side(rel, *prods)))
+        rest = nums.sides(
+            stage,
+            view.at(i, c),
+            exact=exact,
+            rounded=() if weights_exact else (side(rel, *with_w), side(rel, *prods)),
+        )
         if weights_exact:
             rest = [side("=", *with_w), side("=", *prods), *rest]
         math = chain(view.sym("o", f"{i + 1},{c + 1}"), [side("=", *formula), *rest])

@@ -56,10 +56,12 @@ def scaling(view: View, meta: DocMeta, nums: Numbers) -> tuple[tuple[Msg, ...], 
     else:
         c = math_seg(f"c = {_scale_latex(view)} = \\frac{{1}}{{\\sqrt{{{dtext}}}}}")
         msgs.append(msg("scale_given_dk", scale=c, d=dk))
-    if width is not None and d != width and (stated is None or Fraction(stated) == d):
+    if width is not None and d != width and stated is not None and Fraction(stated) == d:
         msgs.append(msg("dk_differs", dk=dk, width=math_seg(str(width))))
     root = step.value.surd(())
-    sides = nums.sides("sqrt_d_k", (), exact=[side("=", short_surd_latex(root))] if root is not None and short_surd_latex(root) not in (None, f"\\sqrt{{{dtext}}}") else [])
+    short = short_surd_latex(root) if root is not None else None
+    exact = [side("=", short)] if short is not None and short != f"\\sqrt{{{dtext}}}" else []
+    sides = nums.sides("sqrt_d_k", (), exact=exact)
     return tuple(msgs), chain(f"\\sqrt{{d_k}} = \\sqrt{{{dtext}}}", sides)
 
 
