@@ -1,8 +1,11 @@
-"""atheris target: ``parse_number`` on text and ``to_exact_array`` on structured data.
+"""atheris target: ``parse_number`` on text, ``to_exact_array`` on structured data, and
+exact rounding of huge values.
 
 Crash = any exception that is not a :class:`SymattnError`, or a broken invariant:
 a parsed number re-parses to the same value from its own text, from ``num/den`` and,
-when it has a finite decimal expansion, from that decimal.
+when it has a finite decimal expansion, from that decimal; ``int_to_decimal`` of an integer
+of up to ~30 000 bits (past Python's 4300-digit ``str(int)`` limit) equals ``Decimal(str(n))``
+computed without that limit, and ``round_decimals`` of ``n / d`` agrees with it.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from _common import allowed, fuzz_limits
 
 with atheris.instrument_imports(include=["symattn"], enable_loader_override=False):
     from symattn.numbers import parse_number, to_exact_array
+    from symattn.numbers.rounding import Rounding, int_to_decimal, round_decimals, round_to_int
 
 FUZZ_LIMITS = fuzz_limits()
 
@@ -91,15 +95,40 @@ def check_structure(data: object, allow_neg_inf: bool) -> None:
             raise AssertionError(f"entry {x!r} of type {type(x).__name__}")
 
 
+def check_rounding(fdp: atheris.FuzzedDataProvider) -> None:
+    """Exact rounding of a big rational: no str(int) limit, the same digits as Python's."""
+    n = fdp.ConsumeInt(fdp.ConsumeIntInRange(0, 4096))  # up to 32 768 bits: ~9900 digits
+    d = max(1, fdp.ConsumeInt(fdp.ConsumeIntInRange(1, 64)) & (2**512 - 1))
+    decimals = fdp.ConsumeIntInRange(-40, 40)
+    mode = list(Rounding)[fdp.ConsumeIntInRange(0, len(Rounding) - 1)]
+    old = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        expected_int = Decimal(str(n))
+        rounded = round_to_int(Fraction(n, d) * Fraction(10) ** decimals, mode)
+        expected = Decimal(f"{rounded}e{-decimals}")
+    finally:
+        sys.set_int_max_str_digits(old)
+    got_int = int_to_decimal(n)
+    if got_int != expected_int or got_int.as_tuple() != expected_int.as_tuple():
+        raise AssertionError(f"int_to_decimal differs for a {n.bit_length()}-bit integer")
+    got = round_decimals(Fraction(n, d), decimals, mode)
+    if got.as_tuple() != expected.as_tuple():
+        raise AssertionError(f"round_decimals({n.bit_length()} bits / {d}, {decimals}, {mode})")
+
+
 def TestOneInput(data: bytes) -> None:  # noqa: N802 - atheris' name
-    """One fuzz input: first byte chooses text or structure."""
+    """One fuzz input: first byte chooses text, structure or rounding."""
     if not data:
         return
-    if data[0] % 2 == 0:
+    choice = data[0] % 3
+    if choice == 0:
         check_text(data[1:].decode("utf-8", "replace"))
-    else:
+    elif choice == 1:
         fdp = atheris.FuzzedDataProvider(data[1:])
         check_structure(_value(fdp, 0), fdp.ConsumeBool())
+    else:
+        check_rounding(atheris.FuzzedDataProvider(data[1:]))
 
 
 if __name__ == "__main__":

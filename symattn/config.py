@@ -31,8 +31,16 @@ class Limits:
     max_file_bytes: int = 20_000_000
     #: longest line audit reads in a document
     max_line_length: int = 100_000
+    #: largest total size, in bits, of the numbers of one array given as text or as Python
+    #: numbers (each entry's numerator plus denominator; one number counts as an array of
+    #: one): 30-digit decimals cost ~200 bits each, and the exact products grow with them.
+    #: Binary floats (numpy arrays, tensors) are bounded by their format and not counted.
+    max_bits: int = 2**24
     #: largest number of (query, key) pairs a document writes out in full
     max_explained_pairs: int = 400
+    #: largest number of terms ``compute`` writes in the exact forms of one stage (an entry of
+    #: the weights or the output holds a whole row sum); beyond it, certified decimals only
+    max_exact_terms: int = 20_000
 
     def exceeded(self, name: str, what: str) -> LimitError:
         """The error for ``what`` going beyond the limit ``name`` (it says how to raise it)."""
@@ -47,6 +55,11 @@ class Limits:
         n = shape if isinstance(shape, int) else math.prod(shape)
         if n > self.max_elements:
             raise self.exceeded("max_elements", f"{what} has {n} {unit}")
+
+    def check_bits(self, bits: int, what: str) -> None:
+        """Refuse ``what`` (numbers holding ``bits`` bits in all) beyond ``max_bits``."""
+        if bits > self.max_bits:
+            raise self.exceeded("max_bits", f"{what} holds {bits} bits of numbers")
 
 
 DEFAULT_LIMITS = Limits()

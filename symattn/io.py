@@ -69,9 +69,10 @@ def read_bytes(path: str | os.PathLike[str], *, limits: Limits = DEFAULT_LIMITS)
         except OSError as e:
             raise InputError(f"{name}: cannot read: {e.strerror}") from None
     if len(data) > limits.max_file_bytes:
+        # one wording for the library and the command line (which says --limit max_file_bytes=N)
         raise LimitError(
             f"{name}: larger than max_file_bytes={limits.max_file_bytes} "
-            "(raise it with --limit max_file_bytes=N or Limits(max_file_bytes=...))"
+            "(raise it with Limits(max_file_bytes=...))"
         )
     return data
 

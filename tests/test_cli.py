@@ -110,3 +110,47 @@ def test_huge_scores_do_not_hang_and_later_stages_print(
     assert code == 0
     assert "not written out" in out and "2^±262144" in out  # e^(8.7e9) has no printable digits
     assert "≈ 10.0000, " in out and "≈ 20.0000]" in out  # the output is still exact and printed
+
+
+def test_compute_exact_terms_estimate() -> None:
+    """compute's size estimate: rationals cost nothing, the softmax stages grow with S."""
+    from symattn import scaled_dot_product_attention
+    from symattn.cli.compute import exact_terms
+
+    result = scaled_dot_product_attention([[1, 2]] * 3, [[1, 0], [0, 1], [1, 1]], [[1, 2]] * 3)
+    per_step = exact_terms(result.trace)
+    terms = {s.name: per_step[s.index] for s in result.trace}
+    assert terms["Q"] == terms["K"] == terms["scores"] == 0
+    assert terms["exp_scores"] == 9  # 3 x 3 entries, one exp each
+    assert terms["exp_sums"] == 3 * 3  # 3 rows of 3 exps
+    assert terms["weights"] == 9 * (1 + 3)  # an exp over its row sum
+    assert terms["output"] == 6 * (3 + 4 + 1)  # a sum over 3 keys of weights times values
+
+
+def test_compute_writes_decimals_and_minus_infinity(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spec = tmp_path / "m.json"
+    spec.write_text(
+        json.dumps(
+            {
+                "tokens": ["a", "b"],
+                "mask": [[True, False], [True, True]],
+                "inputs": {"Q": [[0.2, 0], [0, 1]], "K": [[1, 0], [0, 1]], "V": [[1, 0], [0, 3]]},
+            }
+        ),
+        encoding="utf-8",
+    )
+    code, out, _ = run(["compute", str(spec)], capsys)
+    assert code == 0
+    assert "a: [0.2, 0]" in out  # the scores, written as decimals (not 1/5)
+    assert "-inf]" in out and "-oo" not in out and "Infinity" not in out
+    code, out, _ = run(["compute", str(spec), "--limit", "max_exact_terms=1"], capsys)
+    assert "-inf]" in out and "Infinity" not in out
+
+
+def test_compute_help_has_examples(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["compute", "--help"])
+    out = capsys.readouterr().out
+    assert "examples:" in out and "symattn compute docs/examples/thinking_machines.toml" in out

@@ -5,6 +5,7 @@ raise it, and the classic bombs (a 10 MB line, 50 nested parentheses, ``10^10^10
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 
@@ -93,7 +94,7 @@ def test_max_nesting(fmt: str, text: str) -> None:
 def test_max_file_bytes(tmp_path: Path) -> None:
     f = tmp_path / "s.json"
     f.write_text(json.dumps(SPEC), encoding="utf-8")
-    with pytest.raises(LimitError, match=r"max_file_bytes.*--limit max_file_bytes=N"):
+    with pytest.raises(LimitError, match=r"max_file_bytes.*Limits\(max_file_bytes=\.\.\.\)"):
         read_bytes(f, limits=Limits(max_file_bytes=10))
     with pytest.raises(LimitError, match="max_file_bytes"):
         loads_spec(json.dumps(SPEC), fmt="json", limits=Limits(max_file_bytes=10))
@@ -207,3 +208,174 @@ def test_power_towers_return_fast(text: str) -> None:
 def test_power_tower_in_a_spec_is_refused() -> None:
     with pytest.raises(SymattnError, match="cannot read"):
         loads_spec(spec_with("10^10^10"), fmt="json")
+
+
+# -- issue 15 ----------------------------------------------------------------------------------
+
+
+def _spec_file(tmp_path: Path, data: dict[str, object]) -> str:
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps(data), encoding="utf-8")
+    return str(f)
+
+
+HUGE_EXP = {  # e^10000 and e^9900: values near 2^14427, past int_max_str_digits (4300 digits)
+    "tokens": ["a", "b"],
+    "query_tokens": ["a"],
+    "inputs": {"Q": [[100]], "K": [[100], [99]], "V": [[1], [2]]},
+    "claims": {"rows": {"a": {"exp": [3, 4], "scores": [10000, 9900]}}},
+}
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["compute"],
+        ["compute", "--format", "json"],
+        ["explain"],
+        ["explain", "--format", "latex"],
+        ["explain", "--format", "json"],
+        ["explain", "--check"],
+        ["check"],
+        ["check", "--format", "json"],
+    ],
+)
+def test_row11_huge_exp_in_a_spec(
+    argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Row 11: spec Q = K = [[100]] once ended every command in int_max_str_digits; now the
+    values are rounded exactly (no str(int)) and the claims decided."""
+    spec = _spec_file(tmp_path, HUGE_EXP)
+    code = main([argv[0], spec, *argv[1:]])
+    out, err = capsys.readouterr()
+    assert code == (1 if argv[0] == "check" else 0), err
+    assert err == ""
+    if argv[0] == "check":
+        assert out.count("wrong-value") == 2  # e^10000 is not 3, e^9900 is not 4
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "$$ e^{10000} = 3 $$",
+        "$$ \\sqrt{3}^{20000} = 3 $$",
+        "$$ 3^{9000} = 3 $$",
+        "$$ e^{9000} \\approx 3 $$",
+        "$$ 2^{14300} = 1.5 $$",
+    ],
+)
+def test_row10_huge_values_in_a_document(
+    text: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Row 10: a document claim about a value of thousands of digits: judged or "not checked",
+    never a traceback, and fast."""
+    monkeypatch.chdir(tmp_path)
+    Path("p.md").write_text(text + "\n", encoding="utf-8")
+    t0 = time.perf_counter()
+    for fmt in ("text", "json", "markdown"):
+        code = main(["audit", "p.md", "--format", fmt])
+        out, err = capsys.readouterr()
+        assert code in (0, 1) and err == "", err
+    assert time.perf_counter() - t0 < FAST
+    report = audit(text + "\n")
+    assert len(report.findings) + len(report.unparsed) >= 1  # never silently dropped
+
+
+def _compute_spec(n: int, d: int) -> dict[str, object]:
+    values = [f"0.{(7 * i + 3) % 100:02d}" for i in range(n * d)]
+    rows = [values[i * d : (i + 1) * d] for i in range(n)]
+    return {"tokens": [f"t{i}" for i in range(n)], "inputs": {"Q": rows, "K": rows, "V": rows}}
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_row19_compute_output_is_bounded(
+    fmt: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Row 19: compute on 100 tokens, d = 64 (once > 120 s, cubic output) returns in seconds;
+    the exact forms of the weights and the output (each holds a row sum) are left out beyond
+    max_exact_terms, with a line saying so; the decimals are all there."""
+    spec = _spec_file(tmp_path, _compute_spec(100, 64))
+    t0 = time.perf_counter()
+    assert main(["compute", spec, "--format", fmt]) == 0
+    elapsed = time.perf_counter() - t0
+    out = capsys.readouterr().out
+    assert elapsed < FAST
+    assert len(out) < 4_000_000  # about 20 characters per certified decimal
+    assert "max_exact_terms=20000" in out and "--limit max_exact_terms=N" in out
+    if fmt == "json":
+        steps = {s["name"]: s for s in json.loads(out)["steps"]}
+        assert "exact" in steps["scores"] and "exact" not in steps["weights"]
+        assert len(steps["weights"]["approx"]) == 100
+        assert "exact_omitted" in steps["output"]
+
+
+def test_row19_max_exact_terms_decides_per_stage(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spec = _spec_file(tmp_path, _compute_spec(3, 2))
+    assert main(["compute", spec]) == 0
+    assert "decimals only" not in capsys.readouterr().out  # a small example: everything exact
+    assert main(["compute", spec, "--limit", "max_exact_terms=12"]) == 0
+    out = capsys.readouterr().out
+    weights = out[out.index("weights  softmax:") :]
+    assert "decimals only" in weights and "exp(" not in weights
+    assert "decimals only" not in out[: out.index("weights")].replace("exp_sums", "")
+    assert "exp(" in out[: out.index("weights")]  # the exps (one term each) stay exact
+
+
+def test_row20_max_bits_for_one_number() -> None:
+    """Row 20: a number beyond max_bits is a LimitError naming the limit (API and text)."""
+    from fractions import Fraction
+
+    from symattn.numbers import as_written, to_fraction
+
+    huge = Fraction(1, 3**20000)  # 31700 bits
+    for read in (to_fraction, as_written):
+        with pytest.raises(LimitError, match=r"max_bits=1000 .*Limits\(max_bits=\.\.\.\)"):
+            read(huge, limits=Limits(max_bits=1000))
+        assert read(huge) is not None
+    with pytest.raises(LimitError, match="max_bits"):
+        parse_number("0." + "3" * 300, limits=Limits(max_bits=1000))
+    with pytest.raises(LimitError, match="max_bits"):
+        scaled_dot_product_attention([[huge]], [[1]], [[1]], limits=Limits(max_bits=1000))
+
+
+def test_row20_limit_on_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spec = _spec_file(tmp_path, json.loads(spec_with("0." + "3" * 30)))
+    code, err = run_cli(["compute", spec, "--limit", "max_bits=64"], capsys)
+    assert code == 2 and "max_bits=64" in err and err.count("--limit max_bits=N") == 1
+    assert run_cli(["compute", spec], capsys)[0] == 0
+
+
+def test_row27_security_doc_lists_every_limit_with_its_default() -> None:
+    """Row 27: docs/security.md's table of limits is the code's (names and defaults)."""
+    from dataclasses import fields
+
+    from .conftest import ROOT
+
+    doc = (ROOT / "docs" / "security.md").read_text(encoding="utf-8")
+    rows = dict(re.findall(r"^\| `(max_\w+)` \| ([^|]+) \|", doc, flags=re.MULTILINE))
+    defaults = {f.name: f.default for f in fields(Limits)}
+    assert set(rows) == set(defaults)
+    for name, shown in rows.items():
+        value = defaults[name]
+        written = shown.strip().replace(" ", "").replace("\u202f", "")
+        assert written in (str(value), f"2**{int(value).bit_length() - 1}", f"{value:,}"), (
+            name,
+            shown,
+            value,
+        )
+
+
+def test_row27_every_limit_error_says_limit_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Row 27: "raise it with --limit X or --limit X" is gone: each limit named once."""
+    monkeypatch.chdir(tmp_path)
+    Path("s.json").write_text(json.dumps(SPEC), encoding="utf-8")
+    Path("p.md").write_text("$$ 1 + 1 = 2 $$\n", encoding="utf-8")
+    for argv in (["audit", "p.md"], ["compute", "s.json"], ["explain", "s.json"]):
+        code, err = run_cli([*argv, "--limit", "max_file_bytes=5"], capsys)
+        assert code == 2 and err.count("--limit max_file_bytes=N") == 1, err

@@ -1,4 +1,11 @@
-"""``symattn compute SPEC``: every stage of the attention in a spec, exactly and to N digits."""
+"""``symattn compute SPEC``: every stage of the attention in a spec, exactly and to N digits.
+
+The output is bounded: an entry of the weights holds its whole row sum, an entry of the
+output a sum over every key, so exact forms grow as L*S*S. A stage whose exact forms would
+hold more than ``max_exact_terms`` terms (estimated from the trace, before building any) is
+written as certified decimals only, with a line saying so; rational stages (inputs, scores)
+are always exact, since they are no longer than their decimals.
+"""
 
 from __future__ import annotations
 
@@ -7,14 +14,18 @@ import json
 import sys
 from decimal import Decimal
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
 from symattn.cli.options import limits_from
 from symattn.cli.output import write_text_atomic
+from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.engine.result import AttentionResult
+from symattn.engine.trace import Trace
 from symattn.errors import InputError, LimitError
 from symattn.exact import ExactTensor
+from symattn.numbers import fraction_text
 from symattn.spec import load_spec
 
 HELP = "compute the attention in a spec and print every stage exactly and to N digits"
@@ -34,11 +45,29 @@ STAGES: tuple[tuple[str, str], ...] = (
 )
 
 
+EPILOG = """examples:
+  symattn compute docs/examples/thinking_machines.toml
+  symattn compute docs/examples/animal_street.toml --digits 20 --format json -o stages.json
+  symattn compute big.toml --limit max_exact_terms=100000
+
+Every stage is printed exactly (rationals as decimals when they terminate, else p/q; the
+rest as expressions in exp and sqrt) and, after ≈, correctly rounded to --digits
+significant digits (as `reference --digits`; explain's --digits counts decimal places,
+since a document rounds every number alike). A stage whose exact forms would hold more
+than max_exact_terms terms (weights and outputs grow as L*S*S) is printed as decimals
+only. See docs/security.md for the limits."""
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """Arguments of ``compute``."""
+    p.epilog = EPILOG
+    p.formatter_class = argparse.RawDescriptionHelpFormatter
     p.add_argument("spec", help="spec file (.toml or .json); see docs/spec.md")
     p.add_argument(
-        "--digits", type=int, default=10, help="significant digits of the decimals (default 10)"
+        "--digits",
+        type=int,
+        default=10,
+        help="significant digits of the rounded values (default 10)",
     )
     p.add_argument(
         "--format", choices=("text", "json"), default="text", help="output format (default text)"
@@ -48,27 +77,102 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
+#: operations whose results are rational whenever their inputs are (inputs are rational)
+_RATIONAL_OPS = frozenset({"input", "transpose", "repeat_kv", "split_heads"})
+
+
+def exact_terms(trace: Trace) -> dict[int, int]:
+    """For each step (by index), about how many terms its exact forms hold in all.
+
+    Rational steps count 0 (their exact form is a number, as long as its decimals); a surd or
+    an ``exp`` is one term; a sum over n entries n times its operand's; a softmax entry is its
+    exp plus its row sum; a matrix product over k adds k to its operands' terms (the entries
+    of one softmax row share their denominator); concatenated heads multiply by the heads.
+    """
+    per_entry: dict[int, int] = {}
+    for step in trace:
+        operands = [trace[i] for i in step.inputs]
+        parts = [max(1, per_entry[i]) for i in step.inputs]
+        rational = step.op in _RATIONAL_OPS or (
+            step.op == "matmul" and all(per_entry[i] == 0 for i in step.inputs)
+        )
+        if not isinstance(step.value, ExactTensor) or rational:
+            n = 0
+        elif step.op == "sum":
+            n = operands[0].shape[-1] * parts[0]
+        elif step.op == "softmax":
+            n = sum(parts)
+        elif step.op == "matmul":
+            n = operands[0].shape[-1] + sum(parts)
+        elif step.op == "concat_heads":
+            n = operands[0].shape[-3] * parts[0]
+        else:
+            n = max(parts, default=1)
+        per_entry[step.index] = n
+    return {i: n * int(np.prod(trace[i].shape)) for i, n in per_entry.items()}
+
+
+def _exact_strings(t: ExactTensor) -> np.ndarray:
+    """The exact entries as text: a rational as a decimal when it terminates (``0.2``), else
+    ``p/q``; ``-inf`` where masked; an expression as sympy prints it (terms not re-ordered,
+    which is much faster)."""
+    from sympy import sstr  # lazy: importing the command line does not load sympy
+
+    exact = t.exact()
+    out = np.empty(exact.shape, dtype=object)
+    for idx in np.ndindex(*exact.shape):
+        e: object = exact[idx]
+        if isinstance(e, Fraction):
+            out[idx] = fraction_text(e)
+        elif t.is_neg_inf(idx):
+            out[idx] = "-inf"
+        else:
+            out[idx] = sstr(e, order="none")
+    return out
+
+
+def _approx_text(d: Decimal) -> str:
+    return "-inf" if d.is_infinite() and d < 0 else str(d)
+
+
 def _rows(
-    t: ExactTensor, labels: tuple[str, ...] | None, digits: int, *, per_row: bool = False
+    t: ExactTensor,
+    labels: tuple[str, ...] | None,
+    digits: int,
+    *,
+    per_row: bool = False,
+    with_exact: bool = True,
 ) -> list[str]:
-    exact, approx = t.exact(), t.evalf(digits)
+    approx = t.evalf(digits)
+    exact = _exact_strings(t) if with_exact else None
     if per_row:  # one number per query row (the softmax denominators)
-        exact, approx = exact[..., None], approx[..., None]
+        approx = approx[..., None]
+        exact = None if exact is None else exact[..., None]
     lines = []
-    for idx in np.ndindex(*exact.shape[:-1]) if exact.ndim > 1 else [()]:
-        row_exact = exact[idx] if idx else exact
-        row_approx = approx[idx] if idx else approx
-        cells = []
-        for e, a in zip(np.atleast_1d(row_exact), np.atleast_1d(row_approx), strict=True):
-            es, as_ = str(e), str(a)
-            cells.append(es if es == as_ or _same_number(e, a) else f"{es} ≈ {as_}")
+    for idx in np.ndindex(*approx.shape[:-1]) if approx.ndim > 1 else [()]:
+        row_approx = np.atleast_1d(approx[idx] if idx else approx)
+        if exact is None:
+            cells = [_approx_text(a) for a in row_approx]
+        else:
+            row_exact = np.atleast_1d(exact[idx] if idx else exact)
+            cells = [_cell(e, a) for e, a in zip(row_exact, row_approx, strict=True)]
         label = _label(idx, labels)
         lines.append(f"  {label}[{', '.join(cells)}]")
     return lines
 
 
-def _same_number(exact: object, approx: object) -> bool:
-    return isinstance(exact, Fraction) and isinstance(approx, Decimal) and Fraction(approx) == exact
+def _cell(exact: str, approx: Decimal) -> str:
+    text = _approx_text(approx)
+    return exact if exact == text or _same_number(exact, approx) else f"{exact} ≈ {text}"
+
+
+def _same_number(exact: str, approx: Decimal) -> bool:
+    if not approx.is_finite():
+        return False
+    try:
+        return Fraction(exact) == Fraction(approx)
+    except ValueError:  # not a plain number: an expression
+        return False
 
 
 def _label(idx: tuple[int, ...], labels: tuple[str, ...] | None) -> str:
@@ -79,8 +183,11 @@ def _label(idx: tuple[int, ...], labels: tuple[str, ...] | None) -> str:
     return f"{list(idx)}: "
 
 
-def render_text(result: AttentionResult, title: str, digits: int) -> str:
+def render_text(
+    result: AttentionResult, title: str, digits: int, limits: Limits = DEFAULT_LIMITS
+) -> str:
     """The plain-text report of every stage."""
+    terms = exact_terms(result.trace)
     lines = [title, ""]
     d = result.d_k
     if d is not None:
@@ -95,8 +202,13 @@ def render_text(result: AttentionResult, title: str, digits: int) -> str:
         labels = result.key_labels if name in ("K", "V") else result.query_labels
         lines.append("")
         lines.append(f"{heading}:")
+        with_exact = terms[step.index] <= limits.max_exact_terms
+        if not with_exact:
+            lines.append(f"  ({_decimals_only(terms[step.index], limits)})")
         try:
-            lines.extend(_rows(step.value, labels, digits, per_row=name == "exp_sums"))
+            lines.extend(
+                _rows(step.value, labels, digits, per_row=name == "exp_sums", with_exact=with_exact)
+            )
         except LimitError as e:  # e.g. e^x of a huge score: the later stages are still exact
             lines.append(f"  (not written out: {e})")
     rows = result.fully_masked_rows
@@ -108,6 +220,29 @@ def render_text(result: AttentionResult, title: str, digits: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _decimals_only(terms: int, limits: Limits) -> str:
+    return (
+        f"decimals only: the exact forms would hold about {terms} terms, more than "
+        f"max_exact_terms={limits.max_exact_terms} (raise it with --limit max_exact_terms=N)"
+    )
+
+
+def render_json(
+    result: AttentionResult, digits: int, limits: Limits = DEFAULT_LIMITS
+) -> dict[str, Any]:
+    """The trace as JSON; a step's ``exact`` strings only within ``max_exact_terms``."""
+    data = result.to_json(digits=digits, exact_limit=0)
+    terms = exact_terms(result.trace)
+    for step, out in zip(result.trace, data["steps"], strict=True):
+        if not isinstance(step.value, ExactTensor):
+            continue
+        if terms[step.index] <= limits.max_exact_terms:
+            out["exact"] = _exact_strings(step.value).tolist()
+        else:
+            out["exact_omitted"] = _decimals_only(terms[step.index], limits)
+    return data
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``compute``."""
     limits = limits_from(args)
@@ -116,12 +251,12 @@ def run(args: argparse.Namespace) -> int:
     spec = load_spec(args.spec, limits=limits)
     result = spec.run()
     if args.format == "json":
-        data = result.to_json(digits=args.digits)
+        data = render_json(result, args.digits, limits)
         data["spec"] = {"path": spec.path, "title": spec.title, "d_k_stated": spec.d_k}
         text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
     else:
         title = f"{spec.title or spec.path} ({spec.path})"
-        text = render_text(result, title, args.digits)
+        text = render_text(result, title, args.digits, limits)
     if args.output:
         write_text_atomic(args.output, text)
     else:

@@ -1,12 +1,16 @@
-"""The ``symattn`` command line: one subcommand per module in :mod:`symattn.commands`.
+"""The ``symattn`` command line: one subcommand per module in :mod:`symattn.cli`.
 
 Every error a user can cause ends as one line on stderr and exit code 2; a finding of
-severity error (``check``, ``audit``) is exit code 1; success is 0.
+severity error (``check``, ``audit``) is exit code 1; success is 0. Everything a command
+prints goes through :func:`symattn.cli.output.safe_streams` (no terminal escapes from input
+reach a terminal); ``-o FILE`` is written by :mod:`symattn.cli.output`, and
+``--follow-symlinks`` is decided here, once, for every command that has ``-o``.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 from collections.abc import Mapping, Sequence
@@ -15,6 +19,7 @@ from typing import NoReturn
 
 from symattn.cli import audit, check, compute, explain, reference
 from symattn.cli.options import parse_limit
+from symattn.cli.output import Terminated, end_by_signal, safe_streams
 from symattn.errors import SymattnError
 from symattn.version import __version__
 
@@ -56,21 +61,53 @@ def build_parser() -> argparse.ArgumentParser:
             help="raise or lower a safety limit (see docs/security.md), e.g. max_elements=10000000",
         )
         module.add_arguments(p)
+        if _has_output(p):
+            p.add_argument(
+                "--follow-symlinks",
+                action="store_true",
+                help="if -o FILE is a symbolic link, replace the file it points to "
+                "(without this, a link is refused)",
+            )
         p.set_defaults(_run=module.run)
     return parser
+
+
+def _has_output(p: argparse.ArgumentParser) -> bool:
+    """Whether a command writes ``-o FILE``."""
+    return any("-o" in action.option_strings for action in p._actions)
+
+
+def _resolve_output(args: argparse.Namespace) -> None:
+    """With ``--follow-symlinks``, ``-o LINK`` means the file the link points to."""
+    output = getattr(args, "output", None)
+    if getattr(args, "follow_symlinks", False) and output and os.path.islink(output):
+        args.output = os.path.realpath(output)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    with safe_streams():
+        args = parser.parse_args(argv)
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Run the command; every error becomes one line on stderr."""
     try:
+        _resolve_output(args)
         return int(args._run(args))
     except SymattnError as e:
-        # the library says Limits(NAME=...); on the command line that is --limit NAME=N
-        message = re.sub(r"\bLimits\((\w+)=\.\.\.\)", r"--limit \1=N", str(e)).replace("\n", " ")
-        print(f"symattn {args.command}: error: {message}", file=sys.stderr)
+        print(f"symattn {args.command}: error: {one_line(str(e))}", file=sys.stderr)
         return EXIT_USAGE
+    except Terminated as e:
+        print(
+            f"symattn {args.command}: terminated by {e} (an output file is complete or untouched)",
+            file=sys.stderr,
+        )
+        sys.stderr.flush()
+        end_by_signal(e.signum)
+        return 128 + e.signum  # pragma: no cover - the signal ended the process
     except KeyboardInterrupt:
         print(f"symattn {args.command}: interrupted", file=sys.stderr)
         return 130
@@ -82,3 +119,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RecursionError:
         print(f"symattn {args.command}: error: input nested too deeply", file=sys.stderr)
         return EXIT_USAGE
+
+
+def one_line(message: str) -> str:
+    """An error message as one line, ``Limits(NAME=...)`` said the command line's way."""
+    message = re.sub(r"\bLimits\((\w+)=\.\.\.\)", r"--limit \1=N", message)
+    return " ".join(message.splitlines())

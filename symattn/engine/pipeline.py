@@ -20,10 +20,12 @@ from symattn.engine.trace import Step, Trace
 from symattn.errors import InputError, ShapeError
 from symattn.exact import (
     AttentionSpec,
+    BinaryTensor,
+    ExactTensor,
     ExpTensor,
+    LazyTensor,
     LinearSurdTensor,
     MatMulTensor,
-    RationalTensor,
     RowSumTensor,
     ScaledIntTensor,
     SoftmaxTensor,
@@ -33,7 +35,8 @@ from symattn.exact import (
     sqrt_surd,
 )
 from symattn.fast import KERNELS
-from symattn.numbers import NEG_INF, from_torch, is_torch, to_exact_array, to_fraction
+from symattn.numbers import from_torch, is_torch, to_fraction
+from symattn.numbers.arrays import ExactArray, read_array
 
 
 @dataclass(frozen=True)
@@ -47,18 +50,23 @@ class Options:
 # --------------------------------------------------------------------------- inputs
 
 
-def _zeros(shape: tuple[int, ...]) -> np.ndarray:
-    return np.full(shape, Fraction(0), dtype=object)
+def exact_tensor(values: ExactArray) -> BinaryTensor | ScaledIntTensor:
+    """An array read exactly as the engine keeps it: binary floats as they are, anything else
+    as integers over one denominator (no ``Fraction`` per entry)."""
+    if values.floats is not None:
+        return BinaryTensor(values.floats)
+    assert values.ints is not None
+    return ScaledIntTensor(values.ints, values.den)
 
 
 def input_step(trace: Trace, name: str, x: Any, opts: Options, *, min_ndim: int = 2) -> Step:
-    values = to_exact_array(x, exact_float=opts.exact_float, what=name, limits=opts.limits)
-    if values.ndim < min_ndim:
+    values = read_array(x, exact_float=opts.exact_float, what=name, limits=opts.limits)
+    if len(values.shape) < min_ndim:
         raise ShapeError(
             f"{name} must have at least {min_ndim} dimensions, got shape {values.shape}"
         )
     opts.limits.check_elements(values.shape, name)
-    return trace.append("input", name, (), RationalTensor(values))
+    return trace.append("input", name, (), exact_tensor(values))
 
 
 def positive_int(n: object) -> bool:
@@ -82,19 +90,13 @@ def _mask_input(trace: Trace, mask: Any, opts: Options) -> Step:
         arr = np.array(mask, dtype=bool)
         arr.flags.writeable = False
         return trace.append("input", "attn_mask", (), arr, kind="boolean")
-    values = to_exact_array(
+    values = read_array(
         mask, exact_float=opts.exact_float, allow_neg_inf=True, what="attn_mask", limits=opts.limits
     )
-    masked = (
-        np.vectorize(lambda v: v is NEG_INF, otypes=[bool])(values)
-        if values.size
-        else np.zeros(values.shape, dtype=bool)
-    )
-    p = values.copy()
-    p[masked] = Fraction(0)
-    return trace.append(
-        "input", "attn_mask", (), SurdTensor(p, _zeros(values.shape), 1, masked), kind="additive"
-    )
+    masked = values.neg_inf if values.neg_inf is not None else np.zeros(values.shape, bool)
+    # minus infinity holds 0 in ``values``: the mask is ``add`` where not ``masked``
+    value = LinearSurdTensor(exact_tensor(values), Surd(Fraction(1)), masked)
+    return trace.append("input", "attn_mask", (), value, kind="additive")
 
 
 def positive_fraction(x: Any, what: str, opts: Options) -> Fraction:
@@ -107,14 +109,14 @@ def positive_fraction(x: Any, what: str, opts: Options) -> Fraction:
 
 def given_scaled(trace: Trace, scaled: Any, opts: Options) -> Step:
     """Scaled scores given directly (a text that starts there): the exponents of ``e``."""
-    values = to_exact_array(
+    values = read_array(
         scaled, exact_float=opts.exact_float, what="scaled_scores", limits=opts.limits
     )
-    if values.ndim < 2:
+    if len(values.shape) < 2:
         raise ShapeError(f"scaled_scores must have at least 2 dimensions, got shape {values.shape}")
     opts.limits.check_elements(values.shape, "scaled_scores")
     one = Surd(Fraction(1))
-    value = LinearSurdTensor(RationalTensor(values), one, np.zeros((), dtype=bool))
+    value = LinearSurdTensor(exact_tensor(values), one, np.zeros((), dtype=bool))
     return trace.append("input", "scaled_scores", (), value, scale=one)
 
 
@@ -163,15 +165,26 @@ def attend(
         k, v = _repeat_kv(trace, q, k, v)
     batch = broadcast_batch([q.shape[:-2], k.shape[:-2], v.shape[:-2]], "query, key and value")
     L, S, E = qs[-2], ks[-2], qs[-1]
+    ks = k.shape
     opts.limits.check_elements(batch + (L, S), "the score matrix")
 
-    # exact integer products: Q and K over common denominators, Q K^T by exact BLAS slices
-    qi, ki = q.value.as_ints, k.value.as_ints
-    kt = trace.append(
-        "transpose", "K^T", (k,), ScaledIntTensor(np.swapaxes(ki.ints, -1, -2), ki.den)
-    )
-    scores_t = ScaledIntTensor(int_matmul(qi.ints, kt.value.ints), qi.den * ki.den)
-    scores = trace.append("matmul", "scores", (q, kt), scores_t)
+    # exact integer products (Q and K over common denominators, Q K^T by exact BLAS slices),
+    # built only when something reads them: the batched paths work from Q and K themselves
+    qv, kv = q.value, k.value
+
+    def transpose() -> ScaledIntTensor:
+        ki = kv.as_ints
+        return ScaledIntTensor(np.swapaxes(ki.ints, -1, -2), ki.den)
+
+    kt = trace.append("transpose", "K^T", (k,), LazyTensor(ks[:-2] + (E, S), transpose))
+    ktv = kt.value
+
+    def product() -> ScaledIntTensor:
+        qi, kti = qv.as_ints, ktv.as_ints
+        return ScaledIntTensor(int_matmul(qi.ints, kti.ints), qi.den * kti.den)
+
+    score_shape = tuple(np.broadcast_shapes(qs[:-2], ks[:-2])) + (L, S)
+    scores = trace.append("matmul", "scores", (q, kt), LazyTensor(score_shape, product))
     divisor = Fraction(E) if scale is None else None
     scaled = scale_scores(trace, scores, divisor, scale, width=E, opts=opts)
     return softmax_output(
@@ -182,7 +195,7 @@ def attend(
         attn_mask=attn_mask,
         is_causal=is_causal,
         opts=opts,
-        qk=(qi, ki),
+        qk=(qv, kv),
         output_name=output_name,
     )
 
@@ -197,10 +210,26 @@ def _repeat_kv(trace: Trace, q: Step, k: Step, v: Step) -> tuple[Step, Step]:
     groups = hq // hk
     out = []
     for step, name in ((k, "K_repeated"), (v, "V_repeated")):
-        ints = step.value.as_ints
-        repeated = ScaledIntTensor(np.repeat(ints.ints, groups, axis=-3), ints.den)
-        out.append(trace.append("repeat_kv", name, (step,), repeated, groups=groups))
+        out.append(
+            trace.append("repeat_kv", name, (step,), _repeat(step.value, groups), groups=groups)
+        )
     return out[0], out[1]
+
+
+def _repeat(t: Any, groups: int) -> BinaryTensor | ScaledIntTensor:
+    """Heads of an exact input repeated ``groups`` times along axis -3."""
+    if isinstance(t, BinaryTensor):
+        return BinaryTensor(np.repeat(t.floats, groups, axis=-3))
+    ints = t.as_ints
+    return ScaledIntTensor(np.repeat(ints.ints, groups, axis=-3), ints.den)
+
+
+def _broadcast(t: Any, shape: tuple[int, ...]) -> BinaryTensor | ScaledIntTensor:
+    """An exact input broadcast to ``shape``."""
+    if isinstance(t, BinaryTensor):
+        return BinaryTensor(np.broadcast_to(t.floats, shape))
+    ints = t.as_ints
+    return ScaledIntTensor(np.broadcast_to(ints.ints, shape), ints.den)
 
 
 def scale_scores(
@@ -264,7 +293,7 @@ def softmax_output(
     attn_mask: Any,
     is_causal: bool,
     opts: Options,
-    qk: tuple[ScaledIntTensor, ScaledIntTensor] | None,
+    qk: tuple[ExactTensor, ExactTensor] | None,
     output_name: str = "output",
 ) -> Step:
     """Append masking, ``exp``, the row sums, softmax and ``P V``; return the output step.
@@ -286,9 +315,9 @@ def softmax_output(
         m = _mask_input(trace, attn_mask, opts)
         logits = _apply_mask(trace, scaled, m, full)
 
-    vv = v.value.as_ints
+    vv = v.value if isinstance(v.value, BinaryTensor) else v.value.as_ints
     if vv.shape[:-2] != batch:
-        vv = ScaledIntTensor(np.broadcast_to(vv.ints, batch + vv.shape[-2:]), vv.den)
+        vv = _broadcast(vv, batch + vv.shape[-2:])
         v = trace.append("input", "V_broadcast", (v,), vv)
     lv: LinearSurdTensor = logits.value
     spec = None
@@ -330,27 +359,36 @@ def _divisor_square(c: Surd) -> Fraction | None:
 def _apply_mask(trace: Trace, scaled: Step, mask: Step, full: tuple[int, ...]) -> Step:
     s: LinearSurdTensor = scaled.value
     mv = mask.value
+    add: ExactTensor | None = None
     try:
         if isinstance(mv, np.ndarray):
             dropped = ~np.broadcast_to(mv, full)
-            add = None
         else:
             dropped = np.broadcast_to(mv.masked, full)
-            add = np.broadcast_to(mv.p, full)
-            if not any(f != 0 for f in mv.p.reshape(-1).tolist()):
-                add = None  # a mask of 0 and -inf only: a boolean mask in effect
+            np.broadcast_shapes(mv.shape, full)
+            add = mv.scores if _nonzero(mv.scores) else None  # 0 and -inf only: boolean
     except ValueError:
         raise ShapeError(
             f"attn_mask of shape {mask.shape} does not broadcast to the scores' shape {full}"
         ) from None
     scores = s.scores
     if scores.shape != full:
-        if not isinstance(scores, (RationalTensor, ScaledIntTensor)):
-            raise ShapeError(f"scores of shape {scores.shape} do not broadcast to {full}")
-        si = scores.as_ints
-        scores = ScaledIntTensor(np.broadcast_to(si.ints, full), si.den)
+        base = scores
+
+        def broadcast() -> ScaledIntTensor:
+            si = base.as_ints  # type: ignore[attr-defined]  # scores are rational
+            return ScaledIntTensor(np.broadcast_to(si.ints, full), si.den)
+
+        scores = LazyTensor(full, broadcast)
     value = LinearSurdTensor(scores, s.coef, dropped | np.broadcast_to(s.masked, full), add)
     return trace.append("mask", "masked_scores", (scaled, mask), value, kind=mask.attrs.get("kind"))
+
+
+def _nonzero(t: ExactTensor) -> bool:
+    """Whether an exact input holds an entry other than 0."""
+    if isinstance(t, BinaryTensor):
+        return bool(t.floats.any())
+    return bool(t.as_ints.ints.any())  # type: ignore[attr-defined]  # rational inputs
 
 
 def _labels(labels: Any, n: int, what: str) -> tuple[str, ...] | None:

@@ -10,7 +10,9 @@ module        what it holds
 ``surd``      :class:`Surd`: exact ``p + q*sqrt(r)`` (the scale, the scaled scores)
 ``integers``  exact integer matrix products through float64 BLAS (slices, recombination)
 ``tensor``    :class:`ExactTensor`, the lazy exact array, and the one refinement loop
-``rational``  rational stages: :class:`RationalTensor`, :class:`ScaledIntTensor`
+``rational``  rational stages: :class:`RationalTensor`, :class:`ScaledIntTensor`,
+              :class:`BinaryTensor` (binary floats, exactly)
+``lazy``      :class:`LazyTensor`: a stage built when first read
 ``routing``   :class:`AttentionSpec`, the :class:`Kernels` protocol, when to route to it
 ``logits``    scaled and masked scores: :class:`SurdTensor`, :class:`LinearSurdTensor`
 ``softmax``   :class:`ExpTensor`, :class:`RowSumTensor`, :class:`SoftmaxTensor`
@@ -28,14 +30,16 @@ from symattn.exact.ball import (
 )
 from symattn.exact.integers import (
     combine_products,
+    float_ints,
     fractions_to_ints,
     int_matmul,
     int_slices,
     slice_width,
 )
+from symattn.exact.lazy import LazyTensor
 from symattn.exact.logits import LinearSurdTensor, Logits, SurdTensor
 from symattn.exact.products import MatMulTensor, ReshapeTensor
-from symattn.exact.rational import RationalTensor, ScaledIntTensor, rational_tensor
+from symattn.exact.rational import BinaryTensor, RationalTensor, ScaledIntTensor, rational_tensor
 from symattn.exact.routing import FAST_MIN_SCORES, AttentionSpec, Kernels, route
 from symattn.exact.softmax import ExpTensor, RowSumTensor, SoftmaxTensor
 from symattn.exact.surd import Surd, inv_sqrt, sqrt_surd
@@ -46,10 +50,12 @@ __all__ = [
     "FAST_MIN_SCORES",
     "AttentionSpec",
     "Ball",
+    "BinaryTensor",
     "Evaluator",
     "ExactTensor",
     "ExpTensor",
     "Kernels",
+    "LazyTensor",
     "LinearSurdTensor",
     "Logits",
     "MatMulTensor",
@@ -64,6 +70,7 @@ __all__ = [
     "arb_of_ratio",
     "arb_to_fraction",
     "combine_products",
+    "float_ints",
     "float_of",
     "fractions_to_ints",
     "int_matmul",

@@ -11,6 +11,7 @@ import numpy as np
 
 __all__ = [
     "INT64_SAFE",
+    "float_ints",
     "combine_products",
     "fractions_to_ints",
     "int_matmul",
@@ -32,6 +33,28 @@ def to_int64_if_small(ints: np.ndarray) -> np.ndarray:
     if all(-INT64_SAFE < i < INT64_SAFE for i in flat):
         return np.array(flat, dtype=np.int64).reshape(ints.shape)
     return np.asarray(ints, dtype=object)
+
+
+def float_ints(a: np.ndarray, small: bool = True) -> tuple[np.ndarray, int]:
+    """``(ints, e0)`` with ``a == ints * 2**e0`` exactly for a float64 array (ints: int64 when
+    ``small`` and they fit, else Python integers in an object array; ``e0 = 0`` for zeros)."""
+    a = np.asarray(a, dtype=np.float64)
+    mant, ex = np.frexp(a)
+    mi = np.abs(np.ldexp(mant, 53)).astype(np.int64)
+    nz = mi != 0
+    if not nz.any():
+        return np.zeros(a.shape, dtype=np.int64 if small else object), 0
+    lowbit = (mi & -mi).astype(np.float64)  # a power of two, exact
+    tz = np.maximum(np.frexp(lowbit)[1].astype(np.int64) - 1, 0)
+    low = ex - 53 + tz
+    e0 = int(low[nz].min())
+    shift = np.where(nz, low - e0, 0)
+    odd = mi >> tz
+    sign = np.where(mant < 0, -1, 1)
+    if small and int(shift.max()) + 53 < 62:
+        return sign * (odd << shift), e0
+    ints: np.ndarray = sign.astype(object) * (odd.astype(object) << shift.astype(object))
+    return (to_int64_if_small(ints) if small else ints), e0
 
 
 def max_abs(ints: np.ndarray) -> int:

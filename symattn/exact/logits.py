@@ -20,7 +20,7 @@ from symattn.exact.tensor import Evaluator, ExactTensor, all_indices, readonly
 if TYPE_CHECKING:
     import sympy
 
-__all__ = ["LinearSurdTensor", "Logits", "SurdTensor"]
+__all__ = ["LinearSurdTensor", "Logits", "SurdTensor", "broadcast_index"]
 
 
 @dataclass(frozen=True, repr=False)
@@ -73,20 +73,27 @@ class SurdTensor(ExactTensor):
         return bool(self.masked[index])
 
 
+def broadcast_index(index: tuple[int, ...], shape: tuple[int, ...]) -> tuple[int, ...]:
+    """The entry of an array of ``shape`` that broadcasting puts at ``index``."""
+    tail = index[len(index) - len(shape) :] if shape else ()
+    return tuple(0 if n == 1 else i for i, n in zip(tail, shape, strict=True))
+
+
 @dataclass(frozen=True, repr=False, eq=False)
 class LinearSurdTensor(ExactTensor):
     """Scaled (and masked) scores kept compact: ``scores * coef + add``, -inf where ``masked``.
 
-    ``scores`` is rational (:class:`ScaledIntTensor` for large inputs), ``coef`` a :class:`Surd`,
-    ``add`` an optional array of ``Fraction`` (an additive mask) and ``masked`` a bool array,
-    both broadcast to the shape. Same interface as :class:`SurdTensor` (``p``, ``q``, ``r``,
-    ``surd``, ``masked``), with ``p`` and ``q`` built only when asked for.
+    ``scores`` is rational (:class:`ScaledIntTensor` for large inputs, possibly built lazily),
+    ``coef`` a :class:`Surd`, ``add`` an optional rational tensor (an additive mask, 0 where
+    masked) and ``masked`` a bool array, both broadcast to the shape. Same interface as
+    :class:`SurdTensor` (``p``, ``q``, ``r``, ``surd``, ``masked``), with ``p`` and ``q``
+    built only when asked for.
     """
 
     scores: ExactTensor
     coef: Surd
     masked: np.ndarray
-    add: np.ndarray | None = None
+    add: ExactTensor | None = None
     shape: tuple[int, ...] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -94,9 +101,7 @@ class LinearSurdTensor(ExactTensor):
         m = np.broadcast_to(np.asarray(self.masked, dtype=bool), shape)
         object.__setattr__(self, "masked", m)
         if self.add is not None:
-            object.__setattr__(
-                self, "add", np.broadcast_to(np.asarray(self.add, dtype=object), shape)
-            )
+            np.broadcast_shapes(tuple(self.add.shape), shape)  # refuses what cannot broadcast
         object.__setattr__(self, "shape", shape)
 
     @property
@@ -109,7 +114,7 @@ class LinearSurdTensor(ExactTensor):
         """Rational parts (masked entries keep ``score * coef.p + add``; ``masked`` says which)."""
         p = self.scores.exact() * self.coef.p
         if self.add is not None:
-            p = p + self.add
+            p = p + np.broadcast_to(self.add.exact(), self.shape)
         return readonly(p)
 
     @cached_property
@@ -124,7 +129,11 @@ class LinearSurdTensor(ExactTensor):
         x = self.scores.rational(index)
         assert x is not None  # scores are rational
         s = Surd(x * self.coef.p, x * self.coef.q, self.coef.r)
-        return s + self.add[index] if self.add is not None else s
+        if self.add is None:
+            return s
+        a = self.add.rational(broadcast_index(index, tuple(self.add.shape)))
+        assert a is not None  # an additive mask is rational
+        return s + a
 
     def _arb(self, ev: Evaluator) -> np.ndarray:
         out = np.empty(self.shape, dtype=object)

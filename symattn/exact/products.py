@@ -14,7 +14,7 @@ import numpy as np
 from symattn.config import Limits
 from symattn.errors import InputError
 from symattn.exact.ball import Ball
-from symattn.exact.rational import RationalTensor, ScaledIntTensor
+from symattn.exact.rational import BinaryTensor, RationalTensor, ScaledIntTensor
 from symattn.exact.routing import AttentionSpec, route
 from symattn.exact.softmax import SoftmaxTensor
 from symattn.exact.tensor import Evaluator, ExactTensor, T, readonly_view
@@ -30,7 +30,7 @@ class MatMulTensor(ExactTensor):
     """``left @ right`` with an exact rational ``right`` (``P V``, ``concat(heads) W_O``)."""
 
     left: ExactTensor
-    right: RationalTensor | ScaledIntTensor
+    right: RationalTensor | ScaledIntTensor | BinaryTensor
     shape: tuple[int, ...] = field(init=False)
     #: set by the engine for ``P V``: enables the batched paths
     attention: AttentionSpec | None = None

@@ -16,9 +16,8 @@ import numpy as np
 
 from symattn.config import Limits
 from symattn.exact.ball import Ball
-from symattn.exact.rational import ScaledIntTensor
 from symattn.exact.surd import Surd
-from symattn.exact.tensor import check_method
+from symattn.exact.tensor import ExactTensor, check_method
 
 if TYPE_CHECKING:
     from symattn.exact.products import MatMulTensor
@@ -63,17 +62,19 @@ class Kernels(Protocol):
 class AttentionSpec:
     """What the fast paths need to recompute one plain attention.
 
-    ``k`` and ``v`` are already repeated for grouped-query attention; ``masked`` (True = does
-    not take part) and ``add`` (additive mask values, ``Fraction``) broadcast to the scores.
-    ``kernels`` implements the batched paths (``None``: per-entry paths only).
+    ``q``, ``k``, ``v`` are exact inputs (:class:`ScaledIntTensor`, :class:`BinaryTensor`, or
+    a lazy stage of either); ``k`` and ``v`` are already repeated for grouped-query attention;
+    ``masked`` (True = does not take part) and ``add`` (additive mask values, a rational
+    tensor holding 0 where masked) broadcast to the scores. ``kernels`` implements the
+    batched paths (``None``: per-entry paths only).
     """
 
-    q: ScaledIntTensor
-    k: ScaledIntTensor
-    v: ScaledIntTensor
+    q: ExactTensor
+    k: ExactTensor
+    v: ExactTensor
     scale: Surd
     masked: np.ndarray | None
-    add: np.ndarray | None
+    add: ExactTensor | None
     batch: tuple[int, ...]
     kernels: Kernels | None = None
 

@@ -14,7 +14,7 @@ import numpy as np
 from symattn.exact import arb_of
 from symattn.fast.doubles import U2, arb_dd, dd_add, dd_div, dd_mul
 from symattn.fast.exps import Exps, weight_slices
-from symattn.fast.problem import EW, Problem
+from symattn.fast.problem import Problem
 from symattn.fast.tables import Tables
 
 __all__ = ["decide_outputs", "decide_weights", "rho", "within_half_ulp"]
@@ -47,7 +47,7 @@ def _row_sum_error(
     return d_r, rh - np.abs(rl) - d_r
 
 
-def decide_weights(x: Exps) -> tuple[np.ndarray, np.ndarray]:
+def decide_weights(x: Exps, aw: int, na: int) -> tuple[np.ndarray, np.ndarray]:
     """Round the weights ``w = e / R`` and decide each from a proved relative bound.
 
     ``R`` is the exact sum of the fixed-point weights (as in :func:`decide_outputs`), so
@@ -61,11 +61,11 @@ def decide_weights(x: Exps) -> tuple[np.ndarray, np.ndarray]:
     ``2**-900`` (double-double underflow) and rows with a bad logit are undecided.
     """
     r = rho(x.row_t_err, x.tables)
-    eta = 2 * r + 2.0**-101
+    eta = 2 * r + 2.0 ** -(aw * na - 1)
     rh = np.zeros(x.eh.shape[0])
     rl = np.zeros_like(rh)
-    for s, slab in enumerate(weight_slices(x.eh, x.el)):
-        rh, rl = dd_add(rh, rl, np.ldexp(slab.sum(axis=1), -(EW * (s + 1) - 1)), 0.0)
+    for s, slab in enumerate(weight_slices(x.eh, x.el, aw, na)):
+        rh, rl = dd_add(rh, rl, np.ldexp(slab.sum(axis=1), -(aw * (s + 1) - 1)), 0.0)
     d_r, r_lo = _row_sum_error(eta, rh, rl, x.n_active)
     rel_r = d_r / np.maximum(r_lo, 1e-300)
     eps = (r + rel_r + 2.0**-96) * (1 + 2.0**-18) / np.maximum(1 - rel_r, 1e-300)
@@ -79,53 +79,64 @@ def decide_weights(x: Exps) -> tuple[np.ndarray, np.ndarray]:
     if x.active is not None:  # masked entries (and fully masked rows) are exactly 0
         ok |= ~x.active
         out = np.where(x.active, out, 0.0)
-    ok &= ~x.zeroed
+    ok &= ~x.zeroed()
     return out, ~ok
 
 
 def decide_outputs(
     p: Problem,
+    b: tuple[int, ...],
     vsl: list[np.ndarray],
     nh: np.ndarray,
     nl: np.ndarray,
-    nabs: np.ndarray,
-    n_terms: int,
+    n_err: np.ndarray,
     rh: np.ndarray,
     rl: np.ndarray,
-    n_active: np.ndarray,
     row_t_err: np.ndarray,
+    n_active: np.ndarray,
     tables: Tables,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Round ``o = unit_V N / R`` and decide each entry from a proved absolute bound.
 
     With ``rho`` the relative error of each computed weight ``e`` (logit error ``tau``:
     ``exp(tau) - 1``; two tables; three double-double products at <= 7u^2 each; the
-    residual polynomial <= 2**-82), and fixed-point truncation ``< 2**-103``, the weights
-    used differ from the true ones by at most ``eta = 2 rho + 2**-101`` each (``e < 2``;
-    zeroed ``e < 2**-115``). Then ``|N - N_true| <= eta * sum_j |V_int[j]|`` and
+    residual polynomial <= 2**-82), and fixed-point truncation ``< 2**-(aw na - 1)``, the
+    weights used differ from the true ones by at most ``eta = 2 rho + 2**-(aw na - 1)`` each
+    (``e < 2``; zeroed ``e < 2**-115``). Then ``|N - N_true| <= eta * sum_j |V_int[j]|``
+    (plus ``n_err``: the double-double accumulation of ``N``, ``4u^2`` per term of the sum of
+    their magnitudes, and the slice products not computed; plus ``R`` on a column of V cut
+    short: its entries are low by less than one unit) and
     ``|R - R_true| <= eta * n_active``; double-double accumulation and the division add
-    relative errors of a few ``u^2``, bounded generously by ``2**-96``.
+    relative errors of a few ``u^2``, bounded generously by ``2**-96``. A column's line
+    exponent scales the result by a power of two (exact unless it leaves the normal range:
+    then undecided).
     """
-    eta = 2 * rho(row_t_err, tables) + 2.0**-101
+    eta = 2 * rho(row_t_err, tables) + 2.0 ** -(p.aw * p.na - 1)
     vint_abs = np.zeros(vsl[0].shape)
     for t, vb in enumerate(vsl):
         vint_abs += np.abs(vb) * 2.0 ** (p.v.width * t)
     colabs = vint_abs.sum(axis=0) * (1 + 2.0**-40)
-    n_acc = (n_terms * 4 * U2) * nabs  # accumulation error of N (exact if one term)
-    d_n = eta[:, None] * colabs[None, :] + n_acc
+    d_n = eta[:, None] * colabs[None, :] + n_err
     d_r, r_lo = _row_sum_error(eta, rh, rl, n_active)
+    cut = p.v.trunc_at(b)
+    if cut is not None:
+        d_n = d_n + (rh + d_r)[:, None] * cut[0][None, :] * (1 + 2.0**-40)
     oh, ol = dd_div(nh, nl, rh[:, None], rl[:, None])
     with flint.ctx.workprec(256):
-        uh, ul, uerr = arb_dd(arb_of(p.v.unit))
+        uh, ul, uerr = arb_dd(arb_of(p.v_unit))
     oh, ol = dd_mul(oh, ol, uh, ul)
     o_abs = np.abs(oh) + np.abs(ol)
     # |o_true - o| <= unit (dN + |N/R| dR) / R_lo + relative 2**-96 |o| + |N/R| uerr
     fix = np.abs(nh) / np.maximum(rh, 1e-300)[:, None]
     bound = (abs(uh) * 1.01) * (d_n + fix * d_r[:, None]) / np.maximum(r_lo, 1e-300)[:, None]
     bound = (bound + o_abs * 2.0**-96 + fix * uerr) * (1 + 2.0**-30)
+    exps = p.v.exps_at(b)
+    if exps is not None:
+        shift = (exps[0] - p.v.top_exp).astype(np.int32)[None, :]
+        oh, ol, bound = np.ldexp(oh, shift), np.ldexp(ol, shift), np.ldexp(bound, shift)
     ok = (r_lo > 0.25)[:, None] & np.isfinite(oh) & np.isfinite(bound)
+    ok &= np.abs(oh) >= 2.0**-1000  # the double-double bounds assume no underflow
     ok &= within_half_ulp(oh, ol, bound)
-    ok &= oh != 0
     zero_rows = n_active == 0
     out = np.where(zero_rows[:, None], 0.0, oh)
     ok |= zero_rows[:, None]

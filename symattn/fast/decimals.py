@@ -6,13 +6,12 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-import flint
 import numpy as np
 
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.exact import Ball
 from symattn.fast.enclose import enclose_problem
-from symattn.fast.fallback import entry_tensor
+from symattn.fast.fallback import RowCache, settle_outputs
 from symattn.fast.problem import Progress, prepare
 from symattn.numbers.rounding import Rounding, round_significant
 
@@ -41,17 +40,30 @@ def attention_decimals(
     p = prepare(query, key, value, attn_mask, is_causal, scale, enable_gqa, exact_float, limits)
     balls = enclose_problem(p, digits + 12, progress, limits)
     out = np.empty(balls.shape, dtype=object)
-    for idx, x in np.ndenumerate(balls):
-        with flint.ctx.workprec(int(digits * 3.4) + 200):
-            res: Decimal | None = None
+
+    def decide(ball: Ball) -> Decimal | None:
+        if ball.sign == 0 and ball.lower == ball.upper:
+            return round_significant(Fraction(0), digits, Rounding.HALF_EVEN)
+        if ball.sign == 0:
+            return None
+        return ball.round_significant(digits)
+
+    for b in np.ndindex(*p.batch):
+        pending: dict[int, list[int]] = {}
+        for (i, c), x in np.ndenumerate(balls[b]):
+            res = None
             if x.is_zero():
                 res = round_significant(Fraction(0), digits, Rounding.HALF_EVEN)
             elif x.is_finite():
-                ball = Ball.from_arb(x)
-                if ball.lower * ball.upper > 0:
-                    res = ball.round_significant(digits)
-        if res is None:
-            res = entry_tensor(p, idx[:-2], idx[-2], idx[-1]).evalf(digits, limits=limits)[0, 0]
-        out[idx] = res
+                res = decide(Ball.from_arb(x))
+            if res is None:
+                pending.setdefault(i, []).append(c)
+            else:
+                out[b + (i, c)] = res
+        cache = RowCache(p, b)
+        for i, cols in pending.items():
+            start = int(digits * 3.33) + 32
+            for c, res in settle_outputs(cache, i, cols, decide, start, limits).items():
+                out[b + (i, c)] = res
     out.flags.writeable = False
     return out

@@ -5,6 +5,7 @@ output built on them."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any, TypeVar
 
 import flint
@@ -12,10 +13,16 @@ import numpy as np
 
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.errors import PrecisionError
-from symattn.exact import Ball, arb_of, combine_products
-from symattn.fast.fallback import entry_tensor
-from symattn.fast.problem import Problem, Progress, prepare
-from symattn.fast.sliced import Sliced
+from symattn.exact import Ball, Surd, arb_of, combine_products
+from symattn.fast.fallback import RowCache, settle_outputs
+from symattn.fast.problem import (
+    Problem,
+    Progress,
+    exact_add,
+    exact_scores,
+    exact_values,
+    prepare,
+)
 
 __all__ = ["attention_enclose", "certify_outputs", "enclose_problem", "head_exps"]
 
@@ -56,16 +63,16 @@ def enclose_problem(
     batches = list(np.ndindex(*p.batch))
     target = flint.arb(10) ** (-digits) / 2
     for count, b in enumerate(batches, 1):
-        scores = p.scores(b)
-        vint = Sliced(tuple(p.v.at_batch(b)), p.v.width, p.v.unit).ints(slice(None))
+        scores, factor = exact_scores(p, b)
+        vint, unit = exact_values(p, b)
         masked = p.masked[b] if p.masked is not None else None
-        add = p.add[b] if p.add is not None else None
+        add = exact_add(p, b)
         while True:
             balls = None
             if add is None and scores.dtype == np.int64:
-                balls = _enclose_fixed(p, scores, vint, masked, prec)
+                balls = _enclose_fixed(factor, scores, vint, unit, masked, prec)
             if balls is None:
-                balls = _enclose_head(p, scores, vint, masked, add, prec)
+                balls = _enclose_head(factor, scores, vint, unit, masked, add, prec)
             with flint.ctx.workprec(prec):
                 if all(x.rad() < target for x in balls.reshape(-1)):
                     break
@@ -80,19 +87,26 @@ def enclose_problem(
 
 
 def head_exps(
-    p: Problem, scores: np.ndarray, masked: np.ndarray | None, add: np.ndarray | None
+    factor: Surd,
+    scores: np.ndarray,
+    masked: np.ndarray | None,
+    add: tuple[np.ndarray, Fraction] | None,
 ) -> list[list[flint.arb]]:
-    """``exp`` of every logit of one head as Arb balls (0 where masked), once per distinct
-    score when there is no additive mask (call inside an Arb working precision)."""
+    """``exp`` of every logit ``factor * score + add`` of one head as Arb balls (0 where
+    masked), once per distinct score when there is no additive mask (call inside an Arb
+    working precision)."""
     L, S = scores.shape
-    g = p.gamma_surd.arb()
+    g = factor.arb()
     if add is None:
         uniq, inv = np.unique(scores, return_inverse=True)
         table = [(g * int(s)).exp() for s in uniq.tolist()]
         rows = [[table[k] for k in row] for row in inv.reshape(L, S).tolist()]
     else:
+        ints, unit = add
+        u = arb_of(unit)
         rows = [
-            [(g * int(scores[i, j]) + arb_of(add[i, j])).exp() for j in range(S)] for i in range(L)
+            [(g * int(scores[i, j]) + u * int(ints[i, j])).exp() for j in range(S)]
+            for i in range(L)
         ]
     if masked is not None:
         zero = flint.arb(0)
@@ -102,11 +116,12 @@ def head_exps(
 
 
 def _enclose_head(
-    p: Problem,
+    factor: Surd,
     scores: np.ndarray,
     vint: np.ndarray,
+    v_unit: Fraction,
     masked: np.ndarray | None,
-    add: np.ndarray | None,
+    add: tuple[np.ndarray, Fraction] | None,
     prec: int,
 ) -> np.ndarray:
     """Balls of one head's outputs: Arb matrix products of the exps with V and with ones."""
@@ -118,8 +133,8 @@ def _enclose_head(
         if not (L and S):
             out.fill(zero)
             return out
-        e = flint.arb_mat(head_exps(p, scores, masked, add))
-        unit = arb_of(p.v.unit)
+        e = flint.arb_mat(head_exps(factor, scores, masked, add))
+        unit = arb_of(v_unit)
         vm = flint.arb_mat([[flint.arb(int(x)) for x in row] for row in vint.tolist()])
         n = e * vm
         sums = e * flint.arb_mat(S, 1, [1] * S)
@@ -144,7 +159,12 @@ def _fixed_int(x: flint.arb, bits: int) -> tuple[int, int]:
 
 
 def _enclose_fixed(
-    p: Problem, scores: np.ndarray, vint: np.ndarray, masked: np.ndarray | None, prec: int
+    factor: Surd,
+    scores: np.ndarray,
+    vint: np.ndarray,
+    v_unit: Fraction,
+    masked: np.ndarray | None,
+    prec: int,
 ) -> np.ndarray | None:
     """Balls from exact fixed-point weights: ``W = floor(2**P exp(-|gamma| delta))`` as 24-bit
     slices gathered from a table over the distinct ``delta``, ``P V`` and row sums as exact
@@ -162,7 +182,7 @@ def _enclose_fixed(
     bits = -(-prec // 24) * 24
     nsl = bits // 24 + 1
     with flint.ctx.workprec(prec + 64):
-        g = p.gamma_surd.arb()
+        g = factor.arb()
         if g.is_zero():
             return None
         sign = 1 if g > 0 else -1
@@ -217,7 +237,7 @@ def _enclose_fixed(
         colabs = np.array([sum(abs(int(x)) for x in vint[:, j]) for j in range(Ev)], dtype=object)
         num = combine_products(((n, 24 * s) for s, n in enumerate(n_parts)), small=False)
         den = combine_products(((r, 24 * s) for s, r in enumerate(r_parts)), small=False)
-        unit = arb_of(p.v.unit)
+        unit = arb_of(v_unit)
         zero = flint.arb(0)
         dens = [
             flint.arb(flint.fmpz(int(den[i])), err * int(n_active[i])) / unit
@@ -248,11 +268,18 @@ def certify_outputs(
     digits = max(1, start_bits // 3 + 4)
     balls = enclose_problem(p, digits, None, limits)
     out = np.empty(balls.shape, dtype=object)
-    for idx, x in np.ndenumerate(balls):
-        res = decide(Ball.from_arb(x)) if x.is_finite() else None
-        if res is None:
-            entry = entry_tensor(p, idx[:-2], idx[-2], idx[-1])
-            res = entry.certify(decide, start_bits=start_bits, limits=limits, method="exact")[0, 0]
-        out[idx] = res
+    for b in np.ndindex(*p.batch):
+        head = balls[b]
+        pending: dict[int, list[int]] = {}
+        for (i, c), x in np.ndenumerate(head):
+            res = decide(Ball.from_arb(x)) if x.is_finite() else None
+            if res is None:
+                pending.setdefault(i, []).append(c)
+            else:
+                out[b + (i, c)] = res
+        cache = RowCache(p, b)
+        for i, cols in pending.items():
+            for c, res in settle_outputs(cache, i, cols, decide, start_bits, limits).items():
+                out[b + (i, c)] = res
     out.flags.writeable = False
     return out

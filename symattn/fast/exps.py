@@ -8,17 +8,18 @@ double-double with a proved absolute error bound per row; each row is shifted by
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from fractions import Fraction
 
 import numpy as np
 
 from symattn.fast.doubles import U2, dd_add, fast_two_sum, two_prod, two_sum
-from symattn.fast.problem import EW, EW_SLICES, Problem
-from symattn.fast.sliced import slice_products
+from symattn.fast.problem import Problem
+from symattn.fast.scores import chunk_scores, score_levels
 from symattn.fast.tables import Direct, Tables, exp_direct, exp_neg
+from symattn.fast.workspace import Workspace
 
-__all__ = ["Exps", "block_exps", "weight_slices"]
+__all__ = ["CHUNK", "Exps", "iter_exps", "logits", "weight_slices"]
 
 
 @dataclass(frozen=True)
@@ -33,36 +34,59 @@ class Exps:
     eh: np.ndarray
     el: np.ndarray
     active: np.ndarray | None  # None: every entry takes part
-    zeroed: np.ndarray  # active entries set to 0 (true value < 2**-115)
     n_active: np.ndarray
     row_t_err: np.ndarray  # inf: the row is undecided
     tables: Tables
 
+    def zeroed(self) -> np.ndarray:
+        """Active entries set to 0 (their true value is below ``2**-115``)."""
+        zero: np.ndarray = self.eh == 0
+        return zero if self.active is None else zero & self.active
 
-def block_exps(
+
+#: entries per elementwise chunk: arrays stay in cache and below the allocator's mmap size
+CHUNK = 8192
+
+#: a logit far below every other (masked): ``exp`` of it is exactly 0 in :func:`exp_neg`
+_FAR = -(2.0**900)
+
+
+def iter_exps(
     p: Problem,
     b: tuple[int, ...],
     rows: slice,
     gamma: tuple[float, float, float],
     tables: Tables,
     direct: Direct | None = None,
+    work: Workspace | None = None,
+) -> Iterator[tuple[slice, Exps]]:
+    """``exp(t - m)`` for query rows ``rows`` of batch entry ``b``, with the row shift ``m``,
+    by chunks of rows: ``(rs, exps)`` with ``rs`` relative to ``rows``."""
+    lv = score_levels(p.q, p.k, b, rows, work)
+    n_rows, S = lv.levels[0].shape
+    step = max(1, CHUNK // max(S, 1))
+    for c0 in range(0, n_rows, step):
+        rs = slice(c0, min(n_rows, c0 + step))
+        at = slice(rows.start + rs.start, rows.start + rs.stop)
+        sh, sl = chunk_scores(lv, rs)
+        yield rs, _exps(p, b, at, sh, sl, lv.err[rs], lv.integer, gamma, tables, direct)
+
+
+def _exps(
+    p: Problem,
+    b: tuple[int, ...],
+    rows: slice,
+    sh: np.ndarray,
+    sl: np.ndarray,
+    s_err: np.ndarray,
+    integer: bool,
+    gamma: tuple[float, float, float],
+    tables: Tables,
+    direct: Direct | None,
 ) -> Exps:
-    """``exp(t - m)`` for query rows ``rows`` of batch entry ``b``, with the row shift ``m``."""
-    qsl = [a[rows] for a in p.q.at_batch(b)]
-    ksl = p.k.at_batch(b)
-    n_rows, S = qsl[0].shape[0], ksl[0].shape[0]
-    # exact scores as a double-double (exact when there is one term)
-    terms = list(slice_products(qsl, p.q.width, ksl, p.k.width))
-    sh, sl = np.ldexp(terms[0][0], terms[0][1]), np.zeros((n_rows, S))
-    sabs = np.abs(sh)
-    for c, e in terms[1:]:
-        x = np.ldexp(c, e)
-        sh, sl = dd_add(sh, sl, x, 0.0)
-        sabs += np.abs(x)
-    if len(terms) > 1:
-        sabs *= 1 + 2.0**-40  # the float sum of |terms| rounds
+    n_rows, S = sh.shape
     masked = p.masked[b][rows] if p.masked is not None else None
-    if direct is not None and len(terms) == 1 and float(np.abs(sh).max(initial=0.0)) < 2.0**52:
+    if direct is not None and integer and p.add is None:
         # integer scores: delta = max(S) - S exactly, e = exp(-|gamma| delta) from tables
         ks = sh * direct.sign
         if masked is not None:
@@ -70,77 +94,77 @@ def block_exps(
             n_active = active.sum(axis=1)
             top = np.where(active, ks, -np.inf).max(axis=1, keepdims=True, initial=-np.inf)
             top = np.where(np.isfinite(top), top, 0.0)
-            delta = np.where(active, top - ks, 0.0)
+            delta = np.where(active, top - ks, np.inf)  # masked: beyond the cut, 0
         else:
             active = None
             n_active = np.full(n_rows, S)
             delta = ks.max(axis=1, keepdims=True, initial=-np.inf) - ks
-        eh, el, zeroed = exp_direct(delta, direct)
-        if active is not None:
-            eh = np.where(active, eh, 0.0)
-            el = np.where(active, el, 0.0)
+        eh, el = exp_direct(delta, direct)
         row_t_err = np.zeros(n_rows)
         tables = direct.tables
     else:
-        multi = len(terms) > 1
-        s_err_max = float(sabs.max(initial=0.0)) * len(terms) * 4 * U2 if multi else 0.0
-        gh, gl, gerr = gamma
-        th, tl = two_prod(sh, np.float64(gh))
-        tl = tl + (sh * gl + sl * gh) if multi else tl + sh * gl
-        th, tl = fast_two_sum(th, tl)
-        # per row: |t - (th+tl)| <= |g| s_err + |S| gerr + 8u^2 |t| (+ mask addition, shift below)
-        row_t_err = (abs(gh) * 1.01) * s_err_max + np.abs(sabs).max(axis=1, initial=0.0) * (
-            1.01 * gerr
-        )
-        if p.add is not None:
-            add = p.add[b][rows]
-            ah = add.astype(np.float64)
-            al = (
-                np.vectorize(lambda f, h: float(f - Fraction(h)), otypes=[np.float64])(add, ah)
-                if add.size
-                else ah
-            )
-            th, tl = dd_add(th, tl, ah, al)
-            # conversion of each Fraction to a double-double, and the double-double sum
-            row_t_err = row_t_err + np.abs(ah).max(axis=1, initial=0.0) * (2.0**-104 + 8 * U2)
+        th, tl, row_t_err, t_mag = logits(p, b, rows, sh, sl, s_err, gamma)
         if masked is not None:
             active = ~masked
             n_active = active.sum(axis=1)
-            th = np.where(active, th, 0.0)
-            tl = np.where(active, tl, 0.0)
-            m = np.where(active, th, -np.inf).max(axis=1, keepdims=True, initial=-np.inf)
+            th = np.where(active, th, _FAR)  # exp_neg gives exactly 0 there
+            m = th.max(axis=1, keepdims=True, initial=_FAR)
+            m = np.where(n_active[:, None] > 0, m, 0.0)
         else:
             active = None
             n_active = np.full(n_rows, S)
             m = th.max(axis=1, keepdims=True, initial=-np.inf)
-        m = np.where(np.isfinite(m), m, 0.0)
-        t_mag = np.abs(th).max(axis=1, initial=0.0)
         hh, hl = two_sum(th, -m)  # t - m = hh + hl + tl exactly
         th, tl = fast_two_sum(hh, hl + tl)
         row_t_err = row_t_err + (t_mag + np.abs(m[:, 0])) * 24 * U2
-        if active is not None:
-            th = np.where(active, th, 0.0)
-            tl = np.where(active, tl, 0.0)
-        eh, el, bad = exp_neg(th, tl, tables)
-        zeroed = (eh == 0) & ~bad
-        if active is not None:
-            bad &= active
-            eh = np.where(active, eh, 0.0)
-            el = np.where(active, el, 0.0)
-        row_t_err = np.where(bad.any(axis=1), np.inf, row_t_err)
-    if active is not None:
-        zeroed = zeroed & active
-    return Exps(eh, el, active, zeroed, n_active, row_t_err, tables)
+        # t - m exceeds 0 only by the low part of the row's largest logit: far below the
+        # 2**-31 exp_neg allows while |t| < 2**34; larger or non-finite logits: undecided
+        bad = ~(t_mag < 2.0**34) | ~np.isfinite(m[:, 0])
+        eh, el = exp_neg(th, tl, tables)
+        row_t_err = np.where(bad, np.inf, row_t_err)
+    return Exps(eh, el, active, n_active, row_t_err, tables)
 
 
-def weight_slices(eh: np.ndarray, el: np.ndarray) -> list[np.ndarray]:
-    """Exact fixed-point slices ``A_s`` with ``e = sum_s A_s 2**-(26 s - 1) + rem``,
-    ``|rem| < 2**-103``."""
+def logits(
+    p: Problem,
+    b: tuple[int, ...],
+    rows: slice,
+    sh: np.ndarray,
+    sl: np.ndarray,
+    s_err: np.ndarray,
+    gamma: tuple[float, float, float],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``t = gamma * S + add`` as a double-double ``(th, tl)``, a per-row absolute error bound
+    and a per-row bound of ``|t|``.
+
+    ``|t - (th + tl)| <= |g| s_err + |S| gerr + 16u^2 |t|`` (the product of a double-double
+    by a double-double, generously) plus the additive mask's conversion and sum.
+    """
+    gh, gl, gerr = gamma
+    th, tl = two_prod(sh, np.float64(gh))
+    tl = tl + (sh * gl + sl * gh)
+    th, tl = fast_two_sum(th, tl)
+    s_mag = np.abs(sh).max(axis=1, initial=0.0) * (1 + 2.0**-40)
+    t_mag = s_mag * (abs(gh) * (1 + 2.0**-40))
+    row_t_err = (abs(gh) * 1.01) * s_err + s_mag * (1.01 * gerr) + t_mag * 16 * U2
+    if p.add is not None:
+        ah, al = p.add.ah[b][rows], p.add.al[b][rows]
+        th, tl = dd_add(th, tl, ah, al)
+        a_mag = np.abs(ah).max(axis=1, initial=0.0) * (1 + 2.0**-40)
+        t_mag = t_mag + a_mag
+        # the mask's conversion, and the double-double sum (3u^2 + 13u^3 of the result)
+        row_t_err = row_t_err + a_mag * (p.add.rel * 1.01 + 2.0**-104) + t_mag * 8 * U2
+    return th, tl, row_t_err, t_mag
+
+
+def weight_slices(eh: np.ndarray, el: np.ndarray, aw: int, na: int) -> list[np.ndarray]:
+    """Exact fixed-point slices ``A_s`` of ``aw`` bits with
+    ``e = sum_s A_s 2**-(aw s + aw - 1) + rem``, ``0 <= rem < 2**-(aw na - 1)`` (``0 <= e < 2``)."""
     out = []
-    h, low = eh * 2.0 ** (EW - 1), el * 2.0 ** (EW - 1)
-    for _ in range(EW_SLICES):
+    h, low = eh * 2.0 ** (aw - 1), el * 2.0 ** (aw - 1)
+    for _ in range(na):
         a = np.floor(h)
         out.append(a)
-        h, low = two_sum(h - a, low)  # exact
-        h, low = h * 2.0**EW, low * 2.0**EW
+        h, low = fast_two_sum(h - a, low)  # exact: h - a is 0 or above |low|
+        h, low = h * 2.0**aw, low * 2.0**aw
     return out

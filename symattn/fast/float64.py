@@ -15,17 +15,21 @@ loops (see ``docs/performance.md``):
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
 from symattn.config import DEFAULT_LIMITS, Limits
+from symattn.exact import float_of
 from symattn.fast.decide import decide_outputs
-from symattn.fast.doubles import dd_add
-from symattn.fast.exps import block_exps, weight_slices
-from symattn.fast.fallback import fallback
-from symattn.fast.problem import EW, Problem, Progress, Unsupported, gamma, prepare
+from symattn.fast.doubles import U2, dd_add
+from symattn.fast.exps import iter_exps, weight_slices
+from symattn.fast.fallback import RowCache, constant_columns, settle_outputs
+from symattn.fast.problem import DROP_BITS, Problem, Progress, Unsupported, gamma, prepare
+from symattn.fast.scores import compact_lines
 from symattn.fast.tables import TABLES, Direct, Tables, direct_tables
+from symattn.fast.workspace import Workspace
 
 __all__ = ["attention_float64", "block", "run", "setup"]
 
@@ -68,28 +72,63 @@ def attention_float64(
 def run(
     p: Problem, progress: Progress | None, limits: Limits, block_rows: int
 ) -> tuple[np.ndarray, int]:
-    """The output and how many entries needed the fallback."""
+    """The output and how many entries the batched bound left open (decided structurally or
+    refined in Arb, row by row: :mod:`symattn.fast.fallback`)."""
     L, Ev = p.q.shape[-2], p.v.shape[-1]
     out = np.empty(p.batch + (L, Ev))
     g, direct = setup(p)
     fallbacks = 0
     blocks = [(b, r) for b in np.ndindex(*p.batch) for r in range(0, L, block_rows)]
+    work = Workspace()
+    caches: dict[tuple[int, ...], tuple[RowCache, dict[int, Fraction]]] = {}
     for count, (b, r0) in enumerate(blocks, 1):
         rows = slice(r0, min(L, r0 + block_rows))
         undecided = np.ones((rows.stop - rows.start, Ev), dtype=bool)
         if g is not None:
-            with np.errstate(invalid="ignore", divide="ignore"):
-                vals, undecided = block(p, b, rows, g, TABLES, direct)
+            with np.errstate(invalid="ignore", divide="ignore", over="ignore", under="ignore"):
+                vals, undecided = block(p, b, rows, g, TABLES, direct, work)
             out[b + (rows,)] = vals
-        for i, j in np.argwhere(undecided):
-            out[b + (rows.start + int(i), int(j))] = fallback(
-                p, b, rows.start + int(i), int(j), limits
-            )
-            fallbacks += 1
+        if undecided.any():
+            if b not in caches:
+                caches[b] = (RowCache(p, b), constant_columns(p, b))
+            fallbacks += settle(p, b, r0, undecided, out, caches[b], limits)
         if progress is not None:
             progress(count, len(blocks))
     out.flags.writeable = False
     return out, fallbacks
+
+
+def settle(
+    p: Problem,
+    b: tuple[int, ...],
+    r0: int,
+    undecided: np.ndarray,
+    out: np.ndarray,
+    cached: tuple[RowCache, dict[int, Fraction]],
+    limits: Limits,
+) -> int:
+    """Decide the undecided entries of a block: a column of V equal on every key gives its
+    value (0 in a fully masked row); the rest row by row (:func:`settle_outputs`)."""
+    cache, constant = cached
+    n = undecided.shape[0]
+    total = int(undecided.sum())
+    if constant:  # whole columns at once
+        cols = np.array(sorted(constant))
+        values = np.array([float(constant[c]) for c in cols.tolist()])
+        some = np.ones(n, bool) if p.masked is None else ~p.masked[b][r0 : r0 + n].all(axis=1)
+        block = out[b + (slice(r0, r0 + n),)]
+        here = undecided[:, cols]
+        block[:, cols] = np.where(
+            here, np.where(some[:, None], values[None, :], 0.0), block[:, cols]
+        )
+        undecided = undecided.copy()
+        undecided[:, cols] = False
+    for i in np.flatnonzero(undecided.any(axis=1)).tolist():
+        cols_i = np.flatnonzero(undecided[i]).tolist()
+        got = settle_outputs(cache, r0 + i, cols_i, float_of, 80, limits)
+        for c, x in got.items():
+            out[b + (r0 + i, c)] = x
+    return total
 
 
 def block(
@@ -99,11 +138,20 @@ def block(
     g: tuple[float, float, float],
     tables: Tables,
     direct: Direct | None = None,
+    work: Workspace | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Fast values and the undecided mask for query rows ``rows`` of batch entry ``b``."""
-    x = block_exps(p, b, rows, g, tables, direct)
+    work = work or Workspace()
+    n_rows, S = rows.stop - rows.start, p.k.shape[-2]
+    slabs = [work.get(f"slab{s}", (n_rows, S)) for s in range(p.na)]
+    row_t_err = np.empty(n_rows)
+    n_active = np.empty(n_rows, dtype=np.int64)
+    used = tables
+    for rs, x in iter_exps(p, b, rows, g, tables, direct, work):
+        for s, a in enumerate(weight_slices(x.eh, x.el, p.aw, p.na)):
+            slabs[s][rs] = a
+        row_t_err[rs], n_active[rs], used = x.row_t_err, x.n_active, x.tables
     vsl = p.v.at_batch(b)
-    n_rows = x.eh.shape[0]
     # exact N = sum A_s V and R = sum A_s as double-doubles
     nh = np.zeros((n_rows, vsl[0].shape[1]))
     nl = np.zeros_like(nh)
@@ -111,13 +159,40 @@ def block(
     rh = np.zeros(n_rows)
     rl = np.zeros(n_rows)
     n_terms = 0
-    for s, slab in enumerate(weight_slices(x.eh, x.el)):
-        shift = -(EW * (s + 1) - 1)
+    nv = len(vsl)
+    vcols = [compact_lines(vb, 0) for vb in vsl]
+    vkeys = [compact_lines(vb.T, 0) for vb in vsl]
+    # a product A_s V_t adds at most 2**(1 - aw s + vw t) sum_j |V_t[j]| per column: left out
+    # when that is below 2**-DROP_BITS of sum_j |V_int[j]| in every column (and bounded)
+    colabs_t = [np.ldexp(np.abs(vb).sum(axis=0), p.v.width * t) for t, vb in enumerate(vsl)]
+    colabs = np.maximum(sum(colabs_t), 1e-300)
+    share = [float((c / colabs).max(initial=0.0)) for c in colabs_t]
+    pairs = {
+        (s, t)
+        for s in range(p.na)
+        for t in range(nv)
+        if share[t] and np.ldexp(share[t], 1 - p.aw * s) >= 2.0**-DROP_BITS
+    }
+    dropped = np.zeros(vsl[0].shape[1])
+    for s, slab in enumerate(slabs):
+        shift = -(p.aw * (s + 1) - 1)
         r_part = np.ldexp(slab.sum(axis=1), shift)
         rh, rl = dd_add(rh, rl, r_part, 0.0)
         for t, vb in enumerate(vsl):
-            term = np.ldexp(slab @ vb, shift + p.v.width * t)
+            if (s, t) not in pairs:  # |A_s| < 2**aw
+                dropped += np.ldexp(colabs_t[t], 1 - p.aw * s)
+                continue
+            cols, keys = vcols[t], vkeys[t]
+            if cols is not None:  # a slice of V not zero in a few columns only
+                product = np.zeros(nh.shape)
+                product[:, cols] = slab @ vb[:, cols]
+            elif keys is not None:  # ... or on a few keys only
+                product = slab[:, keys] @ vb[keys]
+            else:
+                product = slab @ vb
+            term = np.ldexp(product, shift + p.v.width * t)
             nh, nl = dd_add(nh, nl, term, 0.0)
             nabs = nabs + np.abs(term)
             n_terms += 1
-    return decide_outputs(p, vsl, nh, nl, nabs, n_terms, rh, rl, x.n_active, x.row_t_err, x.tables)
+    n_err = (n_terms * 4 * U2) * nabs + dropped[None, :] * (1 + 2.0**-40)
+    return decide_outputs(p, b, vsl, nh, nl, n_err, rh, rl, row_t_err, n_active, used)

@@ -9,12 +9,14 @@ Entries with ``-t > 80`` become 0 (true value below ``2**-115``). When every sca
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 
 import flint
 import numpy as np
 
+from symattn.exact import Surd
 from symattn.fast.doubles import arb_dd, dd_mul, fast_two_sum, two_sum
 from symattn.fast.problem import Problem
 
@@ -32,7 +34,6 @@ __all__ = [
 
 _F = 16  # fixed-point bits of the exp argument reduction
 LEVEL_BITS = 12  # table index bits per level (2 levels: delta < 2**24)
-_LEVELS = 2
 CUTOFF = 80  # exp(-t) for t > 80 is treated as 0 (< 2**-115)
 
 
@@ -76,49 +77,60 @@ def _tables(steps: list[tuple[flint.arb, int]]) -> Tables:
     )
 
 
+#: ``-t * 2**16`` is clipped here: the index of the zero entry closing the second table
+_LIMIT = ((CUTOFF << _F >> LEVEL_BITS) + 1) << LEVEL_BITS
+
+
 def exp_tables() -> Tables:
-    """``T_l[d] = exp(-d * 2**(12 l) * 2**-16)`` for ``l = 0, 1`` as double-doubles."""
+    """``T_l[d] = exp(-d * 2**(12 l) * 2**-16)`` for ``l = 0, 1`` as double-doubles; the second
+    table ends past ``exp(-80)`` with a 0, where arguments beyond the cutoff land."""
+    n1 = _LIMIT >> LEVEL_BITS
     with flint.ctx.workprec(256):
-        return _tables(
+        t = _tables(
             [
-                ((flint.arb(2) ** (LEVEL_BITS * level - _F)).neg().exp(), 1 << LEVEL_BITS)
-                for level in range(_LEVELS)
+                ((flint.arb(2) ** (LEVEL_BITS * level - _F)).neg().exp(), n)
+                for level, n in ((0, 1 << LEVEL_BITS), (1, n1))
             ]
         )
+    zero = np.zeros(1)
+    hi = (t.hi[0], np.concatenate([t.hi[1], zero]))
+    lo = (t.lo[0], np.concatenate([t.lo[1], zero]))
+    for a in hi + lo:
+        a.flags.writeable = False
+    return Tables(hi, lo, t.err)
 
 
 #: computed once at import (a read-only constant; importing symattn does not import this module)
 TABLES = exp_tables()
 
 
-def exp_neg(
-    th: np.ndarray, tl: np.ndarray, tables: Tables
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``exp(t)`` for double-double ``t <= ~0``: ``(hi, lo, bad)``; relative error in
-    :func:`symattn.fast.decide.rho`."""
-    uh, ul = -th * 2.0**_F, -tl * 2.0**_F  # exact scaling
-    zeroed = uh > CUTOFF * 2.0**_F
-    delta = np.floor(np.clip(uh, 0.0, CUTOFF * 2.0**_F))
+def exp_neg(th: np.ndarray, tl: np.ndarray, tables: Tables) -> tuple[np.ndarray, np.ndarray]:
+    """``exp(t)`` for double-double ``t <= ~0``: ``(hi, lo)``; relative error in
+    :func:`symattn.fast.decide.rho`. Arguments below ``-80.06`` (masked logits may be set far
+    below) give exactly 0; the true value is below ``2**-115``.
+
+    Correct when ``t <= 2**-16 * 2**-15`` for every entry (the Taylor residual stays below
+    ``2**-15``): the caller checks that per row (a row's shift leaves ``t > 0`` only by the
+    low part of its largest logit).
+    """
+    uh, ul = th * -(2.0**_F), tl * -(2.0**_F)  # exact scaling
+    delta = np.floor(np.clip(uh, 0.0, float(_LIMIT)))
     rh, rl = two_sum(uh - delta, ul)  # uh - delta is exact
-    yh, yl = rh * 2.0**-_F, rl * 2.0**-_F  # |y| <= 2**-16 (checked: "bad" below)
+    # beyond the limit the residual is meaningless (its table entry is 0): keep it finite
+    yh = np.clip(rh, -2.0, 2.0) * 2.0**-_F
+    yl = np.clip(rl, -2.0, 2.0) * 2.0**-_F
     d = delta.astype(np.int64)
-    mask = (1 << LEVEL_BITS) - 1
-    g = tables.packed[0].take(d & mask)
-    eh, el = g.real, g.imag
-    for level in range(1, _LEVELS):
-        g = tables.packed[level].take((d >> (LEVEL_BITS * level)) & mask)
-        eh, el = dd_mul(eh, el, g.real, g.imag)
+    i0 = d & ((1 << LEVEL_BITS) - 1)
+    i1 = d >> LEVEL_BITS
+    eh, el = dd_mul(
+        tables.hi[0].take(i0), tables.lo[0].take(i0), tables.hi[1].take(i1), tables.lo[1].take(i1)
+    )
     # exp(-y) = (1 - yh + yh^2/2 - ... + yh^6/720) (1 - yl) + O(2**-110); error <= 2**-82
     z = yh * yh * (0.5 - yh * (1 / 6 - yh * (1 / 24 - yh * (1 / 120 - yh / 720)))) - yl + yl * yh
-    ph, pl = two_sum(np.ones_like(yh), -yh)
+    ph, pl = two_sum(1.0, -yh)
     ph, pl = fast_two_sum(ph, pl + z)
     eh, el = dd_mul(eh, el, ph, pl)
-    eh = np.where(zeroed, 0.0, eh)
-    el = np.where(zeroed, 0.0, el)
-    # the Taylor bound needs |y| <= 2**-15; anything else (a logit far above the row's
-    # shift, or a non-finite value) makes the entry "bad" and its row goes to Arb
-    bad = ~zeroed & ~(np.abs(yh) <= 2.0**-15)
-    return eh, el, bad
+    return eh, el
 
 
 @dataclass(frozen=True)
@@ -138,17 +150,23 @@ def direct_tables(p: Problem, gamma: tuple[float, float, float]) -> Direct | Non
     cut = math.ceil(CUTOFF / abs(gh) * (1 + 2.0**-30))
     if cut >= 2 ** (2 * LEVEL_BITS):
         return None
+    return Direct(_direct(p.gamma_surd, cut), float(cut), 1.0 if gh > 0 else -1.0)
+
+
+@functools.lru_cache(maxsize=16)
+def _direct(gamma: Surd, cut: int) -> Tables:
+    """The tables of ``exp(-|gamma| d)`` up to ``d = cut`` (kept for the next call with the
+    same scale and input units: a few milliseconds of Arb each)."""
     n0 = min(cut + 1, 1 << LEVEL_BITS)
     n1 = (cut >> LEVEL_BITS) + 1
     with flint.ctx.workprec(256):
-        g = abs(p.gamma_surd.arb())
+        g = abs(gamma.arb())
         steps = [((-(g * 2**step_exp)).exp(), n) for n, step_exp in ((n0, 0), (n1, LEVEL_BITS))]
-        tables = _tables(steps)
-    return Direct(tables, float(cut), 1.0 if gh > 0 else -1.0)
+        return _tables(steps)
 
 
-def exp_direct(delta: np.ndarray, direct: Direct) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``exp(-|gamma| delta)`` from the per-call tables: ``(hi, lo, zeroed)``."""
+def exp_direct(delta: np.ndarray, direct: Direct) -> tuple[np.ndarray, np.ndarray]:
+    """``exp(-|gamma| delta)`` from the per-call tables: ``(hi, lo)`` (0 beyond the cut)."""
     zeroed = delta > direct.cut
     d = np.where(zeroed, 0.0, delta).astype(np.int64)
     t = direct.tables.packed
@@ -157,4 +175,4 @@ def exp_direct(delta: np.ndarray, direct: Direct) -> tuple[np.ndarray, np.ndarra
     if len(t[1]) > 1:
         g = t[1].take(d >> LEVEL_BITS)
         eh, el = dd_mul(eh, el, g.real, g.imag)
-    return np.where(zeroed, 0.0, eh), np.where(zeroed, 0.0, el), zeroed
+    return np.where(zeroed, 0.0, eh), np.where(zeroed, 0.0, el)

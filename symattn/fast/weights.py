@@ -4,19 +4,20 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
 from typing import TypeVar
 
 import flint
 import numpy as np
 
 from symattn.config import Limits
-from symattn.exact import Ball, float_of
+from symattn.exact import Ball, Surd, float_of
 from symattn.fast.decide import decide_weights
 from symattn.fast.enclose import head_exps
-from symattn.fast.exps import block_exps
-from symattn.fast.fallback import certify_row_entries, row_weights
+from symattn.fast.exps import iter_exps
+from symattn.fast.fallback import RowCache, settle_weights
 from symattn.fast.float64 import setup
-from symattn.fast.problem import Problem
+from symattn.fast.problem import Problem, exact_add, exact_scores
 from symattn.fast.tables import TABLES
 
 __all__ = ["certify_weights", "weights_run"]
@@ -31,34 +32,38 @@ def weights_run(p: Problem, limits: Limits, block_rows: int) -> tuple[np.ndarray
     g, direct = setup(p)
     fallbacks = 0
     for b in np.ndindex(*p.batch):
+        cache = RowCache(p, b)
         for r0 in range(0, L, block_rows):
             rows = slice(r0, min(L, r0 + block_rows))
             undecided = np.ones((rows.stop - rows.start, S), dtype=bool)
             if g is not None:
                 with np.errstate(invalid="ignore", divide="ignore", over="ignore", under="ignore"):
-                    vals, undecided = decide_weights(block_exps(p, b, rows, g, TABLES, direct))
-                out[b + (rows,)] = vals
-            for i in np.flatnonzero(undecided.any(axis=1)):
-                cols = [int(j) for j in np.flatnonzero(undecided[i])]
-                got = certify_row_entries(
-                    row_weights(p, b, r0 + int(i)), cols, float_of, 80, limits
-                )
-                for j, v in got.items():
-                    out[b + (r0 + int(i), j)] = v
+                    for rs, x in iter_exps(p, b, rows, g, TABLES, direct):
+                        vals, undecided[rs] = decide_weights(x, p.aw, p.na)
+                        out[b + (slice(rows.start + rs.start, rows.start + rs.stop),)] = vals
+            for i in np.flatnonzero(undecided.any(axis=1)).tolist():
+                cols = np.flatnonzero(undecided[i]).tolist()
+                got = settle_weights(cache, r0 + i, cols, float_of, 80, limits)
+                for j, w in got.items():
+                    out[b + (r0 + i, j)] = w
                 fallbacks += 1
     out.flags.writeable = False
     return out, fallbacks
 
 
 def _enclose_weights(
-    p: Problem, scores: np.ndarray, masked: np.ndarray | None, add: np.ndarray | None, prec: int
+    factor: Surd,
+    scores: np.ndarray,
+    masked: np.ndarray | None,
+    add: tuple[np.ndarray, Fraction] | None,
+    prec: int,
 ) -> np.ndarray:
     """Arb balls of every weight of one head: ``exp`` once per distinct score, one division each."""
     L, S = scores.shape
     out = np.empty((L, S), dtype=object)
     with flint.ctx.workprec(prec):
         zero = flint.arb(0)
-        for i, row in enumerate(head_exps(p, scores, masked, add)):
+        for i, row in enumerate(head_exps(factor, scores, masked, add)):
             total = zero
             for x in row:
                 total += x
@@ -81,8 +86,9 @@ def certify_weights(
     out = np.empty(p.batch + (L, S), dtype=object)
     for b in np.ndindex(*p.batch):
         masked = p.masked[b] if p.masked is not None else None
-        add = p.add[b] if p.add is not None else None
-        balls = _enclose_weights(p, p.scores(b), masked, add, prec)
+        scores, factor = exact_scores(p, b)
+        balls = _enclose_weights(factor, scores, masked, exact_add(p, b), prec)
+        cache = RowCache(p, b)
         for i in range(L):
             pending = []
             for j in range(S):
@@ -93,7 +99,7 @@ def certify_weights(
                 else:
                     out[b + (i, j)] = res
             if pending:
-                got = certify_row_entries(row_weights(p, b, i), pending, decide, start_bits, limits)
+                got = settle_weights(cache, i, pending, decide, start_bits, limits)
                 for j, v in got.items():
                     out[b + (i, j)] = v
     out.flags.writeable = False

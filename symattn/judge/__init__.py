@@ -12,7 +12,8 @@ report), :mod:`~symattn.judge.claims` (where each claim is), :mod:`~symattn.judg
 (the d_k frames), :mod:`~symattn.judge.rows` (token and row claims),
 :mod:`~symattn.judge.diagnose` (one claim's cause), :mod:`~symattn.judge.chain` (the author's
 own numbers), :mod:`~symattn.judge.approximations`, :mod:`~symattn.judge.slips`,
-:mod:`~symattn.judge.misreads` (the causes), :mod:`~symattn.judge.messages` (the catalog keys).
+:mod:`~symattn.judge.misreads` (the causes), :mod:`~symattn.judge.messages` (the catalog keys),
+:mod:`~symattn.judge.interpretation` ("attends most to X", also for ``audit``).
 """
 
 from symattn.judge.check import CheckReport, Finding, check

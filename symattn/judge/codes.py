@@ -40,11 +40,27 @@ CODES: tuple[Code, ...] = (
     Code("not-normalized", "error", "claimed weights do not sum to 1 within their rounding"),
     Code("conflicting-definition", "error", "one symbol is given two values"),
     Code("propagated-rounding", "warning", "right for the author's own rounded earlier numbers"),
+    Code(
+        "propagated-error",
+        "warning",
+        "right for the author's own numbers, but carried from an earlier wrong one",
+    ),
+    Code(
+        "interpretation",
+        "warning",
+        "a sentence about which key a query attends to most contradicts the weights",
+    ),
     Code("precision-mixed", "warning", "values of one quantity written with different decimals"),
     Code(
         "float-representation",
         "info",
-        "a long claim equal to the float32/float64 repr of the exact value",
+        "what a float program prints: inside the rigorous error bound of the computation in"
+        " that precision (or the float repr of the exact value)",
+    ),
+    Code(
+        "rounded-inputs",
+        "info",
+        "consistent with unrounded inputs: reachable from inputs inside their printed roundings",
     ),
     Code("missing-input", "info", "a claim cannot be checked because its inputs are not given"),
     Code(

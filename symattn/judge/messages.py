@@ -37,6 +37,10 @@ FindingKey = Literal[
     "missing-input",
     "missing-token",
     "missing-row",
+    "interpretation",
+    "rounded-inputs",
+    "propagated-error",
+    "float-bound",
 ]
 
 #: a named slip behind a ``wrong-value`` (``Finding.cause``)

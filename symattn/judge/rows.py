@@ -19,6 +19,7 @@ from symattn.judge.diagnose import Site, diagnose
 from symattn.judge.findings import SpecLocation
 from symattn.judge.formatting import frac_text
 from symattn.judge.frames import Frame
+from symattn.judge.interpretation import judge_interpretation
 from symattn.judge.run import Run
 from symattn.judge.vectors import normalization_gap, precision_mixed
 from symattn.numbers import Written
@@ -162,5 +163,15 @@ def check_row(run: Run, row: str, author: Frame, stated: Frame) -> None:
             ChainLink(chain, rc.field, rc.column),
         )
         diagnose(run, site)
+    if claims.attends_most:
+        found = judge_interpretation(
+            res,
+            i,
+            claims.attends_most,
+            location=SpecLocation("interpretation", (row,)),
+            limits=run.limits,
+        )
+        if found is not None:
+            run.findings.append(found)
     if author is not stated:
         run.in_frame(first, author.label, FRAME_STEPS)

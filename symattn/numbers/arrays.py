@@ -2,12 +2,16 @@
 
 :func:`to_exact_array` checks nesting and size before converting anything, names the entry
 that is wrong (``Q[1][0]``), and returns a read-only object array of ``Fraction`` (and
-``NEG_INF`` where an additive mask allows minus infinity).
+``NEG_INF`` where an additive mask allows minus infinity). :func:`read_array` reads the same
+values without a Python object per entry where it can: binary floats stay a float64 array
+(their exact values), decimals become integers over one power of ten (:class:`ExactArray`).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
@@ -19,7 +23,7 @@ from symattn.numbers.interop import from_torch, is_sympy, is_torch
 from symattn.numbers.scalars import check_finite_float, to_fraction
 from symattn.numbers.written import NEG_INF, NegInf, excerpt, is_neg_inf_text
 
-__all__ = ["to_exact_array"]
+__all__ = ["ExactArray", "read_array", "to_exact_array"]
 
 
 def _entries(n: int) -> str:
@@ -190,3 +194,174 @@ def to_exact_array(
 
     fill(x, ())
     return _finish(values, shape)
+
+
+@dataclass(frozen=True)
+class ExactArray:
+    """An array read exactly: binary floats kept as float64 (``floats``: their values are the
+    exact entries), or integers over one denominator (``ints / den``; int64, or Python integers
+    in an object array). ``neg_inf`` marks minus infinity (an additive mask; the entry holds 0).
+    """
+
+    floats: np.ndarray | None
+    ints: np.ndarray | None
+    den: int
+    neg_inf: np.ndarray | None
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The array's shape."""
+        a = self.floats if self.floats is not None else self.ints
+        assert a is not None
+        return tuple(a.shape)
+
+    def fractions(self) -> np.ndarray:
+        """The entries as a read-only object array of ``Fraction`` (``NEG_INF`` at ``neg_inf``)."""
+        if self.floats is not None:
+            flat = [Fraction(*v.as_integer_ratio()) for v in self.floats.reshape(-1).tolist()]
+        else:
+            assert self.ints is not None
+            den = self.den
+            flat = [Fraction(int(i), den) for i in self.ints.reshape(-1).tolist()]
+        values: list[Fraction | NegInf] = list(flat)
+        if self.neg_inf is not None:
+            for pos in np.flatnonzero(self.neg_inf).tolist():
+                values[pos] = NEG_INF
+        return _finish(values, self.shape)
+
+
+#: significand bits of the binary float formats numpy holds, by item size
+_PRECISION = {2: 11, 4: 24, 8: 53}
+
+
+def _int_array(ints: list[int], shape: tuple[int, ...]) -> np.ndarray:
+    if all(-(2**62) < i < 2**62 for i in ints):
+        return np.array(ints, dtype=np.int64).reshape(shape)
+    out = np.empty(len(ints), dtype=object)
+    out[:] = ints
+    return out.reshape(shape)
+
+
+def _decimal_digits(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(m, k, ok)``: where ``ok``, the entry's shortest repr is exactly ``m / 10**k``.
+
+    For the smallest ``k`` with ``fl(m / 10**k) == a`` (``m`` and ``10**k`` exact doubles,
+    ``|m| < 2**(p-1)`` for a format of ``p`` significand bits), the rounding interval of
+    ``a`` is narrower than ``10**-k``: ``m / 10**k`` is the only decimal with ``k`` places
+    that rounds to ``a``, and none has fewer, so it is what the shortest repr reads. For
+    float32 and float16 the float64 quotient is rounded again to the format; a quotient that
+    lands exactly on a midpoint of the format is left to the repr (``ok`` false).
+    """
+    bits = _PRECISION[a.dtype.itemsize]
+    af = a.astype(np.float64)
+    m_out = np.zeros(a.shape)
+    k_out = np.zeros(a.shape, dtype=np.int64)
+    ok = np.zeros(a.shape, dtype=bool)
+    todo = np.flatnonzero(np.ones(a.shape, dtype=bool))
+    flat_a, flat_af = a.reshape(-1), af.reshape(-1)
+    m_flat, k_flat, ok_flat = m_out.reshape(-1), k_out.reshape(-1), ok.reshape(-1)
+    for k in range(23):  # 10**k is an exact double for k <= 22
+        if todo.size == 0:
+            break
+        pk = 10.0**k
+        with np.errstate(over="ignore", invalid="ignore"):
+            m = np.round(flat_af[todo] * pk)
+            fits = np.abs(m) < 2.0 ** (bits - 1)
+            quotient = m / pk  # correctly rounded: both operands exact
+            back = quotient.astype(a.dtype)
+            hit = fits & (back == flat_a[todo])
+            if bits < 53:  # double rounding: refuse a float64 quotient on a midpoint
+                half = np.spacing(np.abs(back)).astype(np.float64) / 2
+                hit &= np.abs(quotient - back.astype(np.float64)) != half
+        done = todo[hit]
+        m_flat[done], k_flat[done], ok_flat[done] = m[hit], k, True
+        todo = todo[~hit & fits]  # past 2**(p-1) more places cannot help
+    return m_out, k_out, ok
+
+
+def _read_decimal_floats(a: np.ndarray) -> tuple[np.ndarray, int]:
+    """A float array read through each entry's shortest repr, as ``(ints, den)``: vectorised
+    where :func:`_decimal_digits` decides, by the repr of each distinct other value."""
+    m, k, ok = _decimal_digits(a)
+    kmax = int(k.max(initial=0))
+    rest = ~ok
+    extra: dict[float, Fraction] = {}
+    den = 10**kmax
+    if rest.any():
+        for v in np.unique(a[rest]):
+            extra[float(v)] = Fraction(str(v))
+        den = math.lcm(den, *(f.denominator for f in extra.values()))
+    if not extra and float(np.abs(m).max(initial=0.0)) * 10.0**kmax < 2.0**62:
+        ints = m.astype(np.int64) * (10 ** (kmax - k))
+        return ints, den
+    flat_m = m.reshape(-1).tolist()
+    flat_k = k.reshape(-1).tolist()
+    flat_ok = ok.reshape(-1).tolist()
+    flat_a = a.reshape(-1).tolist()
+    out: list[int] = []
+    for mv, kv, good, av in zip(flat_m, flat_k, flat_ok, flat_a, strict=True):
+        if good:
+            out.append(int(mv) * (den // 10**kv))
+        else:
+            f = extra[float(av)]
+            out.append(f.numerator * (den // f.denominator))
+    return _int_array(out, a.shape), den
+
+
+def _fractions_to_ints(values: np.ndarray) -> tuple[np.ndarray, int]:
+    flat = [f for f in values.reshape(-1).tolist() if f is not NEG_INF]
+    den = math.lcm(*{f.denominator for f in flat}) if flat else 1
+    ints = [
+        0 if f is NEG_INF else f.numerator * (den // f.denominator)
+        for f in values.reshape(-1).tolist()
+    ]
+    return _int_array(ints, values.shape), den
+
+
+def read_array(
+    x: object,
+    *,
+    exact_float: bool = False,
+    allow_neg_inf: bool = False,
+    what: str = "value",
+    limits: Limits = DEFAULT_LIMITS,
+) -> ExactArray:
+    """The values :func:`to_exact_array` reads, without a Python object per entry for numpy
+    arrays and torch tensors of floats (float16, float32, float64; bfloat16 through float32)
+    and integers."""
+    if is_torch(x):
+        x = from_torch(x)
+    if isinstance(x, np.ndarray) and x.dtype.kind in "fiu":
+        _check_size(x.shape, what, limits)
+        if x.dtype.kind in "iu":
+            if x.dtype.kind == "u" and x.size and int(x.max()) >= 2**63:
+                return ExactArray(None, _int_array(x.reshape(-1).tolist(), x.shape), 1, None)
+            return ExactArray(None, x.astype(np.int64), 1, None)
+        if x.dtype.itemsize in _PRECISION:
+            flat = x.reshape(-1)
+            bad = np.isnan(flat) | np.isposinf(flat)
+            neg = np.isneginf(flat)
+            if not allow_neg_inf:
+                bad |= neg
+            if bad.any():
+                i = int(np.argmax(bad))
+                index = np.unravel_index(i, x.shape) if x.ndim else ()
+                check_finite_float(float(flat[i]), f"{what}{_loc(tuple(int(k) for k in index))}")
+            neg_inf = neg.reshape(x.shape) if neg.any() else None
+            clean = np.where(neg_inf, 0, x) if neg_inf is not None else x
+            if exact_float:
+                return ExactArray(np.array(clean, dtype=np.float64), None, 1, neg_inf)
+            ints, den = _read_decimal_floats(np.asarray(clean))
+            return ExactArray(None, ints, den, neg_inf)
+    values = to_exact_array(
+        x, exact_float=exact_float, allow_neg_inf=allow_neg_inf, what=what, limits=limits
+    )
+    neg_inf = (
+        np.vectorize(lambda v: v is NEG_INF, otypes=[bool])(values)
+        if allow_neg_inf and values.size
+        else None
+    )
+    if neg_inf is not None and not neg_inf.any():
+        neg_inf = None
+    ints, den = _fractions_to_ints(values)
+    return ExactArray(None, ints, den, neg_inf)

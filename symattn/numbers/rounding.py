@@ -2,14 +2,32 @@
 
 Every rounded number symattn displays, and every verdict about a rounded claim, starts
 here: the rounding of an *exact* value, done in integer arithmetic.
+
+Nothing here goes through ``str(int)``: Python refuses to convert an integer of more than
+``sys.get_int_max_str_digits()`` (4300) digits that way, and the conversion is quadratic.
+:func:`int_to_decimal` turns an integer of any size into a ``Decimal`` by halves instead
+(libmpdec multiplies large numbers in n log n), so ``e^10000`` (4343 digits) or a value near
+``2^262144`` rounds in milliseconds.
 """
 
 from __future__ import annotations
 
+import decimal
 import math
 from decimal import Decimal
 from enum import Enum
 from fractions import Fraction
+
+#: a context in which every operation on integers and powers of ten is exact (huge precision,
+#: unbounded exponents; an inexact result would raise instead of rounding)
+_EXACT = decimal.Context(
+    prec=decimal.MAX_PREC,
+    Emax=decimal.MAX_EMAX,
+    Emin=decimal.MIN_EMIN,
+    traps=[decimal.Inexact, decimal.Overflow, decimal.InvalidOperation],
+)
+#: integers below this many bits are converted directly (fast for small numbers)
+_DIRECT_BITS = 2048
 
 
 class Rounding(Enum):
@@ -49,11 +67,44 @@ def round_to_int(x: Fraction, mode: Rounding = Rounding.HALF_EVEN) -> int:
     return sign * (whole + (1 if up else 0))
 
 
+def int_to_decimal(n: int) -> Decimal:
+    """``n`` as a ``Decimal`` (exponent 0), any size, without ``str(n)`` (see the module doc)."""
+    if n.bit_length() <= _DIRECT_BITS:
+        return Decimal(n)
+    powers: dict[int, Decimal] = {}
+
+    def two_to(w: int) -> Decimal:
+        if w not in powers:
+            half = w >> 1
+            powers[w] = (
+                Decimal(1 << w)
+                if w <= _DIRECT_BITS
+                else _EXACT.multiply(two_to(half), two_to(w - half))
+            )
+        return powers[w]
+
+    def convert(m: int, bits: int) -> Decimal:  # 0 <= m < 2**bits
+        if bits <= _DIRECT_BITS:
+            return Decimal(m)
+        half = bits >> 1
+        high, low = m >> half, m & ((1 << half) - 1)
+        return _EXACT.add(
+            _EXACT.multiply(convert(high, bits - half), two_to(half)), convert(low, half)
+        )
+
+    value = convert(abs(n), n.bit_length())
+    return value.copy_negate() if n < 0 else value  # copy_negate: no rounding to a context
+
+
+def scaled_decimal(n: int, exponent: int) -> Decimal:
+    """Exactly ``n * 10**exponent``, keeping ``n`` as the coefficient (``12, 2`` -> ``1.2E+3``)."""
+    return _EXACT.scaleb(int_to_decimal(n), exponent)
+
+
 def round_decimals(x: Fraction, decimals: int, mode: Rounding = Rounding.HALF_EVEN) -> Decimal:
     """``x`` rounded to ``decimals`` places after the point (negative: tens, hundreds)."""
     scaled = x * Fraction(10) ** decimals
-    n = round_to_int(scaled, mode)
-    return Decimal(f"{n}e{-decimals}")  # exact: the constructor does not round
+    return scaled_decimal(round_to_int(scaled, mode), -decimals)
 
 
 def decimal_exponent(x: Fraction) -> int:

@@ -8,6 +8,7 @@ that says why.
 from __future__ import annotations
 
 import operator
+from collections.abc import Iterable
 from decimal import Decimal
 from fractions import Fraction
 
@@ -15,9 +16,11 @@ import numpy as np
 
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.errors import NumberError
+from symattn.numbers.format import ratio_text
 from symattn.numbers.interop import from_torch, is_sympy, is_torch, sympy_fraction
 from symattn.numbers.written import (
     Written,
+    bits_of,
     check_decimal,
     decimal_written,
     literal_limit,
@@ -25,7 +28,18 @@ from symattn.numbers.written import (
     significant_digits,
 )
 
-__all__ = ["as_written", "bool_error", "check_finite_float", "to_fraction"]
+__all__ = ["as_written", "bool_error", "check_finite_float", "to_fraction", "total_bits"]
+
+
+def total_bits(values: Iterable[object]) -> int:
+    """The bits of the Fractions among ``values`` (what :attr:`Limits.max_bits` bounds)."""
+    return sum(bits_of(v) for v in values if isinstance(v, Fraction))
+
+
+def _sized(x: Fraction, what: str, limits: Limits) -> Fraction:
+    """``x``, unless it alone is larger than ``max_bits``."""
+    limits.check_bits(bits_of(x), what)
+    return x
 
 
 def bool_error(x: object, what: str) -> NumberError:
@@ -55,6 +69,7 @@ def as_written(x: object, *, limits: Limits = DEFAULT_LIMITS, what: str = "numbe
         n = int(x)
         if n.bit_length() > 4 * limits.max_literal_length + 4:
             raise literal_limit(int(n.bit_length() * 0.30103) + 1, limits)
+        _sized(Fraction(n), what, limits)
         text = str(n)
         if len(text) > limits.max_literal_length:
             raise literal_limit(len(text), limits)
@@ -68,14 +83,15 @@ def as_written(x: object, *, limits: Limits = DEFAULT_LIMITS, what: str = "numbe
         check_finite_float(x, what)
         return parse_number(repr(x), limits=limits, what=what)
     if isinstance(x, Fraction):
-        return Written(x, str(x), "fraction", None, None)
+        _sized(x, what, limits)
+        return Written(x, ratio_text(x), "fraction", None, None)
     if is_sympy(x) and getattr(x, "is_Float", False):
         to_fraction(x, what=what, limits=limits)  # finiteness and limits
         return parse_number(str(x), limits=limits, what=what)
     value = to_fraction(x, what=what, limits=limits)
     if value.denominator == 1:
         return as_written(value.numerator, limits=limits, what=what)
-    return Written(value, str(value), "fraction", None, None)
+    return Written(value, ratio_text(value), "fraction", None, None)
 
 
 def to_fraction(
@@ -83,11 +99,11 @@ def to_fraction(
 ) -> Fraction:
     """``x`` as an exact Fraction; floats through their shortest repr unless ``exact_float``."""
     if isinstance(x, Fraction):
-        return x
+        return _sized(x, what, limits)
     if isinstance(x, (bool, np.bool_)):
         raise bool_error(x, what)
     if isinstance(x, int):
-        return Fraction(x)
+        return _sized(Fraction(x), what, limits)
     if isinstance(x, np.floating):
         check_finite_float(float(x), what)
         if exact_float:
@@ -104,7 +120,7 @@ def to_fraction(
     if isinstance(x, Written):
         return x.value
     if isinstance(x, np.integer):
-        return Fraction(int(x))
+        return Fraction(int(x))  # at most 64 bits
     if isinstance(x, np.ndarray) and x.ndim == 0:
         return to_fraction(x[()], exact_float=exact_float, what=what, limits=limits)
     if is_sympy(x):
@@ -124,7 +140,7 @@ def to_fraction(
             else:
                 if d == 0:
                     raise NumberError(f"{what} has denominator 0")
-                return Fraction(n, d)
+                return _sized(Fraction(n, d), what, limits)
     raise NumberError(
         f"{what} is of type {type(x).__name__}, which is not a number symattn can read exactly"
     )

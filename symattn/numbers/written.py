@@ -25,6 +25,7 @@ __all__ = [
     "NegInf",
     "Written",
     "WrittenKind",
+    "bits_of",
     "check_decimal",
     "decimal_written",
     "excerpt",
@@ -156,6 +157,11 @@ def is_neg_inf_text(text: object) -> bool:
     return _normalize(text).lower() in _NEG_INF_TEXTS
 
 
+def bits_of(x: Fraction) -> int:
+    """The size of ``x`` in bits: its numerator's plus its denominator's (``max_bits``)."""
+    return x.numerator.bit_length() + x.denominator.bit_length()
+
+
 def significant_digits(digits: str) -> int:
     """Significant digits as written: leading zeros do not count; zero has 1."""
     return max(1, len(digits.lstrip("0")))
@@ -172,6 +178,13 @@ def parse_number(text: str, *, limits: Limits = DEFAULT_LIMITS, what: str = "num
     if len(norm) > limits.max_literal_length:
         raise literal_limit(len(norm), limits)
 
+    written = _read(norm, stripped, limits, what)
+    limits.check_bits(bits_of(written.value), what)
+    return written
+
+
+def _read(norm: str, stripped: str, limits: Limits, what: str) -> Written:
+    """The number ``norm`` (``stripped`` as written), or a NumberError."""
     match = _DECIMAL_RE.fullmatch(norm)
     if match is not None:
         return _from_decimal_match(match, stripped, limits)

@@ -33,6 +33,10 @@ ERRATA: Mapping[str, str] = MappingProxyType(
         "precision-mixed": "errata_precision_mixed",
         "float-representation": "errata_float_representation",
         "undecided": "errata_undecided",
+        "float-bound": "errata_float_representation",
+        "rounded-inputs": "errata_propagated_interval",
+        "propagated-error": "errata_wrong_value",
+        "interpretation": "errata_wrong_value",
     }
 )
 

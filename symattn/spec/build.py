@@ -17,9 +17,9 @@ import numpy as np
 from symattn.config import LANGS, Limits
 from symattn.errors import InputError
 from symattn.numbers import to_exact_array, to_fraction
-from symattn.spec.claims import build_claims
+from symattn.spec.claims import Layout, build_claims
 from symattn.spec.fields import Fields, is_number, short, suggest, type_name
-from symattn.spec.model import ALL_INPUTS, STARTS, Spec, Start, starts_of
+from symattn.spec.model import ALL_INPUTS, PRECISIONS, STARTS, Spec, Start, starts_of
 
 SCHEMA_VERSION = 1
 #: the fields of a spec's top-level table
@@ -38,6 +38,8 @@ TOP_FIELDS = (
     "mask",
     "num_heads",
     "missing",
+    "precision",
+    "rounded_inputs",
     "inputs",
     "claims",
 )
@@ -91,9 +93,19 @@ def build_spec(d: dict[str, Any], name: str, limits: Limits) -> Spec:
         if causal:
             raise fields.err("mask", "give either mask or causal = true, not both")
         mask = _mask(fields, d["mask"], n_rows, len(tokens))
-    claims = build_claims(
-        fields, d.get("claims", {}), tokens, query_tokens, uses_x and not cross, widths
+    precision = _precision(fields, d["precision"]) if "precision" in d else None
+    rounded = _rounded_inputs(fields, d.get("rounded_inputs", []), inputs)
+    half_units = {n: _half_units(fields, d["inputs"][n], f"inputs.{n}") for n in rounded}
+    heads = num_heads if uses_x and (num_heads > 1 or "W_O" in inputs or "W_O" in missing) else 0
+    layout = Layout(
+        tokens,
+        query_tokens,
+        uses_x and not cross,
+        widths,
+        heads,
+        has_qk=start.name not in ("scores", "scaled"),
     )
+    claims = build_claims(fields, d.get("claims", {}), layout)
     return Spec(
         path=fields.name,
         title=fields.text(d, "title"),
@@ -111,7 +123,59 @@ def build_spec(d: dict[str, Any], name: str, limits: Limits) -> Spec:
         missing=missing,
         inputs=MappingProxyType(inputs),
         claims=claims,
+        precision=precision,
+        rounded_inputs=rounded,
+        half_units=MappingProxyType(half_units),
     )
+
+
+def _precision(fields: Fields, v: object) -> str:
+    """``precision``: the arithmetic the printed results were computed in."""
+    if not isinstance(v, str) or v not in PRECISIONS:
+        close = suggest(str(v), PRECISIONS)
+        hint = f"; did you mean {close!r}?" if close else ""
+        raise fields.err(
+            "precision", f"expected one of {', '.join(map(repr, PRECISIONS))}, got {short(v)}{hint}"
+        )
+    return v
+
+
+def _rounded_inputs(fields: Fields, v: object, inputs: Mapping[str, np.ndarray]) -> tuple[str, ...]:
+    """``rounded_inputs``: given inputs printed as roundings of unknown values, each once."""
+    if not isinstance(v, list):
+        raise fields.err("rounded_inputs", f"expected a list of input names, got {short(v)}")
+    out: list[str] = []
+    for x in v:
+        if not isinstance(x, str) or x not in ALL_INPUTS:
+            close = suggest(str(x), ALL_INPUTS)
+            hint = f"; did you mean {close!r}?" if close else ""
+            raise fields.err(
+                "rounded_inputs",
+                f"{short(x)} is not an input name ({', '.join(ALL_INPUTS)}){hint}",
+            )
+        if x not in inputs:
+            raise fields.err("rounded_inputs", f"{x!r} is not given in [inputs]")
+        if x in out:
+            raise fields.err("rounded_inputs", f"{x!r} is listed twice")
+        out.append(x)
+    return tuple(out)
+
+
+def _half_units(fields: Fields, m: list[list[Any]], field: str) -> np.ndarray:
+    """Half a unit in the last written place of every entry (0 for a fraction: exact)."""
+    rows = []
+    for i, row in enumerate(m, 1):
+        out = []
+        for j, x in enumerate(row, 1):
+            h = fields.written(x, f"{field}[{i}][{j}]").half_unit
+            out.append(Fraction(0) if h is None else h)
+        rows.append(out)
+    arr = np.empty((len(rows), len(rows[0])), dtype=object)
+    for i, row in enumerate(rows):
+        for j, h in enumerate(row):
+            arr[i, j] = h
+    arr.setflags(write=False)
+    return arr
 
 
 def _scale(fields: Fields, v: object) -> Fraction:

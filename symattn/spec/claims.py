@@ -7,59 +7,138 @@ a :class:`~symattn.numbers.Written` number, so ``0.340`` keeps its three decimal
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from types import MappingProxyType
 
 from symattn.numbers import Written
 from symattn.spec.fields import Fields, field_key, short
-from symattn.spec.model import Claim, Claims, RowClaims, TokenClaims
+from symattn.spec.model import Claim, Claims, HeadClaims, RowClaims, TokenClaims
 from symattn.stages import ROW_STAGES, TOKEN_STAGES
 
 #: the fields of ``[claims]``
-CLAIM_FIELDS = ("d_k", "sqrt_d_k", "tokens", "rows")
+CLAIM_FIELDS = ("d_k", "sqrt_d_k", "tokens", "rows", "heads")
+#: the fields of ``[claims.heads.<h>]`` (heads numbered from 1)
+HEAD_FIELDS = ("tokens", "rows")
 #: the fields of ``[claims.tokens.<token>]``
 TOKEN_CLAIM_FIELDS = tuple(TOKEN_STAGES)
-#: the fields of ``[claims.rows.<token>]``, in computation order
-ROW_CLAIM_FIELDS = tuple(s.claim for s in ROW_STAGES)
+#: the fields of ``[claims.rows.<token>]``, in computation order (``concat`` only with heads)
+ROW_CLAIM_FIELDS = (*(s.claim for s in ROW_STAGES), "concat", "attends_most")
 #: the row fields with one claim per key token
 PER_KEY_FIELDS = tuple(s.claim for s in ROW_STAGES if s.per_key)
+#: the row fields of one head's computation (what a multi-head row leaves to its heads)
+HEAD_ROW_FIELDS = (*PER_KEY_FIELDS, "sum", "attends_most")
 
 
-def build_claims(
-    fields: Fields,
-    v: object,
-    tokens: tuple[str, ...],
-    query_tokens: tuple[str, ...],
-    uses_x: bool,
-    widths: Mapping[str, int],
-) -> Claims:
-    """The ``[claims]`` table: the scaling claims, the tokens' projections, the rows."""
+@dataclass(frozen=True)
+class Layout:
+    """What the claims of a spec may hold: its tokens, whether queries are rows of X, the
+    known widths (``E``, ``Ev``, ``out``) and its heads (0: no head split)."""
+
+    tokens: tuple[str, ...]
+    query_tokens: tuple[str, ...]
+    uses_x: bool
+    widths: Mapping[str, int]
+    heads: int = 0
+    has_qk: bool = True  #: False when the example starts from scores (no Q, no K)
+
+    def head_widths(self) -> Mapping[str, int]:
+        """The widths of one head (``E``/h, ``Ev``/h; its output is ``Ev``/h wide)."""
+        h = self.heads or 1
+        out = {k: self.widths[k] // h for k in ("E", "Ev") if k in self.widths}
+        if "Ev" in out:
+            out["out"] = out["Ev"]
+        return out
+
+
+def build_claims(fields: Fields, v: object, layout: Layout) -> Claims:
+    """The ``[claims]`` table: the scaling claims, the tokens' projections, the rows, and
+    per head (``[claims.heads.<h>]``, heads numbered from 1) their tokens and rows."""
     if not isinstance(v, dict):
         raise fields.err("claims", f"expected a table, got {short(v)}")
     fields.unknown(v, CLAIM_FIELDS, "claims")
     d_k = fields.written(v["d_k"], "claims.d_k") if "d_k" in v else None
     sqrt_d_k = fields.written(v["sqrt_d_k"], "claims.sqrt_d_k") if "sqrt_d_k" in v else None
-    tok = v.get("tokens", {})
-    if not isinstance(tok, dict):
-        raise fields.err("claims.tokens", f"expected a table keyed by token, got {short(tok)}")
-    all_names = tokens + tuple(t for t in query_tokens if t not in tokens)
-    token_claims: dict[str, TokenClaims] = {}
-    for t, tc in tok.items():
-        where = f"claims.tokens.{field_key(t)}"
-        fields.subset((t,), all_names, "claims.tokens", "tokens or query_tokens")
-        token_claims[t] = _token_claims(fields, tc, t, where, tokens, query_tokens, uses_x, widths)
-    rows = v.get("rows", {})
-    if not isinstance(rows, dict):
-        raise fields.err("claims.rows", f"expected a table keyed by query token, got {short(rows)}")
-    row_claims: dict[str, RowClaims] = {}
-    for t, rc in rows.items():
-        fields.subset((t,), query_tokens, "claims.rows", "query_tokens")
-        row_claims[t] = _row_claims(fields, rc, f"claims.rows.{field_key(t)}", tokens, widths)
+    token_claims = _tokens(fields, v.get("tokens", {}), "claims.tokens", layout, layout.widths)
+    rows = _rows(fields, v.get("rows", {}), "claims.rows", layout, top=True)
+    heads = v.get("heads", {})
+    if not isinstance(heads, dict):
+        raise fields.err(
+            "claims.heads", f"expected a table keyed by head (1, 2, …), got {short(heads)}"
+        )
+    if heads and not layout.heads:
+        raise fields.err(
+            "claims.heads", "per-head claims need heads (num_heads > 1, or a W_O in inputs)"
+        )
+    head_claims: dict[int, HeadClaims] = {}
+    for key, hc in heads.items():
+        where = f"claims.heads.{field_key(key)}"
+        h = _head_number(fields, key, where, layout.heads)
+        if not isinstance(hc, dict):
+            raise fields.err(where, f"expected a table with tokens and rows, got {short(hc)}")
+        fields.unknown(hc, HEAD_FIELDS, where)
+        head_claims[h - 1] = HeadClaims(
+            tokens=_tokens(
+                fields, hc.get("tokens", {}), f"{where}.tokens", layout, layout.head_widths()
+            ),
+            rows=_rows(fields, hc.get("rows", {}), f"{where}.rows", layout, top=False),
+        )
     return Claims(
         d_k=d_k,
         sqrt_d_k=sqrt_d_k,
-        tokens=MappingProxyType(token_claims),
-        rows=MappingProxyType(row_claims),
+        tokens=token_claims,
+        rows=rows,
+        heads=MappingProxyType(dict(sorted(head_claims.items()))),
     )
+
+
+def _head_number(fields: Fields, key: str, where: str, heads: int) -> int:
+    """A head's number as written in the file: 1 .. num_heads."""
+    if not (key.isascii() and key.isdigit()) or not 1 <= int(key) <= heads:
+        raise fields.err(where, f"heads are numbered 1 to {heads}, got {short(key)}")
+    return int(key)
+
+
+def _tokens(
+    fields: Fields, tok: object, where: str, layout: Layout, widths: Mapping[str, int]
+) -> Mapping[str, TokenClaims]:
+    """``[…tokens.<token>]``: the q/k/v rows the author printed, per token."""
+    if not isinstance(tok, dict):
+        raise fields.err(where, f"expected a table keyed by token, got {short(tok)}")
+    tokens, query_tokens = layout.tokens, layout.query_tokens
+    all_names = tokens + tuple(t for t in query_tokens if t not in tokens)
+    out: dict[str, TokenClaims] = {}
+    for t, tc in tok.items():
+        fields.subset((t,), all_names, where, "tokens or query_tokens")
+        at = f"{where}.{field_key(t)}"
+        if not layout.has_qk and isinstance(tc, dict):
+            for f in ("q", "k"):
+                if f in tc:
+                    raise fields.err(f"{at}.{f}", "a spec that starts from scores has no Q or K")
+        out[t] = _token_claims(fields, tc, t, at, tokens, query_tokens, layout.uses_x, widths)
+    return MappingProxyType(out)
+
+
+def _rows(
+    fields: Fields, rows: object, where: str, layout: Layout, *, top: bool
+) -> Mapping[str, RowClaims]:
+    """``[…rows.<query token>]``: the claims of each query row."""
+    if not isinstance(rows, dict):
+        raise fields.err(where, f"expected a table keyed by query token, got {short(rows)}")
+    out: dict[str, RowClaims] = {}
+    for t, rc in rows.items():
+        fields.subset((t,), layout.query_tokens, where, "query_tokens")
+        at = f"{where}.{field_key(t)}"
+        if top and layout.heads > 1 and isinstance(rc, dict):
+            for f in HEAD_ROW_FIELDS:
+                if f in rc:
+                    raise fields.err(
+                        f"{at}.{f}",
+                        "a multi-head row's per-head numbers go under"
+                        f" [claims.heads.<h>.rows.{field_key(t)}]",
+                    )
+        widths = layout.widths if top else layout.head_widths()
+        out[t] = _row_claims(fields, rc, at, layout, widths, concat=top and layout.heads > 0)
+    return MappingProxyType(out)
 
 
 def _vector(fields: Fields, v: object, field: str, width: int | None) -> tuple[Written, ...]:
@@ -121,12 +200,35 @@ def _token_claims(
 
 
 def _row_claims(
-    fields: Fields, v: object, where: str, tokens: tuple[str, ...], widths: Mapping[str, int]
+    fields: Fields,
+    v: object,
+    where: str,
+    layout: Layout,
+    widths: Mapping[str, int],
+    *,
+    concat: bool,
 ) -> RowClaims:
     """``[claims.rows.<token>]``: the claims of one query row, per key or per output column."""
     if not isinstance(v, dict):
         raise fields.err(where, f"expected a table of claims, got {short(v)}")
     fields.unknown(v, ROW_CLAIM_FIELDS, where)
+    tokens = layout.tokens
+    if "concat" in v and not concat:
+        raise fields.err(
+            f"{where}.concat", "only the rows of a multi-head spec (with heads or W_O) have concat"
+        )
+    concat_claims: tuple[Claim, ...] = ()
+    if concat:
+        concat_claims = (
+            _vector(fields, v["concat"], f"{where}.concat", widths.get("Ev"))
+            if "concat" in v
+            else (None,) * widths.get("Ev", 0)
+        )
+    attends = (
+        _attends_most(fields, v["attends_most"], f"{where}.attends_most", tokens)
+        if "attends_most" in v
+        else ()
+    )
     unclaimed: tuple[Claim, ...] = (None,) * len(tokens)
     per: dict[str, tuple[Claim, ...]] = {
         f: _per_key(fields, v[f], f"{where}.{f}", tokens) if f in v else unclaimed
@@ -146,4 +248,17 @@ def _row_claims(
         sum=total,
         weights=per["weights"],
         output=output,
+        concat=concat_claims,
+        attends_most=attends,
     )
+
+
+def _attends_most(
+    fields: Fields, v: object, field: str, tokens: tuple[str, ...]
+) -> tuple[str, ...]:
+    """The key token (or tokens) a sentence says the query attends to most."""
+    names = [v] if isinstance(v, str) else v
+    if not isinstance(names, list) or not names or not all(isinstance(t, str) for t in names):
+        raise fields.err(field, f"expected a key token or a list of key tokens, got {short(v)}")
+    fields.subset(tuple(names), tokens, field, "tokens")
+    return tuple(dict.fromkeys(names))

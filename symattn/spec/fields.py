@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from typing import Any
@@ -17,6 +18,22 @@ import numpy as np
 from symattn.config import Limits
 from symattn.errors import InputError, SpecError
 from symattn.numbers import Written, as_written, to_exact_array
+
+#: characters no name may hold: control characters (C0, DEL, C1: terminal escapes start with
+#: them) and lone surrogates (half a UTF-16 pair, which no encoding can write)
+_NOT_IN_NAMES = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+#: the same for free text (title, source, notes), where tab and line breaks are fine
+_NOT_IN_TEXT = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def bad_character(text: str, pattern: re.Pattern[str]) -> str | None:
+    """What is wrong with the first character of ``text`` that ``pattern`` forbids, or None."""
+    m = pattern.search(text)
+    if m is None:
+        return None
+    code = ord(m.group())
+    what = "a lone surrogate" if 0xD800 <= code <= 0xDFFF else "the control character"
+    return f"contains {what} U+{code:04X} at position {m.start() + 1}; remove it"
 
 
 def field_key(k: str) -> str:
@@ -101,6 +118,9 @@ class Fields:
         v = d.get(field, "")
         if not isinstance(v, str):
             raise self.err(field, f"expected a string, got {type_name(v)}")
+        problem = bad_character(v, _NOT_IN_TEXT)
+        if problem is not None:
+            raise self.err(field, problem)
         return v
 
     def boolean(self, d: Mapping[str, Any], field: str) -> bool:
@@ -138,8 +158,9 @@ class Fields:
         for i, t in enumerate(v, 1):
             if not isinstance(t, str) or not t.strip():
                 raise self.err(field, f"entry {i} must be a non-empty string, got {short(t)}")
-            if any(ord(c) < 32 or ord(c) == 127 for c in t):
-                raise self.err(field, f"entry {i} {t!r} contains a control character")
+            problem = bad_character(t, _NOT_IN_NAMES)
+            if problem is not None:
+                raise self.err(field, f"entry {i} {t!r} {problem}")
             if t in seen:
                 raise self.err(field, f"duplicate name {t!r}")
             seen.add(t)

@@ -8,8 +8,9 @@ arrays, and the author's :class:`Claims` kept as :class:`~symattn.numbers.Writte
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
+from types import MappingProxyType
 
 import numpy as np
 
@@ -67,6 +68,10 @@ def needed_inputs(x_mode: bool) -> tuple[str, ...]:
 #: one claimed number, or None where the author claims nothing
 Claim = Written | None
 
+#: the arithmetic a spec's printed results were computed in (``precision``); ``exact`` is a
+#: person working by hand, rounding only what they write down
+PRECISIONS: tuple[str, ...] = ("float32", "float16", "bfloat16", "float64", "exact")
+
 
 @dataclass(frozen=True)
 class RowClaims:
@@ -78,6 +83,10 @@ class RowClaims:
     sum: Claim
     weights: tuple[Claim, ...]
     output: tuple[Claim, ...]
+    #: the concatenated head outputs (rows of a multi-head spec only; empty otherwise)
+    concat: tuple[Claim, ...] = ()
+    #: the key tokens a sentence says the query attends to most (empty: no such sentence)
+    attends_most: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -90,13 +99,26 @@ class TokenClaims:
 
 
 @dataclass(frozen=True)
+class HeadClaims:
+    """The claims of one head of a multi-head spec: its q/k/v rows and its query rows."""
+
+    tokens: Mapping[str, TokenClaims]
+    rows: Mapping[str, RowClaims]
+
+
+@dataclass(frozen=True)
 class Claims:
-    """All numbers an author claims, kept as written."""
+    """All numbers an author claims, kept as written.
+
+    ``heads`` maps a head's index (0-based here; the file numbers heads from 1) to its
+    claims; ``rows`` then holds what follows the heads (``concat``, the ``W_O`` output).
+    """
 
     d_k: Claim
     sqrt_d_k: Claim
     tokens: Mapping[str, TokenClaims]
     rows: Mapping[str, RowClaims]
+    heads: Mapping[int, HeadClaims] = field(default_factory=lambda: MappingProxyType({}))
 
 
 @dataclass(frozen=True)
@@ -119,6 +141,12 @@ class Spec:
     missing: tuple[str, ...]
     inputs: Mapping[str, np.ndarray]
     claims: Claims
+    #: the arithmetic of the printed results (``PRECISIONS``); None: inferred per claim
+    precision: str | None = None
+    #: inputs printed as roundings of unknown values (each entry within its half-unit)
+    rounded_inputs: tuple[str, ...] = ()
+    #: for each rounded input, the half-unit of every entry as written (read-only arrays)
+    half_units: Mapping[str, np.ndarray] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
     def start(self) -> Start:
@@ -144,6 +172,11 @@ class Spec:
     def absent(self) -> tuple[str, ...]:
         """The needed inputs the spec does not give."""
         return tuple(n for n in self.needed if n not in self.inputs)
+
+    @property
+    def has_heads(self) -> bool:
+        """True when the computation splits into heads (``num_heads > 1`` or a ``W_O``)."""
+        return self.num_heads > 1 or "W_O" in self.inputs or "W_O" in self.missing
 
     @property
     def computable(self) -> bool:

@@ -277,13 +277,14 @@ def test_integer_products_are_exact(seed: int) -> None:
 
 
 def test_scores_are_stored_as_integers_with_fraction_values() -> None:
-    from symattn.exact import ScaledIntTensor
+    from symattn.exact import LazyTensor, ScaledIntTensor
 
     r = symattn.scaled_dot_product_attention(
         [[0.5, Fraction(1, 3)]], [[0.25, 3], [1, 1]], [[1], [2]], scale=1
     )
     s = r.scores
-    assert isinstance(s, ScaledIntTensor)
+    assert isinstance(s, LazyTensor) and "value" not in vars(s)  # built when first read
+    assert isinstance(s.value, ScaledIntTensor)
     assert list(s.values[0]) == [Fraction(1, 8) + 1, Fraction(1, 2) + Fraction(1, 3)]
     assert list(s.exact()[0]) == [s.rational((0, 0)), s.rational((0, 1))]
     assert not s.values.flags.writeable

@@ -17,7 +17,7 @@ def test_linear_form_equals_the_explicit_parts() -> None:
     scores = RationalTensor(obj([[1, 2, F(-1, 2)]]))
     coef = inv_sqrt(2)
     masked = np.array([[False, False, True]])
-    add = np.array([[F(0), F(1, 3), F(0)]], dtype=object)
+    add = RationalTensor(obj([[0, F(1, 3), 0]]))
     linear = LinearSurdTensor(scores, coef, masked, add)
     explicit = SurdTensor(linear.p, linear.q, linear.r, masked)
     assert linear.r == explicit.r == 2

@@ -6,10 +6,8 @@ import numpy as np
 
 import symattn
 from symattn.config import DEFAULT_LIMITS
-from symattn.exact import float_of
-from symattn.fast.fallback import certify_row_entries, row_weights
 from symattn.fast.float64 import run
-from symattn.fast.problem import Problem, prepare
+from symattn.fast.problem import prepare
 
 
 def arb_reference(q, k, v, **kw):  # the reference: the pure Arb path of symattn.exact
@@ -18,12 +16,18 @@ def arb_reference(q, k, v, **kw):  # the reference: the pure Arb path of symattn
     )
 
 
+def arb_weights(q, k, v, **kw):  # the weights by the pure Arb path of symattn.exact
+    exact_float = kw.pop("exact_float", True)
+    r = symattn.scaled_dot_product_attention(q, k, v, exact_float=exact_float, **kw)
+    return r.weights.to_numpy(method="exact")
+
+
 def same(a: np.ndarray, b: np.ndarray) -> bool:
     return a.shape == b.shape and bool(np.all((a == b) | (np.isnan(a) & np.isnan(b))))
 
 
 def fallbacks(q, k, v, **kw) -> int:
-    """How many output entries the fast float64 path leaves to the fallback."""
+    """How many output entries the fast float64 bound leaves open."""
     p = prepare(
         q,
         k,
@@ -36,10 +40,3 @@ def fallbacks(q, k, v, **kw) -> int:
         DEFAULT_LIMITS,
     )
     return run(p, None, DEFAULT_LIMITS, 256)[1]
-
-
-def row_reference(p: Problem, b: tuple[int, ...], i: int) -> list[float]:
-    """One row of weights by the Arb fallback alone (independent of the fast path)."""
-    S = p.k.shape[-2]
-    got = certify_row_entries(row_weights(p, b, i), list(range(S)), float_of, 80, DEFAULT_LIMITS)
-    return [got[j] for j in range(S)]

@@ -13,8 +13,10 @@ from symattn.numbers import (
     compact_text,
     fixed,
     fraction_text,
+    int_text,
     parse_number,
     plain,
+    ratio_text,
     rounded_text,
     terminating_text,
 )
@@ -109,3 +111,15 @@ def test_rounded_text(x: Fraction, decimals: int, mode: Rounding, text: str) -> 
 )
 def test_compact_text_uses_decimal_notation(x: Fraction, decimals: int, text: str) -> None:
     assert compact_text(x, decimals) == text
+
+
+def test_int_and_ratio_text_of_any_size() -> None:
+    """Issue 15 rows 10/11: no str(int), which Python refuses past 4300 digits."""
+    n = 7**9000  # 7606 digits
+    text = int_text(n)
+    assert len(text) == 7606 and text.startswith("7") and int_text(-n) == "-" + text
+    assert ratio_text(F(1, n)) == "1/" + text
+    assert ratio_text(F(-3, 4)) == "-3/4" == str(F(-3, 4))
+    assert ratio_text(F(6, 3)) == "2" == str(F(6, 3))
+    assert fraction_text(F(1, 3 * n)) == "1/" + int_text(3 * n)
+    assert rounded_text(F(n), 3) == text and compact_text(F(n)) == text

@@ -1,5 +1,9 @@
 from __future__ import annotations
 
+import contextlib
+import sys
+import time
+from collections.abc import Iterator
 from decimal import Decimal
 from fractions import Fraction
 
@@ -10,10 +14,12 @@ from hypothesis import strategies as st
 from symattn.numbers.rounding import (
     Rounding,
     decimal_exponent,
+    int_to_decimal,
     is_tie,
     round_decimals,
     round_significant,
     round_to_int,
+    scaled_decimal,
     terminating_decimal,
 )
 
@@ -150,3 +156,48 @@ def test_decimal_exponent_of_huge_numbers_needs_no_decimal_string() -> None:
     )  # str() of the numerator would exceed Python's 4300-digit limit
     assert decimal_exponent(big) == 19999
     assert decimal_exponent(1 / big) == -20000
+
+
+@contextlib.contextmanager
+def _unlimited_str_digits() -> Iterator[None]:
+    old = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        yield
+    finally:
+        sys.set_int_max_str_digits(old)
+
+
+@given(st.integers(min_value=-(2**20000), max_value=2**20000))
+def test_int_to_decimal_is_exact(n: int) -> None:
+    with _unlimited_str_digits():
+        expected = Decimal(str(n))
+    got = int_to_decimal(n)
+    assert got == expected and got.as_tuple() == expected.as_tuple()
+
+
+@pytest.mark.parametrize("bits", [2049, 14_300, 100_000, 262_144])
+def test_int_to_decimal_of_huge_integers(bits: int) -> None:
+    """Issue 15 rows 10/11: integers past Python's 4300-digit str() limit, in milliseconds."""
+    n = 3 ** int(bits / 1.585) + 1
+    t0 = time.perf_counter()
+    d = int_to_decimal(-n)
+    assert time.perf_counter() - t0 < 2.0
+    assert d < 0 and Fraction(d) == -n
+
+
+@pytest.mark.parametrize("mode", list(Rounding))
+def test_round_decimals_of_values_past_int_max_str_digits(mode: Rounding) -> None:
+    """Issue 15 rows 10/11: e^10000 (4343 digits) once raised ValueError in round_decimals."""
+    x = F(3**20000 * 7 + 5, 7)  # 9543 digits before the point, 5/7 after
+    d = round_decimals(x, 2, mode)
+    assert Fraction(d) == 3**20000 + F(71, 100)  # 5/7 = 0.714285... is 0.71 in every mode
+    assert round_decimals(-x, -3, mode) == scaled_decimal(-round_to_int(x / 1000, mode), 3)
+    assert round_significant(x, 5, mode) == round_decimals(x, 5 - 1 - decimal_exponent(x), mode)
+    assert is_tie(F(3**20000 * 2 + 1, 2), 0)
+
+
+def test_scaled_decimal_keeps_the_coefficient() -> None:
+    assert str(scaled_decimal(12, 2)) == "1.2E+3" == str(Decimal("12e2"))
+    assert scaled_decimal(0, -2).as_tuple() == Decimal("0e-2").as_tuple()
+    assert scaled_decimal(-5, -1) == Decimal("-0.5")

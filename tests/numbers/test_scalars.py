@@ -222,3 +222,21 @@ def test_float32_shortest_repr(x: float) -> None:
     assert got == Fraction(str(f32))
     assert np.float32(float(got)) == f32
     assert to_fraction(f32, exact_float=True) == Fraction(x)
+
+
+def test_max_bits_bounds_one_number() -> None:
+    """Issue 15 row 20: a number (Fraction, int, ratio-like object, text) beyond max_bits."""
+    from fractions import Fraction
+
+    from symattn.config import Limits
+    from symattn.errors import LimitError
+    from symattn.numbers.scalars import total_bits
+
+    small = Limits(max_bits=64)
+    for x in (Fraction(1, 3**50), 3**50, "0." + "1" * 30, "1e-30"):
+        with pytest.raises(LimitError, match="max_bits=64"):
+            to_fraction(x, limits=small)
+        with pytest.raises(LimitError, match="max_bits=64"):
+            as_written(x, limits=small)
+    assert to_fraction(Fraction(1, 3**30), limits=small) == Fraction(1, 3**30)  # 48 + 1 bits
+    assert total_bits([Fraction(3, 4), Fraction(-1), "not counted"]) == (2 + 3) + (1 + 1)

@@ -189,3 +189,37 @@ BAD = [
 @pytest.mark.parametrize(("text", "error", "words"), [b[1:] for b in BAD], ids=[b[0] for b in BAD])
 def test_bad_specs(text: str, error: type[Exception], words: list[str]) -> None:
     assert_bad(text, error, words)
+
+
+def test_precision_and_rounded_inputs() -> None:
+    s = spec(
+        QT
+        + 'precision = "float32"\nrounded_inputs = ["K", "V"]\n'
+        + BASE.replace("V = [[10, 20], [30, 40]]", 'V = [[10.0, "20.50"], [30, "1/3"]]')
+    )
+    assert s.precision == "float32" and s.rounded_inputs == ("K", "V")
+    assert s.half_units["K"][0, 0] == Fraction(1, 2)
+    assert [list(r) for r in s.half_units["V"]] == [
+        [Fraction(1, 20), Fraction(1, 200)],
+        [Fraction(1, 2), Fraction(0)],
+    ]
+    assert "Q" not in s.half_units
+    plain = spec(QT + BASE)
+    assert plain.precision is None and plain.rounded_inputs == () and dict(plain.half_units) == {}
+
+
+@pytest.mark.parametrize(
+    ("top", "words"),
+    [
+        ('precision = "float31"', ["precision", "'float32'"]),
+        ("precision = 32", ["precision", "expected one of"]),
+        ('rounded_inputs = ["W_Q"]', ["rounded_inputs", "'W_Q' is not given"]),
+        ('rounded_inputs = ["K", "K"]', ["rounded_inputs", "listed twice"]),
+        ('rounded_inputs = ["k"]', ["rounded_inputs", "did you mean 'K'"]),
+        ('rounded_inputs = "K"', ["rounded_inputs", "a list of input names"]),
+    ],
+)
+def test_bad_precision_and_rounded_inputs(top: str, words: list[str]) -> None:
+    with pytest.raises(SpecError) as info:
+        spec(QT + top + "\n" + BASE)
+    assert str(info.value).startswith("spec.toml: ") and all(w in str(info.value) for w in words)

@@ -1,0 +1,172 @@
+"""The scores ``Q K^T`` of a block of query rows as double-doubles with a proved error per row.
+
+Slice products are exact (:mod:`symattn.fast.sliced`); products of the same weight
+``2**(width*(s+t))`` are summed exactly in float64 (the width leaves room for four per
+level), and the levels are added from the top in double-double (``DWPlusFP`` of Joldes,
+Muller and Popescu: relative error ``<= 2u^2`` per addition, bounded here by ``4u^2`` of the
+sum of the absolute values, which bounds every partial sum). Per-line exponents (binary
+floats) scale rows and columns by powers of two, exact unless the result underflows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from symattn.fast.doubles import U2, fast_two_sum, two_sum
+from symattn.fast.sliced import Sliced
+from symattn.fast.workspace import Workspace
+
+__all__ = ["PER_LEVEL", "Levels", "chunk_scores", "compact_lines", "score_levels", "score_width"]
+
+#: products of equal weight summed exactly in float64 (the score width leaves room for them)
+PER_LEVEL = 4
+
+#: absolute error of a power-of-two scaling that underflows, generously (in the scaled units)
+_UNDERFLOW = 2.0**-1060
+
+
+def score_width(terms: int) -> int:
+    """Slice width so that :data:`PER_LEVEL` slice products summed over ``terms`` stay below
+    ``2**53`` (so a level of the score product is an exact float64 sum)."""
+    return max(4, (53 - PER_LEVEL.bit_length() - (max(terms, 1) - 1).bit_length()) // 2)
+
+
+@dataclass(frozen=True)
+class Levels:
+    """The exact score products of a block of rows, by weight: level ``L`` holds the exact
+    float64 sum of the slice products of weight ``2**(width*L)``. Rows and keys are scaled
+    by ``2**row_exp`` and ``2**col_exp`` (relative line exponents, ``None``: 0); the scores
+    are then in units of ``unit_Q * unit_K * 2**(top_Q + top_K)``, and ``err`` bounds, per
+    row, the error of :func:`chunk_scores` there. ``integer``: one level without line
+    exponents (exact integers below ``2**51``)."""
+
+    levels: list[np.ndarray]
+    width: int
+    row_exp: np.ndarray | None
+    col_exp: np.ndarray | None
+    err: np.ndarray
+    integer: bool
+
+
+def _line_scale(exps: np.ndarray | None, top: int) -> np.ndarray | None:
+    return None if exps is None else (exps[..., 0] - top).astype(np.int32)
+
+
+def _abs_int(parts: list[np.ndarray], width: int) -> np.ndarray:
+    """``|sum_s parts[s] * 2**(width*s)|`` bounded above (float64, the sum of magnitudes)."""
+    total: np.ndarray = np.abs(parts[0])
+    for s, a in enumerate(parts[1:], 1):
+        total = total + np.abs(a) * 2.0 ** (width * s)
+    return total
+
+
+def compact_lines(a: np.ndarray, axis: int) -> np.ndarray | None:
+    """The indices of the lines (rows for ``axis=1``, columns for ``axis=0``) where a slice is
+    not zero, when they are few enough for a compact product; ``None``: use it whole."""
+    nz = np.flatnonzero(a.any(axis=axis))
+    return nz if 4 * nz.size < a.shape[1 - axis] else None
+
+
+def score_levels(
+    q: Sliced, k: Sliced, b: tuple[int, ...], rows: slice, work: Workspace | None = None
+) -> Levels:
+    """The exact slice products (BLAS) of query rows ``rows`` of batch entry ``b``."""
+    work = work or Workspace()
+    qsl = [a[rows] for a in q.at_batch(b)]
+    ksl = k.at_batch(b)
+    n_rows, E = qsl[0].shape
+    shape = (n_rows, ksl[0].shape[0])
+    levels: list[np.ndarray | None] = [None] * (len(qsl) + len(ksl) - 1)
+    qrows = [compact_lines(x, 1) for x in qsl]
+    krows = [compact_lines(y, 1) for y in ksl]
+    for i, x in enumerate(qsl):
+        for j, y in enumerate(ksl):
+            lev = levels[i + j]
+            qi, kj = qrows[i], krows[j]
+            if qi is None and kj is None:  # dense: exact, integers below 2**53
+                if lev is None:
+                    levels[i + j] = np.matmul(x, y.T, out=work.get(f"level{i + j}", shape))
+                else:  # exact: the width leaves room for PER_LEVEL products
+                    lev += np.matmul(x, y.T, out=work.get("product", shape))
+                continue
+            if lev is None:
+                lev = levels[i + j] = work.get(f"level{i + j}", shape)
+                lev.fill(0.0)
+            if qi is not None and kj is not None:
+                lev[np.ix_(qi, kj)] += x[qi] @ y[kj].T
+            elif qi is not None:
+                lev[qi] += x[qi] @ y.T
+            else:
+                lev[:, kj] += x @ y[kj].T
+    width = q.width
+    top = len(levels) - 1
+    q_exps = q.exps_at(b)
+    row_exp = _line_scale(None if q_exps is None else q_exps[rows], q.top_exp)
+    col_exp = _line_scale(k.exps_at(b), k.top_exp)
+    # every partial sum of the levels is at most sum_k |Q_int[i, k]| * max |K_int[j, :]|
+    qn = _abs_int(qsl, width).sum(axis=1) * (1 + (E + 8) * 2.0**-52)
+    kmax = _abs_int(ksl, width).max(axis=1, initial=0.0)
+    if row_exp is not None:
+        qn = np.ldexp(qn, row_exp)
+    if col_exp is not None:
+        kmax = np.ldexp(kmax, col_exp)
+    err = (top * 4 * U2 * (1 + 2.0**-40)) * qn * float(kmax.max(initial=0.0))
+    if row_exp is not None or col_exp is not None:
+        err = err + _UNDERFLOW
+    err = err + _truncation(q, k, b, rows, qsl, ksl, row_exp, col_exp)
+    done = [x for x in levels if x is not None]
+    assert len(done) == len(levels)
+    integer = top == 0 and row_exp is None and col_exp is None
+    return Levels(done, width, row_exp, col_exp, err, integer)
+
+
+def chunk_scores(lv: Levels, rs: slice) -> tuple[np.ndarray, np.ndarray]:
+    """The scores of rows ``rs`` of the block as double-doubles ``(sh, sl)`` (within
+    ``lv.err`` per row): the levels added from the top, then the line scalings."""
+    top = len(lv.levels) - 1
+    sh = lv.levels[top][rs]
+    if top:
+        sh = np.ldexp(sh, lv.width * top)
+    sl = np.zeros_like(sh)
+    for lev in range(top - 1, -1, -1):
+        x = np.ldexp(lv.levels[lev][rs], lv.width * lev)
+        s, e = two_sum(sh, x)
+        sh, sl = fast_two_sum(s, sl + e)
+    if lv.col_exp is not None:
+        sh, sl = np.ldexp(sh, lv.col_exp[None, :]), np.ldexp(sl, lv.col_exp[None, :])
+    if lv.row_exp is not None:
+        scale = lv.row_exp[rs][:, None]
+        sh, sl = np.ldexp(sh, scale), np.ldexp(sl, scale)
+    return sh, sl
+
+
+def _truncation(
+    q: Sliced,
+    k: Sliced,
+    b: tuple[int, ...],
+    rows: slice,
+    qsl: list[np.ndarray],
+    ksl: list[np.ndarray],
+    qs: np.ndarray | None,
+    ks: np.ndarray | None,
+) -> np.ndarray | float:
+    """Per row, the score error of lines cut short: ``|dS_ij| <= tq_i ||K_j||_1 +
+    ||Q_i||_1 tk_j + E tq_i tk_j`` in line units (``t`` = 1 on a cut line), scaled."""
+    tq_all, tk = q.trunc_at(b), k.trunc_at(b)
+    tq = None if tq_all is None else tq_all[rows]
+    if tq is None and tk is None:
+        return 0.0
+    E = qsl[0].shape[1]
+    n_rows = qsl[0].shape[0]
+    tqf = np.zeros(n_rows) if tq is None else tq[:, 0].astype(np.float64)
+    tkf = np.zeros(ksl[0].shape[0]) if tk is None else tk[:, 0].astype(np.float64)
+    qn = _abs_int(qsl, q.width).sum(axis=1) * (1 + (E + 8) * 2.0**-52)
+    kn = _abs_int(ksl, k.width).sum(axis=1) * (1 + (E + 8) * 2.0**-52)
+    rs = np.ones(n_rows) if qs is None else np.ldexp(1.0, qs)
+    cs = np.ones(len(kn)) if ks is None else np.ldexp(1.0, ks)
+    kn_max = float((kn * cs).max(initial=0.0))
+    tk_max = float((tkf * cs).max(initial=0.0))
+    bound: np.ndarray = rs * (tqf * kn_max + qn * tk_max + E * tqf * tk_max)
+    return bound * (1 + 2.0**-40)
