@@ -107,9 +107,10 @@ def combine(
                 f"{nums.plain(concat_name, lead + (i, t))} \\times {factors[t]}"
                 for t in range(width)
             ]
-            prods = nums.products(
+            raw = nums.products(
                 concat_name, [(lead + (i, t), Fraction(wo[t, c])) for t in range(width)]
             )
+            prods = ["0" if wo[t, c] == 0 else p for t, p in enumerate(raw)]
             rounded = [side(r"\approx", *with_h), side(r"\approx", *prods)]
             rest = nums.sides("output", lead + (i, c), rounded=rounded)
             math = chain(f"y_{{{i + 1},{c + 1}}}", [side("=", *symbolic), *rest])

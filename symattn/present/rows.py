@@ -280,7 +280,8 @@ def _outputs(
         if weights_exact:
             prods = [rational_latex(_weight(nums, view.at(i, j)) * v[j, c]) for j in active]
         else:
-            prods = nums.products("weights", [(view.at(i, j), Fraction(v[j, c])) for j in active])
+            rounded = nums.products("weights", [(view.at(i, j), Fraction(v[j, c])) for j in active])
+            prods = ["0" if v[j, c] == 0 else p for j, p in zip(active, rounded, strict=True)]
         rel = "=" if weights_exact else r"\approx"
         exact = [side("=", exactforms.output(view, i, c))] if nums.exact else []
         rest = nums.sides(
