@@ -206,7 +206,7 @@ def _exps(
         short = short_surd_latex(s)
         exact: list[Side] = []
         if short is not None:
-            exact.append(side("=", "1" if short == "0" else f"e^{{{short}}}"))
+            exact.append(side("=", f"e^{{{short}}}"))
         elif nums.exact:
             exact.append(side("=", exactforms.power(view, i, j)))
         lhs = f"e^{{{view.sym('s', f'{i + 1},{j + 1}')}}}"
