@@ -215,5 +215,5 @@ def _jsonable(value: Any, writer: Writer) -> Any:
 def render_json(doc: Document, *, templates: str | Path | None = None) -> str:
     """The document model as JSON; sentences carry their key and their text (math in ``$``)."""
     writer = Writer(load_messages(doc.lang, templates), FORMATS["plain"], doc.lang)
-    data = {"schema": "symattn.document/1", **_jsonable(doc, writer)}
+    data = {"schema": "symattn.document/2", **_jsonable(doc, writer)}
     return json.dumps(data, ensure_ascii=False, indent=1) + "\n"

@@ -90,7 +90,7 @@ def test_fragment_has_no_preamble() -> None:
 
 def test_json_is_the_model() -> None:
     data = json.loads(render_json(_hostile_doc()))
-    assert data["schema"] == "symattn.document/1"
+    assert data["schema"] == "symattn.document/2"
     row = data["parts"][0]["rows"][0]
     assert row["token"] == HOSTILE[0]
     assert row["heading"]["text"] == f"Query \u201c{HOSTILE[0]}\u201d"
@@ -237,3 +237,13 @@ def test_regen_golden_check_finds_nothing_stale(capsys: pytest.CaptureFixture[st
     assert regen_golden.main(["--check"]) == 0
     assert capsys.readouterr().out == ""
     assert regen_golden.main(["--bogus"]) == 2
+
+
+def test_user_html_template_extends_the_page(tmp_path: Path) -> None:
+    (tmp_path / "html").mkdir()
+    (tmp_path / "html" / "document.html.j2").write_text(
+        '{% extends "html/base.html.j2" %}\n{% block rounding %}<p>MINE</p>{% endblock %}\n',
+        encoding="utf-8",
+    )
+    page = render_html(_hostile_doc(), templates=tmp_path)
+    assert "<p>MINE</p>" in page and "About the numbers" not in page
