@@ -12,7 +12,7 @@ A repr never raises: anything that goes wrong gives the class and shape alone.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from decimal import Decimal
 from fractions import Fraction
 from itertools import product
@@ -66,28 +66,31 @@ def _text(value: Any) -> str:
 def decide_entries(
     t: ExactTensor,
     indices: list[tuple[int, ...]],
-    decide: Callable[[Ball], Any],
+    decide: Callable[[Ball], Any] | Sequence[Callable[[Ball], Any]],
     *,
     neg_inf: Any = None,
     start_bits: int = 64,
     limits: Limits = DEFAULT_LIMITS,
     floats: np.ndarray | None = None,
+    rational: Callable[[tuple[int, ...]], Fraction | None] | None = None,
 ) -> list[Any]:
-    """``decide`` on an enclosure of each entry at ``indices``, cheap for a few entries of a
-    large tensor.
+    """``decide`` (one for all, or one per entry) on an enclosure of each entry at
+    ``indices``, cheap for a few entries of a large tensor.
 
     When most entries are asked for, or the tensor is small, it is refined as a whole
     (:meth:`ExactTensor.certify_entries`). For a few entries of a larger one, each entry's
     first enclosure comes from its exact surd (scaled scores) or from its correctly rounded
     float64 (``floats``, else ``t.to_numpy()``) widened to one ulp on each side (the value
     lies within half an ulp); only entries that this does not decide are refined exactly.
+    ``rational`` answers ``t.rational`` faster when the caller knows more (a row of weights).
     """
+    deciders = list(decide) if isinstance(decide, Sequence) else [decide] * len(indices)
     size = 1
     for n in t.shape:
         size *= n
-    if size <= SMALL or 4 * len(indices) >= size:
+    if size <= SMALL or 4 * len(set(indices)) >= size:
         return t.certify_entries(
-            indices, [decide] * len(indices), neg_inf=neg_inf, start_bits=start_bits, limits=limits
+            indices, deciders, neg_inf=neg_inf, start_bits=start_bits, limits=limits
         )
     results: list[Any] = [None] * len(indices)
     pending: list[int] = []
@@ -96,9 +99,9 @@ def decide_entries(
         if t.is_neg_inf(idx):
             results[n] = neg_inf
             continue
-        q = t.rational(idx)
+        q = (rational or t.rational)(idx)
         if q is not None:
-            results[n] = decide(Ball.exact(q))
+            results[n] = deciders[n](Ball.exact(q))
             continue
         ball = None
         if surd_of is not None:
@@ -113,7 +116,7 @@ def decide_entries(
             if math.isfinite(f):
                 ulp = Fraction(math.ulp(f))
                 ball = Ball(Fraction(f) - ulp, Fraction(f) + ulp)
-        res = decide(ball) if ball is not None else None
+        res = deciders[n](ball) if ball is not None else None
         if res is None:
             pending.append(n)
         else:
@@ -121,7 +124,7 @@ def decide_entries(
     if pending:
         refined = t.certify_entries(
             [indices[n] for n in pending],
-            [decide] * len(pending),
+            [deciders[n] for n in pending],
             neg_inf=neg_inf,
             start_bits=start_bits,
             limits=limits,

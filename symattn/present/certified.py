@@ -18,7 +18,7 @@ import numpy as np
 from symattn.config import Limits
 from symattn.engine.result import AttentionResult
 from symattn.exact import Ball, ExactTensor
-from symattn.exact.display import decide_entries
+from symattn.exact.display import SMALL, decide_entries
 from symattn.numbers.rounding import Rounding
 from symattn.present.layout import LINE_EM, Side, side
 from symattn.present.mathwidth import width
@@ -36,8 +36,11 @@ def certified_round(
     requests: Sequence[tuple[tuple[int, ...], Fraction]],
     decimals: int,
     limits: Limits,
+    floats: np.ndarray | None = None,
+    rational: Callable[[tuple[int, ...]], Fraction | None] | None = None,
 ) -> list[Decimal]:
-    """Correct roundings of ``factor * t[index]`` for each request, decided from enclosures."""
+    """Correct roundings of ``factor * t[index]`` for each request, decided from enclosures
+    (all at once; see :func:`symattn.exact.display.decide_entries`)."""
 
     def decide_for(factor: Fraction) -> Callable[[Ball], Decimal | None]:
         def decide(ball: Ball) -> Decimal | None:
@@ -46,24 +49,48 @@ def certified_round(
 
         return decide
 
-    return t.certify_entries(
+    return decide_entries(
+        t,
         [idx for idx, _ in requests],
         [decide_for(factor) for _, factor in requests],
         start_bits=int(decimals * 3.33) + 64,
         limits=limits,
+        floats=floats,
+        rational=rational,
     )
+
+
+def certified_signs(
+    t: ExactTensor,
+    requests: Sequence[tuple[tuple[int, ...], Fraction]],
+    limits: Limits,
+    floats: np.ndarray | None = None,
+) -> list[int]:
+    """The sign of ``t[idx] - x`` for each ``(idx, x)``, decided exactly or from enclosures
+    (all at once)."""
+
+    def decide_for(x: Fraction) -> Callable[[Ball], int | None]:
+        def decide(ball: Ball) -> int | None:
+            if ball.lower == ball.upper:  # an exact entry
+                return (ball.lower > x) - (ball.lower < x)
+            # an irrational entry differs from every rational x
+            return 1 if ball.lower > x else -1 if ball.upper < x else None
+
+        return decide
+
+    found = decide_entries(
+        t,
+        [idx for idx, _ in requests],
+        [decide_for(x) for _, x in requests],
+        limits=limits,
+        floats=floats,
+    )
+    return [int(v) for v in found]
 
 
 def certified_sign(t: ExactTensor, idx: tuple[int, ...], x: Fraction, limits: Limits) -> int:
     """The sign of ``t[idx] - x``, decided exactly or from enclosures."""
-    q = t.rational(idx)
-    if q is not None:
-        return (q > x) - (q < x)
-
-    def decide(ball: Ball) -> int | None:  # an irrational entry differs from every rational x
-        return 1 if ball.lower > x else -1 if ball.upper < x else None
-
-    return int(t.certify_entries([idx], [decide], limits=limits)[0])
+    return certified_signs(t, [(idx, x)], limits)[0]
 
 
 def surd_sign(a: Fraction, b: Fraction, r: int) -> int:
@@ -128,13 +155,15 @@ class Numbers:
         if not todo:
             return [self._entries[(stage, idx)] for idx in indices]
         t = self.tensor(stage)
-        floats = None
-        if 4 * len(todo) < _size(t.shape):
-            floats = self._floats.get(stage)
-            if floats is None:
-                floats = self._floats[stage] = t.to_numpy(limits=self.limits)
+        floats = self.floats_of(stage, len(todo))
         values = decide_entries(
-            t, todo, decide, start_bits=int(decimals * 3.33) + 64, limits=self.limits, floats=floats
+            t,
+            todo,
+            decide,
+            start_bits=int(decimals * 3.33) + 64,
+            limits=self.limits,
+            floats=floats,
+            rational=lambda idx: self.rational(stage, idx),
         )
         for idx, v in zip(todo, values, strict=True):
             self._entries[(stage, idx)] = v
@@ -149,8 +178,15 @@ class Numbers:
     def products(
         self, stage: str, requests: Sequence[tuple[tuple[int, ...], Fraction]]
     ) -> list[str]:
-        """Rounded ``factor * stage[idx]`` for each request."""
-        values = certified_round(self.tensor(stage), requests, self.decimals, self.limits)
+        """Rounded ``factor * stage[idx]`` for each request (all at once)."""
+        values = certified_round(
+            self.tensor(stage),
+            requests,
+            self.decimals,
+            self.limits,
+            self.floats_of(stage, len({idx for idx, _ in requests})),
+            lambda idx: self.rational(stage, idx),
+        )
         out = []
         for (idx, factor), v in zip(requests, values, strict=True):
             text = fixed(v, self.decimals)
@@ -171,6 +207,17 @@ class Numbers:
         if key not in self._rows:
             self._rows[key] = row_of(idx[:-1])
         return self._rows[key]
+
+    def floats_of(self, stage: str, wanted: int) -> np.ndarray | None:
+        """The stage in float64 (cached) when ``wanted`` entries are few of a large stage."""
+        t = self.tensor(stage)
+        size = _size(t.shape)
+        if size <= SMALL or 4 * wanted >= size:
+            return None
+        floats = self._floats.get(stage)
+        if floats is None:
+            floats = self._floats[stage] = t.to_numpy(limits=self.limits)
+        return floats
 
     def exact_decimal(self, stage: str, idx: tuple[int, ...]) -> str | None:
         """The entry as a short exact decimal (``5``, ``0.25``), else ``None``."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from symattn.errors import InputError
 from symattn.exact import Surd
-from symattn.present.certified import Numbers, certified_sign, surd_sign
+from symattn.present.certified import Numbers, certified_signs, surd_sign
 from symattn.present.layout import vector
 from symattn.present.model import Msg, Seg, count_seg, math_seg, msg, token_seg
 from symattn.present.numbers import rational_latex
@@ -50,12 +50,15 @@ def interpret(view: View, i: int, nums: Numbers) -> tuple[Msg, ...]:
     # the output relative to the value vector of the (first) top token
     v = view.V
     ref = top[0]
-    output = nums.tensor(view.output_step.name)
+    stage = view.output_step.name
+    requests = [(view.at(i, c), v[ref, c]) for c in range(v.shape[1])]
+    signs = certified_signs(
+        nums.tensor(stage), requests, nums.limits, nums.floats_of(stage, len(requests))
+    )
     up: list[Seg] = []
     down: list[Seg] = []
     same: list[Seg] = []
-    for c in range(v.shape[1]):
-        sign = certified_sign(output, view.at(i, c), v[ref, c], nums.limits)
+    for c, sign in enumerate(signs):
         (up if sign > 0 else down if sign < 0 else same).append(count_seg(c + 1))
     key = token_seg(view.klabels[ref])
     ref_vec = math_seg(

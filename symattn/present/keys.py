@@ -148,6 +148,7 @@ FIXED_SENTENCES: frozenset[str] = frozenset(
         "scale_intro",
         "scale_intro_given",
         "masked_keys",
+        "keys_elided",
         "added_mask",
         "fully_masked",
         "fully_masked_output",

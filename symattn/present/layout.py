@@ -36,6 +36,8 @@ HEAD = 4
 TAIL = 2
 #: a vector with more entries than this is summarised
 MAX_VECTOR = 16
+#: a sum with more terms than this shows its first and last terms around ``\\cdots``
+MAX_TERMS = 16
 
 
 @dataclass(frozen=True)
@@ -70,10 +72,13 @@ def side(rel: str, *terms: str, op: str = "+") -> Side:
 def chain(lhs: str, sides: Sequence[Side], budget: float = LINE_EM) -> str:
     """``lhs rel terms rel terms ...`` on one line, or broken into an ``aligned`` block.
 
-    A side ``= x`` right after the same ``x`` (``= 0.5 = 0.5``) is written once.
+    A side ``= x`` right after the same ``x`` (``= 0.5 = 0.5``) is written once; a sum of more
+    than :data:`MAX_TERMS` terms shows its first and last ones around ``\\cdots``.
     """
     kept: list[Side] = []
     for s in sides:
+        if len(s.terms) > MAX_TERMS:
+            s = Side(s.rel, (*s.terms[:HEAD], r"\cdots", *s.terms[-TAIL:]), s.op)
         before = kept[-1].terms if kept else (lhs,)
         if s.rel == "=" and s.terms == before:
             continue

@@ -55,8 +55,27 @@ class _Steps:
         self.items.append(StepDoc(slot, heading, intro, lines, after))
 
 
+#: a row with more visible keys than this works out the first and last ones only
+MAX_KEYS = 16
+#: how many first and last keys such a row works out
+FIRST_KEYS, LAST_KEYS = 6, 2
+
+
 def _keys(view: View, js: list[int]) -> tuple[Seg, ...]:
     return tuple(token_seg(view.klabels[j]) for j in js)
+
+
+def worked_keys(active: list[int]) -> list[int]:
+    """The keys whose lines a step writes out: all, or the first and last of many."""
+    if len(active) <= MAX_KEYS:
+        return active
+    return active[:FIRST_KEYS] + active[-LAST_KEYS:]
+
+
+def _elided(active: list[int]) -> tuple[Msg, ...]:
+    """A sentence on the keys a step does not write out, when there are any."""
+    n = len(active) - len(worked_keys(active))
+    return (msg("keys_elided", count=n, n=count_seg(n)),) if n else ()
 
 
 def query_row(view: View, i: int, nums: Numbers) -> RowDoc:
@@ -96,7 +115,7 @@ def _dots(
 ) -> tuple[tuple[Msg, ...], tuple[Line, ...], tuple[Msg, ...]]:
     """Step 1: the score of every visible key, ``q . k`` term by term (exact)."""
     lines = []
-    for j in active:
+    for j in worked_keys(active):
         factors, products = dot_terms(view.Q[i], view.K[j])
         math = chain(
             f"{view.sym('q', str(i + 1))} \\cdot {view.sym('k', str(j + 1))}",
@@ -113,11 +132,11 @@ def _dots(
     intro: tuple[Msg, ...] = (msg("dot_intro"),)
     if hidden:
         intro += (_masked_sentence(view, hidden),)
-        return intro, tuple(lines), ()
+        return intro, tuple(lines), _elided(active)
     scores = [rational_latex(view.scores[i, j]) for j in range(len(view.klabels))]
     lhs = f"\\left[{view.sym('q', str(i + 1))} \\cdot {view.sym('k', 'j')}\\right]_{{j}}"
     vec = Line(msg("score_vector"), vector_line(lhs, "=", scores))
-    return intro, (*lines, vec), (msg("score_meaning"),)
+    return intro, (*lines, vec), (*_elided(active), msg("score_meaning"))
 
 
 def _divisor(view: View) -> str:
@@ -144,7 +163,7 @@ def _scaling(
     sentences: list[Msg] = []
     lines = []
     scaled, masked = view.scaled, view.masked
-    for j in active:
+    for j in worked_keys(active):
         score = rational_latex(view.scores[i, j])
         lhs = view.sym("s", f"{i + 1},{j + 1}")
         if divided:
@@ -169,6 +188,7 @@ def _scaling(
         stage = "masked_scores" if view.has_mask else "scaled_scores"
         sides = [side("=", first), *nums.sides(stage, view.at(i, j), exact=exact)]
         lines.append(Line(None, chain(lhs, sides), at=("key", j)))
+    sentences.extend(_elided(active))
     if hidden:
         sentences.append(_masked_sentence(view, hidden))
     lines.append(_s_vector(view, i, nums))
@@ -200,7 +220,7 @@ def _exps(
 ) -> tuple[tuple[Msg, ...], tuple[Line, ...], tuple[Msg, ...]]:
     """Step 3: ``e`` to the power of each visible scaled score, and their sum ``Z``."""
     lines = []
-    for j in active:
+    for j in worked_keys(active):
         s = view.masked.surd(view.at(i, j))
         assert s is not None
         short = short_surd_latex(s)
@@ -227,7 +247,7 @@ def _exps(
         sides.append(side("=", *shown))
     z = Line(msg("sum_intro"), chain(view.sym("Z", str(i + 1)), sides + rest), at=("sum", 0))
     after = (msg("exp_masked"),) if hidden else ()
-    return (msg("exp_intro"),), (*lines, z), after
+    return (msg("exp_intro"),), (*lines, z), (*_elided(active), *after)
 
 
 def _weight_vector(view: View, i: int, nums: Numbers) -> str:
@@ -247,7 +267,7 @@ def _weights(
     """Step 4: each weight as its exponential over ``Z``, and the weight vector."""
     lines = []
     den = nums.plain("exp_sums", view.at(i))
-    for j in active:
+    for j in worked_keys(active):
         num = nums.plain("exp_scores", view.at(i, j))
         exact = [side("=", exactforms.weight(view, i, j))] if nums.exact else []
         rounded = [side(r"\approx", f"\\frac{{{num}}}{{{den}}}")]
@@ -256,7 +276,7 @@ def _weights(
         lhs = view.sym("w", f"{i + 1},{j + 1}")
         lines.append(Line(None, chain(lhs, [side("=", frac), *rhs]), at=("key", j)))
     lines.append(Line(None, _weight_vector(view, i, nums)))
-    return (msg("weights_intro"),), tuple(lines), ()
+    return (msg("weights_intro"),), tuple(lines), _elided(active)
 
 
 def _outputs(
@@ -265,10 +285,15 @@ def _outputs(
     """Step 5: each output component as the weighted sum of the values, and the output."""
     stage = view.output_step.name
     v = view.V
+    cols = range(v.shape[1])
+    weights_exact = all(_is_exact(nums, "weights", view.at(i, j)) for j in active)
+    products: list[str] = []
+    if not weights_exact:  # every product of the row rounded at once
+        requests = [(view.at(i, j), Fraction(v[j, c])) for c in cols for j in active]
+        products = nums.products("weights", requests)
     lines = []
     shown = []
-    weights_exact = all(_is_exact(nums, "weights", view.at(i, j)) for j in active)
-    for c in range(v.shape[1]):
+    for c in cols:
         formula = [
             f"{view.sym('w', f'{i + 1},{j + 1}')} \\times {paren(rational_latex(v[j, c]))}"
             for j in active
@@ -280,22 +305,17 @@ def _outputs(
         if weights_exact:
             prods = [rational_latex(_weight(nums, view.at(i, j)) * v[j, c]) for j in active]
         else:
-            rounded = nums.products("weights", [(view.at(i, j), Fraction(v[j, c])) for j in active])
-            prods = ["0" if v[j, c] == 0 else p for j, p in zip(active, rounded, strict=True)]
-        rel = "=" if weights_exact else r"\approx"
+            block = products[c * len(active) : (c + 1) * len(active)]
+            prods = ["0" if v[j, c] == 0 else p for j, p in zip(active, block, strict=True)]
         exact = [side("=", exactforms.output(view, i, c))] if nums.exact else []
-        rest = nums.sides(
-            stage,
-            view.at(i, c),
-            exact=exact,
-            rounded=() if weights_exact else (side(rel, *with_w), side(rel, *prods)),
-        )
+        approx = () if weights_exact else (side(r"\approx", *with_w), side(r"\approx", *prods))
+        rest = nums.sides(stage, view.at(i, c), exact=exact, rounded=approx)
         if weights_exact:
             rest = [side("=", *with_w), side("=", *prods), *rest]
         math = chain(view.sym("o", f"{i + 1},{c + 1}"), [side("=", *formula), *rest])
         lines.append(Line(None, math, at=("col", c)))
         shown.append(nums.plain(stage, view.at(i, c)))
-    exact_out = all(_is_exact(nums, stage, view.at(i, c)) for c in range(v.shape[1]))
+    exact_out = all(_is_exact(nums, stage, view.at(i, c)) for c in cols)
     rel = "=" if exact_out else r"\approx"
     result = Line(msg("output_result"), vector_line(view.sym("o", str(i + 1)), rel, shown))
     intro = msg("output_intro_exact") if weights_exact else msg("output_intro")

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from symattn.present.layout import (
+    HEAD,
     LINE_EM,
+    MAX_TERMS,
+    TAIL,
     MAX_COLS,
     MAX_ROWS,
     chain,
@@ -45,10 +48,18 @@ def test_a_long_chain_breaks_into_aligned_lines_that_fit() -> None:
 
 
 def test_every_term_appears_once_in_order_after_breaking() -> None:
-    terms = [str(k) for k in range(100, 160)]
-    tex = chain("z", [side("=", *terms)])
+    terms = [f"{k}.{k}" for k in range(100, 100 + MAX_TERMS)]
+    tex = chain("z", [side("=", *terms)], budget=20)
     flat = tex.replace("&\\quad", "").replace("\\\\", "")
-    assert [t for t in flat.split() if t.isdigit()] == terms
+    assert tex.startswith("\\begin{aligned}")
+    assert [t for t in flat.split() if t[0].isdigit()] == terms
+
+
+def test_a_long_sum_shows_its_first_and_last_terms() -> None:
+    terms = [str(k) for k in range(100, 160)]
+    tex = chain("z", [side("=", *terms), side("=", "1")])
+    kept = [t for t in tex.replace("&\\quad", "").split() if t.isdigit()]
+    assert kept == terms[:HEAD] + terms[-TAIL:] + ["1"] and r"+ \cdots +" in tex
 
 
 def test_positions_keep_the_first_and_last() -> None:

@@ -247,3 +247,31 @@ def test_user_html_template_extends_the_page(tmp_path: Path) -> None:
     )
     page = render_html(_hostile_doc(), templates=tmp_path)
     assert "<p>MINE</p>" in page and "About the numbers" not in page
+
+
+def test_a_large_example_stays_small_and_fits_the_page(tmp_path: Path) -> None:
+    """40 tokens, d = 32: summarised matrices, sums and keys; nothing overflows."""
+    import numpy as np
+
+    rng = np.random.default_rng(5)
+    x = np.round(rng.standard_normal((40, 32)), 2)
+    names = [f"w{i}" for i in range(40)]
+    r = scaled_dot_product_attention(x, x, x, query_labels=names, key_labels=names)
+    doc = build_document(r, DocMeta(), DocOptions(queries=("w7",)))
+    text = render_latex(doc)
+    assert len(text) < 80_000 and r"\cdots" in text
+    (row,) = doc.parts[0].rows
+    dots = row.step("dots")
+    assert dots is not None and [m.key for m in dots.after][0] == "keys_elided"
+    xelatex = require_tool("xelatex")
+    (tmp_path / "doc.tex").write_text(text, encoding="utf-8")
+    run = subprocess.run(
+        [xelatex, "-interaction=nonstopmode", "-halt-on-error", "doc.tex"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stdout[-3000:]
+    log = (tmp_path / "doc.log").read_text(encoding="utf-8", errors="replace")
+    assert [w for w in overfull_boxes(log) if w > OVERFULL_PT] == []
