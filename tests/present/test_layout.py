@@ -5,10 +5,10 @@ from __future__ import annotations
 from symattn.present.layout import (
     HEAD,
     LINE_EM,
-    MAX_TERMS,
-    TAIL,
     MAX_COLS,
     MAX_ROWS,
+    MAX_TERMS,
+    TAIL,
     chain,
     matrix,
     positions,
