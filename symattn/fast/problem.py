@@ -43,11 +43,11 @@ __all__ = [
 Progress = Callable[[int, int], None]
 
 #: fixed-point bits of the weights in ``P V`` (their truncation is below ``2**-WEIGHT_BITS``)
-WEIGHT_BITS = 88
+WEIGHT_BITS = 84
 #: bits a line of V keeps (more are cut, with a bound)
 V_MAX_BITS = 104
 #: a slice product of ``P V`` below ``2**-DROP_BITS`` of the largest is not computed (bounded)
-DROP_BITS = 90
+DROP_BITS = 84
 
 
 def pv_pairs(aw: int, na: int, vw: int, nv: int) -> list[tuple[int, int]]:
@@ -225,6 +225,8 @@ def _assemble(
         k_s, v_s = k_s.repeat(groups), v_s.repeat(groups)
     batch = batch_of(q_s, k_s, v_s)
     full = batch + (q.shape[-2], S)
+    if masked is not None and not masked.any():
+        masked = None  # an additive mask without -inf masks nothing
     try:
         masked = np.broadcast_to(masked, full) if masked is not None else None
         if add is not None:
