@@ -18,8 +18,9 @@ import numpy as np
 from symattn.config import Limits
 from symattn.engine.result import AttentionResult
 from symattn.exact import Ball, ExactTensor
+from symattn.exact.ball import Places, Significant
 from symattn.exact.display import SMALL, decide_entries
-from symattn.numbers.rounding import Rounding
+from symattn.numbers.rounding import Rounding, round_decimals
 from symattn.present.layout import LINE_EM, Side, side
 from symattn.present.mathwidth import width
 from symattn.present.model import DocOptions, Shown
@@ -29,6 +30,8 @@ from symattn.present.numbers import fixed, is_short_decimal, is_short_rational, 
 ROUNDING = Rounding.HALF_EVEN
 #: a stage with at most this many entries is rounded whole at once; larger ones entry by entry
 ROUND_WHOLE = 4096
+#: a rounded number this large is written in scientific notation
+LARGE = Decimal(10) ** 12
 
 
 def certified_round(
@@ -42,8 +45,15 @@ def certified_round(
     """Correct roundings of ``factor * t[index]`` for each request, decided from enclosures
     (all at once; see :func:`symattn.exact.display.decide_entries`)."""
 
+    zero = round_decimals(Fraction(0), decimals, ROUNDING)
+    below = -(decimals * 10 // 3) - 2  # |x| < 2**below rounds to 0 at ``decimals`` places
+
     def decide_for(factor: Fraction) -> Callable[[Ball], Decimal | None]:
+        factor_bits = (abs(factor.numerator) // factor.denominator + 1).bit_length()
+
         def decide(ball: Ball) -> Decimal | None:
+            if factor == 0 or ball.upper_bits + factor_bits < below:  # tiny: no bounds built
+                return zero
             lo, hi = sorted((ball.lower * factor, ball.upper * factor))
             return Ball(lo, hi).round_decimals(decimals, ROUNDING)
 
@@ -120,6 +130,7 @@ class Numbers:
         self._entries: dict[tuple[str, tuple[int, ...]], Decimal] = {}
         self._rows: dict[tuple[str, tuple[int, ...]], Fraction | None] = {}
         self._floats: dict[str, np.ndarray] = {}
+        self.scientific = False  # whether some number was written as m x 10^e
 
     def tensor(self, stage: str) -> ExactTensor:
         """The stage called ``stage`` (``masked_scores``: the scaled scores when unmasked)."""
@@ -147,10 +158,7 @@ class Numbers:
     def prefetch(self, stage: str, indices: list[tuple[int, ...]]) -> list[Decimal]:
         """Round the entries at ``indices`` of a large stage together (cached)."""
         todo = [idx for idx in indices if (stage, idx) not in self._entries]
-        decimals = self.decimals
-
-        def decide(b: Ball) -> Decimal | None:
-            return b.round_decimals(decimals, ROUNDING)
+        decide = Places(self.decimals, ROUNDING)
 
         if not todo:
             return [self._entries[(stage, idx)] for idx in indices]
@@ -160,7 +168,7 @@ class Numbers:
             t,
             todo,
             decide,
-            start_bits=int(decimals * 3.33) + 64,
+            start_bits=int(self.decimals * 3.33) + 64,
             limits=self.limits,
             floats=floats,
             rational=lambda idx: self.rational(stage, idx),
@@ -170,8 +178,21 @@ class Numbers:
         return [self._entries[(stage, idx)] for idx in indices]
 
     def rounded(self, stage: str, idx: tuple[int, ...]) -> str:
-        """The rounded text of ``stage[idx]`` (certified), recorded as shown."""
-        text = fixed(self._round(stage, idx), self.decimals)
+        """The rounded text of ``stage[idx]`` (certified), recorded as shown.
+
+        A number of :data:`LARGE` or more is written ``m \\times 10^{e}`` with one more
+        significant digit than the decimals asked for (``e^{927}``: 403 digits otherwise).
+        """
+        value = self._round(stage, idx)
+        if abs(value) >= LARGE:
+            self.scientific = True
+            decide = Significant(self.decimals + 1, ROUNDING)
+            (sig,) = decide_entries(self.tensor(stage), [idx], decide, limits=self.limits)
+            exponent = sig.adjusted()
+            mantissa = fixed(sig.scaleb(-exponent), self.decimals)
+            text = f"{mantissa} \\times 10^{{{exponent}}}"
+        else:
+            text = fixed(value, self.decimals)
         self.shown.append(Shown(stage, idx, Fraction(1), self.decimals, text))
         return text
 

@@ -145,6 +145,11 @@ def build_document(
         combine=combine,
         rounding=(
             msg("rounding", count=options.digits, digits=count_seg(options.digits)),
+            *(
+                (msg("rounding_large", count=options.digits + 1, n=count_seg(options.digits + 1)),)
+                if nums.scientific
+                else ()
+            ),
             msg("rounding_sums"),
         ),
         missing=(),

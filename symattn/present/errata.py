@@ -33,6 +33,7 @@ from symattn.present.model import (
     math_seg,
     msg,
     text_seg,
+    token_seg,
 )
 from symattn.present.numbers import PLAIN_DECIMAL, SQRT_TEXT, vector_latex
 from symattn.present.view import View
@@ -48,6 +49,10 @@ TOKEN_STEPS: tuple[str, ...] = tuple(TOKEN_STAGES.values())
 UNANNOTATED = frozenset({"missing-input"})
 #: finding parameters that are symbols, shown as math
 SYMBOL_PARAMS = frozenset({"symbol"})
+#: finding parameters that are token names, set off like every token
+TOKEN_PARAMS = frozenset({"query", "top", "token"})
+#: findings whose claim is a token name (a sentence about which key a query attends to)
+TOKEN_CLAIMS = frozenset({"interpretation"})
 #: a list of numbers as a finding writes it (``[0.82, 0.18]``)
 _VECTOR = re.compile(r"\[(.*)\]")
 
@@ -81,9 +86,12 @@ def number_seg(text: str) -> Seg:
 
 
 def param_seg(name: str, value: object) -> Param:
-    """A finding parameter as a sentence piece: numbers and vectors as math, the rest as text."""
+    """A finding parameter as a sentence piece: numbers and vectors as math, token names set
+    off, the rest as text."""
     if name in SYMBOL_PARAMS and str(value) == "d_k":
         return math_seg("d_k")
+    if name in TOKEN_PARAMS and isinstance(value, str):
+        return token_seg(value)
     if isinstance(value, (list, tuple)):
         return tuple(number_seg(str(v)) for v in value) or text_seg("—")
     text = str(value)
@@ -201,7 +209,9 @@ class Placer:
         params: dict[str, Param] = {
             k: param_seg(k, v) for k, v in f.params.items() if not isinstance(v, Message)
         }
-        params["claimed"] = number_seg(f.claimed)
+        params["claimed"] = (
+            token_seg(f.claimed) if f.code in TOKEN_CLAIMS else number_seg(f.claimed)
+        )
         params["expected"] = number_seg(f.expected or "")
         exact = f.exact
         params["exact"] = (

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from symattn.errors import InputError
+from symattn.errors import InputError, PrecisionError
 from symattn.exact import Surd
 from symattn.present.certified import Numbers, certified_signs, surd_sign
 from symattn.present.layout import vector
@@ -52,9 +52,12 @@ def interpret(view: View, i: int, nums: Numbers) -> tuple[Msg, ...]:
     ref = top[0]
     stage = view.output_step.name
     requests = [(view.at(i, c), v[ref, c]) for c in range(v.shape[1])]
-    signs = certified_signs(
-        nums.tensor(stage), requests, nums.limits, nums.floats_of(stage, len(requests))
-    )
+    try:
+        signs = certified_signs(
+            nums.tensor(stage), requests, nums.limits, nums.floats_of(stage, len(requests))
+        )
+    except PrecisionError:  # closer than the precision limit tells (a mask of -1e9): say nothing
+        return tuple(out)
     up: list[Seg] = []
     down: list[Seg] = []
     same: list[Seg] = []

@@ -33,10 +33,10 @@ ERRATA: Mapping[str, str] = MappingProxyType(
         "precision-mixed": "errata_precision_mixed",
         "float-representation": "errata_float_representation",
         "undecided": "errata_undecided",
-        "float-bound": "errata_float_representation",
-        "rounded-inputs": "errata_propagated_interval",
-        "propagated-error": "errata_wrong_value",
-        "interpretation": "errata_wrong_value",
+        "float-bound": "errata_float_bound",
+        "rounded-inputs": "errata_rounded_inputs",
+        "propagated-error": "errata_propagated_error",
+        "interpretation": "errata_interpretation",
         "dk-mismatch-kind": "errata_dk_mismatch_divisor",
         "ambiguous": "errata_truncated",
         "undecided-limit": "errata_undecided",
@@ -180,6 +180,7 @@ FIXED_SENTENCES: frozenset[str] = frozenset(
         # rounding
         "rounding",
         "rounding_sums",
+        "rounding_large",
         # cannot compute
         "missing_intro",
         "missing_inputs",

@@ -98,6 +98,7 @@ def check_json(report: CheckReport, lang: str = "en") -> dict[str, Any]:
                 "exact": f.exact,
                 "expected": f.expected,
                 "message": say(f.message, messages),
+                "alternatives": list(f.alternatives),
             }
             for f in report.findings
         ],
@@ -213,28 +214,30 @@ def audit_text(reports: Sequence[AuditReport], lang: str = "en") -> str:
     for r in reports:
         for f in r.findings:
             exact = f", {words['exact']} {f.exact}" if f.exact else ""
-            where = f"{r.path}:{f.line}:{f.column}"
+            where = f"{_one_line(r.path)}:{f.line}:{f.column}"
             lines.append(
                 f"{where}: {f.code} {words['claimed']} {f.claimed}{exact} — "
                 f"{say(f.message, messages)}"
             )
         for u in r.unparsed:
-            text = _one_line(u.text)[:80]
-            lines.append(
-                f"{r.path}:{u.line}: {words['not_checked']}: {text} ({_one_line(u.reason)})"
-            )
+            text, reason = _one_line(u.text)[:80], _one_line(u.reason)
+            lines.append(f"{_one_line(r.path)}:{u.line}: {words['not_checked']}: {text} ({reason})")
         if r.recognised is not None:
-            lines.append(f"{r.path}: {words['recognised']} {recognised_text(r.recognised, lang)}")
+            lines.append(
+                f"{_one_line(r.path)}: {words['recognised']} {recognised_text(r.recognised, lang)}"
+            )
         summary = words["audit_summary"].format(
             findings=len(r.findings), checked=r.checked, unparsed=len(r.unparsed)
         )
-        lines.append(f"{r.path}: {summary}")
+        lines.append(f"{_one_line(r.path)}: {summary}")
     return "\n".join(lines) + "\n"
 
 
 def _one_line(text: str) -> str:
-    """``text`` with every line break and control character as a space."""
-    return "".join(" " if ch < " " or ch == "\x7f" else ch for ch in text)
+    """``text`` on one line: every line break (``\\n``, ``\\x0c``, NEL, U+2028, ...) and every
+    control character a space."""
+    flat = " ".join(text.splitlines())
+    return "".join(" " if ch < " " or "\x7f" <= ch <= "\x9f" else ch for ch in flat)
 
 
 def audit_markdown(reports: Sequence[AuditReport], lang: str = "en") -> str:

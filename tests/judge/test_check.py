@@ -148,6 +148,7 @@ def test_reports() -> None:
         "exact",
         "expected",
         "message",
+        "alternatives",
     }
     md = check_markdown(r, "zh", "T*")
     assert "勘误表" in md and "T\\*" in md

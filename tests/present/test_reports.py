@@ -119,3 +119,17 @@ def test_recognised_text_of_an_unlisted_source_is_an_error() -> None:
     r = Recognised("telepathy", ("a",), ("a",), ("a",))
     with pytest.raises(InputError, match="no message for audit source 'telepathy'"):
         recognised_text(r)
+
+
+@pytest.mark.parametrize("brk", ["\n", "\x0b", "\x0c", "\x1c", "\x85", "\u2028", "\u2029"])
+def test_audit_text_lines_never_break(brk: str) -> None:
+    """Issue 15 row 27: every line of the text report starts with the file name."""
+    text = f"$$ 1 + 1 = 3 $$\n\n\\(=\\]&\\frac{{1}}{{2}}1{brk}$=\\)\n"
+    path = f"a{brk}b.md"
+    out = audit_text([audit(text, path=path)])
+    assert all(line.startswith("a b.md:") for line in out.splitlines()), out
+
+
+def test_check_json_carries_the_alternatives() -> None:
+    data = check_json(_checked())
+    assert all(isinstance(f["alternatives"], list) for f in data["findings"])
