@@ -115,7 +115,7 @@ SCALE_SPEC = (
 )
 
 
-@pytest.mark.parametrize("scale", ['"1/2"', "0.125", "1e-3"])
+@pytest.mark.parametrize("scale", ['"1/2"', "0.125", "1e-3", "1e-8", "1e-9", '"3e-12"'])
 def test_explain_with_a_scale(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], scale: str
 ) -> None:

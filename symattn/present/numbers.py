@@ -43,7 +43,10 @@ def is_short_rational(f: Fraction) -> bool:
     """Whether ``f`` is short enough to print exactly (few digits, or a small fraction)."""
     text = decimal_text(f)
     if text is not None:
-        return len(text.lstrip("-0.").replace(".", "")) <= SHORT_SIGNIFICANT
+        digits = text.lstrip("-0.").replace(".", "")
+        if "." not in text:  # an integer: its trailing zeros are not significant
+            digits = digits.rstrip("0")
+        return len(digits) <= SHORT_SIGNIFICANT
     return abs(f.numerator) < SHORT_PART and f.denominator < SHORT_PART
 
 
