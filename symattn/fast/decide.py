@@ -8,7 +8,9 @@ error of each computed unnormalised weight, :func:`output_bounds` bounds ``o = u
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
+from fractions import Fraction
 
 import flint
 import numpy as np
@@ -52,6 +54,14 @@ def _row_sum_error(
     r_acc = 4 * 4 * U2 * (np.abs(rh) + 1)
     d_r = eta * n_active + r_acc
     return d_r, rh - np.abs(rl) - d_r
+
+
+@functools.lru_cache(maxsize=64)
+def unit_dd(unit: Fraction) -> tuple[float, float, float]:
+    """An exact rational as a double-double with an absolute error bound (kept: one per
+    problem, asked for by every block)."""
+    with flint.ctx.workprec(256):
+        return arb_dd(arb_of(unit))
 
 
 @dataclass(frozen=True)
@@ -105,8 +115,7 @@ def output_bounds(
     if cut is not None:
         d_n = d_n + (rh + d_r)[:, None] * cut[0][None, :] * (1 + 2.0**-40)
     oh, ol = dd_div(nh, nl, rh[:, None], rl[:, None])
-    with flint.ctx.workprec(256):
-        uh, ul, uerr = arb_dd(arb_of(p.v_unit))
+    uh, ul, uerr = unit_dd(p.v_unit)
     oh, ol = dd_mul(oh, ol, uh, ul)
     o_abs = np.abs(oh) + np.abs(ol)
     # |o_true - o| <= unit (dN + |N/R| dR) / R_lo + relative 2**-96 |o| + |N/R| uerr

@@ -14,7 +14,7 @@ import numpy as np
 
 from symattn.config import Limits
 from symattn.errors import InputError, ShapeError
-from symattn.exact import AttentionSpec, Surd, arb_of, int_matmul, inv_sqrt
+from symattn.exact import AttentionSpec, Surd, int_matmul, inv_sqrt
 from symattn.fast.doubles import arb_dd, dd_div
 from symattn.fast.scores import PER_LEVEL, score_width
 from symattn.fast.sliced import Exact, Sliced, from_float, from_ints
@@ -348,9 +348,3 @@ def exact_add(p: Problem, b: tuple[int, ...]) -> tuple[np.ndarray, Fraction] | N
     if p.add is None:
         return None
     return p.add.source.batch(b).at((slice(None), slice(None)), small=True)
-
-
-def unit_dd(unit: Fraction) -> tuple[float, float, float]:
-    """An exact rational as a double-double with an absolute error bound."""
-    with flint.ctx.workprec(256):
-        return arb_dd(arb_of(unit))

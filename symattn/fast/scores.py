@@ -70,7 +70,10 @@ def _abs_int(parts: list[np.ndarray], width: int) -> np.ndarray:
 
 def compact_lines(a: np.ndarray, axis: int) -> np.ndarray | None:
     """The indices of the lines (rows for ``axis=1``, columns for ``axis=0``) where a slice is
-    not zero, when they are few enough for a compact product; ``None``: use it whole."""
+    not zero, when they are few enough for a compact product; ``None``: use it whole (always
+    for a small slice, where finding the lines costs more than it saves)."""
+    if a.shape[1 - axis] < 64:
+        return None
     nz = np.flatnonzero(a.any(axis=axis))
     return nz if 4 * nz.size < a.shape[1 - axis] else None
 
