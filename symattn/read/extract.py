@@ -59,6 +59,9 @@ class ChainText:
     links: tuple[Link, ...]
     kind: str
     before: str = ""
+    #: the names of the rows of its matrix, when a column of labels stands before it
+    #: (``X = \begin{array}{r}\text{动物} \\ \text{马路}\end{array} \begin{bmatrix}…``)
+    row_names: tuple[str, ...] = ()
 
     @property
     def line(self) -> int:
@@ -138,8 +141,10 @@ def _formulas(norm: str) -> list[tuple[int, int]]:
                 if m is not None:
                     cuts.append(i)
                     ends_value = False
-            elif ch.isalnum() or ch == "." or ch == "_":
-                ends_value = True
+            elif ch.isdigit() or ch == ".":
+                ends_value = True  # (after a name, ``A V =`` is a product: no new formula)
+            elif ch.isalpha() or ch == "_":
+                ends_value = False
             elif not ch.isspace():
                 ends_value = False
         i += 1
@@ -162,8 +167,29 @@ def _formulas(norm: str) -> list[tuple[int, int]]:
     return out
 
 
+#: a column of labels beside a matrix: an ``array`` whose rows are words
+_LABELS: Final = re.compile(
+    r"\\begin\s*\{array\}\s*\{[^{}]{0,20}\}(?P<body>(?:\s*\\(?:text|mathrm)\s*\{[^{}]{1,40}\}"
+    r"\s*(?:\\\\)?)+)\s*\\end\s*\{array\}"
+)
+_LABEL: Final = re.compile(r"\\(?:text|mathrm)\s*\{([^{}]{1,40})\}")
+
+
+def _labels(piece: Mapped) -> tuple[Mapped, list[tuple[int, tuple[str, ...]]]]:
+    """``piece`` with its columns of row labels blanked, and each column's place and names."""
+    found = [
+        (m.start(), m.end(), tuple(n.strip() for n in _LABEL.findall(m.group("body"))))
+        for m in _LABELS.finditer(piece.text)
+    ]
+    if not found:
+        return piece, []
+    blanked = piece.replace([(a, b, " " * (b - a)) for a, b, _ in found])
+    return blanked, [(a, names) for a, _, names in found]
+
+
 def chains_of(piece: Mapped, src: Source, kind: str, before: str = "") -> list[ChainText]:
     """The chains of one row of math or one line of text (respelled first)."""
+    piece, labels = _labels(piece)
     norm = respell(piece)
     text = norm.text
     if not any(r in text for r in RELATIONS):
@@ -179,7 +205,15 @@ def chains_of(piece: Mapped, src: Source, kind: str, before: str = "") -> list[C
                 y -= 1
             links.append(Link(text[x:y], rel, norm.slice(x, max(y, x + 1)), src))
         if len(links) >= 2:
-            out.append(ChainText(tuple(links), kind, before if a == 0 else ""))
+            names = next(
+                (
+                    n
+                    for at, n in labels
+                    if links[0].offset(0) <= piece.at(at) <= links[-1].offset(0)
+                ),
+                (),
+            )
+            out.append(ChainText(tuple(links), kind, before if a == 0 else "", names))
     return out
 
 

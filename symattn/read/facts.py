@@ -406,6 +406,9 @@ def _stated_fact(reading: Reading, s: Stated) -> Fact | None:
         at=s.at,
         block=reading.block_of(s.at),
         how="math",
+        row_names=s.row_names
+        if s.row_names and len(dims) == 2 and dims[0] == len(s.row_names)
+        else (),
         exponent=exponent_text,
         source="" if role is None else "inherited" if s.stepped and not own else "name",
         **_from_role(role),  # type: ignore[arg-type]

@@ -46,7 +46,28 @@ def _is_matrix(env: str) -> bool:
 
 
 def math_rows(text: str, start: int, end: int) -> Iterator[Mapped]:
-    """The rows of the LaTeX math ``text[start:end]``."""
+    r"""The rows of the LaTeX math ``text[start:end]``; a row that starts with an operator or
+    a relation (``&\quad + t_7 + t_8``, ``&= -0.5``) continues the row before it."""
+    previous: Mapped | None = None
+    for row in _rows(text, start, end):
+        if previous is not None and _CONTINUES.match(row.text):
+            previous = Mapped.concat(previous, row)
+            continue
+        if previous is not None:
+            yield previous
+        previous = row
+    if previous is not None:
+        yield previous
+
+
+#: the start of an aligned row that continues the one before it
+_CONTINUES: Final = re.compile(
+    r"\s*(?:\\q?quad\b|\\[,;:!]|\s)*(?:[-+=≈×·]|\\(?:approx|times|cdot|simeq)\b)"
+)
+
+
+def _rows(text: str, start: int, end: int) -> Iterator[Mapped]:
+    """The rows of the LaTeX math ``text[start:end]``, as written."""
     stack: list[str] = []
     row_start = start
     blanks: list[tuple[int, int, str]] = []

@@ -25,13 +25,14 @@ from symattn.read.claims import Judging, Known
 from symattn.read.definitions import Definition, Definitions, holds
 from symattn.read.evaluate import Value, evaluate, flatten
 from symattn.read.extract import ChainText, Link
+from symattn.read.intervals import overlaps, rounded_interval
 from symattn.read.links import NOTHING, Parsed, label_of, read_first, read_link, unknown_math
 from symattn.read.messages import fraction_text, say
 from symattn.read.notations import PROSE_SENTENCE, SUBSCRIPT_INDEX
 from symattn.read.observations import Spot, Stated
 from symattn.read.report import Unparsed, text_finding
 from symattn.read.scalar import Scalar
-from symattn.read.sums import pairs
+from symattn.read.sums import pairs, terms
 from symattn.read.syntax import (
     Call,
     Node,
@@ -68,7 +69,7 @@ class _Run:
     unparsed: list[Unparsed] = field(default_factory=list)
     stated: list[Stated] = field(default_factory=list)
     #: numbers the text wrote as roundings, by value: what they round (None: ambiguous)
-    rounded: dict[str, Known | None] = field(default_factory=dict)
+    rounded: dict[str, list[tuple[int, Known]]] = field(default_factory=dict)
     #: the source offset of the chain being judged
     at: int = 0
 
@@ -141,7 +142,7 @@ def _steps(chain: ChainText) -> list[ChainText]:
         else:
             out[-1].append(ln)
     return [
-        ChainText(tuple(links), chain.kind, chain.before if k == 0 else "")
+        ChainText(tuple(links), chain.kind, chain.before if k == 0 else "", chain.row_names)
         for k, links in enumerate(out)
         if links
     ]
@@ -239,7 +240,7 @@ def _overrides(run: _Run, node: Node) -> tuple[dict[int, Scalar], Known | None]:
             continue
         key = value_key(w)
         # the problem's exact value first (Level 1's own may rest on a name it misread)
-        k = run.known_at(key) or (run.rounded.get(key) if _rounding_like(w) else None)
+        k = run.known_at(key) or (_rounded_at(run, key) if _rounding_like(w) else None)
         if k is None or num.pos < 0:
             continue
         out[num.pos] = k.value
@@ -320,7 +321,11 @@ def _judge_claims(
         lits = literal_numbers(p.node) if i > 0 else None
         if lits is None or last_expr is None:
             left = values[last_expr] if last_expr is not None else None
-            if last_expr is not None and i > 0 and _termwise(run, parsed[last_expr], p, links[i]):
+            if (
+                last_expr is not None
+                and i > 0
+                and _termwise(run, parsed[last_expr], p, links[i], parsed[:last_expr])
+            ):
                 pass
             elif (
                 left is not None
@@ -345,6 +350,21 @@ def _judge_claims(
             run.names.note_conflicts(chain, parsed[last_expr].node, lits, conflicted, holding)
             if any(holding.values()) and not holds(lits, scalars, run.judging.accepted, run.limits):
                 continue  # explained by the conflicting definition: reported there
+        target_node = parsed[last_expr].node
+        if (
+            len(lits) == 1
+            and links[i].relation == "≈"
+            and links[last_expr].relation == "≈"
+            and target_node is not None
+            and (iv := rounded_interval(target_node)) is not None
+            and iv[0] != iv[1]
+            and overlaps(lits[0][0], iv)
+        ):
+            # ``≈ 0.4965 + 0.9930 + 3.0209 ≈ 4.5105``: a rounding of the sum of the exact
+            # terms, which the rounded terms give only within their half-units
+            run.judging.checked += 1
+            run.judging.seen.add(links[i].offset(lits[0][1] + p.offset))
+            continue
         others = [
             flatten(v)
             for k, v in enumerate(values[:last_expr])
@@ -387,30 +407,43 @@ def _remember_rounding(run: _Run, claim: Written, exact: Scalar, what: str) -> N
     if exact.rational() == claim.value:
         return  # the exact value itself: nothing rounded
     known = Known(exact, f"{what} ≈ {claim.text}", exact.op == "sqrt")
-    if key in run.rounded and run.rounded[key] is not None:
-        old = run.rounded[key]
-        if old is not None and old.value != exact:
-            run.rounded[key] = None  # one text, two meanings: none is used
-        return
-    run.rounded.setdefault(key, known)
+    run.rounded.setdefault(key, []).append((run.at, known))
 
 
-def _termwise(run: _Run, left: Parsed, right: Parsed, link: Link) -> bool:
+def _rounded_at(run: _Run, key: str) -> Known | None:
+    """What the number ``key`` was last written as the rounding of, before the chain being
+    judged (a text may round one number from two things: the nearest one counts)."""
+    before = [k for at, k in run.rounded.get(key, ()) if at <= run.at]
+    return before[-1] if before else None
+
+
+def _termwise(
+    run: _Run, left: Parsed, right: Parsed, link: Link, earlier: Sequence[Parsed] = ()
+) -> bool:
     """``0.82 × 10 + 0.18 × 30 = 8.2 + 5.4``: each number of a sum of numbers claims the
-    term of the sum on the left at its place (also component by component, for vectors)."""
+    term of the sum on the left at its place (also component by component, for vectors).
+    When an earlier link writes the same sum with names (``w_1 × 10 + w_2 × 30``), each
+    term's exact value is that of its named term."""
     if left.node is None or right.node is None:
         return False
     claimed = pairs(left.node, right.node)
     if claimed is None:
         return False
     env, exact_env = run.names.env, run.names.exact_env
-    for num, sign, term, comp in claimed:
+    named = [t for e in earlier if e.node is not None and (t := terms(e.node)) is not None]
+    named = [t for t in named if len(t) == len(terms(left.node) or ())]
+    for k, (num, sign, term, comp) in enumerate(claimed):
         try:
             over, constant = _overrides(run, term)
             v = evaluate(term, env, limits=run.limits)
             x = evaluate(term, exact_env, limits=run.limits, overrides=over)
         except (ExprError, SymattnError):
             continue
+        if named and comp is None:
+            try:
+                x = evaluate(named[-1][k][1], exact_env, limits=run.limits)
+            except (ExprError, SymattnError):
+                pass  # (a name the text does not define: the rounded term stands)
         vs, xs = flatten(v), flatten(x)
         k = comp if comp is not None else 0
         if k >= len(vs) or (comp is None and len(vs) != 1):
@@ -476,6 +509,7 @@ def _remember(run: _Run, chain: ChainText, label: str, first: Parsed, parsed: li
                 tuple(ln.text for ln in chain.links),
                 chain.start,
                 chain.before,
+                row_names=chain.row_names,
             )
         )
 

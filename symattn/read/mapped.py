@@ -93,6 +93,17 @@ class Mapped:
                     yield lo, hi, origin, length
             k += 1
 
+    @classmethod
+    def concat(cls, a: Mapped, b: Mapped, sep: str = " ") -> Mapped:
+        """``a``, ``sep`` and ``b`` as one text (``sep`` maps to the end of ``a``)."""
+        out = MappedBuilder()
+        for run, origin, length in a.runs():
+            out.add(run, origin, length)
+        out.add(sep, a.end_at(max(len(a.text), 1)), 0)
+        for run, origin, length in b.runs():
+            out.add(run, origin, length)
+        return out.build()
+
     def replace(self, replacements: Iterable[tuple[int, int, str]]) -> Mapped:
         """A respelled copy: each (start, end, new text), in order and not overlapping,
         replaces ``text[start:end]``; the new text maps to what it replaced."""

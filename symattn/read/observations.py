@@ -45,3 +45,5 @@ class Stated:
     before: str = ""
     #: the value follows a step ``→`` and takes the name of what the step before names
     stepped: bool = False
+    #: the names of the rows of its matrix (a column of labels beside it)
+    row_names: tuple[str, ...] = ()
