@@ -167,6 +167,9 @@ def _formulas(norm: str) -> list[tuple[int, int]]:
     return out
 
 
+#: a brace that no LaTeX command, ``^`` or ``_`` opens (in prose it is no grouping)
+_BARE_BRACE: Final = re.compile(r"(?<![\\A-Za-z^_}])\{")
+
 #: a column of labels beside a matrix: an ``array`` whose rows are words
 _LABELS: Final = re.compile(
     r"\\begin\s*\{array\}\s*\{[^{}]{0,20}\}(?P<body>(?:\s*\\(?:text|mathrm)\s*\{[^{}]{1,40}\}"
@@ -204,6 +207,8 @@ def chains_of(piece: Mapped, src: Source, kind: str, before: str = "") -> list[C
             while y > x and text[y - 1].isspace():
                 y -= 1
             links.append(Link(text[x:y], rel, norm.slice(x, max(y, x + 1)), src))
+        if len(links) >= 2 and kind == "text" and _BARE_BRACE.search(text, a, b):
+            continue  # ``z = {{7*7}}`` in prose: braces outside math group nothing
         if len(links) >= 2:
             names = next(
                 (
