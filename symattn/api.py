@@ -12,8 +12,10 @@ from typing import Any
 from symattn import engine
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.judge import check
+from symattn.present.assets import katex_assets
 from symattn.present.document import DocMeta, DocOptions, build_document
-from symattn.present.render import render_latex, render_markdown
+from symattn.present.notebook import summary_html, summary_latex, summary_markdown, summary_text
+from symattn.present.render import render_html, render_latex, render_markdown
 from symattn.read import audit
 
 __all__ = [
@@ -29,7 +31,12 @@ __all__ = [
 
 
 class AttentionResult(engine.AttentionResult):
-    """Every stage of one attention computation, exactly, and its worked example."""
+    """Every stage of one attention computation, exactly, and its worked example.
+
+    In a notebook it shows a bounded summary (the weights as a table and a heatmap, and the
+    output); ``repr`` prints the weights and the output as numpy prints arrays. The whole
+    worked example is :meth:`to_markdown`, :meth:`to_latex` or :meth:`to_html`.
+    """
 
     @classmethod
     def of(cls, result: engine.AttentionResult) -> AttentionResult:
@@ -53,11 +60,23 @@ class AttentionResult(engine.AttentionResult):
         fragment = kw.pop("fragment", False)
         return render_latex(self._document(lang, **kw), fragment, templates=templates)
 
+    def to_html(self, lang: str = "en", **kw: Any) -> str:
+        """The worked example as one self-contained HTML page (needs KaTeX: see
+        :mod:`symattn.present.assets`)."""
+        templates = kw.pop("templates", None)
+        return render_html(self._document(lang, **kw), templates=templates, assets=katex_assets())
+
+    def __repr__(self) -> str:
+        return summary_text(self)
+
+    def _repr_html_(self) -> str:
+        return summary_html(self)
+
     def _repr_markdown_(self) -> str:
-        return self.to_markdown()
+        return summary_markdown(self)
 
     def _repr_latex_(self) -> str:
-        return self.to_latex(fragment=True)
+        return summary_latex(self)
 
 
 def scaled_dot_product_attention(

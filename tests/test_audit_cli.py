@@ -17,10 +17,11 @@ SEED_000 = SEEDS / "000_089920b9c8cb4dc4.txt"
 
 
 def test_text_output_and_exit_1(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["audit", str(SEED_000)]) == 1
+    assert main(["audit", str(SEED_000), "--lang", "en"]) == 1
     out = capsys.readouterr().out
     assert f"{SEED_000}:69:23: truncated claimed 2.71, exact 2.71828 — " in out
-    assert f"{SEED_000}:48:29: conflicting-definition" in out
+    assert f"{SEED_000}:48:33: conflicting-definition" in out
+    assert "The text holds 97 number(s)" in out  # the coverage
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
@@ -31,6 +32,7 @@ def test_directory_json(capsys: pytest.CaptureFixture[str], jobs: str) -> None:
     assert paths == sorted(paths) and len(paths) == 3
     by = {Path(f["path"]).name: f for f in data["files"]}
     assert [x["code"] for x in by["001_b0b3fceff32b9228.txt"]["findings"]] == [
+        "interpretation",
         "approximate-constant",
         "precision-mixed",
         "truncated",
@@ -39,6 +41,53 @@ def test_directory_json(capsys: pytest.CaptureFixture[str], jobs: str) -> None:
     assert [x["code"] for x in by["004_a00461eb897f5725.txt"]["findings"]] == ["missing-input"]
     assert by["004_a00461eb897f5725.txt"]["recognised"] is None
     assert by["000_089920b9c8cb4dc4.txt"]["recognised"]["Q"] == ["Thinking"]
+
+
+def test_lang_defaults_to_the_texts_language(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["audit", str(SEED_000), "--format", "markdown"])
+    assert capsys.readouterr().out.startswith("# 勘误表")  # the seed is written in Chinese
+    main(["audit", str(FIXTURES / "audit" / "exercise_en.md"), "--format", "markdown"])
+    assert capsys.readouterr().out.startswith("# Errata")
+
+
+def test_json_has_the_coverage(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["audit", str(SEED_000), "--format", "json"])
+    (f,) = json.loads(capsys.readouterr().out)["files"]
+    cov = f["coverage"]
+    assert cov["numbers"] >= cov["read"] >= cov["judged"] > 0
+    assert sum(cov["not_read"].values()) == cov["numbers"] - cov["read"]
+    assert f["lang"] == "zh"
+
+
+def test_every_text_line_is_one_linter_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    doc = tmp_path / "breaks.md"
+    doc.write_text("\\(=\\]&\\frac{1}{2}1\u2028$=\\)\n$5! = 1\x0c20$\n", encoding="utf-8")
+    main(["audit", str(doc)])
+    out = capsys.readouterr().out
+    for line in out.splitlines():
+        assert line.startswith(f"{doc}:"), line
+
+
+def test_directory_links_out_of_the_tree_are_not_followed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    secret = tmp_path / "secret.env"
+    secret.write_text("$1 + 1 = 3$ TOKEN=hunter2\n", encoding="utf-8")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "other.md").write_text("$2 + 2 = 5$\n", encoding="utf-8")
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "post.md").write_text("$1 + 1 = 2$\n", encoding="utf-8")
+    (tree / "notes.md").symlink_to(secret)
+    (tree / "linked").symlink_to(outside, target_is_directory=True)
+    (tree / "inside.md").symlink_to(tree / "post.md")
+    assert main(["audit", str(tree)]) == 0
+    out = capsys.readouterr().out
+    assert "hunter2" not in out and "notes.md" not in out and "other.md" not in out
+    assert f"{tree / 'post.md'}:" in out and f"{tree / 'inside.md'}:" in out
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -90,6 +139,6 @@ def test_markdown_escapes_document_text(tmp_path: Path, capsys: pytest.CaptureFi
 
 def test_precision_mixed_has_no_exact_in_text(capsys: pytest.CaptureFixture[str]) -> None:
     """``precision-mixed`` is about how a number is written, not its value: no ``exact -``."""
-    main(["audit", str(SEEDS / "001_b0b3fceff32b9228.txt")])
+    main(["audit", str(SEEDS / "001_b0b3fceff32b9228.txt"), "--lang", "en"])
     (line,) = [ln for ln in capsys.readouterr().out.splitlines() if " precision-mixed " in ln]
     assert ": precision-mixed claimed 0.34 — " in line and "exact" not in line

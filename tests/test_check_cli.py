@@ -25,8 +25,8 @@ def test_text_lines(capsys: pytest.CaptureFixture[str]) -> None:
     path = str(EXAMPLES / "animal_street.toml")
     main(["check", path, "--lang", "en"])
     lines = capsys.readouterr().out.splitlines()
-    assert f"{path}:output[它,0]: truncated claimed 0.031, exact 0.031859… — " in lines[-2]
-    assert lines[-1] == "30 claims checked, 2 errors, 1 warnings"
+    assert f"{path}:output[它,1]: truncated claimed 0.031, exact 0.031859… — " in lines[-2]
+    assert lines[-1] == "Claims checked: 30. Errors: 2. Warnings: 1."
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

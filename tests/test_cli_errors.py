@@ -100,7 +100,7 @@ def test_error_is_one_line(
 
 
 USAGE = [
-    ["explain", "good.json", "--format", "html"],
+    ["explain", "good.json", "--format", "pdf"],
     ["audit", "post.md", "--lang", "fr"],
     ["check", "good.json", "--rounding", "sideways"],
     ["compute", "good.json", "--digits", "ten"],
@@ -124,7 +124,7 @@ def test_usage_errors(argv: list[str], work: Path, capsys: pytest.CaptureFixture
 SUBPROCESS = [
     (["compute", "nope.json"], "nope.json"),
     (["audit", "undecodable.md"], "byte offset"),
-    (["explain", "good.json", "--format", "html"], "invalid choice"),
+    (["explain", "good.json", "--format", "pdf"], "invalid choice"),
     (["compute", "spec.yaml"], "expected .toml or .json"),
 ]
 

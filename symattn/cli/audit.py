@@ -25,8 +25,21 @@ SUFFIXES: tuple[str, ...] = (".md", ".tex", ".txt", ".markdown")
 _PROGRESS_FROM = 4
 
 
+EPILOG = """examples:
+  symattn audit post.md
+  symattn audit notes/ --format json > audit.json
+  symattn audit chapter.tex --format markdown --lang zh > errata.md
+  cat post.txt | symattn audit -
+
+Every number of the text is accounted for: judged (checked exactly), read (understood but
+not judged: the report says why), or not read (prose, code that is not attention). The exit
+code is 1 when an error is found, 0 otherwise, 2 for a usage error. See docs/audit.md."""
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """Arguments of ``audit``."""
+    p.epilog = EPILOG
+    p.formatter_class = argparse.RawDescriptionHelpFormatter
     p.add_argument(
         "files",
         nargs="+",
@@ -40,7 +53,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="output format (default text)",
     )
     p.add_argument(
-        "--lang", choices=LANGS, default="en", help="language of the messages (default en)"
+        "--lang",
+        choices=LANGS,
+        default=None,
+        help="language of the messages (default: the language the texts are written in)",
     )
     p.add_argument(
         "--jobs", type=int, default=1, metavar="N", help="audit N files in parallel (default 1)"
@@ -48,17 +64,35 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def expand(paths: list[str]) -> list[str]:
-    """Files named, and the *.md/*.tex/*.txt files under named directories, in order."""
+    """Files named, and the *.md/*.tex/*.txt files under named directories, in order.
+
+    Inside a directory, links are followed only when they stay inside it: a link to a
+    directory is not entered, and a link to a file elsewhere (``notes.md -> ~/secret.env``)
+    is not read.
+    """
     out: list[str] = []
     for p in paths:
         if p != "-" and os.path.isdir(p):
-            found = sorted(
-                str(f) for f in Path(p).rglob("*") if f.is_file() and f.suffix.lower() in SUFFIXES
-            )
-            out.extend(found)
+            out.extend(_files_under(p))
         else:
             out.append(p)
     return out
+
+
+def _files_under(top: str) -> list[str]:
+    root = os.path.realpath(top)
+    found = []
+    for folder, dirs, files in os.walk(top, followlinks=False):
+        dirs.sort()
+        for name in files:
+            path = os.path.join(folder, name)
+            if Path(name).suffix.lower() not in SUFFIXES:
+                continue
+            real = os.path.realpath(path)
+            if os.path.commonpath([root, real]) != root or not os.path.isfile(real):
+                continue  # a link out of the tree (or to nothing): not read
+            found.append(path)
+    return sorted(found)
 
 
 def _audit_file(path: str, limits: Limits) -> AuditReport:
@@ -74,6 +108,12 @@ def _reports(files: list[str], limits: Limits, jobs: int) -> Iterator[AuditRepor
     else:
         for f in files:
             yield _audit_file(f, limits)
+
+
+def _language(reports: list[AuditReport]) -> str:
+    """The language the texts are written in (English when they differ)."""
+    langs = {r.lang for r in reports}
+    return langs.pop() if len(langs) == 1 else "en"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -92,11 +132,12 @@ def run(args: argparse.Namespace) -> int:
             print(f"\raudit: {i}/{len(files)} files", end="", file=sys.stderr, flush=True)
     if progress:
         print(file=sys.stderr)
+    lang = args.lang or _language(reports)
     if args.format == "json":
-        text = json.dumps(audit_json(reports, args.lang), ensure_ascii=False, indent=1) + "\n"
+        text = json.dumps(audit_json(reports, lang), ensure_ascii=False, indent=1) + "\n"
     elif args.format == "markdown":
-        text = audit_markdown(reports, args.lang)
+        text = audit_markdown(reports, lang)
     else:
-        text = audit_text(reports, args.lang)
+        text = audit_text(reports, lang)
     sys.stdout.write(text)
     return 1 if any(r.has_errors for r in reports) else 0

@@ -1,4 +1,4 @@
-"""``symattn explain SPEC``: write the worked example of a spec as Markdown, LaTeX or JSON."""
+"""``symattn explain SPEC``: write the worked example of a spec as Markdown, LaTeX, HTML or JSON."""
 
 from __future__ import annotations
 
@@ -7,21 +7,41 @@ import sys
 from dataclasses import replace
 
 from symattn.cli.options import limits_from
-from symattn.cli.output import write_text_atomic
+from symattn.cli.output import write_bytes_atomic, write_text_atomic
 from symattn.errors import InputError
 from symattn.present import render
-from symattn.present.document import DocOptions, build_document, meta_from_spec
-from symattn.present.plot import plot_weights
+from symattn.present.assets import katex_assets
+from symattn.present.document import MAX_DIGITS, DocOptions, build_document, meta_from_spec
+from symattn.present.plot import heatmap_image, plot_format
 from symattn.spec import load_spec
 
-HELP = "write the worked example of a spec step by step (Markdown, LaTeX or JSON; zh or en)"
+HELP = "write the worked example of a spec step by step (Markdown, LaTeX, HTML or JSON; zh or en)"
+
+EPILOG = """examples:
+  symattn explain docs/examples/thinking_machines.toml --lang en -o post.md
+  symattn explain docs/examples/causal_four_tokens.toml --format latex -o notes.tex
+  symattn explain docs/examples/two_heads.toml --format html -o page.html
+  symattn explain docs/examples/animal_street.toml --query 它 --digits 6 --exact
+  symattn explain docs/examples/thinking_machines.toml --check -o errata.md
+
+--digits is the number of decimal places of every rounded number (ties to even).
+--format html inlines KaTeX (set SYMATTN_KATEX_DIR to the dist folder of the npm package
+katex; a source checkout finds .ci/node on its own). --templates DIR runs in a jinja2 sandbox.
+See docs/explain.md."""
 
 #: output format -> render function name in symattn.present.render
-RENDERERS = {"markdown": "render_markdown", "latex": "render_latex", "json": "render_json"}
+RENDERERS = {
+    "markdown": "render_markdown",
+    "latex": "render_latex",
+    "html": "render_html",
+    "json": "render_json",
+}
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """Arguments of ``explain``."""
+    p.epilog = EPILOG
+    p.formatter_class = argparse.RawDescriptionHelpFormatter
     p.add_argument("spec", help="spec file (.toml or .json); see docs/spec.md and docs/explain.md")
     p.add_argument("--lang", help="language of the document (zh or en; default: the spec's lang)")
     p.add_argument(
@@ -31,7 +51,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="output format (default markdown)",
     )
     p.add_argument(
-        "--digits", type=int, default=4, help="decimal places of rounded numbers (default 4)"
+        "--digits",
+        type=int,
+        default=4,
+        help="decimal places of every rounded number (default 4)",
     )
     p.add_argument("--query", nargs="+", metavar="TOKEN", help="explain only these query tokens")
     p.add_argument(
@@ -41,7 +64,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--fragment", action="store_true", help="LaTeX: only the body, to paste into a document"
     )
     p.add_argument(
-        "--templates", metavar="DIR", help="your templates folder, searched before the built-in one"
+        "--templates",
+        metavar="DIR",
+        help="your templates folder, searched before the built-in one (run in a jinja2 sandbox)",
     )
     p.add_argument(
         "--check",
@@ -61,18 +86,26 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``explain``."""
     limits = limits_from(args)
-    if not 0 <= args.digits <= 50:
-        raise InputError(f"--digits {args.digits}: choose between 0 and 50")
+    if not 0 <= args.digits <= MAX_DIGITS:
+        raise InputError(f"--digits {args.digits}: choose between 0 and {MAX_DIGITS}")
     if args.fragment and args.format != "latex":
         raise InputError("--fragment only applies to --format latex")
+    plot_fmt = plot_format(args.plot) if args.plot else None
+    assets = katex_assets() if args.format == "html" else None
     spec = load_spec(args.spec, limits=limits)
-    meta = meta_from_spec(spec)
-    lang = args.lang or spec.lang
-    meta = replace(meta, lang=lang)
+    meta = replace(meta_from_spec(spec), lang=args.lang or spec.lang)
     result = spec.run() if spec.computable else None
     plot_ref = None
-    if args.plot and result is not None:
-        plot_weights(result, args.plot, digits=args.digits, limits=limits)
+    if plot_fmt is not None and result is not None:
+        image = heatmap_image(
+            result,
+            plot_fmt,
+            query_labels=meta.query_tokens or None,
+            key_labels=meta.tokens or None,
+            digits=args.digits,
+            limits=limits,
+        )
+        write_bytes_atomic(args.plot, image)
         plot_ref = args.plot
     options = DocOptions(
         digits=args.digits,
@@ -85,6 +118,8 @@ def run(args: argparse.Namespace) -> int:
     renderer = getattr(render, RENDERERS[args.format])
     if args.format == "latex":
         text = renderer(doc, fragment=args.fragment, templates=args.templates)
+    elif args.format == "html":
+        text = renderer(doc, templates=args.templates, assets=assets)
     else:
         text = renderer(doc, templates=args.templates)
     if args.output:

@@ -103,6 +103,9 @@ def sqrt_surd(n: int | Fraction) -> Surd:
     if f <= 0:
         raise InputError(f"cannot take the square root of {f}: it must be positive")
     a, b = f.numerator, f.denominator  # sqrt(a/b) = sqrt(a*b)/b
+    root = math.isqrt(a * b)
+    if root * root == a * b:  # a perfect square of any size (1/c^2 of a rational scale c)
+        return Surd(Fraction(root, b))
     m, r = _squarefree_split(a * b)
     return Surd(Fraction(0), Fraction(m, b), r)
 

@@ -30,6 +30,7 @@ import numpy as np
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.errors import InputError, PrecisionError
 from symattn.exact.ball import Ball, Narrow, Places, Significant, float_of
+from symattn.exact.display import tensor_repr
 from symattn.numbers.rounding import Rounding
 
 if TYPE_CHECKING:
@@ -302,4 +303,4 @@ class ExactTensor(ABC):
         )
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}(shape={self.shape})"
+        return tensor_repr(self)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any
+from types import MappingProxyType
 
 from symattn.config import LANGS
 from symattn.errors import InputError
@@ -29,16 +29,18 @@ from symattn.present.model import (
     Param,
     RowDoc,
     Seg,
-    Table,
+    count_seg,
     math_seg,
     msg,
     text_seg,
+    token_seg,
 )
 from symattn.present.numbers import PLAIN_DECIMAL, SQRT_TEXT, vector_latex
+from symattn.present.view import View
 from symattn.stages import ROW_STAGES, SCALING_STAGES, TOKEN_STAGES
 
-#: row steps of a finding -> the RowDoc field with one Line per key (per column for output)
-ROW_SLOTS: tuple[tuple[str, str], ...] = tuple((s.step, s.slot) for s in ROW_STAGES if s.slot)
+#: the slot of a worked row's step -> the trace step its findings name
+SLOT_STAGES: Mapping[str, str] = MappingProxyType({s.slot: s.step for s in ROW_STAGES if s.slot})
 #: steps of spec-level findings shown at the scaling step
 SCALING_STEPS: tuple[str, ...] = SCALING_STAGES
 #: steps of token-level findings shown under the data table
@@ -47,6 +49,10 @@ TOKEN_STEPS: tuple[str, ...] = tuple(TOKEN_STAGES.values())
 UNANNOTATED = frozenset({"missing-input"})
 #: finding parameters that are symbols, shown as math
 SYMBOL_PARAMS = frozenset({"symbol"})
+#: finding parameters that are token names, set off like every token
+TOKEN_PARAMS = frozenset({"query", "top", "token"})
+#: findings whose claim is a token name (a sentence about which key a query attends to)
+TOKEN_CLAIMS = frozenset({"interpretation"})
 #: a list of numbers as a finding writes it (``[0.82, 0.18]``)
 _VECTOR = re.compile(r"\[(.*)\]")
 
@@ -80,9 +86,12 @@ def number_seg(text: str) -> Seg:
 
 
 def param_seg(name: str, value: object) -> Param:
-    """A finding parameter as a sentence piece: numbers and vectors as math, the rest as text."""
+    """A finding parameter as a sentence piece: numbers and vectors as math, token names set
+    off, the rest as text."""
     if name in SYMBOL_PARAMS and str(value) == "d_k":
         return math_seg("d_k")
+    if name in TOKEN_PARAMS and isinstance(value, str):
+        return token_seg(value)
     if isinstance(value, (list, tuple)):
         return tuple(number_seg(str(v)) for v in value) or text_seg("—")
     text = str(value)
@@ -97,14 +106,11 @@ def param_seg(name: str, value: object) -> Param:
 class Placer:
     """Puts each finding of a check report next to the step it concerns (each exactly once)."""
 
-    def __init__(
-        self, report: CheckReport, lang: str, nums: Numbers, klabels: tuple[str, ...]
-    ) -> None:
+    def __init__(self, report: CheckReport, lang: str, nums: Numbers) -> None:
         self.report = report
         self.pending = [f for f in report.findings if f.code not in UNANNOTATED]
         self.messages = load_messages(lang if lang in LANGS else "en")
         self.nums = nums
-        self.klabels = klabels
 
     def _take(self, match: Callable[[Finding], bool]) -> list[Finding]:
         hit = [f for f in self.pending if match(f)]
@@ -115,33 +121,51 @@ class Placer:
         """Callouts of every finding at one of ``steps``."""
         return tuple(self.note(f) for f in self._take(lambda f: f.step in steps))
 
-    def at(self, step: str, position: tuple[str, ...], idx: tuple[int, ...]) -> tuple[Note, ...]:
-        """Callouts of the findings at one entry; ``idx`` locates this document's value there."""
+    def at(
+        self, step: str, position: tuple[str, ...], here: tuple[str, tuple[int, ...]] | None
+    ) -> tuple[Note, ...]:
+        """Callouts of the findings at one entry; ``here`` locates this document's value there."""
         found = self._take(lambda f: f.step == step and tuple(f.position) == position)
-        return tuple(self.note(f, (step, idx)) for f in found)
+        return tuple(self.note(f, here) for f in found)
 
-    def row(self, r: RowDoc, i: int) -> RowDoc:
+    def row(self, r: RowDoc, view: View) -> RowDoc:
         """``r`` with the callouts of its findings attached to its lines."""
-        changes: dict[str, Any] = {}
-        for step, attr in ROW_SLOTS:
-            lines: tuple[Line, ...] = getattr(r, attr)
-            out = []
-            for j, line in enumerate(lines):
-                col = str(j) if step == "output" else self.klabels[j]
-                out.append(replace(line, notes=line.notes + self.at(step, (r.token, col), (i, j))))
-            changes[attr] = tuple(out)
-        if r.exp_sum is not None:
-            notes = self.at("exp_sums", (r.token,), (i,))
-            changes["exp_sum"] = replace(r.exp_sum, notes=r.exp_sum.notes + notes)
-        changes["weight_notes"] = r.weight_notes + self.at("weights", (r.token,), (i,))
-        return replace(r, **changes)
+        steps = []
+        for st in r.steps:
+            stage = SLOT_STAGES.get(st.slot)
+            lines = []
+            for line in st.lines:
+                notes: tuple[Note, ...] = ()
+                if line.at is not None and stage is not None:
+                    kind, n = line.at
+                    if kind == "key":
+                        here_stage = (
+                            "masked_scores" if stage == "scaled_scores" and view.has_mask else stage
+                        )
+                        notes = self.at(
+                            stage, (r.token, view.klabels[n]), (here_stage, view.at(r.index, n))
+                        )
+                    elif kind == "col":
+                        notes = self.at(
+                            "output",
+                            (r.token, str(n)),
+                            (view.output_step.name, view.at(r.index, n)),
+                        )
+                    else:
+                        notes = self.at("exp_sums", (r.token,), ("exp_sums", view.at(r.index)))
+                lines.append(replace(line, notes=line.notes + notes) if notes else line)
+            extra = self.at("weights", (r.token,), None) if st.slot == "weights" else ()
+            steps.append(replace(st, lines=tuple(lines), notes=st.notes + extra))
+        return replace(r, steps=tuple(steps))
 
-    def tables(self, tables: tuple[Table, ...]) -> tuple[Table, ...]:
-        """The data tables, the last one carrying the callouts of the token claims (q, k, v)."""
+    def data(self, lines: tuple[Line, ...]) -> tuple[Line, ...]:
+        """The data lines, the last one carrying the callouts of the token claims (q, k, v)."""
+        if not lines:
+            return lines  # nowhere to put them: they stay for rest()
         notes = self.take(TOKEN_STEPS)
-        if not tables or not notes:
-            return tables
-        return tables[:-1] + (replace(tables[-1], notes=tables[-1].notes + notes),)
+        if not notes:
+            return lines
+        return lines[:-1] + (replace(lines[-1], notes=lines[-1].notes + notes),)
 
     def scaling(self) -> tuple[Note, ...]:
         """Callouts of the findings on ``d_k`` and its square root."""
@@ -158,18 +182,18 @@ class Placer:
         r = self.report
         errors, warnings = r.count("error"), r.count("warning")
         counts = {
-            "checked": math_seg(str(r.checked)),
-            "errors": math_seg(str(errors)),
-            "warnings": math_seg(str(warnings)),
+            "checked": count_seg(r.checked),
+            "errors": count_seg(errors),
+            "warnings": count_seg(warnings),
         }
-        return (
-            msg("errata_intro", **counts) if errors or warnings else msg("errata_clean", **counts)
-        )
+        if errors or warnings:
+            return msg("errata_intro", count=r.checked, **counts)
+        return msg("errata_clean", count=r.checked, **counts)
 
     def note(self, f: Finding, here_at: tuple[str, tuple[int, ...]] | None = None) -> Note:
         """The callout of one finding (its reason, and the frame it was judged in)."""
         params = self.params(f)
-        body = [Msg(lookup(ERRATA, f.message_key, "finding message"), params)]
+        body = [Msg(lookup(ERRATA, f.message_key, "finding message"), params, _count(f))]
         if f.frame is not None:
             frame = number_seg(f.frame)
             if here_at is not None:
@@ -185,7 +209,9 @@ class Placer:
         params: dict[str, Param] = {
             k: param_seg(k, v) for k, v in f.params.items() if not isinstance(v, Message)
         }
-        params["claimed"] = number_seg(f.claimed)
+        params["claimed"] = (
+            token_seg(f.claimed) if f.code in TOKEN_CLAIMS else number_seg(f.claimed)
+        )
         params["expected"] = number_seg(f.expected or "")
         exact = f.exact
         params["exact"] = (
@@ -199,3 +225,9 @@ class Placer:
                 raise InputError(f"finding {f.code} names the cause {f.cause!r} without its text")
             params["cause"] = text_seg(say(cause, self.messages))
         return params
+
+
+def _count(f: Finding) -> int | None:
+    """The number a finding's sentence is plural in (``decimals`` of ``precision-mixed``)."""
+    value = f.params.get("decimals")
+    return value if isinstance(value, int) and not isinstance(value, bool) else None

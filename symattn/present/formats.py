@@ -1,22 +1,32 @@
 """How each output format writes text and math, and how a sentence becomes text in it.
 
-Every string a user controls (token names, titles, catalog text outside ``$...$``) passes
-through the format's escape function; math is written as LaTeX inside the format's
-delimiters.
+Every string a user controls (token names, titles, notes, catalog text outside ``$...$``)
+passes through the format's functions; math is written as LaTeX inside the format's
+delimiters, and only math this package built reaches them.
+
+Markdown is read by two kinds of renderers: Markdown-with-math (markdown-it with a dollar-math
+plugin and KaTeX) and pages that run MathJax over the HTML a plain Markdown renderer made.
+MathJax looks for ``\\(``, ``\\[``, ``$$``, ``\\begin``, ``\\ref`` (and ``$`` where enabled)
+in the page's text, after Markdown has removed its own escapes, so backslash-escaping is not
+enough: every backslash and dollar sign of user text is written inside a code span, which both
+renderers leave alone (MathJax skips ``<code>``, and a code element ends the text MathJax
+searches for delimiters). Token names are whole code spans (they are set off from the prose).
 """
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
 from symattn.errors import InputError
-from symattn.present.messages import text
+from symattn.present.messages import plural_key, text
 from symattn.present.model import Msg, Param, Seg
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+#: control characters (C0 except tab/newline handled below, DEL, C1) removed from user text
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 #: LaTeX text-mode replacements for every special character
 LATEX_SPECIALS: Mapping[str, str] = MappingProxyType(
@@ -57,6 +67,9 @@ MARKDOWN_SPECIALS: Mapping[str, str] = MappingProxyType(
     }
 )
 
+#: characters that, left in the text of a rendered page, MathJax may read as math
+MATH_TRIGGERS = ("\\", "$")
+
 
 def _escaper(table: Mapping[str, str]) -> Callable[[str], str]:
     pattern = re.compile("|".join(re.escape(k) for k in table))
@@ -71,6 +84,38 @@ escape_latex = _escaper(LATEX_SPECIALS)
 escape_markdown = _escaper(MARKDOWN_SPECIALS)
 
 
+def escape_html(text: str) -> str:
+    """Text for HTML (quotes too: it may sit in an attribute)."""
+    return html.escape(_CONTROL.sub("", text).replace("\r", " "), quote=True)
+
+
+def code_span(text: str, in_table: bool = False) -> str:
+    """``text`` as a Markdown code span, whatever backticks it holds (one line).
+
+    ``in_table``: a pipe would end a table cell even inside a code span, so it is escaped
+    (GFM removes that backslash before the span is read).
+    """
+    body = _CONTROL.sub("", text).replace("\r", " ").replace("\n", " ").replace("\t", " ")
+    if in_table:
+        body = body.replace("|", "\\|")
+    longest = max((len(run) for run in re.findall(r"`+", body)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if body.startswith("`") or body.endswith("`") or not body.strip() else ""
+    return f"{fence}{pad}{body}{pad}{fence}"
+
+
+_TRIGGER_RUNS = re.compile(r"([\\$]+)")
+
+
+def markdown_text(text: str, in_table: bool = False) -> str:
+    """User text in Markdown prose: escaped, each run of backslashes and dollar signs a code
+    span of its own (so no math renderer can pair them into a formula or a command)."""
+    parts = _TRIGGER_RUNS.split(text)
+    return "".join(
+        code_span(p, in_table) if i % 2 else escape_markdown(p) for i, p in enumerate(parts) if p
+    )
+
+
 def math_text(text: str) -> str:
     """A user string inside LaTeX math: ``\\text{...}`` with its content escaped."""
     return r"\text{" + escape_latex(text) + "}"
@@ -78,10 +123,12 @@ def math_text(text: str) -> str:
 
 @dataclass(frozen=True)
 class Format:
-    """How one output format writes text, inline math and display math."""
+    """How one output format writes catalog text, user text, tokens and math."""
 
     name: str
-    escape: Callable[[str], str]
+    escape: Callable[[str], str]  #: trusted text (the catalogs) outside math
+    user: Callable[[str], str]  #: user text (titles, notes, finding details)
+    token: Callable[[str], str]  #: a token name, set off from the prose
     inline: Callable[[str], str]
     display: Callable[[str], str]
 
@@ -89,10 +136,39 @@ class Format:
 FORMATS: Mapping[str, Format] = MappingProxyType(
     {
         "markdown": Format(
-            "markdown", escape_markdown, lambda m: f"${m}$", lambda m: f"$$\n{m}\n$$"
+            "markdown",
+            escape_markdown,
+            markdown_text,
+            code_span,
+            lambda m: f"${m}$",
+            lambda m: f"$$\n{m}\n$$",
         ),
-        "latex": Format("latex", escape_latex, lambda m: f"${m}$", lambda m: f"\\[\n{m}\n\\]"),
-        "plain": Format("plain", lambda s: s, lambda m: f"${m}$", lambda m: f"$${m}$$"),
+        "latex": Format(
+            "latex",
+            escape_latex,
+            escape_latex,
+            lambda s: r"\texttt{" + escape_latex(s) + "}",
+            lambda m: f"${m}$",
+            lambda m: f"\\[\n{m}\n\\]",
+        ),
+        "html": Format(
+            "html",
+            escape_html,
+            escape_html,
+            lambda s: f"<code>{escape_html(s)}</code>",
+            lambda m: f'<span class="math">{escape_html(m)}</span>',
+            lambda m: (
+                f'<div class="display"><div class="math display">{escape_html(m)}</div></div>'
+            ),
+        ),
+        "plain": Format(
+            "plain",
+            lambda s: s,
+            lambda s: s,
+            lambda s: f"\u201c{s}\u201d",
+            lambda m: f"${m}$",
+            lambda m: f"$${m}$$",
+        ),
     }
 )
 
@@ -103,13 +179,14 @@ _PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
 class Writer:
     """Catalog text and sentences of the document model, written in one format."""
 
-    def __init__(self, messages: Mapping[str, str], fmt: Format) -> None:
+    def __init__(self, messages: Mapping[str, str], fmt: Format, lang: str = "en") -> None:
         self.messages = messages
         self.fmt = fmt
+        self.lang = lang
 
-    def raw(self, key: str) -> str:
-        """The catalog text of ``key``, unescaped (an error when the catalog lacks it)."""
-        return text(self.messages, key)
+    def raw(self, key: str, count: int | None = None) -> str:
+        """The catalog text of ``key`` (its plural form for ``count``), unescaped."""
+        return text(self.messages, plural_key(self.messages, key, count, self.lang))
 
     def literal(self, catalog_text: str) -> str:
         """Catalog text: ``$...$`` spans kept as math, the rest escaped."""
@@ -119,10 +196,12 @@ class Writer:
         )
 
     def seg(self, seg: Seg) -> str:
-        """One sentence piece: math in the format's delimiters, anything else escaped."""
+        """One sentence piece: math in the format's delimiters, a token set off, text escaped."""
         if seg.kind == "math":
             return self.fmt.inline(seg.content) if seg.content else ""
-        return self.fmt.escape(seg.content)
+        if seg.kind == "token":
+            return self.fmt.token(seg.content)
+        return self.fmt.user(seg.content)
 
     def param(self, value: Param) -> str:
         """A parameter: one piece, or a list joined by the catalog's ``list_sep``."""
@@ -131,18 +210,22 @@ class Writer:
         return self.literal(self.raw("list_sep")).join(self.seg(s) for s in value)
 
     def message(self, msg: Msg) -> str:
-        """The sentence ``msg`` with its placeholders filled."""
-        template = self.raw(msg.key)
+        """The sentence ``msg`` with its placeholders filled (placeholders outside math only:
+        braces inside ``$...$`` are LaTeX)."""
         out = []
-        pos = 0
-        for m in _PLACEHOLDER.finditer(template):
-            out.append(self.literal(template[pos : m.start()]))
-            name = m.group(1)
-            if name not in msg.params:
-                raise InputError(
-                    f"message {msg.key!r} uses {{{name}}}, which the document does not give"
-                )
-            out.append(self.param(msg.params[name]))
-            pos = m.end()
-        out.append(self.literal(template[pos:]))
+        for i, part in enumerate(_CATALOG_MATH.split(self.raw(msg.key, msg.count))):
+            if i % 2:
+                out.append(self.fmt.inline(part[1:-1]))
+                continue
+            pos = 0
+            for m in _PLACEHOLDER.finditer(part):
+                out.append(self.fmt.escape(part[pos : m.start()]))
+                name = m.group(1)
+                if name not in msg.params:
+                    raise InputError(
+                        f"message {msg.key!r} uses {{{name}}}, which the document does not give"
+                    )
+                out.append(self.param(msg.params[name]))
+                pos = m.end()
+            out.append(self.fmt.escape(part[pos:]))
         return "".join(out)

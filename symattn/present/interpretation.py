@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from symattn.engine.result import AttentionResult
-from symattn.errors import InputError
+from symattn.errors import InputError, PrecisionError
 from symattn.exact import Surd
-from symattn.present.certified import Numbers, SurdStage, certified_sign, rationals, surd_sign
-from symattn.present.model import Msg, Seg, math_seg, msg, token_seg
-from symattn.present.numbers import row_vector
+from symattn.present.certified import Numbers, certified_signs, surd_sign
+from symattn.present.layout import vector
+from symattn.present.model import Msg, Seg, count_seg, math_seg, msg, token_seg
+from symattn.present.numbers import rational_latex
+from symattn.present.view import View
 
 
 def _compare(a: Surd, b: Surd) -> int:
@@ -30,45 +31,49 @@ def top_keys(scores: dict[int, Surd]) -> list[int]:
     return top
 
 
-def interpret(
-    result: AttentionResult, i: int, klabels: tuple[str, ...], masked: SurdStage, nums: Numbers
-) -> tuple[Msg, ...]:
-    """Sentences on row ``i``: the key with the largest weight, and the output against its
-    value, component by component (each comparison decided exactly or certified)."""
+def interpret(view: View, i: int, nums: Numbers) -> tuple[Msg, ...]:
+    """Sentences on row ``i`` (at least two visible keys): the key with the largest weight,
+    and the output against its value, component by component (each comparison decided
+    exactly or certified)."""
     scores: dict[int, Surd] = {}
-    for j in range(len(klabels)):
-        s = masked.surd((i, j))
+    for j in view.active(i):
+        s = view.masked.surd(view.at(i, j))
         if s is not None:
             scores[j] = s
     active = list(scores)
     top = top_keys(scores)
-    out: list[Msg] = []
     if len(top) == len(active):
-        out.append(msg("interp_uniform", n=math_seg(str(len(active)))))
-    else:
-        names = tuple(token_seg(klabels[j]) for j in top)
-        share = nums.plain("weights", (i, top[0]))
-        out.append(msg("interp_top", keys=names, weight=math_seg(share)))
+        return (msg("interp_uniform", count=len(active), n=count_seg(len(active))),)
+    names = tuple(token_seg(view.klabels[j]) for j in top)
+    share = nums.plain("weights", view.at(i, top[0]))
+    out: list[Msg] = [msg("interp_top", count=len(top), keys=names, weight=math_seg(share))]
     # the output relative to the value vector of the (first) top token
-    v = rationals(result.stage("V"))
+    v = view.V
     ref = top[0]
+    stage = view.output_step.name
+    requests = [(view.at(i, c), v[ref, c]) for c in range(v.shape[1])]
+    try:
+        signs = certified_signs(
+            nums.tensor(stage), requests, nums.limits, nums.floats_of(stage, len(requests))
+        )
+    except PrecisionError:  # closer than the precision limit tells (a mask of -1e9): say nothing
+        return tuple(out)
     up: list[Seg] = []
     down: list[Seg] = []
     same: list[Seg] = []
-    for c in range(v.shape[1]):
-        sign = certified_sign(result.output, (i, c), v[ref, c], nums.limits)
-        (up if sign > 0 else down if sign < 0 else same).append(math_seg(str(c + 1)))
-    if len(top) == len(active):
-        return tuple(out)
-    key = token_seg(klabels[ref])
-    ref_vec = math_seg(f"v_{{{ref + 1}}} = {row_vector(v[ref])}")
+    for c, sign in enumerate(signs):
+        (up if sign > 0 else down if sign < 0 else same).append(count_seg(c + 1))
+    key = token_seg(view.klabels[ref])
+    ref_vec = math_seg(
+        f"{view.sym('v', str(ref + 1))} = {vector([rational_latex(x) for x in v[ref]])}"
+    )
     if up:
-        out.append(msg("interp_up", key=key, ref=ref_vec, dims=tuple(up)))
+        out.append(msg("interp_up", count=len(up), key=key, ref=ref_vec, dims=tuple(up)))
     if down:
-        out.append(msg("interp_down", key=key, ref=ref_vec, dims=tuple(down)))
+        out.append(msg("interp_down", count=len(down), key=key, ref=ref_vec, dims=tuple(down)))
     if same:
-        out.append(msg("interp_same", key=key, dims=tuple(same)))
-    others = tuple(token_seg(klabels[j]) for j in active if j not in top)
+        out.append(msg("interp_same", count=len(same), key=key, dims=tuple(same)))
+    others = tuple(token_seg(view.klabels[j]) for j in active if j not in top)
     if (up or down) and others:
-        out.append(msg("interp_pull", others=others))
+        out.append(msg("interp_pull", count=len(others), others=others))
     return tuple(out)

@@ -33,10 +33,10 @@ ERRATA: Mapping[str, str] = MappingProxyType(
         "precision-mixed": "errata_precision_mixed",
         "float-representation": "errata_float_representation",
         "undecided": "errata_undecided",
-        "float-bound": "errata_float_representation",
-        "rounded-inputs": "errata_propagated_interval",
-        "propagated-error": "errata_wrong_value",
-        "interpretation": "errata_wrong_value",
+        "float-bound": "errata_float_bound",
+        "rounded-inputs": "errata_rounded_inputs",
+        "propagated-error": "errata_propagated_error",
+        "interpretation": "errata_interpretation",
         "dk-mismatch-kind": "errata_dk_mismatch_divisor",
         "ambiguous": "errata_truncated",
         "undecided-limit": "errata_undecided",
@@ -76,32 +76,94 @@ CLAIMS: Mapping[str, str] = MappingProxyType(
     }
 )
 
+#: the steps of a worked row (its ``StepDoc.slot``) -> the heading "Step {n}: ..."
+STEP_HEADINGS: Mapping[str, str] = MappingProxyType(
+    {
+        "dots": "h_step_dot",
+        "scaling": "h_step_scale",
+        "masking": "h_step_mask",
+        "exps": "h_step_exp",
+        "weights": "h_step_weights",
+        "outputs": "h_step_output",
+    }
+)
+
+#: where an example starts (``AttentionResult.start``; ``cross`` for X with X_q) -> its intro
+INTROS: Mapping[str, str] = MappingProxyType(
+    {
+        "x": "intro_x",
+        "cross": "intro_cross",
+        "qkv": "intro_qkv",
+        "scores": "intro_scores",
+        "scaled": "intro_scaled",
+    }
+)
+
 #: sentences the document model chooses by name (:class:`~symattn.present.model.Msg` keys)
 FIXED_SENTENCES: frozenset[str] = frozenset(
     {
         # the data
-        "intro_qkv",
-        "intro_x",
-        "table_x",
+        "tokens_list",
+        "tokens_queries",
+        "tokens_numbered",
+        "intro_heads",
+        "cap_x",
+        "cap_xq",
         "table_w",
-        "table_q",
-        "table_kv",
-        "table_qkv",
-        "table_qkv_x",
+        "cap_wo",
+        "cap_q",
+        "cap_k",
+        "cap_v",
+        "cap_scores_given",
+        "cap_scaled_given",
         "projection",
+        "projection_rest",
         # the scale
         "dk_stated",
+        "dk_stated_only",
         "dk_width",
-        "dk_scale",
         "dk_differs",
-        "scale_given",
+        "scale_given_dk",
+        "scale_given_plain",
+        "scale_overrides",
+        "scaled_given",
+        "scaled_given_dk",
+        # matrices
+        "cap_mask",
+        "cap_scores_m",
+        "cap_scaled_m",
+        "cap_masked_m",
+        "cap_weights_m",
+        "cap_output_m",
+        "matrices_summarised",
+        # which rows, batch items and heads
+        "rows_some",
+        "rows_limited",
+        "h_batch_item",
+        "h_head",
+        "head_columns",
         # one query row
         "row_heading",
+        "dot_intro",
         "dot_caption",
-        "masked_key",
+        "score_vector",
+        "score_meaning",
+        "scale_intro",
+        "scale_intro_given",
+        "masked_keys",
+        "keys_elided",
         "added_mask",
         "fully_masked",
         "fully_masked_output",
+        "only_visible",
+        "only_visible_output",
+        "exp_intro",
+        "sum_intro",
+        "exp_masked",
+        "weights_intro",
+        "output_intro",
+        "output_intro_exact",
+        "output_result",
         # interpretation
         "interp_top",
         "interp_uniform",
@@ -109,9 +171,16 @@ FIXED_SENTENCES: frozenset[str] = frozenset(
         "interp_down",
         "interp_same",
         "interp_pull",
+        # multi-head: the heads combined
+        "combine_intro",
+        "combine_no_wo",
+        "cap_concat",
+        "cap_multihead",
+        "h_output_row",
         # rounding
         "rounding",
         "rounding_sums",
+        "rounding_large",
         # cannot compute
         "missing_intro",
         "missing_inputs",
@@ -127,7 +196,12 @@ FIXED_SENTENCES: frozenset[str] = frozenset(
 
 #: every sentence a document can hold
 SENTENCES: frozenset[str] = FIXED_SENTENCES.union(
-    ERRATA.values(), LABELS.values(), MASKS.values(), CLAIMS.values()
+    ERRATA.values(),
+    LABELS.values(),
+    MASKS.values(),
+    CLAIMS.values(),
+    STEP_HEADINGS.values(),
+    INTROS.values(),
 )
 
 #: fixed texts the templates print (``t("...")`` and ``"..." | raw_message``)
@@ -145,41 +219,43 @@ TEMPLATE_TEXTS: frozenset[str] = frozenset(
         "h_projection",
         "projection_intro",
         "h_dk",
-        "h_dot",
-        "dot_intro",
-        "score_vector",
-        "score_meaning",
-        "h_scale",
-        "scale_intro",
-        "h_exp",
-        "exp_intro",
-        "sum_intro",
-        "h_weights",
-        "weights_intro",
-        "h_output",
-        "output_intro",
-        "output_result",
+        "h_mask",
+        "h_matrices",
         "h_interp",
+        "h_combine",
         "h_plot",
         "plot_caption",
         "h_errata",
         "h_rounding",
         "h_missing",
         "h_claims",
+        "html_theme",
     }
 )
 
 #: texts the renderer uses itself
-RENDER_TEXTS: frozenset[str] = frozenset({"list_sep"})
+RENDER_TEXTS: frozenset[str] = frozenset({"list_sep", "html_masked"})
+
+#: the plural categories a sentence may be given in (``key = { one = "...", other = "..." }``)
+PLURAL_FORMS: frozenset[str] = frozenset({"zero", "one", "two", "few", "many", "other"})
 
 #: every top-level key of a catalog
 DOCUMENT_KEYS: frozenset[str] = SENTENCES | TEMPLATE_TEXTS | RENDER_TEXTS
 
 # --------------------------------------------------------------------------- the reports
 
+#: keys of the ``[report]`` table (present's own): the words around the findings
+REPORT_TEXTS: tuple[str, ...] = (
+    "claimed",
+    "exact",
+    "not_checked",
+    "recognised",
+    "check_summary",
+    "audit_summary",
+)
+
 #: keys of the ``[check]`` table that the check reports print around the findings
 CHECK_REPORT_TEXTS: tuple[str, ...] = (
-    "summary",
     "heading",
     "none",
     "col.where",
@@ -202,7 +278,6 @@ AUDIT_SOURCES: Mapping[str, str] = MappingProxyType(
 #: keys of the ``[audit]`` table that the audit reports print around the findings
 AUDIT_REPORT_TEXTS: tuple[str, ...] = (
     "report_heading",
-    "report_summary",
     "report_recognised",
     "report_not_checked",
     "report_line",
@@ -223,7 +298,7 @@ AUDIT_REPORT_TEXTS: tuple[str, ...] = (
 #: keys of each catalog table that ``present`` itself uses (the findings' keys are judge's
 #: and read's)
 REPORT_KEYS: Mapping[str, tuple[str, ...]] = MappingProxyType(
-    {"check": CHECK_REPORT_TEXTS, "audit": AUDIT_REPORT_TEXTS}
+    {"check": CHECK_REPORT_TEXTS, "audit": AUDIT_REPORT_TEXTS, "report": REPORT_TEXTS}
 )
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
@@ -106,6 +106,31 @@ def catalog(
     if keys is not None:
         return Catalog(section, {k: text(messages, head + k) for k in keys})
     return Catalog(section, {k[len(head) :]: v for k, v in messages.items() if k.startswith(head)})
+
+
+#: a language's plural rule: the category (``one``, ``other``) of a count
+PLURAL_RULES: Mapping[str, Callable[[int], str]] = MappingProxyType(
+    {
+        "en": lambda n: "one" if n == 1 else "other",
+        "zh": lambda n: "other",
+    }
+)
+
+
+def plural_key(messages: Mapping[str, str], key: str, count: int | None, lang: str) -> str:
+    """The catalog key of ``key`` in the plural form ``count`` needs.
+
+    A sentence given as one string has one form for every count; one given as a table of
+    forms (``{ one = "...", other = "..." }``) is flattened to ``key.one``, ``key.other``,
+    and the language's rule picks the form (``other`` when the catalog lacks the category).
+    """
+    if key in messages:
+        return key
+    rule = PLURAL_RULES.get(lang.split("-")[0], PLURAL_RULES["en"])
+    form = rule(count) if count is not None else "other"
+    if f"{key}.{form}" in messages:
+        return f"{key}.{form}"
+    return f"{key}.other"
 
 
 def text(messages: Mapping[str, str], key: str) -> str:

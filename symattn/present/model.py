@@ -1,9 +1,15 @@
 """The records of a worked-example document: what a template lays out.
 
-Math arrives as finished LaTeX strings (the same for Markdown and LaTeX output), sentences as
-:class:`Msg` (a listed message key plus typed parameters), numbers already rounded from exact
-values. Token names and titles never enter math: they are :class:`Seg` of kind ``"token"``
-or ``"text"``, which the renderer escapes for the output format.
+Math arrives as finished LaTeX strings (the same for Markdown, LaTeX and HTML output; line
+breaks already decided by :mod:`symattn.present.layout`), sentences as :class:`Msg` (a listed
+message key plus typed parameters), numbers already rounded from exact values. Token names and
+titles never enter math unless :mod:`symattn.present.labels` finds them inert: in prose they
+are :class:`Seg` of kind ``"token"`` (set off as code) or ``"text"``, which the renderer escapes
+for the output format.
+
+A document is a sequence of :class:`Part` (one attention: the whole example, a head, or a
+batch item), each with its data, scale, matrices and worked rows; a multi-head example adds a
+:class:`Combine` (the heads concatenated and multiplied by ``W^O``).
 """
 
 from __future__ import annotations
@@ -34,11 +40,13 @@ Param = Seg | tuple[Seg, ...]
 class Msg:
     """A sentence: a message-catalog key and its parameters (rendered per format).
 
-    The key must be one of :data:`symattn.present.keys.SENTENCES`.
+    The key must be one of :data:`symattn.present.keys.SENTENCES`. ``count`` chooses the
+    plural form when the catalog gives the sentence in several (``one``, ``other``).
     """
 
     key: str
     params: Mapping[str, Param] = field(default_factory=lambda: MappingProxyType({}))
+    count: int | None = None
 
     def __post_init__(self) -> None:
         if self.key not in SENTENCES:
@@ -47,13 +55,13 @@ class Msg:
             object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
 
 
-def msg(key: str, /, **params: Param) -> Msg:
-    """The sentence ``key`` with ``params``."""
-    return Msg(key, MappingProxyType(params))
+def msg(key: str, /, count: int | None = None, **params: Param) -> Msg:
+    """The sentence ``key`` with ``params`` (``count``: the number its plural form follows)."""
+    return Msg(key, MappingProxyType(params), count)
 
 
 def token_seg(name: str) -> Seg:
-    """A token name (escaped for the output format, never math)."""
+    """A token name (escaped for the output format and set off as code, never math)."""
     return Seg("token", name)
 
 
@@ -65,6 +73,11 @@ def math_seg(latex: str) -> Seg:
 def text_seg(content: str) -> Seg:
     """Plain text (escaped for the output format)."""
     return Seg("text", content)
+
+
+def count_seg(n: int) -> Seg:
+    """A count or an index written in a sentence (plain text: ``3 keys``, ``head 2``)."""
+    return text_seg(str(n))
 
 
 @dataclass(frozen=True)
@@ -79,21 +92,16 @@ class Note:
 
 @dataclass(frozen=True)
 class Line:
-    """A displayed equation with an optional caption sentence and erratum callouts."""
+    """A displayed equation with an optional caption sentence and erratum callouts.
+
+    ``at`` says which entry of a worked row it works out: ``("key", j)``, ``("col", c)`` or
+    ``("sum", 0)`` (errata are placed by it); ``None`` for any other line.
+    """
 
     caption: Msg | None
     math: str
     notes: tuple[Note, ...] = ()
-
-
-@dataclass(frozen=True)
-class Table:
-    """A table of cells (each a :class:`Seg`); the first row is the header."""
-
-    caption: Msg
-    header: tuple[Seg, ...]
-    rows: tuple[tuple[Seg, ...], ...]
-    notes: tuple[Note, ...] = ()
+    at: tuple[str, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -109,31 +117,95 @@ class Shown:
 
 @dataclass(frozen=True)
 class Projection:
-    """``q``, ``k`` or ``v`` of one token written out as ``x W``."""
+    """One row of a projection (``q``, ``k`` or ``v`` of a token) written out as ``x W``."""
 
     caption: Msg
     lines: tuple[Line, ...]
 
 
 @dataclass(frozen=True)
+class StepDoc:
+    """One numbered step of a worked row: heading, sentences, equations, sentences after."""
+
+    slot: str  #: which stage it works out (``dots``, ``scaling``, ``exps``, ``weights``, ...)
+    heading: Msg
+    intro: tuple[Msg, ...]
+    lines: tuple[Line, ...]
+    after: tuple[Msg, ...] = ()
+    notes: tuple[Note, ...] = ()
+
+
+@dataclass(frozen=True)
 class RowDoc:
-    """The worked computation for one query row."""
+    """The worked computation for one query row, step by step."""
+
+    token: str
+    index: int  #: the query's row, counted from 0
+    heading: Msg
+    steps: tuple[StepDoc, ...]
+    interpretation: tuple[Msg, ...]
+    fully_masked: bool
+
+    def step(self, slot: str) -> StepDoc | None:
+        """The step working out ``slot`` (``None`` when this row has none)."""
+        return next((s for s in self.steps if s.slot == slot), None)
+
+
+@dataclass(frozen=True)
+class Heatmap:
+    """The weights of one attention as a heatmap: labels, shown numbers, shades, masks."""
+
+    query_labels: tuple[str, ...]
+    key_labels: tuple[str, ...]
+    cells: tuple[tuple[str, ...], ...]  #: the rounded weights as the document shows them
+    shades: tuple[tuple[float, ...], ...]  #: 0..1 (the weight, in float64)
+    masked: tuple[tuple[bool, ...], ...]
+    rows_hidden: int = 0  #: rows left out of a large heatmap (shown: the first ones)
+    cols_hidden: int = 0
+
+
+@dataclass(frozen=True)
+class Part:
+    """One attention written out: the whole example, one head, or one batch item.
+
+    ``depth`` is its heading level below the document's sections (0: no heading of its own).
+    """
+
+    heading: Msg | None
+    depth: int
+    intro: tuple[Msg, ...]
+    data: tuple[Line, ...]
+    projection_lines: tuple[Line, ...]  #: ``Q = X W^Q`` ... as matrices
+    projections: tuple[Projection, ...]  #: rows of the projections, term by term
+    projections_after: tuple[Msg, ...]  #: a sentence on the rows not written out
+    scaling: tuple[Msg, ...]
+    scaling_math: str
+    mask: tuple[Msg, ...]
+    mask_lines: tuple[Line, ...]
+    matrices_intro: tuple[Msg, ...]
+    matrices: tuple[Line, ...]
+    rows_intro: tuple[Msg, ...]
+    rows: tuple[RowDoc, ...]
+    heatmap: Heatmap | None
+    scaling_notes: tuple[Note, ...] = ()
+
+
+@dataclass(frozen=True)
+class OutputRow:
+    """The output of one query after ``W^O``, component by component."""
 
     token: str
     heading: Msg
-    dots: tuple[Line, ...]
-    score_vector: str
-    scaling: tuple[Line, ...]
-    masking: tuple[Msg, ...]
-    exps: tuple[Line, ...]
-    exp_sum: Line | None
-    weights: tuple[Line, ...]
-    weight_vector: str
-    outputs: tuple[Line, ...]
-    output_vector: str
-    interpretation: tuple[Msg, ...]
-    fully_masked: bool
-    weight_notes: tuple[Note, ...] = ()
+    lines: tuple[Line, ...]
+
+
+@dataclass(frozen=True)
+class Combine:
+    """A multi-head example's last step: the heads side by side, then ``W^O``."""
+
+    intro: tuple[Msg, ...]
+    lines: tuple[Line, ...]
+    rows: tuple[OutputRow, ...]
 
 
 @dataclass(frozen=True)
@@ -145,21 +217,15 @@ class Document:
     source: str
     notes: str
     computable: bool
-    intro: tuple[Msg, ...]
-    formula: str
-    tables: tuple[Table, ...]
-    projections: tuple[Projection, ...]
-    scaling: tuple[Msg, ...]
-    scaling_math: str
-    mask: tuple[Msg, ...]
-    rows: tuple[RowDoc, ...]
+    formula: tuple[str, ...]
+    parts: tuple[Part, ...]
+    combine: Combine | None
     rounding: tuple[Msg, ...]
     missing: tuple[Msg, ...]
     unverifiable: tuple[Line, ...]
     plot: str | None
     numbers: tuple[Shown, ...]
     errata: tuple[Msg, ...] = ()  # what --check found, before the worked example
-    scaling_notes: tuple[Note, ...] = ()
     other_notes: tuple[Note, ...] = ()  # findings with no step in this document
 
 
@@ -182,13 +248,18 @@ class DocMeta:
 
 @dataclass(frozen=True)
 class DocOptions:
-    """Choices of the reader: precision, rows, exact forms, a plot to reference."""
+    """Choices of the reader: precision, rows, exact forms, a plot to reference, batch items.
+
+    ``batch`` names the batch items (indices of the leading axes, from 0) to write out;
+    empty: every item (within ``limits.max_explained_pairs``).
+    """
 
     digits: int = 4
     queries: tuple[str, ...] = ()
     exact: bool = False
     plot: str | None = None
     limits: Limits = DEFAULT_LIMITS
+    batch: tuple[tuple[int, ...], ...] = ()
 
 
 def meta_from_spec(spec: Spec) -> DocMeta:

@@ -43,7 +43,10 @@ def is_short_rational(f: Fraction) -> bool:
     """Whether ``f`` is short enough to print exactly (few digits, or a small fraction)."""
     text = decimal_text(f)
     if text is not None:
-        return len(text.lstrip("-0.").replace(".", "")) <= SHORT_SIGNIFICANT
+        digits = text.lstrip("-0.").replace(".", "")
+        if "." not in text:  # an integer: its trailing zeros are not significant
+            digits = digits.rstrip("0")
+        return len(digits) <= SHORT_SIGNIFICANT
     return abs(f.numerator) < SHORT_PART and f.denominator < SHORT_PART
 
 
@@ -87,13 +90,12 @@ def row_vector(values: Sequence[Fraction]) -> str:
     return vector_latex([rational_latex(v) for v in values])
 
 
-def dot_terms(left: Iterable[Fraction], right: Iterable[Fraction]) -> tuple[str, str]:
-    """A dot product written out: the factors (``1 \\times 2 + ...``) and the products."""
+def dot_terms(left: Iterable[Fraction], right: Iterable[Fraction]) -> tuple[list[str], list[str]]:
+    """A dot product written out: its factors (``1 \\times 2``, ...) and its products, term by
+    term (negative factors in parentheses)."""
     pairs = list(zip(left, right, strict=True))
-    factors = " + ".join(
-        f"{paren(rational_latex(a))} \\times {paren(rational_latex(b))}" for a, b in pairs
-    )
-    products = " + ".join(paren(rational_latex(a * b)) for a, b in pairs)
+    factors = [f"{paren(rational_latex(a))} \\times {paren(rational_latex(b))}" for a, b in pairs]
+    products = [rational_latex(a * b) for a, b in pairs]
     return factors, products
 
 
@@ -101,3 +103,25 @@ def fixed(d: Decimal, decimals: int) -> str:
     """A rounded number with exactly ``decimals`` places, never ``-0.00``."""
     text = f"{d:.{decimals}f}"
     return text[1:] if text.startswith("-") and set(text[1:]) <= set("0.") else text
+
+
+def surd_latex(s: Surd) -> str:
+    """Any surd ``p + q sqrt(r)`` exactly in LaTeX (``\\frac{1}{2} + \\frac{3\\sqrt{2}}{4}``)."""
+    short = short_surd_latex(s)
+    if short is not None:
+        return short
+    if s.q == 0:
+        return rational_latex(s.p)
+    a, b = s.q.numerator, s.q.denominator
+    coef = "" if abs(a) == 1 else str(abs(a))
+    body = f"{coef}\\sqrt{{{s.r}}}"
+    root = body if b == 1 else f"\\frac{{{body}}}{{{b}}}"
+    if s.p == 0:
+        return ("-" if a < 0 else "") + root
+    return f"{rational_latex(s.p)} {'-' if a < 0 else '+'} {root}"
+
+
+def inline_rational(f: Fraction) -> str:
+    """An exact rational as one flat cell of a matrix: ``0.35``, ``-1/3`` (no ``\\frac``)."""
+    text = decimal_text(f)
+    return text if text is not None else f"{'-' if f < 0 else ''}{abs(f.numerator)}/{f.denominator}"

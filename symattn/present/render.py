@@ -19,11 +19,15 @@ from fractions import Fraction
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
+from urllib.parse import quote
 
 import jinja2
+from jinja2.exceptions import SecurityError
+from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
 
 from symattn.errors import InputError
+from symattn.present.assets import KatexAssets
 from symattn.present.formats import (
     FORMATS,
     LATEX_SPECIALS,
@@ -32,8 +36,10 @@ from symattn.present.formats import (
     Writer,
     escape_latex,
     escape_markdown,
+    markdown_text,
     math_text,
 )
+from symattn.present.heatmap import heatmap_svg
 from symattn.present.messages import load_messages, search_path
 from symattn.present.model import Document, Msg, Seg
 
@@ -46,6 +52,7 @@ __all__ = [
     "escape_latex",
     "escape_markdown",
     "math_text",
+    "render_html",
     "render_json",
     "render_latex",
     "render_markdown",
@@ -54,24 +61,35 @@ __all__ = [
 
 #: the template of the worked example, per output format
 DOCUMENT_TEMPLATES: Mapping[str, str] = MappingProxyType(
-    {"markdown": "markdown/document.md.j2", "latex": "latex/document.tex.j2"}
+    {
+        "markdown": "markdown/document.md.j2",
+        "latex": "latex/document.tex.j2",
+        "html": "html/document.html.j2",
+    }
 )
 _BLANK_LINES = re.compile(r"\n{3,}")
+#: a file name LaTeX can include as it is (anything else: the plot is referenced, not drawn)
+_LATEX_PATH = re.compile(r"[A-Za-z0-9._/-]{1,200}")
 
 
 def environment(fmt: str, lang: str, templates: str | Path | None = None) -> jinja2.Environment:
-    """The jinja2 environment for one format and language, with every filter registered."""
+    """The jinja2 environment for one format and language, with every filter registered.
+
+    It is a :class:`jinja2.sandbox.SandboxedEnvironment`: a template from ``--templates DIR``
+    may lay out the document model but cannot reach Python internals (``__globals__``,
+    ``__class__``, ...), call methods that change data, or run anything.
+    """
     spec = FORMATS[fmt]
-    writer = Writer(load_messages(lang, templates), spec)
+    writer = Writer(load_messages(lang, templates), spec, lang)
 
     def finalize(value: Any) -> Any:
         if isinstance(value, Markup):
             return value
         if value is None:
             return ""
-        return spec.escape(str(value))
+        return spec.user(str(value))
 
-    env = jinja2.Environment(
+    env = SandboxedEnvironment(
         loader=jinja2.FileSystemLoader([str(p) for p in search_path(templates)]),
         autoescape=False,
         finalize=finalize,
@@ -87,23 +105,56 @@ def environment(fmt: str, lang: str, templates: str | Path | None = None) -> jin
         display=lambda m: Markup(spec.display(m)),
         mathtext=lambda s: Markup(math_text(s)),
         raw_message=lambda key: Markup(writer.raw(key)),
+        cell=lambda s: Markup(_cell("" if s is None else str(s))),
+        heatmap=lambda h: Markup(heatmap_svg(h, writer.raw("html_masked"))),
+        katex_css=lambda a: Markup(a.css),
+        katex_js=lambda a: Markup(a.js),
+        heading=lambda level: Markup(_heading(fmt, int(level))),
+        urlpath=lambda p: Markup(quote(str(p), safe="/._-~")),
+        latexpath=lambda p: Markup(str(p) if _LATEX_PATH.fullmatch(str(p)) else ""),
     )
     env.globals.update(t=lambda key: Markup(writer.literal(writer.raw(key))))
     return env
 
 
+def _cell(text: str) -> str:
+    """User text in a Markdown table cell (a pipe never ends the cell)."""
+    return markdown_text(text, in_table=True)
+
+
+def _heading(fmt: str, level: int) -> str:
+    """The start of a heading of ``level`` (1: the title) in ``fmt``."""
+    if fmt == "latex":
+        return {1: r"\section*", 2: r"\subsection*", 3: r"\subsubsection*"}.get(
+            level, r"\paragraph*"
+        )
+    if fmt == "html":
+        return f"h{min(max(level, 1), 6)}"
+    return "#" * level
+
+
 def _render(
     fmt: str, lang: str, name: str, templates: str | Path | None, context: Mapping[str, Any]
 ) -> str:
-    """Template ``name`` rendered in ``fmt``, with runs of blank lines squeezed to one."""
+    """Template ``name`` rendered in ``fmt``, with runs of blank lines squeezed to one.
+
+    A template that is missing, malformed or tries something the sandbox forbids is one
+    clear error naming it.
+    """
     env = environment(fmt, lang, templates)
     try:
         template = env.get_template(name)
+        text = template.render(**context)
     except jinja2.TemplateNotFound as e:
         raise InputError(
             f"template {e.name!r} not found in {', '.join(map(str, search_path(templates)))}"
         ) from e
-    text = template.render(**context)
+    except SecurityError as e:
+        raise InputError(f"template {name}: refused by the sandbox: {e}") from None
+    except jinja2.TemplateSyntaxError as e:
+        raise InputError(f"template {e.filename or name}:{e.lineno}: {e.message}") from None
+    except jinja2.UndefinedError as e:
+        raise InputError(f"template {name}: {e.message}") from None
     return _BLANK_LINES.sub("\n\n", text).strip() + "\n"
 
 
@@ -130,6 +181,21 @@ def render_latex(
     return _render("latex", doc.lang, DOCUMENT_TEMPLATES["latex"], templates, context)
 
 
+def render_html(
+    doc: Document,
+    *,
+    templates: str | Path | None = None,
+    assets: KatexAssets | None = None,
+) -> str:
+    """The document as one self-contained HTML page (KaTeX inlined; works offline).
+
+    ``assets`` are KaTeX's script and style sheet (:func:`symattn.present.assets.katex_assets`);
+    without them the page holds a placeholder comment instead (for golden files).
+    """
+    context = {"doc": doc, "assets": assets}
+    return _render("html", doc.lang, DOCUMENT_TEMPLATES["html"], templates, context)
+
+
 def _jsonable(value: Any, writer: Writer) -> Any:
     if isinstance(value, Msg):
         return {"key": value.key, "text": writer.message(value)}
@@ -148,6 +214,6 @@ def _jsonable(value: Any, writer: Writer) -> Any:
 
 def render_json(doc: Document, *, templates: str | Path | None = None) -> str:
     """The document model as JSON; sentences carry their key and their text (math in ``$``)."""
-    writer = Writer(load_messages(doc.lang, templates), FORMATS["plain"])
-    data = {"schema": "symattn.document/1", **_jsonable(doc, writer)}
+    writer = Writer(load_messages(doc.lang, templates), FORMATS["plain"], doc.lang)
+    data = {"schema": "symattn.document/2", **_jsonable(doc, writer)}
     return json.dumps(data, ensure_ascii=False, indent=1) + "\n"

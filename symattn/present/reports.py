@@ -11,10 +11,17 @@ from typing import Any
 
 from symattn.judge.check import CheckReport
 from symattn.judge.findings import Finding, Message
-from symattn.present.keys import AUDIT_REPORT_TEXTS, AUDIT_SOURCES, CHECK_REPORT_TEXTS, lookup
+from symattn.present.keys import (
+    AUDIT_REPORT_TEXTS,
+    AUDIT_SOURCES,
+    CHECK_REPORT_TEXTS,
+    REPORT_TEXTS,
+    lookup,
+)
 from symattn.present.messages import Catalog, catalog, load_messages, say
 from symattn.present.render import render_report
 from symattn.read.audit import AuditReport, Recognised, Unparsed
+from symattn.stages import ROW_STAGES, TOKEN_STAGES
 
 # --------------------------------------------------------------------------- findings
 
@@ -24,9 +31,23 @@ def message(finding: Finding, lang: str = "en") -> str:
     return say(finding.message, load_messages(lang))
 
 
+#: steps whose position names a column by its index (shown counted from 1)
+INDEXED_STEPS = frozenset({*TOKEN_STAGES.values(), *(s.step for s in ROW_STAGES if not s.per_key)})
+
+
 def position_text(f: Finding) -> str:
-    """``step[row,col]`` as the terminal report shows it."""
-    return f"{f.step}[{','.join(f.position)}]" if f.position else f.step
+    """``step[row,col]`` as a person reads it: a column index counts from 1."""
+    if not f.position:
+        return f.step
+    parts = list(f.position)
+    if f.step in INDEXED_STEPS and len(parts) > 1 and parts[-1].isdigit():
+        parts[-1] = str(int(parts[-1]) + 1)
+    return f"{f.step}[{','.join(parts)}]"
+
+
+def _report_texts(lang: str) -> Catalog:
+    """The ``[report]`` entries: the words around the findings."""
+    return catalog(lang, "report", keys=REPORT_TEXTS)
 
 
 # --------------------------------------------------------------------------- check
@@ -43,8 +64,8 @@ def _audit_texts(lang: str) -> Catalog:
 
 
 def check_summary(report: CheckReport, lang: str = "en") -> str:
-    """``N claims checked, E errors, W warnings`` in ``lang``."""
-    return _check_texts(lang)["summary"].format(
+    """How many claims were checked, errors and warnings, in ``lang``."""
+    return _report_texts(lang)["check_summary"].format(
         checked=report.checked, errors=report.count("error"), warnings=report.count("warning")
     )
 
@@ -52,9 +73,10 @@ def check_summary(report: CheckReport, lang: str = "en") -> str:
 def check_text(report: CheckReport, lang: str = "en") -> str:
     """One line per finding, like a linter, then the summary line."""
     messages = load_messages(lang)
+    words = _report_texts(lang)
     lines = [
-        f"{report.path}:{position_text(f)}: {f.code} claimed {f.claimed}, exact {f.exact_text} — "
-        f"{say(f.message, messages)}"
+        f"{report.path}:{position_text(f)}: {f.code} {words['claimed']} {f.claimed}, "
+        f"{words['exact']} {f.exact_text} — {say(f.message, messages)}"
         for f in report.findings
     ]
     lines.append(check_summary(report, lang))
@@ -76,6 +98,7 @@ def check_json(report: CheckReport, lang: str = "en") -> dict[str, Any]:
                 "exact": f.exact,
                 "expected": f.expected,
                 "message": say(f.message, messages),
+                "alternatives": list(f.alternatives),
             }
             for f in report.findings
         ],
@@ -176,34 +199,52 @@ def audit_json(reports: Sequence[AuditReport], lang: str = "en") -> dict[str, ob
                 "checked": r.checked,
                 "unparsed": [_unparsed_json(u) for u in r.unparsed],
                 "recognised": recognised_json(r.recognised) if r.recognised is not None else None,
+                "coverage": _coverage_json(r),
+                "lang": r.lang,
             }
             for r in reports
         ]
     }
 
 
+def _coverage_json(r: AuditReport) -> dict[str, object]:
+    return {**r.coverage(), "not_read": r.not_read()}
+
+
 def audit_text(reports: Sequence[AuditReport], lang: str = "en") -> str:
     """Linter lines ``FILE:LINE:COL: CODE claimed X, exact Y — reason`` (no ``exact`` when there is
     none, as for ``precision-mixed``) and a summary per file."""
     messages = load_messages(lang)
+    words = _report_texts(lang)
     lines = []
     for r in reports:
         for f in r.findings:
-            exact = f", exact {f.exact}" if f.exact else ""
-            where = f"{r.path}:{f.line}:{f.column}"
+            exact = f", {words['exact']} {f.exact}" if f.exact else ""
+            where = f"{_one_line(r.path)}:{f.line}:{f.column}"
             lines.append(
-                f"{where}: {f.code} claimed {f.claimed}{exact} — {say(f.message, messages)}"
+                f"{where}: {f.code} {words['claimed']} {f.claimed}{exact} — "
+                f"{say(f.message, messages)}"
             )
         for u in r.unparsed:
-            lines.append(f"{r.path}:{u.line}: not checked: {u.text[:80]} ({u.reason})")
+            text, reason = _one_line(u.text)[:80], _one_line(u.reason)
+            lines.append(f"{_one_line(r.path)}:{u.line}: {words['not_checked']}: {text} ({reason})")
         if r.recognised is not None:
-            lines.append(f"{r.path}: recognised {recognised_text(r.recognised, lang)}")
-        counts = (
-            f"{len(r.findings)} finding(s), {r.checked} claim(s) checked, "
-            f"{len(r.unparsed)} not checked"
+            lines.append(
+                f"{_one_line(r.path)}: {words['recognised']} {recognised_text(r.recognised, lang)}"
+            )
+        summary = words["audit_summary"].format(
+            findings=len(r.findings), checked=r.checked, unparsed=len(r.unparsed)
         )
-        lines.append(f"{r.path}: {counts}")
+        coverage = catalog(lang, "audit", keys=("report_coverage",))["report_coverage"]
+        lines.append(f"{_one_line(r.path)}: {summary} {coverage.format(**r.coverage())}")
     return "\n".join(lines) + "\n"
+
+
+def _one_line(text: str) -> str:
+    """``text`` on one line: every line break (``\\n``, ``\\x0c``, NEL, U+2028, ...) and every
+    control character a space."""
+    flat = " ".join(text.splitlines())
+    return "".join(" " if ch < " " or "\x7f" <= ch <= "\x9f" else ch for ch in flat)
 
 
 def audit_markdown(reports: Sequence[AuditReport], lang: str = "en") -> str:
@@ -213,8 +254,12 @@ def audit_markdown(reports: Sequence[AuditReport], lang: str = "en") -> str:
     files = [
         {
             "path": r.path,
-            "summary": cat["report_summary"].format(
+            "summary": _report_texts(lang)["audit_summary"].format(
                 checked=r.checked, findings=len(r.findings), unparsed=len(r.unparsed)
+            )
+            + " "
+            + catalog(lang, "audit", keys=("report_coverage",))["report_coverage"].format(
+                **r.coverage()
             ),
             "recognised": (
                 cat["report_recognised"].format(what=recognised_text(r.recognised, lang))
@@ -234,7 +279,8 @@ def audit_markdown(reports: Sequence[AuditReport], lang: str = "en") -> str:
                 for f in r.findings
             ],
             "unparsed": [
-                (cat["report_line"].format(line=u.line), u.text, u.reason) for u in r.unparsed
+                (cat["report_line"].format(line=u.line), _one_line(u.text), _one_line(u.reason))
+                for u in r.unparsed
             ],
         }
         for r in reports

@@ -1,30 +1,116 @@
-"""Audit a text as it is: every arithmetic claim in it, judged with certified verdicts.
+"""Audit a text as it is: every number it states about attention, judged with certified
+verdicts, and every number it holds accounted for.
 
 The reading pipeline, one module per stage:
 
-1. :mod:`~symattn.read.extract` finds the math and cuts it into chains ``a = b ≈ c``;
-2. :mod:`~symattn.read.level1` judges each chain link by link (names the text defines,
-   conflicting definitions, rounded constants), and keeps what each chain states;
-3. :mod:`~symattn.read.scan` reads the inputs and prose claims line by line, and
-   :mod:`~symattn.read.problem` rebuilds the attention problem behind the text;
-4. :mod:`~symattn.read.level2` judges that problem with ``check`` (or says what could not be
-   checked, :mod:`~symattn.read.missing`);
-5. :class:`AuditReport` holds one finding per number, sorted by position.
+1. :mod:`~symattn.read.source` and :mod:`~symattn.read.blocks`: the text cut into blocks by
+   real parsers (Markdown, LaTeX, plain text), with exact positions;
+2. :mod:`~symattn.read.reading`: what each block holds (formulas, arrays, tables, code);
+3. :mod:`~symattn.read.level1`: each formula ``a = b ≈ c`` judged link by link;
+4. :mod:`~symattn.read.problem` and :mod:`~symattn.read.level2`: the attention problem behind
+   the text rebuilt and judged by ``check``;
+5. :class:`AuditReport`: one finding per number, and the census of every number
+   (:mod:`~symattn.read.census`): judged, read, or why not.
 """
 
 from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final
 
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.errors import InputError
 from symattn.judge.findings import Finding
 from symattn.judge.verdict import DEFAULT_ACCEPTED
 from symattn.numbers.rounding import Rounding
-from symattn.read.extract import chains
-from symattn.read.level1 import judge_chains
-from symattn.read.level2 import judge_problem
+from symattn.read.blocks import format_of
+from symattn.read.census import Census
+from symattn.read.dataflow import flows
+from symattn.read.facts import Fact, facts_of_reading
+from symattn.read.interpretation import judge_sentences, sentences
+from symattn.read.level1 import Level1, judge_chains
+from symattn.read.level2 import judge_problems
+from symattn.read.missing import missing_inputs, unnormalized
+from symattn.read.problem import Problem, build_problems
+from symattn.read.reading import Reading, read
+from symattn.read.repeats import repeated
 from symattn.read.report import AuditReport, Recognised, Unparsed
+from symattn.read.scaling import hypotheses, masks
+from symattn.read.source import Source
 
-__all__ = ["AuditReport", "Finding", "Recognised", "Unparsed", "audit"]
+__all__ = [
+    "AuditReport",
+    "Finding",
+    "Recognised",
+    "Understanding",
+    "Unparsed",
+    "audit",
+    "language_of",
+    "understand",
+]
+
+#: why the numbers of a block that no reader took were not read
+_NOT_READ: Final = {
+    "prose": "prose",
+    "heading": "prose",
+    "code": "code that computes no attention stage the text states",
+    "math": "math that states no attention number",
+    "table": "table cell that is no number",
+}
+
+_CJK = re.compile("[\u3400-\u4dbf\u4e00-\u9fff]")
+
+
+def language_of(text: str) -> str:
+    """``zh`` when the text is mostly Chinese prose, else ``en`` (the default of ``--lang``)."""
+    sample = text[:20000]
+    cjk = len(_CJK.findall(sample))
+    letters = sum(1 for ch in sample if ch.isascii() and ch.isalpha())
+    return "zh" if cjk * 3 > letters * 1 and cjk >= 10 else "en"
+
+
+@dataclass(frozen=True)
+class Understanding:
+    """What the reader made of a text before ``check`` judged it: the reading, Level 1's
+    verdicts, the facts and the problems (tests and tools look at each stage)."""
+
+    src: Source
+    census: Census
+    reading: Reading
+    level1: Level1
+    facts: tuple[Fact, ...]
+    problems: tuple[Problem, ...]
+
+
+def understand(
+    text: str,
+    *,
+    fmt: str,
+    accepted: frozenset[Rounding] = DEFAULT_ACCEPTED,
+    limits: Limits = DEFAULT_LIMITS,
+) -> Understanding:
+    """Read ``text`` (a ``markdown``, ``latex`` or ``text`` document) up to its problems."""
+    src = Source.of(text)
+    census = Census.of(src)
+    reading = read(src, fmt, census, limits)
+    for chain in reading.chains:
+        for at in chain.number_offsets():
+            census.read(at)
+    for skipped in reading.skipped:
+        a = src.line_start(skipped.line)
+        census.why_not(a, src.line_end(skipped.line), skipped.reason)
+    for b in reading.blocks:
+        census.why_not(b.start, b.end, _NOT_READ.get(b.kind, "prose"))
+    sections = [reading.blocks[b].section for b in reading.chain_blocks]
+    level1 = judge_chains(reading.chains, accepted=accepted, limits=limits, sections=sections)
+    computed = flows(
+        reading.code_facts, [st.tree for _, st in reading.statements], reading.literal_roles
+    )
+    facts = facts_of_reading(reading, level1.stated, computed)
+    said = src.text[: reading.end]  # (what the text says, as far as it was read)
+    problems = build_problems(facts, hypotheses(said, facts), masks(said))
+    return Understanding(src, census, reading, level1, tuple(facts), tuple(problems))
 
 
 def audit(
@@ -33,21 +119,50 @@ def audit(
     path: str = "<text>",
     accepted: frozenset[Rounding] = DEFAULT_ACCEPTED,
     limits: Limits = DEFAULT_LIMITS,
+    fmt: str | None = None,
 ) -> AuditReport:
     """Audit ``text``: every claim it makes, judged exactly (see the module docstring)."""
     if not isinstance(text, str):
         raise InputError("audit: expected the document as str")
-    found, skipped = chains(text, limits=limits)
-    level1 = judge_chains(found, accepted=accepted, limits=limits)
-    level2 = judge_problem(text, path, level1, accepted=accepted, limits=limits)
-    findings = sorted(
-        (*level1.findings, *level2.findings), key=lambda f: (f.line, f.column, f.code)
-    )
+    u = understand(text, fmt=fmt or format_of(path, text), accepted=accepted, limits=limits)
+    census, reading, level1, facts, problems = u.census, u.reading, u.level1, u.facts, u.problems
+    level2 = judge_problems(problems, path, accepted=accepted, limits=limits, facts=facts)
+    if level2.known:
+        # again, now that the numbers the problem states have their exact values
+        sections = [reading.blocks[b].section for b in reading.chain_blocks]
+        level1 = judge_chains(
+            reading.chains, accepted=accepted, limits=limits, known=level2.known, sections=sections
+        )
+    for at in level1.seen | level2.judged:
+        census.judged(at)
+    taken = {(f.line, f.column) for f in level1.findings}
+    merged = list(level1.findings)
+    for f in level2.findings:
+        if f.code == "not-normalized":
+            merged.append(f)  # (about a row's sum, not its first number: it takes no place)
+        elif (f.line, f.column) not in taken:
+            taken.add((f.line, f.column))
+            merged.append(f)
+    merged += repeated(reading.chains, merged, census)
+    prose = [(b.start, b.end) for b in reading.blocks if b.kind in ("prose", "heading")]
+    merged += judge_sentences(problems, sentences(u.src, prose), path, limits)
+    merged += [f for f in unnormalized(facts, level2.judged) if (f.line, f.column) not in taken]
+    if not problems:
+        merged += missing_inputs(facts)
+    findings = sorted(merged, key=lambda f: (f.line, f.column, f.code))
     unparsed = (
-        *(Unparsed(s.line, s.text, s.reason) for s in skipped),
+        *(Unparsed(s.line, s.text, s.reason) for s in reading.skipped),
         *level1.unparsed,
         *level2.unparsed,
     )
+    checked = len(level1.seen | level2.judged)
     return AuditReport(
-        path, tuple(findings), level1.checked + level2.checked, unparsed, level2.recognised
+        path,
+        tuple(findings),
+        checked,
+        unparsed,
+        level2.recognised,
+        numbers=census.records(),
+        counts=census.coverage(),
+        lang=language_of(text),
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Final
 
 from symattn.config import Limits
 from symattn.errors import SymattnError
@@ -21,6 +22,7 @@ from symattn.read.evaluate import Value, evaluate, flatten
 from symattn.read.extract import ChainText
 from symattn.read.messages import fraction_text, say
 from symattn.read.report import text_finding
+from symattn.read.roles import symbol_role
 from symattn.read.scalar import Scalar
 from symattn.read.syntax import Node
 
@@ -72,8 +74,39 @@ class Definition:
     column: int
 
 
+#: how many distinct values of one name are kept (and tried in the notes): enough to tell
+#: a conflict, bounded so that a name given a thousand values costs no more than ten
+MAX_DISTINCT = 8
+#: stages a text computes once per query row: their names are reused from row to row
+PER_ROW: Final = frozenset({"scores", "scaled", "exp", "sum", "weights", "output"})
+
+
+def _global(name: str) -> bool:
+    """Whether a name is a parameter of the whole text (``d_k``, ``\\sqrt{d_k}``), whose
+    second value is a conflict wherever it is given."""
+    role = symbol_role(name)
+    return (role is not None and role.role == "d_k") or "d_k" in name or "d_{k}" in name
+
+
+def _key(v: Value) -> tuple[object, ...] | None:
+    """A hashable key of a rational value (None when an entry is irrational)."""
+    out: list[object] = []
+    for s in flatten(v):
+        r = s.rational()
+        if r is None:
+            return None
+        out.append(r)
+    return (isinstance(v, Scalar), *out)
+
+
 class Definitions:
-    """The names of one text, in the order it defines them (local to one audit)."""
+    """The names of one text, in the order it defines them (local to one audit).
+
+    Conflicts are tracked as definitions come (each new value is compared with the few
+    distinct values already kept), so a text that gives one name many values stays linear.
+    Names of per-row quantities (``sum``, ``总和``, ``softmax``, ``output``) are redefined
+    for each query row, and are not conflicts.
+    """
 
     def __init__(self, accepted: frozenset[Rounding], limits: Limits) -> None:
         self.accepted = accepted
@@ -82,28 +115,48 @@ class Definitions:
         self.env: dict[str, Value] = {}
         #: each name's exact value (the first expression of its chain)
         self.exact_env: dict[str, Value] = {}
-        self._defs: dict[str, list[Definition]] = {}
+        self._distinct: dict[str, list[Definition]] = {}
+        self._keys: dict[str, set[tuple[object, ...]]] = {}
+        self._later: dict[str, list[Definition]] = {}
         self._notes: dict[str, list[Message]] = {}
+        #: the section (heading) of the chains being read, and where each name was defined
+        self.section = 0
+        self._section_of: dict[str, int] = {}
 
     def define(
         self, name: str, value: Value, exact: Value, text: str, line: int, column: int
     ) -> None:
         """``name`` is given ``value`` (exactly ``exact``) by the chain ``text``."""
-        self._defs.setdefault(name, []).append(Definition(value, text, line, column))
         self.env[name] = value
         self.exact_env[name] = exact
+        role = symbol_role(name)
+        if role is not None and role.role in PER_ROW:
+            return
+        if self._section_of.setdefault(name, self.section) != self.section and not _global(name):
+            # ``w`` in section "Query love" after ``w`` in "Query I": that section's own
+            self._section_of[name] = self.section
+            self._distinct.pop(name, None)
+            self._keys.pop(name, None)
+        d = Definition(value, text, line, column)
+        distinct = self._distinct.setdefault(name, [])
+        keys = self._keys.setdefault(name, set())
+        key = _key(value)
+        if key is not None:
+            if key in keys:
+                return
+            keys.add(key)
+        elif any(same(value, e.value) for e in distinct):
+            return
+        if len(distinct) < MAX_DISTINCT:
+            distinct.append(d)
+        if len(keys) + sum(1 for e in distinct if _key(e.value) is None) > 1:
+            self._later.setdefault(name, []).append(d)
 
-    def conflicted(self) -> dict[str, list[Definition]]:
-        """Each name given more than one value, with its distinct definitions in order."""
-        out = {}
-        for name, defs in self._defs.items():
-            distinct: list[Definition] = []
-            for d in defs:
-                if not any(same(d.value, e.value) for e in distinct):
-                    distinct.append(d)
-            if len(distinct) > 1:
-                out[name] = distinct
-        return out
+    def conflicted(self, used: frozenset[str] | None = None) -> dict[str, list[Definition]]:
+        """Each name (of ``used``) given more than one value, with its first distinct
+        definitions."""
+        names = self._later if used is None else (n for n in used if n in self._later)
+        return {n: self._distinct[n] for n in names if len(self._distinct[n]) > 1}
 
     def note_conflicts(
         self,
@@ -139,8 +192,8 @@ class Definitions:
     def findings(self) -> list[Finding]:
         """``conflicting-definition`` for each later value of a name, with its notes."""
         out = []
-        for name, defs in self.conflicted().items():
-            first, later = defs[0], defs[1:]
+        for name, later in self._later.items():
+            first = self._distinct[name][0]
             for d in later:
                 notes = self._notes.get(name, [])
                 msg = say(

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.errors import LimitError
 from symattn.read.scalar import E, Scalar, lit
-from symattn.read.syntax import Chain, Node, Num, PowNode, Ref, Unary, VecNode
+from symattn.read.syntax import Chain, Node, Num, Percent, PowNode, Ref, Transpose, Unary, VecNode
 from symattn.read.tokens import ExprError
 
 __all__ = ["Value", "evaluate", "flatten", "shape"]
@@ -24,6 +24,7 @@ class _Ctx:
     limits: Limits
     e: Scalar
     budget: list[int]  # remaining nodes to build (bounded work per expression)
+    overrides: Mapping[int, Scalar]  # numbers (by offset) that stand for another value
 
 
 def _spend(ctx: _Ctx, n: int) -> None:
@@ -105,6 +106,8 @@ def _rows(v: Value) -> tuple[tuple[Value, ...], ...]:
 
 def _multiply(a: Value, b: Value, op: str, ctx: _Ctx) -> Value:
     sa, sb = shape(a), shape(b)
+    if op == "⊙":
+        return _map2(a, b, lambda x, y: _prod_of(x, "*", y, ctx), ctx)
     if op == "/" or not sa or not sb:
         return _map2(a, b, lambda x, y: _prod_of(x, op, y, ctx), ctx)
     assert not isinstance(a, Scalar) and not isinstance(b, Scalar)
@@ -121,6 +124,34 @@ def _multiply(a: Value, b: Value, op: str, ctx: _Ctx) -> Value:
     raise ExprError(f"cannot multiply shapes {sa} and {sb}")
 
 
+def _transpose(v: Value) -> Value:
+    sv = shape(v)
+    if len(sv) == 1:
+        assert not isinstance(v, Scalar)
+        return tuple((x,) for x in v)
+    if len(sv) == 2:
+        return tuple(tuple(col) for col in zip(*_rows(v), strict=True))
+    raise ExprError(f"cannot transpose shape {sv}")
+
+
+def _softmax_row(row: tuple[Scalar, ...], ctx: _Ctx) -> tuple[Scalar, ...]:
+    mb = ctx.limits.max_precision_bits
+    exps = tuple(Scalar("exp", (x,), max_bits=mb) for x in row)
+    total = Scalar("sum", exps, max_bits=mb) if len(exps) > 1 else exps[0]
+    _spend(ctx, 3 * len(row))
+    return tuple(Scalar("prod", (e, total), ops=("*", "/"), max_bits=mb) for e in exps)
+
+
+def _softmax(v: Value, ctx: _Ctx) -> Value:
+    sv = shape(v)
+    if len(sv) == 1:
+        assert not isinstance(v, Scalar)
+        return _softmax_row(_scalars(v, "softmax of a list of lists"), ctx)
+    if len(sv) == 2:
+        return tuple(_softmax_row(_scalars(r, "softmax"), ctx) for r in _rows(v))
+    raise ExprError(f"softmax of shape {sv}")
+
+
 def _scalar_arg(v: Value, fn: str) -> Scalar:
     if not isinstance(v, Scalar):
         raise ExprError(f"{fn} of a list")
@@ -131,6 +162,8 @@ def _eval(node: Node, ctx: _Ctx) -> Value:
     mb = ctx.limits.max_precision_bits
     if isinstance(node, Num):
         _spend(ctx, 1)
+        if node.pos in ctx.overrides:
+            return ctx.overrides[node.pos]
         return Scalar("lit", value=node.written.value, max_bits=mb)
     if isinstance(node, Ref):
         if node.name in ctx.env:
@@ -146,6 +179,11 @@ def _eval(node: Node, ctx: _Ctx) -> Value:
     if isinstance(node, Unary):
         x = _eval(node.x, ctx)
         return x if node.op == "+" else _negate(x, ctx)
+    if isinstance(node, Transpose):
+        return _transpose(_eval(node.x, ctx))
+    if isinstance(node, Percent):
+        _spend(ctx, 1)
+        return Scalar("lit", value=node.x.written.value / 100, max_bits=mb)
     if isinstance(node, Chain):
         acc = _eval(node.first, ctx)
         if node.rest and node.rest[0][0] in "+-":
@@ -170,6 +208,10 @@ def _eval(node: Node, ctx: _Ctx) -> Value:
             return arg
         flat = _scalars(arg, "sum of a matrix")
         return Scalar("sum", flat, max_bits=mb) if len(flat) > 1 else flat[0]
+    if node.fn == "softmax":
+        if isinstance(arg, Scalar):
+            raise ExprError("softmax of a single number")
+        return _softmax(arg, ctx)
     fn = node.fn
     return _map2(arg, lit(0), lambda a, _z: Scalar(fn, (a,), max_bits=mb), ctx)
 
@@ -180,10 +222,11 @@ def evaluate(
     *,
     e: Scalar = E,
     limits: Limits = DEFAULT_LIMITS,
+    overrides: Mapping[int, Scalar] | None = None,
 ) -> Value:
     """The exact value of a syntax tree; names from ``env``; ``e`` is Euler's number unless
-    given."""
-    ctx = _Ctx(env or {}, limits, e, [max(1000, limits.max_line_length)])
+    given; the numbers at the offsets of ``overrides`` stand for the values given there."""
+    ctx = _Ctx(env or {}, limits, e, [max(1000, limits.max_line_length)], overrides or {})
     return _eval(node, ctx)
 
 

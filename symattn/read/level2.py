@@ -1,88 +1,378 @@
-"""Level 2: the attention problem behind the text, rebuilt and judged by ``check``.
+"""Level 2: the attention problem behind the text, judged by ``check``.
 
-Each finding of ``check`` lands on the number the text wrote; a number Level 1 already
-reported gets no second finding, and a number both levels judged is counted once. Without
-inputs, what the text states is reported as not checked (:mod:`symattn.read.missing`).
+Each :class:`~symattn.read.problem.Problem` is built into a spec with
+:func:`symattn.spec.build.build_spec` (no text round trip) and judged by
+:func:`symattn.judge.check`; each finding lands on the number the text wrote. When the text
+leaves the scale open, a number is reported only if it is wrong in every frame tried
+(the first frame's finding is shown). A number Level 1 already reported gets no second
+finding; a number both levels judged is counted once.
 """
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 from symattn.config import Limits
 from symattn.errors import SymattnError
 from symattn.judge.check import check
 from symattn.judge.findings import Finding, TextLocation
+from symattn.judge.quantities import TensorEntry
+from symattn.judge.verdict import consistent_with, judge
 from symattn.numbers.rounding import Rounding
-from symattn.read.level1 import Level1
-from symattn.read.missing import missing_inputs
-from symattn.read.problem import build
-from symattn.read.report import Recognised, Unparsed
-from symattn.read.scan import scan
-from symattn.spec import loads_spec
+from symattn.read.claims import Known
+from symattn.read.facts import Fact
+from symattn.read.level1 import value_key
+from symattn.read.messages import say
+from symattn.read.observations import Spot
+from symattn.read.problem import Place, Problem
+from symattn.read.report import Recognised, Unparsed, text_finding
+from symattn.read.scalar import Scalar
+from symattn.spec import Spec
+from symattn.spec.build import build_spec
+from symattn.stages import BY_CLAIM
 
-__all__ = ["Level2", "judge_problem"]
+__all__ = ["Level2", "judge_problems"]
 
 
 @dataclass(frozen=True)
 class Level2:
-    """What Level 2 adds to Level 1: findings, math not checked, numbers judged, the problem."""
+    """What Level 2 adds: findings, what it could not check, what it judged, the problem."""
 
     findings: tuple[Finding, ...] = ()
     unparsed: tuple[Unparsed, ...] = ()
-    checked: int = 0
+    judged: frozenset[int] = frozenset()
     recognised: Recognised | None = None
+    #: the exact value of each number the problem states, by its value as written, with where
+    #: it is written (for the formulas that use it as an ingredient: ``0.18 × 30``)
+    known: Mapping[str, tuple[tuple[int, Known], ...]] = field(default_factory=dict)
 
 
-def _not_rebuilt(line: int, e: Exception) -> Level2:
-    return Level2(unparsed=(Unparsed(line, "attention problem", f"not rebuilt: {e}"),))
+#: the trace step of each stage a misshapen claim may be about
+_STAGE_STEP = {c: s.step for c, s in BY_CLAIM.items()}
 
 
-def judge_problem(
-    text: str, path: str, level1: Level1, *, accepted: frozenset[Rounding], limits: Limits
-) -> Level2:
-    """Rebuild the problem behind ``text`` and judge what it states (via check)."""
-    sc = scan(text, limits)
-    try:
-        problem = build(level1.stated, sc)
-    except (SymattnError, ValueError) as e:
-        return _not_rebuilt(1, e)
-    if problem is None:
-        return Level2(tuple(missing_inputs(level1.stated, sc)))
-    try:
-        spec = loads_spec(
-            json.dumps(problem.data, ensure_ascii=False), fmt="json", name=path, limits=limits
+def _misshapen(
+    spec: Spec, problem: Problem, accepted: frozenset[Rounding], limits: Limits
+) -> list[tuple[int, Finding]]:
+    """Claims written in another shape than their stage (a 3×2 matrix for the 3×3 scores):
+    each entry judged against the entry at the same place, and flagged where there is none."""
+    if not problem.misshapen:
+        return []
+    result = spec.run()
+    queries = list(spec.query_tokens)
+    out: list[tuple[int, Finding]] = []
+    for fact, row in problem.misshapen:
+        tensor = result.stage(_STAGE_STEP[fact.role])
+        n_rows, n_cols = tensor.shape[0], tensor.shape[-1]
+        if row is None:
+            r_claim, c_claim = fact.dims
+            places = [(i, j, i * c_claim + j) for i in range(r_claim) for j in range(c_claim)]
+        else:
+            i = queries.index(row)
+            places = [(i, j, j) for j in range(fact.dims[0])]
+            r_claim, c_claim = 1, fact.dims[0]
+        shape = {
+            "stage": say(f"stage-{fact.role}"),
+            "rows": n_rows if row is None else 1,
+            "cols": n_cols,
+            "claimed_rows": r_claim,
+            "claimed_cols": c_claim,
+        }
+        for i, j, k in places:
+            spot = fact.spots[k]
+            if spot is None:
+                continue
+            if i < n_rows and j < n_cols:
+                v = judge(
+                    spot.written, TensorEntry(tensor, (i, j)), accepted=accepted, limits=limits
+                )
+                if v.code is None or v.code in ("float-representation", "undecided"):
+                    continue
+                exact, code = v.exact, "wrong-value"
+                msg = say("wrong-shape", exact=exact, **shape)
+            else:
+                exact, code = "", "wrong-value"
+                msg = say("wrong-shape-extra", **shape)
+            out.append(
+                (
+                    spot.at,
+                    text_finding(
+                        code,
+                        spot.line,
+                        spot.column,
+                        spot.written.text,
+                        exact,
+                        None,
+                        msg,
+                        "wrong-shape",
+                    ),
+                )
+            )
+    return out
+
+
+#: the stages a row of numbers may be of, with one entry per key (or per output column)
+_ROW_STEPS = ("scores", "scaled_scores", "exp_scores", "weights", "output")
+
+
+def _another_stage(
+    spec: Spec, problem: Problem, flagged: set[Place], accepted: frozenset[Rounding], limits: Limits
+) -> set[int]:
+    """The facts that hold, entry for entry, the values of another stage of their row (the
+    scores written under the weights' name): misnamed by the text or by the reading, not
+    wrong; they are not accused."""
+    by_fact: dict[int, list[Place]] = {}
+    for place, i in problem.owner.items():
+        by_fact.setdefault(i, []).append(place)
+    suspects = {o for place in flagged if (o := problem.owner.get(place)) is not None}
+    if not suspects:
+        return set()
+    result = spec.run()
+    queries, keys = list(spec.query_tokens), list(spec.tokens)
+    out: set[int] = set()
+    for i in suspects:
+        places = by_fact.get(i, [])
+        if not places or any(len(p[1]) != 2 for p in places):
+            continue
+        if len(places) == 1 and (problem.spots[places[0]].written.significant or 0) < 3:
+            continue  # one short number (``2``) matches some entry of some stage by chance
+        own_step, own_row = places[0][0], places[0][1][0]
+        for step in _ROW_STEPS:
+            tensor = result.stage(step)
+            for r_other in range(tensor.shape[0]):
+                if step == own_step and queries[r_other] == own_row:
+                    continue
+                if _holds_at(problem, places, tensor, step, r_other, keys, accepted, limits):
+                    out.add(i)
+                    break
+            if i in out:
+                break
+    return out
+
+
+def _known(
+    spec: Spec,
+    problem: Problem,
+    into: dict[str, dict[int, Known | None]],
+    skip: set[int],
+    wrong: set[int],
+) -> None:
+    """The exact value of every number the problem states, by its value as written and where
+    it is written (a place given two values becomes None); not of the facts found to hold
+    another stage (``skip``), nor of numbers found wrong (``wrong``: offsets), whose exact
+    value is no rounding the author made."""
+    result = spec.run()
+    queries, keys = list(spec.query_tokens), list(spec.tokens)
+    for (step, pos), spot in problem.spots.items():
+        if problem.owner.get((step, pos)) in skip or spot.at in wrong:
+            continue
+        if step not in _ROW_STEPS + ("exp_sums",) or not pos or pos[0] not in queries:
+            continue
+        r = queries.index(pos[0])
+        if len(pos) == 1:
+            index: tuple[int, ...] = (r,)
+        elif step == "output":
+            index = (r, int(pos[1]))
+        elif pos[1] in keys:
+            index = (r, keys.index(pos[1]))
+        else:
+            continue
+        entry = TensorEntry(result.stage(step), index)
+        places = into.setdefault(value_key(spot.written), {})
+        new = Known(Scalar("ext", ext=entry), spot.written.text, False)
+        if spot.at in places:
+            old = places[spot.at]
+            if old is not None and not _same(old.value.ext, entry):
+                places[spot.at] = None
+        else:
+            places[spot.at] = new
+
+
+def _holds_at(
+    problem: Problem,
+    places: list[Place],
+    tensor: object,
+    step: str,
+    row: int,
+    keys: list[str],
+    accepted: frozenset[Rounding],
+    limits: Limits,
+) -> bool:
+    """Whether every number of a fact is the entry of ``step`` at ``row``, column by column."""
+    assert hasattr(tensor, "shape")
+    for place in places:
+        col = place[1][1]
+        c = (
+            keys.index(col)
+            if step != "output" and col in keys
+            else (int(col) if col.isdigit() else -1)
         )
+        if c < 0 or c >= tensor.shape[-1]:
+            return False
+        claim = problem.spots[place].written
+        try:
+            if not consistent_with(claim, TensorEntry(tensor, (row, c)), accepted, limits):  # type: ignore[arg-type]
+                return False
+        except (ValueError, OverflowError):
+            return False  # (judge.floats: a value beyond float32 prints as inf)
+    return True
+
+
+def _same(a: object, b: TensorEntry) -> bool:
+    """Whether two exact quantities are one value (rationals exactly, others within 2^-100)."""
+    if not isinstance(a, TensorEntry):
+        return False
+    ra, rb = a.rational(), b.rational()
+    if ra is not None or rb is not None:
+        return ra == rb
+    x, y = a.arb(160), b.arb(160)
+    d = x - y
+    return bool(d.contains(0)) and float(d.rad()) < 2.0**-100
+
+
+def _one(
+    problem: Problem, path: str, accepted: frozenset[Rounding], limits: Limits
+) -> tuple[list[tuple[int, Finding]], set[int]] | str:
+    """The findings of one problem, each with the offset of its number; or why it could not be
+    checked."""
+    try:
+        spec = build_spec(problem.data, path, limits)
         report = check(spec, accepted=accepted, limits=limits)
+        shaped = _misshapen(spec, problem, accepted, limits)
+        flagged = {
+            (f.step, f.position) for f in report.findings if f.severity in ("error", "warning")
+        }
+        flagged |= {
+            place
+            for f in report.findings
+            if f.code == "not-normalized"
+            for place in problem.owner
+            if place[0] == f.step and place[1][:1] == f.position[:1]
+        }
+        rescued = _another_stage(spec, problem, flagged, accepted, limits)
     except SymattnError as e:
-        return _not_rebuilt(problem.first.line if problem.first is not None else 1, e)
-    taken = {(f.line, f.column) for f in level1.findings}
-    has_conflict = any(f.code == "conflicting-definition" for f in level1.findings)
-    # one count per number: those Level 1 already judged are not counted twice
-    again = {(s.line, s.column) for s in problem.spots.values()} & level1.seen
-    findings: list[Finding] = []
+        return str(e)
+    out = list(shaped)
     for f in report.findings:
-        if f.code == "conflicting-definition" and has_conflict:
-            continue  # Level 1 already says it, with the lines
-        spot = problem.spots.get((f.step, f.position)) or problem.first
-        line, column = (spot.line, spot.column) if spot is not None else (1, 1)
-        if f.code != "not-normalized":  # about the sum of the weights, not one number
-            if (line, column) in taken:
-                continue  # one finding per number: Level 1's is the more specific
-            taken.add((line, column))
-        findings.append(
-            Finding(
-                f.code,
-                f.severity,
-                TextLocation(line, column),
-                f.claimed,
-                "" if f.exact == "-" else f.exact,
-                f.expected,
-                f.message,
-                f"level2:{f.message_key}",
+        if problem.owner.get((f.step, f.position)) in rescued:
+            continue
+        if f.code == "not-normalized" and any(
+            i in rescued
+            for (st, pos), i in problem.owner.items()
+            if st == f.step and pos[:1] == f.position[:1]
+        ):
+            continue
+        spot: Spot | None = problem.spots.get((f.step, f.position)) if f.step else None
+        if spot is None and f.step == "weights" and len(f.position) == 1:
+            spot = next(
+                (
+                    s
+                    for (st, pos), s in problem.spots.items()
+                    if st == "weights" and pos[0] == f.position[0]
+                ),
+                None,
+            )
+        if spot is None:
+            continue
+        out.append(
+            (
+                spot.at,
+                Finding(
+                    f.code,
+                    f.severity,
+                    TextLocation(spot.line, spot.column),
+                    f.claimed,
+                    "" if f.exact == "-" else f.exact,
+                    f.expected,
+                    f.message,
+                    f"level2:{f.message_key}",
+                ),
             )
         )
+    return out, rescued
+
+
+#: the stages of a query row, in order (the first stated one confirms an assumed problem)
+_ORDER = ("scores", "scaled_scores", "exp_scores", "exp_sums", "weights", "output")
+
+
+def _confirmed(problem: Problem, found: list[tuple[int, Finding]]) -> bool:
+    """Whether most numbers of the first stage the problem states hold."""
+    for step in _ORDER:
+        spots = [s for (st, _), s in problem.spots.items() if st == step]
+        if spots:
+            wrong = {at for at, f in found if f.severity == "error"}
+            bad = sum(1 for s in spots if s.at in wrong)
+            return 2 * bad < len(spots)
+    return False
+
+
+def judge_problems(
+    problems: Sequence[Problem],
+    path: str,
+    *,
+    accepted: frozenset[Rounding],
+    limits: Limits,
+    facts: Sequence[Fact] = (),
+) -> Level2:
+    """Judge every problem; keep a finding only where every hypothesis of its layer agrees."""
+    if not problems:
+        return Level2()
+    by_layer: dict[tuple[object, ...], list[Problem]] = {}
+    for p in problems:
+        by_layer.setdefault(p.group, []).append(p)
+    findings: list[Finding] = []
+    unparsed: list[Unparsed] = []
+    judged: set[int] = set()
+    known: dict[str, dict[int, Known | None]] = {}
+    for group in by_layer.values():
+        results = [_one(p, path, accepted, limits) for p in group]
+        pairs = [(p, r) for p, r in zip(group, results, strict=True) if not isinstance(r, str)]
+        ok = [r[0] for _, r in pairs]
+        if not ok:
+            first = group[0].first
+            line = first.line if first is not None else 1
+            unparsed.append(Unparsed(line, "attention problem", f"not checked: {results[0]}"))
+            continue
+        if group[0].assumed and not _confirmed(group[0], ok[0]):
+            first = group[0].first
+            unparsed.append(
+                Unparsed(
+                    first.line if first is not None else 1,
+                    "attention problem",
+                    "not checked: with Q = K = V = X (no projections given) the text's first "
+                    "stated stage does not hold, so the problem is not the one the text works",
+                )
+            )
+            continue
+        judged.update(s.at for s in group[0].spots.values())
+        flagged = [{at for at, f in r if f.severity in ("error", "warning")} for r in ok]
+        agreed = set.intersection(*flagged) if flagged else set()
+        # the frame (scale, mask) the text fits best: its findings are the ones reported
+        # (where every frame agrees) and its exact values are what the author rounded
+        best = min(range(len(pairs)), key=lambda i: len(flagged[i]))
+        problem, (found, rescued) = pairs[best]
+        if not any(f.code == "dk-mismatch" for _, f in found):
+            # (after a dk-mismatch the author works in another frame: the stated frame's
+            # exact values are not what the author rounded)
+            try:
+                spec = build_spec(problem.data, path, limits)
+                _known(spec, problem, known, rescued, flagged[best])
+            except SymattnError:
+                pass
+        judged.update(s.at for f, _ in group[0].misshapen for s in f.spots if s is not None)
+        for at, f in found:
+            if f.severity in ("error", "warning") and at not in agreed:
+                continue
+            findings.append(f)
     return Level2(
-        tuple(findings), checked=max(report.checked - len(again), 0), recognised=problem.recognised
+        tuple(findings),
+        tuple(unparsed),
+        frozenset(judged),
+        problems[0].recognised,
+        {
+            k: tuple(sorted((at, v) for at, v in places.items() if v is not None))
+            for k, places in known.items()
+        },
     )

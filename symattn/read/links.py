@@ -6,15 +6,23 @@ in prose (``= 0.82，即…``, ``= 2 here.``, ``= 2.``). Both are cut off before
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from typing import Final
 
 from symattn.config import Limits
-from symattn.errors import SymattnError
-from symattn.read.notations import PROSE_END, SENTENCE_END, TAIL_SYMBOL, WORD_AFTER
+from symattn.errors import LimitError, SymattnError
+from symattn.read.notations import (
+    EXPRESSION_START,
+    PROSE_END,
+    SENTENCE_END,
+    TAIL_SYMBOL,
+    WORD_AFTER,
+)
 from symattn.read.syntax import Node, canonical_name, parse
 from symattn.read.tokens import tokenize
 
-__all__ = ["Parsed", "label_of", "read_first", "read_link"]
+__all__ = ["Parsed", "label_of", "read_first", "read_link", "unknown_math"]
 
 
 @dataclass(frozen=True)
@@ -28,6 +36,9 @@ class Parsed:
 
 
 NOTHING = Parsed("none")
+
+#: LaTeX commands (their names are no names of the text)
+_COMMAND: Final = re.compile(r"\\[A-Za-z]+")
 
 
 def label_of(text: str, limits: Limits) -> str | None:
@@ -51,6 +62,12 @@ def label_of(text: str, limits: Limits) -> str | None:
 def read_first(text: str, limits: Limits) -> Parsed:
     """The first link: a label, an expression (prose before it dropped), or neither."""
     starts = [0] + [i + 1 for i, ch in enumerate(text) if ch in PROSE_END.chars][:64]
+    # `Scores become [10/4, 20/4]`: words, then the expression
+    starts += [
+        m.start() + 1
+        for m in EXPRESSION_START.regex.finditer(text)
+        if not _in_command(text, m.start())
+    ][:8]
     for start in starts:
         piece = text[start:].strip()
         if not piece:
@@ -69,6 +86,31 @@ def read_first(text: str, limits: Limits) -> Parsed:
         except SymattnError:
             continue
     return NOTHING
+
+
+def _in_command(text: str, at: int) -> bool:
+    """Whether the letter at ``at`` ends a LaTeX command (``\\ln 2`` is no word then math)."""
+    k = at
+    while k > 0 and text[k - 1].isascii() and text[k - 1].isalpha():
+        k -= 1
+    return k > 0 and text[k - 1] == "\\"
+
+
+def unknown_math(text: str, limits: Limits) -> str | None:
+    """Why a link is math the grammar does not know (``\\ln``, ``\\binom``, ``\\max``,
+    ``5!``), or None when it is something else (prose, a name)."""
+    if not text.strip():
+        return None  # (``总和 $= …$``: the words before the math name it)
+    try:
+        parse(text, limits=limits, normalized=True)
+    except LimitError as e:
+        return str(e)  # (too big or too deep to read: said, never dropped)
+    except SymattnError as e:
+        reason = str(e)
+        letters = any(ch.isalpha() for ch in _COMMAND.sub("", text))
+        if "unsupported command" in reason or "'!'" in reason or not letters:
+            return reason  # (no names: it is arithmetic, and it was not read)
+    return None
 
 
 def read_link(text: str, last: bool, limits: Limits) -> Parsed:

@@ -26,8 +26,11 @@ AUDIT_KEYS: Final[tuple[str, ...]] = (
     # the claim is what a rounded e gives (exactly, or as double precision prints it)
     "approximate-e",
     "approximate-e-float",
+    # the claim is what a rounded root (√2 ≈ 1.41) gives
+    "approximate-root",
     # right for the author's own rounded earlier numbers
     "propagated-rounding",
+    "propagated-rounding-of",
     # ``a = b`` between two exact expressions that are not equal
     "wrong-step",
     # one name, two values; a formula that holds with only one of them
@@ -39,6 +42,16 @@ AUDIT_KEYS: Final[tuple[str, ...]] = (
     "what-output",
     "and",
     "not-normalized",
+    # a number found wrong, used again
+    "repeat",
+    # a matrix or row written in another shape than the stage it states
+    "wrong-shape",
+    "wrong-shape-extra",
+    "stage-scores",
+    "stage-scaled",
+    "stage-exp",
+    "stage-weights",
+    "stage-output",
 )
 
 _KEYS: Final = frozenset(AUDIT_KEYS)

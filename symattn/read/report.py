@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from symattn.judge.findings import Finding, Message, TextLocation
 from symattn.judge.verdict import SEVERITY
+from symattn.read.census import Coverage, NumberRecord
 
 __all__ = ["AuditReport", "Recognised", "Unparsed", "text_finding"]
 
@@ -44,6 +45,31 @@ class AuditReport:
     checked: int
     unparsed: tuple[Unparsed, ...]
     recognised: Recognised | None = None
+    #: every number of the text and what the audit did with it
+    numbers: tuple[NumberRecord, ...] = ()
+    #: the language the text is written in (the default language of the report)
+    lang: str = "en"
+    #: the counts of every number (``numbers`` lists at most census.MAX_RECORDS of them)
+    counts: Coverage | None = None
+
+    def coverage(self) -> dict[str, int]:
+        """How many numbers the text holds, and how many were read and judged."""
+        if self.counts is not None:
+            c = self.counts
+            return {"numbers": c.numbers, "read": c.read, "judged": c.judged}
+        judged = sum(1 for n in self.numbers if n.status == "judged")
+        read = sum(1 for n in self.numbers if n.status != "not read")
+        return {"numbers": len(self.numbers), "read": read, "judged": judged}
+
+    def not_read(self) -> dict[str, int]:
+        """Why the numbers not read were not read: reason -> how many."""
+        if self.counts is not None:
+            return dict(self.counts.not_read)
+        out: dict[str, int] = {}
+        for n in self.numbers:
+            if n.status == "not read":
+                out[n.reason] = out.get(n.reason, 0) + 1
+        return out
 
     @property
     def has_errors(self) -> bool:

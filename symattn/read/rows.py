@@ -7,7 +7,12 @@ check every row against them.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Final
+
+#: characters searched on each side of a hint's match
+_WINDOW: Final = 200
 
 
 @dataclass(frozen=True)
@@ -33,6 +38,45 @@ class Pattern:
     examples: tuple[Example, ...]
     counterexamples: tuple[str, ...] = ()
     kind: str = ""
+    #: how the readers apply it: ``search`` anywhere, ``match`` at the start, ``fullmatch``
+    how: str = "search"
+    #: for a pattern searched through a whole text: a fast pattern (literal fragments, no
+    #: flags) that every match contains; only the text around its matches is searched
+    hint: re.Pattern[str] | None = None
+
+    def scan(self, text: str) -> Iterator[re.Match[str]]:
+        """Every match in ``text`` (as ``finditer``; through the hint's windows if there is
+        one: a window of a few hundred characters around each place the hint matches)."""
+        if self.hint is None:
+            yield from self.regex.finditer(text)
+            return
+        end = -1
+        for h in self.hint.finditer(text):
+            if h.start() < end:
+                continue
+            a, end = max(0, h.start() - _WINDOW), min(len(text), h.end() + _WINDOW)
+            for m in self.regex.finditer(text, a, end):
+                yield m
+                end = max(end, m.end())
+
+    def first(self, text: str) -> re.Match[str] | None:
+        """The first match in ``text`` (as ``search``, through the hint when there is one)."""
+        return next(self.scan(text), None)
+
+    def find(self, text: str) -> re.Match[str] | None:
+        """The match in ``text`` the way the readers apply this row."""
+        if self.how == "fullmatch":
+            return self.regex.fullmatch(text)
+        if self.how == "match":
+            return self.regex.match(text)
+        return self.regex.search(text)
+
+    def last(self, text: str) -> re.Match[str] | None:
+        """The last match in ``text`` (``None`` if there is none)."""
+        found = None
+        for found in self.regex.finditer(text):  # noqa: B007 - the loop keeps the last one
+            pass
+        return found
 
 
 @dataclass(frozen=True)
@@ -80,6 +124,24 @@ def pattern(
     *,
     kind: str = "",
     flags: int = 0,
+    how: str = "search",
+    hint: str = "",
 ) -> Pattern:
     shown = tuple(e if isinstance(e, Example) else Example(e) for e in examples)
-    return Pattern(name, re.compile(pattern, flags), means, shown, counterexamples, kind)
+    fast = re.compile(hint) if hint else None
+    return Pattern(name, re.compile(pattern, flags), means, shown, counterexamples, kind, how, fast)
+
+
+@dataclass(frozen=True)
+class Words:
+    """A set of words that mean one thing (environment names, headings, phrases)."""
+
+    name: str
+    words: frozenset[str]
+    means: str
+    counterexamples: tuple[str, ...] = ()
+
+
+def words(name: str, means: str, *items: str, counterexamples: tuple[str, ...] = ()) -> Words:
+    """``words("math-environments", "…", "equation", "align")``."""
+    return Words(name, frozenset(items), means, counterexamples)

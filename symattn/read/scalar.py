@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
-from typing import Final
+from typing import Final, Protocol
 
 import flint
 
@@ -27,9 +27,18 @@ __all__ = ["E", "Scalar", "lit"]
 _MAX_EXP_ARG: Final = 10**6
 
 
+class Quantity(Protocol):
+    """Anything with an exact value (an entry of an exact tensor)."""
+
+    def rational(self) -> Fraction | None: ...
+
+    def arb(self, prec: int) -> flint.arb: ...
+
+
 @dataclass(frozen=True)
 class Scalar:
-    """An exact real number as a tree: ``op`` is lit, e, neg, sum, prod, pow, exp or sqrt.
+    """An exact real number as a tree: ``op`` is lit, e, neg, sum, prod, pow, exp, sqrt, or
+    ext (a quantity computed elsewhere).
 
     ``sum`` and ``prod`` are n-ary and fold left to right (``prod`` items carry ``*``/``/``),
     as a person (or a double-precision program) computes them.
@@ -40,6 +49,9 @@ class Scalar:
     value: Fraction | None = None
     ops: tuple[str, ...] = ()
     max_bits: int = field(default=20_000, compare=False)
+    #: for ``op == "ext"``: a quantity computed elsewhere (an entry of the problem behind
+    #: the text), with ``rational()`` and ``arb(prec)``
+    ext: Quantity | None = field(default=None, compare=False)
 
     # -- exact
     @cached_property
@@ -195,7 +207,12 @@ def _r_neg(s: Scalar) -> Fraction | None:
     return None if x is None else -x
 
 
+def _r_ext(s: Scalar) -> Fraction | None:
+    return s.ext.rational() if s.ext is not None else None
+
+
 _RATIONAL: Final[Mapping[str, Callable[[Scalar], Fraction | None]]] = {
+    "ext": _r_ext,
     "lit": lambda s: s.value,
     "e": lambda s: None,
     "neg": _r_neg,
@@ -252,7 +269,15 @@ def _a_sum(s: Scalar) -> flint.arb:
     return acc
 
 
+def _a_ext(s: Scalar) -> flint.arb:
+    if s.ext is None:
+        raise ExprError("an outside quantity without its value")
+    ball: flint.arb = s.ext.arb(flint.ctx.prec)
+    return ball
+
+
 _ARB: Final[Mapping[str, Callable[[Scalar], flint.arb]]] = {
+    "ext": _a_ext,
     "e": lambda s: flint.arb.const_e(),
     "neg": lambda s: -s.args[0]._arb(),
     "sum": _a_sum,
@@ -320,7 +345,16 @@ def _f_exp(s: Scalar) -> float:
     return math.exp(x)
 
 
+def _f_ext(s: Scalar) -> float:
+    r = s.rational()
+    if r is not None:
+        return float(r)
+    ball = s.arb(64)
+    return float(ball.mid())
+
+
 _FLOAT: Final[Mapping[str, Callable[[Scalar], float]]] = {
+    "ext": _f_ext,
     "lit": _f_lit,
     "e": lambda s: math.e,
     "neg": lambda s: -_need(s.args[0].float64()),

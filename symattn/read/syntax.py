@@ -19,6 +19,8 @@ from symattn.read.tokens import ExprError, Token, normalize, tokenize
 __all__ = [
     "Call",
     "Chain",
+    "Percent",
+    "Transpose",
     "Node",
     "Num",
     "Parser",
@@ -28,7 +30,9 @@ __all__ = [
     "VecNode",
     "canonical_name",
     "literal_numbers",
+    "literal_shape",
     "names",
+    "numbers_in",
     "parse",
 ]
 
@@ -81,13 +85,27 @@ class PowNode:
 
 @dataclass(frozen=True)
 class Call:
-    """``exp(x)``, ``sqrt(x)``, ``sum(v)``."""
+    """``exp(x)``, ``sqrt(x)``, ``sum(v)``, ``softmax(v)``."""
 
     fn: str
     arg: Node
 
 
-Node = Num | Ref | VecNode | Unary | Chain | PowNode | Call
+@dataclass(frozen=True)
+class Transpose:
+    """``A^T`` (``A^\\top``, ``Aᵀ``)."""
+
+    x: Node
+
+
+@dataclass(frozen=True)
+class Percent:
+    """``87%``: a number in hundredths."""
+
+    x: Num
+
+
+Node = Num | Ref | VecNode | Unary | Chain | PowNode | Call | Transpose | Percent
 
 _OPEN_CLOSE: Final = {"(": ")", "{": "}", "[": "]"}
 
@@ -180,8 +198,19 @@ class Parser:
         return self.power()
 
     def power(self) -> Node:
-        """``base ^ exponent`` (right-associative through :meth:`unary`)."""
+        """``base ^ exponent`` (right-associative through :meth:`unary`), ``A^T``, ``87%``."""
         base = self.primary()
+        while True:
+            if self.at("^") and self._transpose_ahead():
+                self.take()
+                self.take()
+                base = Transpose(base)
+                continue
+            if self.at("%") and isinstance(base, Num):
+                self.take()
+                base = Percent(base)
+                continue
+            break
         if self.at("^"):
             self.take()
             self.enter()
@@ -189,6 +218,43 @@ class Parser:
             self.depth -= 1
             return PowNode(base, exponent)
         return base
+
+    def _transpose_ahead(self) -> bool:
+        nxt = self.tokens[self.i + 1] if self.i + 1 < len(self.tokens) else None
+        return nxt is not None and nxt.kind == "name" and nxt.text == "T"
+
+    def matrix(self) -> Node:
+        """``\\begin{bmatrix} a & b \\\\ c & d \\end{bmatrix}``: rows of cells."""
+        self.enter()
+        rows: list[Node] = []
+        cells: list[Node] = []
+        while True:
+            t = self.peek()
+            if t is None:
+                raise ExprError("a matrix without its end")
+            if t.kind == "matend":
+                self.take()
+                break
+            if t.kind == "rowsep":
+                self.take()
+                if cells:
+                    rows.append(VecNode(tuple(cells)))
+                    cells = []
+                continue
+            if t.kind == "op" and t.text == "&":
+                self.take()
+                continue
+            if t.kind == "dots":
+                raise ExprError("a matrix with elided entries")
+            cells.append(self.expr())
+            if len(cells) > self.limits.max_line_length:
+                raise LimitError("matrix row too long")
+        if cells:
+            rows.append(VecNode(tuple(cells)))
+        self.depth -= 1
+        if not rows:
+            raise ExprError("an empty matrix")
+        return VecNode(tuple(rows))
 
     def group(self) -> Node:
         """``{x}`` (a LaTeX argument) or a single primary."""
@@ -203,10 +269,13 @@ class Parser:
             return Num(parse_number(t.text, limits=self.limits), t.pos)
         if t.kind == "dots":
             raise ExprError("an ellipsis is not a value")
+        if t.kind == "matbegin":
+            return self.matrix()
         if t.kind == "name":
             name = t.text
-            if name in FUNCTION_NAMES and (self.at("(") or self.at("{")):
-                return Call(name, self.primary())
+            fn = name.lower() if name.lower() == "softmax" else name
+            if fn in FUNCTION_NAMES and (self.at("(") or self.at("{")):
+                return Call(fn, self.primary())
             if self.at("("):
                 raise ExprError(f"{name}(...) is a label, not arithmetic")
             return Ref(canonical_name(name))
@@ -254,7 +323,12 @@ class Parser:
 
 
 def _implicit(prev: Node, t: Token) -> bool:
-    """Whether ``t`` right after ``prev`` multiplies it without a sign (``5\\sqrt{2}``)."""
+    """Whether ``t`` right after ``prev`` multiplies it without a sign (``5\\sqrt{2}``, two
+    matrices side by side)."""
+    if isinstance(prev, VecNode | Transpose) and (
+        t.kind == "matbegin" or (t.kind == "op" and t.text == "[")
+    ):
+        return True
     if t.kind == "cmd" and t.text in ("\\sqrt", "\\frac"):
         return True
     if t.kind == "op" and t.text == "√":
@@ -291,6 +365,8 @@ def names(node: Node) -> frozenset[str]:
         return names(node.base) | names(node.exponent)
     if isinstance(node, Call):
         return names(node.arg)
+    if isinstance(node, Transpose):
+        return names(node.x)
     return frozenset()
 
 
@@ -299,6 +375,15 @@ def literal_numbers(node: Node) -> list[tuple[Written, int]] | None:
     None when ``node`` is not a literal."""
     if isinstance(node, Num):
         return [(node.written, node.pos)]
+    if isinstance(node, Percent):
+        w = node.x.written
+        shown = replace(
+            w,
+            value=w.value / 100,
+            text=w.text + "%",
+            decimals=(w.decimals or 0) + 2,
+        )
+        return [(shown, node.x.pos)]
     if isinstance(node, Unary) and isinstance(node.x, Num):
         w = node.x.written
         sign = -1 if node.op == "-" else 1
@@ -313,3 +398,38 @@ def literal_numbers(node: Node) -> list[tuple[Written, int]] | None:
             out.extend(got)
         return out
     return None
+
+
+def literal_shape(node: Node) -> tuple[int, ...]:
+    """The shape a literal is written in: () for a number, (n,) for ``[a, b]``, (n, m) for a
+    matrix; a ragged list is the row of its numbers."""
+    if isinstance(node, VecNode):
+        inner = literal_shape(node.items[0]) if node.items else ()
+        if any(literal_shape(item) != inner for item in node.items[1:]):
+            return (len(numbers_in(node)),)  # ragged: its numbers, in a row
+        return (len(node.items), *inner)
+    return ()
+
+
+def numbers_in(node: Node) -> list[Num]:
+    """The numbers written in a syntax tree, in order."""
+    out: list[Num] = []
+    stack: list[Node] = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, Num):
+            out.append(n)
+        elif isinstance(n, Percent):
+            out.append(n.x)
+        elif isinstance(n, VecNode):
+            stack.extend(reversed(n.items))
+        elif isinstance(n, Unary | Transpose):
+            stack.append(n.x)
+        elif isinstance(n, Chain):
+            stack.extend(reversed([x for _, x in n.rest]))
+            stack.append(n.first)
+        elif isinstance(n, PowNode):
+            stack.extend((n.exponent, n.base))
+        elif isinstance(n, Call):
+            stack.append(n.arg)
+    return out

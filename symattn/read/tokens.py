@@ -14,9 +14,10 @@ from typing import Final
 
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.errors import InputError, LimitError
-from symattn.read.notations import SPELLING_OF, SPELLINGS, TOKEN_RULES
+from symattn.read.mapped import Mapped
+from symattn.read.notations import SPELLING_OF, SPELLINGS, TEXT_NAME, TOKEN_RULES
 
-__all__ = ["RELATIONS", "ExprError", "Token", "normalize", "tokenize"]
+__all__ = ["RELATIONS", "ExprError", "Token", "normalize", "respell", "tokenize"]
 
 #: the relations of a chain, in the grammar's spelling
 RELATIONS: Final = "=≈"
@@ -31,27 +32,33 @@ _SPELLING_RE: Final = re.compile(
 )
 
 
-def normalize(text: str) -> tuple[str, tuple[int, ...]]:
-    """The text in the grammar's spelling, and for each character its offset in ``text``."""
-    out: list[str] = []
-    where: list[int] = []
-    pos = 0
-    for m in _SPELLING_RE.finditer(text):
-        for i in range(pos, m.start()):
-            out.append(text[i])
-            where.append(i)
+def respell(text: Mapped) -> Mapped:
+    """``text`` in the grammar's spelling (:data:`~symattn.read.notations.SPELLINGS`), each
+    character still mapped to where it was written; ``\\text{Attention Scores}`` is the one
+    name ``Attention_Scores`` (:data:`~symattn.read.notations.TEXT_NAME`)."""
+    names = [
+        (m.start(), m.end(), "_".join(m.group("words").split()))
+        for m in TEXT_NAME.regex.finditer(text.text)
+        if m.group() not in SPELLING_OF  # (``\text{softmax}`` is the function)
+    ]
+    if names:
+        text = text.replace(names)
+    out: list[tuple[int, int, str]] = []
+    for m in _SPELLING_RE.finditer(text.text):
         old = m.group()
         new = SPELLING_OF[old]
         if old.startswith("\\") and old[-1].isalpha() and new and new[-1].isalpha():
             new += " "  # \exp{x}: keep the name apart from what follows
-        for ch in new:
-            out.append(ch)
-            where.append(m.start())
-        pos = m.end()
-    for i in range(pos, len(text)):
-        out.append(text[i])
-        where.append(i)
-    return "".join(out), tuple(where)
+        out.append((m.start(), m.end(), new))
+    return text.replace(out) if out else text
+
+
+def normalize(text: str) -> tuple[str, tuple[int, ...]]:
+    """The text in the grammar's spelling, and for each character its offset in ``text``
+    (for short texts and tests; readers use :func:`respell`, which keeps runs, not a position
+    per character)."""
+    m = respell(Mapped.of(text, 0, len(text)))
+    return m.text, tuple(m.at(i) for i in range(len(m.text)))
 
 
 @dataclass(frozen=True)

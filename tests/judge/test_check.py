@@ -136,7 +136,7 @@ def test_reports() -> None:
     r = seed("thinking_machines")
     text = check_text(r)
     assert "exp_scores[Thinking,Machines]: truncated claimed 2.71, exact 2.71828… — " in text
-    assert text.rstrip().endswith("13 claims checked, 3 errors, 1 warnings")
+    assert text.rstrip().endswith("Claims checked: 13. Errors: 3. Warnings: 1.")
     data = check_json(r)
     assert data["checked"] == 13
     assert set(data["findings"][0]) == {
@@ -148,6 +148,7 @@ def test_reports() -> None:
         "exact",
         "expected",
         "message",
+        "alternatives",
     }
     md = check_markdown(r, "zh", "T*")
     assert "勘误表" in md and "T\\*" in md

@@ -76,3 +76,13 @@ def test_certified_round_of_negative_factors_orders_the_ball() -> None:
     (pos,) = certified_round(result.weights, [((0, 0), Fraction(1))], 6, Limits())
     (neg,) = certified_round(result.weights, [((0, 0), Fraction(-1))], 6, Limits())
     assert neg == -pos
+
+
+def test_huge_numbers_are_written_in_scientific_notation() -> None:
+    from symattn.present.document import DocMeta
+
+    result = scaled_dot_product_attention([[30, 0]], [[30, 0], [0, 1]], [[1, 0], [0, 1]], scale=1)
+    doc = build_document(result, DocMeta(), DocOptions())
+    texts = {s.text for s in doc.numbers if s.stage == "exp_scores"}
+    assert r"7.3288 \times 10^{390}" in texts  # e^900
+    assert [m.key for m in doc.rounding] == ["rounding", "rounding_large", "rounding_sums"]

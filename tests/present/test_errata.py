@@ -20,18 +20,19 @@ from .examples import doc_of
 
 def _notes(doc: Document) -> list[tuple[str, str]]:
     """(where, code) of every callout in the document."""
-    out = [("scaling", n.code) for n in doc.scaling_notes] + [
-        ("other", n.code) for n in doc.other_notes
-    ]
-    for tb in doc.tables:
-        out += [("table", n.code) for n in tb.notes]
-    for r in doc.rows:
-        for attr in ("dots", "scaling", "exps", "weights", "outputs"):
-            for j, line in enumerate(getattr(r, attr)):
-                out += [(f"{attr}[{j}]", n.code) for n in line.notes]
-        if r.exp_sum is not None:
-            out += [("exp_sum", n.code) for n in r.exp_sum.notes]
-        out += [("weight_vector", n.code) for n in r.weight_notes]
+    out = [("other", n.code) for n in doc.other_notes]
+    for part in doc.parts:
+        out += [("scaling", n.code) for n in part.scaling_notes]
+        for line in part.data + part.projection_lines:
+            out += [("data", n.code) for n in line.notes]
+        for r in part.rows:
+            for st in r.steps:
+                for line in st.lines:
+                    where = (
+                        f"{st.slot}[{line.at[1]}]" if line.at and line.at[0] != "sum" else st.slot
+                    )
+                    out += [(where if line.at else f"{st.slot}:vector", n.code) for n in line.notes]
+                out += [(f"{st.slot}:step", n.code) for n in st.notes]
     return out
 
 
@@ -44,13 +45,13 @@ def _notes(doc: Document) -> list[tuple[str, str]]:
                 ("scaling", "conflicting-definition"),
                 ("scaling", "dk-mismatch"),
                 ("exps[1]", "truncated"),
-                ("exp_sum", "propagated-rounding"),
+                ("exps", "propagated-rounding"),
             ],
         ),
         (
             "animal_street",
             [
-                ("exp_sum", "approximate-constant"),
+                ("exps", "approximate-constant"),
                 ("weights[1]", "precision-mixed"),
                 ("outputs[0]", "truncated"),
             ],
@@ -71,7 +72,9 @@ def test_check_places_each_finding_next_to_its_step(
 def test_check_frame_note_shows_this_documents_value() -> None:
     spec = load_spec(EXAMPLES / "thinking_machines.toml")
     doc = build_document(spec.run(), meta_from_spec(spec), DocOptions(), check=True)
-    note = doc.rows[0].exps[1].notes[0]
+    exps = doc.parts[0].rows[0].step("exps")
+    assert exps is not None
+    note = exps.lines[1].notes[0]
     assert [m.key for m in note.body] == ["errata_truncated", "errata_frame"]
     assert note.body[1].params["here"].content == "4.1133"  # type: ignore[union-attr]  # one Seg, not a list
     assert note.body[0].params["expected"].content == "2.72"  # type: ignore[union-attr]  # one Seg, not a list
@@ -134,7 +137,7 @@ def test_a_divisor_with_no_frame_gets_its_erratum(lang: str) -> None:
     spec = loads_spec(DIVISOR_SPEC)
     meta = replace(meta_from_spec(spec), lang=lang)
     doc = build_document(spec.run(), meta, DocOptions(), check=True)
-    (note,) = doc.scaling_notes
+    (note,) = doc.parts[0].scaling_notes
     assert note.code == "dk-mismatch" and note.label.key == "errata_label_error"
     assert [m.key for m in note.body] == ["errata_dk_mismatch_divisor"]
     assert note.body[0].params["root"] == Seg("math", r"\sqrt{2}")

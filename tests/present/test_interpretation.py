@@ -9,18 +9,10 @@ import pytest
 from symattn import scaled_dot_product_attention
 from symattn.errors import InputError
 from symattn.exact import Surd
-from symattn.present.document import DocMeta, DocOptions, build_document
 from symattn.present.interpretation import top_keys
 from symattn.present.model import Seg
 
-
-def test_uniform_weights_are_exact() -> None:
-    result = scaled_dot_product_attention([[1, 1]], [[1, 0], [0, 1]], [[2, 0], [0, 4]])
-    doc = build_document(result, DocMeta(), DocOptions())
-    row = doc.rows[0]
-    assert row.weight_vector == r"w = \left[0.5,\ 0.5\right]"
-    assert row.output_vector == r"o_{1} = \left[1,\ 2\right]"
-    assert [m.key for m in row.interpretation] == ["interp_uniform"]
+from .examples import doc_for, rows
 
 
 def test_top_keys_ties_and_radicals() -> None:
@@ -35,6 +27,17 @@ def test_interpretation_names_the_top_key_and_compares_the_output() -> None:
     result = scaled_dot_product_attention(
         [[1, 2]], [[1, 2], [0, 1]], [[10, 20], [30, 40]], query_labels=["q"], key_labels=["a", "b"]
     )
-    row = build_document(result, DocMeta(), DocOptions()).rows[0]
-    assert [m.key for m in row.interpretation] == ["interp_top", "interp_up", "interp_pull"]
+    (row,) = rows(doc_for(result))
+    keys = [m.key for m in row.interpretation]
+    assert keys == ["interp_top", "interp_up", "interp_pull"]
     assert row.interpretation[0].params["keys"] == (Seg("token", "a"),)
+    assert row.interpretation[0].count == 1 and row.interpretation[1].count == 2
+    assert row.interpretation[2].count == 1  # one other key: the singular sentence
+
+
+def test_two_top_keys_are_plural() -> None:
+    result = scaled_dot_product_attention(
+        [[1, 0]], [[1, 0], [1, 0], [0, 1]], [[1, 0], [0, 1], [1, 1]]
+    )
+    (row,) = rows(doc_for(result))
+    assert row.interpretation[0].key == "interp_top" and row.interpretation[0].count == 2

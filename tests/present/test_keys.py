@@ -32,7 +32,9 @@ from ..conftest import EXAMPLES, ROOT
 
 PRESENT = ROOT / "symattn" / "present"
 FIXTURES = ROOT / "tests" / "fixtures"
-SECTIONS = ("check", "audit")
+SECTIONS = ("check", "audit", "report")
+#: the tables whose keys judge and read use (``report`` is present's own)
+FINDING_SECTIONS = ("check", "audit")
 
 # --------------------------------------------------------------------------- the catalogs
 
@@ -46,9 +48,31 @@ def _catalog(lang: str) -> Mapping[str, object]:
     return tomllib.loads((templates_dir() / "messages" / f"{lang}.toml").read_text("utf-8"))
 
 
+def _is_plural(value: object) -> bool:
+    """Whether a catalog value is a sentence in plural forms (``{ one = ..., other = ... }``)."""
+    return (
+        isinstance(value, dict)
+        and set(value) <= keys.PLURAL_FORMS
+        and "other" in value
+        and all(isinstance(v, str) for v in value.values())
+    )
+
+
 def _top(lang: str) -> set[str]:
-    """The top-level keys of a catalog: the document's."""
-    return {k for k, v in _catalog(lang).items() if isinstance(v, str)}
+    """The top-level keys of a catalog: the document's (a plural sentence is one key)."""
+    return {k for k, v in _catalog(lang).items() if isinstance(v, str) or _is_plural(v)}
+
+
+def _forms(lang: str) -> dict[str, str]:
+    """Every form of every top-level sentence, flattened (``rounding.one``)."""
+    out: dict[str, str] = {}
+    for k, v in _catalog(lang).items():
+        if isinstance(v, str):
+            out[k] = v
+        elif _is_plural(v):
+            assert isinstance(v, dict)
+            out.update({f"{k}.{form}": text for form, text in v.items()})
+    return out
 
 
 def _table(lang: str, section: str) -> set[str]:
@@ -94,7 +118,7 @@ def test_catalog_placeholders_match_across_languages(lang: str) -> None:
 
     def entries(name: str) -> dict[str, str]:
         data = _catalog(name)
-        flat = {k: v for k, v in data.items() if isinstance(v, str)}
+        flat = {k.removesuffix(".other").removesuffix(".one"): v for k, v in _forms(name).items()}
         for section in SECTIONS:
             table = data[section]
             assert isinstance(table, dict)
@@ -120,8 +144,34 @@ def _templates(*folders: str) -> list[Path]:
     return [p for f in folders for p in sorted((templates_dir() / f).glob("*.j2"))]
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_plural_sentences_have_the_forms_their_language_needs(lang: str) -> None:
+    """English gives one and other; Chinese has one form (a plain string)."""
+    for key, value in _catalog(lang).items():
+        if _is_plural(value):
+            assert isinstance(value, dict)
+            assert set(value) == {"one", "other"} if lang == "en" else set(value) == {"other"}, key
+
+
+def test_placeholders_sit_outside_math() -> None:
+    """A ``{name}`` inside ``$...$`` is LaTeX, not a placeholder: the catalogs never mean it."""
+    for lang in LANGS:
+        for key, text in _forms(lang).items():
+            for span in re.findall(r"\$[^$]+\$", text):
+                names = set(re.findall(r"\{([a-z_]+)\}", span)) - {
+                    "d_k",
+                    "k",
+                    "q",
+                    "v",
+                    "i",
+                    "j",
+                    "e",
+                }
+                assert not names, (lang, key, span)
+
+
 def test_template_texts_are_the_keys_the_templates_print() -> None:
-    used = _scan(_templates("markdown", "latex"), r't\("([a-z_]+)"\)')
+    used = _scan(_templates("markdown", "latex", "html"), r't\("([a-z_]+)"\)')
     used |= _scan(_templates("latex"), r'"([a-z_]+)" \| raw_message')
     assert used == keys.TEMPLATE_TEXTS
 
@@ -202,13 +252,13 @@ def used_keys(section: str) -> set[str]:
     return produced | set(listed)
 
 
-@pytest.mark.parametrize("section", SECTIONS)
+@pytest.mark.parametrize("section", FINDING_SECTIONS)
 def test_keys_were_found(section: str) -> None:
     assert len(used_keys(section)) >= 10
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("section", SECTIONS)
+@pytest.mark.parametrize("section", FINDING_SECTIONS)
 def test_every_key_judge_and_read_use_is_in_the_catalog(lang: str, section: str) -> None:
     assert used_keys(section) - _table(lang, section) == set()
 

@@ -21,7 +21,7 @@ from ..conftest import EXAMPLES
 def test_missing_inputs_document() -> None:
     spec = load_spec(EXAMPLES / "fruit_dictionary.toml")
     doc = build_document(None, meta_from_spec(spec))
-    assert not doc.computable and not doc.rows and not doc.numbers
+    assert not doc.computable and not doc.parts and not doc.numbers
     assert [s.content for s in doc.missing[1].params["names"]] == ["Q", "K", "V"]
     assert any(line.math == r"w = \left[0.79,\ 0.17,\ 0.04\right]" for line in doc.unverifiable)
 

@@ -11,11 +11,13 @@ from symattn.exact import Surd
 from symattn.present.numbers import (
     dot_terms,
     fixed,
+    inline_rational,
     is_plain_decimal,
     is_short_decimal,
     paren,
     rational_latex,
     short_surd_latex,
+    surd_latex,
     vector_latex,
 )
 
@@ -81,8 +83,8 @@ def test_fixed(value: Decimal, decimals: int, text: str) -> None:
 
 def test_dot_terms_parenthesise_negative_factors() -> None:
     factors, products = dot_terms([Fraction(1), Fraction(-2)], [Fraction(3), Fraction(1, 2)])
-    assert factors == r"1 \times 3 + (-2) \times 0.5"
-    assert products == "3 + (-1)"
+    assert factors == [r"1 \times 3", r"(-2) \times 0.5"]
+    assert products == ["3", "-1"]
     assert paren("-1") == "(-1)" and paren("1") == "1"
 
 
@@ -93,3 +95,21 @@ def test_dot_terms_need_vectors_of_one_length() -> None:
 
 def test_vector_latex() -> None:
     assert vector_latex(["1", "2"]) == r"\left[1,\ 2\right]"
+
+
+@pytest.mark.parametrize(
+    ("surd", "latex"),
+    [
+        (Surd(Fraction(1, 2), Fraction(3, 4), 2), r"0.5 + \frac{3\sqrt{2}}{4}"),
+        (Surd(Fraction(1), Fraction(-1), 3), r"1 - \sqrt{3}"),
+        (Surd(Fraction(0), Fraction(-1234), 5), r"-1234\sqrt{5}"),
+        (Surd(Fraction(1, 3)), r"\frac{1}{3}"),
+    ],
+)
+def test_surd_latex_writes_any_surd(surd: Surd, latex: str) -> None:
+    assert surd_latex(surd) == latex
+
+
+def test_inline_rational_is_flat() -> None:
+    assert inline_rational(Fraction(-1, 3)) == "-1/3"
+    assert inline_rational(Fraction(3, 4)) == "0.75"

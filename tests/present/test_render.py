@@ -1,10 +1,9 @@
-"""Tests of symattn.present.render: golden files, hostile strings, KaTeX and xelatex."""
+"""Tests of symattn.present.render: golden files, hostile strings, the sandbox, KaTeX, xelatex."""
 
 from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -12,8 +11,9 @@ import pytest
 
 from symattn import scaled_dot_product_attention
 from symattn.errors import InputError
+from symattn.present.assets import KatexAssets
 from symattn.present.document import DocMeta, DocOptions, Document, build_document
-from symattn.present.render import render_json, render_latex, render_markdown
+from symattn.present.render import render_html, render_json, render_latex, render_markdown
 
 from .. import regen_golden
 from ..conftest import ROOT, require_tool
@@ -26,16 +26,25 @@ HOSTILE = (
     "a_b^c~%#&",
     "[link](http://x)",
 )
+#: an overfull box wider than this (pt) fails the LaTeX test
+OVERFULL_PT = 1.0
 
 
 @pytest.mark.parametrize(
-    ("seed", "lang", "suffix", "text"), DOCS, ids=[f"{d[0]}.{d[1]}.{d[2]}" for d in DOCS]
+    ("name", "lang", "suffix", "text"), DOCS, ids=[f"{d[0]}.{d[1]}.{d[2]}" for d in DOCS]
 )
-def test_golden(seed: str, lang: str, suffix: str, text: str) -> None:
-    for path in regen_golden.targets(seed, lang, suffix):
+def test_golden(name: str, lang: str, suffix: str, text: str) -> None:
+    for path in regen_golden.targets(name, lang, suffix):
         assert path.read_text(encoding="utf-8") == text, (
             f"{path} is stale: run python -m tests.regen_golden"
         )
+
+
+def test_every_kind_of_attention_has_golden_files() -> None:
+    names = {(d[0], d[1], d[2]) for d in DOCS}
+    for name in regen_golden.SPECS:
+        for lang in ("zh", "en"):
+            assert {(name, lang, s) for s in ("md", "tex", "html")} <= names
 
 
 def _hostile_doc(lang: str = "en") -> Document:
@@ -55,9 +64,10 @@ def _hostile_doc(lang: str = "en") -> Document:
 def test_hostile_names_markdown(lang: str) -> None:
     text = render_markdown(_hostile_doc(lang))
     assert "<script>" not in text and "&lt;script&gt;" in text
-    assert r"\input{" not in text and r"\\input\{/etc/passwd\}" in text
-    assert "$x$" not in text and r"\$x\$" in text
+    assert "`\\input{/etc/passwd}`" in text and "`$x$`" in text  # set off as code, never math
     assert "](http" not in text
+    for span in re.findall(r"\$\$(.*?)\$\$", text, re.S):
+        assert "input" not in span and "x$" not in span  # no user text inside a formula
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -67,6 +77,12 @@ def test_hostile_names_latex(lang: str) -> None:
     assert r"\$x\$" in text and "a\\_b\\textasciicircum{}c" in text
 
 
+def test_hostile_names_html() -> None:
+    page = render_html(_hostile_doc())
+    assert "<script>alert" not in page and "&lt;script&gt;" in page
+    assert "<code>\\input{/etc/passwd}</code>" in page
+
+
 def test_fragment_has_no_preamble() -> None:
     text = render_latex(_hostile_doc(), fragment=True)
     assert r"\documentclass" not in text and r"\end{document}" not in text and r"\[" in text
@@ -74,9 +90,10 @@ def test_fragment_has_no_preamble() -> None:
 
 def test_json_is_the_model() -> None:
     data = json.loads(render_json(_hostile_doc()))
-    assert data["schema"] == "symattn.document/1"
-    assert data["rows"][0]["token"] == HOSTILE[0]
-    assert data["rows"][0]["heading"]["text"] == f"Query {HOSTILE[0]}"
+    assert data["schema"] == "symattn.document/2"
+    row = data["parts"][0]["rows"][0]
+    assert row["token"] == HOSTILE[0]
+    assert row["heading"]["text"] == f"Query \u201c{HOSTILE[0]}\u201d"
 
 
 def test_unknown_language() -> None:
@@ -89,11 +106,13 @@ def test_user_template_overrides_a_block(tmp_path: Path) -> None:
     (tmp_path / "markdown").mkdir()
     (tmp_path / "markdown" / "document.md.j2").write_text(
         '{% extends "markdown/base.md.j2" %}\n'
-        "{% block rounding %}CUSTOM {{ doc.title }}{% endblock %}\n",
+        "{% block rounding %}CUSTOM {{ doc.title }}{% endblock %}\n"
+        "{% block row %}ROW {{ row.token }}{% endblock %}\n",
         encoding="utf-8",
     )
     text = render_markdown(_hostile_doc(), templates=tmp_path)
     assert "CUSTOM &lt;script&gt;" in text and "About the numbers" not in text
+    assert "ROW `\\`input\\{/etc/passwd\\}" in text
 
 
 def test_user_catalog_overrides_a_message(tmp_path: Path) -> None:
@@ -102,14 +121,46 @@ def test_user_catalog_overrides_a_message(tmp_path: Path) -> None:
     assert "## Die Formel" in render_markdown(_hostile_doc(), templates=tmp_path)
 
 
+@pytest.mark.parametrize(
+    "payload",
+    [
+        "{{ cycler.__init__.__globals__.os.popen('id').read() }}",
+        "{{ ''.__class__.__mro__[1].__subclasses__() }}",
+        "{{ doc.__class__.__init__.__globals__ }}",
+    ],
+)
+def test_user_templates_run_in_a_sandbox(tmp_path: Path, payload: str) -> None:
+    """Issue 15 row 22: a template cannot reach Python internals or run a command."""
+    (tmp_path / "markdown").mkdir()
+    (tmp_path / "markdown" / "document.md.j2").write_text(payload, encoding="utf-8")
+    with pytest.raises(InputError, match="refused by the sandbox|undefined"):
+        render_markdown(_hostile_doc(), templates=tmp_path)
+
+
+def test_a_broken_user_template_is_one_clear_error(tmp_path: Path) -> None:
+    (tmp_path / "markdown").mkdir()
+    (tmp_path / "markdown" / "document.md.j2").write_text("{% if %}", encoding="utf-8")
+    with pytest.raises(InputError, match=r"document\.md\.j2:1"):
+        render_markdown(_hostile_doc(), templates=tmp_path)
+
+
+def test_html_inlines_the_assets_it_is_given() -> None:
+    page = render_html(_hostile_doc())
+    assert "<!-- KaTeX script (inlined when the page is written) -->" in page
+    assets = KatexAssets("0", ".katex{color:red}", "var katex = 1;")
+    page = render_html(_hostile_doc(), assets=assets)
+    assert "<style>.katex{color:red}</style>" in page and "<script>var katex = 1;</script>" in page
+    assert not re.search(r"\b(href|src)\s*=", page)
+
+
 def test_math_spans_render_in_katex(tmp_path: Path) -> None:
     node = require_tool("node")
     if not (ROOT / ".ci" / "node" / "node_modules" / "katex").is_dir():
         require_tool("katex-from-.ci-node")  # skips off CI, fails on CI
     files = []
-    for seed, lang, suffix, text in DOCS:
+    for name, lang, suffix, text in DOCS:
         if suffix == "md":
-            files.append(tmp_path / f"{seed}.{lang}.md")
+            files.append(tmp_path / f"{name}.{lang}.md")
             files[-1].write_text(text, encoding="utf-8")
     files.append(tmp_path / "hostile.md")
     files[-1].write_text(render_markdown(_hostile_doc()), encoding="utf-8")
@@ -136,10 +187,22 @@ def test_katex_check_fails_on_bad_math(tmp_path: Path) -> None:
 LATEX_DOCS = [d for d in DOCS if d[2] == "tex"]
 
 
+def overfull_boxes(log: str) -> list[float]:
+    """The widths (pt) by which each overfull box of a LaTeX log is too wide."""
+    return [float(w) for w in re.findall(r"Overfull \\[hv]box \(([0-9.]+)pt too", log)]
+
+
+def test_overfull_boxes_are_read_from_the_log() -> None:
+    log = "Overfull \\hbox (12.5pt too wide) in paragraph\nOverfull \\hbox (0.3pt too wide)\n"
+    assert overfull_boxes(log) == [12.5, 0.3]
+
+
 @pytest.mark.parametrize(
-    ("seed", "lang", "suffix", "text"), LATEX_DOCS, ids=[f"{d[0]}.{d[1]}" for d in LATEX_DOCS]
+    ("name", "lang", "suffix", "text"), LATEX_DOCS, ids=[f"{d[0]}.{d[1]}" for d in LATEX_DOCS]
 )
-def test_latex_compiles(tmp_path: Path, seed: str, lang: str, suffix: str, text: str) -> None:
+def test_latex_compiles_and_nothing_overflows(
+    tmp_path: Path, name: str, lang: str, suffix: str, text: str
+) -> None:
     xelatex = require_tool("xelatex")
     (tmp_path / "doc.tex").write_text(text, encoding="utf-8")
     run = subprocess.run(
@@ -151,6 +214,9 @@ def test_latex_compiles(tmp_path: Path, seed: str, lang: str, suffix: str, text:
     )
     assert run.returncode == 0, run.stdout[-3000:]
     assert (tmp_path / "doc.pdf").stat().st_size > 0
+    log = (tmp_path / "doc.log").read_text(encoding="utf-8", errors="replace")
+    assert [w for w in overfull_boxes(log) if w > OVERFULL_PT] == []
+    assert "Missing character" not in log
 
 
 def test_hostile_latex_compiles(tmp_path: Path) -> None:
@@ -165,10 +231,47 @@ def test_hostile_latex_compiles(tmp_path: Path) -> None:
     )
     assert run.returncode == 0, run.stdout[-3000:]
     assert not re.search(r"\(/etc/passwd", run.stdout)
-    assert shutil.which("xelatex")
 
 
 def test_regen_golden_check_finds_nothing_stale(capsys: pytest.CaptureFixture[str]) -> None:
     assert regen_golden.main(["--check"]) == 0
     assert capsys.readouterr().out == ""
     assert regen_golden.main(["--bogus"]) == 2
+
+
+def test_user_html_template_extends_the_page(tmp_path: Path) -> None:
+    (tmp_path / "html").mkdir()
+    (tmp_path / "html" / "document.html.j2").write_text(
+        '{% extends "html/base.html.j2" %}\n{% block rounding %}<p>MINE</p>{% endblock %}\n',
+        encoding="utf-8",
+    )
+    page = render_html(_hostile_doc(), templates=tmp_path)
+    assert "<p>MINE</p>" in page and "About the numbers" not in page
+
+
+def test_a_large_example_stays_small_and_fits_the_page(tmp_path: Path) -> None:
+    """40 tokens, d = 32: summarised matrices, sums and keys; nothing overflows."""
+    import numpy as np
+
+    rng = np.random.default_rng(5)
+    x = np.round(rng.standard_normal((40, 32)), 2)
+    names = [f"w{i}" for i in range(40)]
+    r = scaled_dot_product_attention(x, x, x, query_labels=names, key_labels=names)
+    doc = build_document(r, DocMeta(), DocOptions(queries=("w7",)))
+    text = render_latex(doc)
+    assert len(text) < 80_000 and r"\cdots" in text
+    (row,) = doc.parts[0].rows
+    dots = row.step("dots")
+    assert dots is not None and [m.key for m in dots.after][0] == "keys_elided"
+    xelatex = require_tool("xelatex")
+    (tmp_path / "doc.tex").write_text(text, encoding="utf-8")
+    run = subprocess.run(
+        [xelatex, "-interaction=nonstopmode", "-halt-on-error", "doc.tex"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stdout[-3000:]
+    log = (tmp_path / "doc.log").read_text(encoding="utf-8", errors="replace")
+    assert [w for w in overfull_boxes(log) if w > OVERFULL_PT] == []

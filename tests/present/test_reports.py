@@ -42,7 +42,14 @@ def test_position_text() -> None:
     assert {position_text(f) for f in report.findings} >= {"d_k", "exp_scores[Thinking,Machines]"}
 
 
-@pytest.mark.parametrize(("lang", "words"), [("en", "claims checked"), ("zh", "共核对")])
+def test_position_text_counts_columns_from_one() -> None:
+    report = _checked("animal_street")
+    where = {position_text(f) for f in report.findings}
+    assert "output[它,1]" in where  # the first output component (the judge counts from 0)
+    assert not any(w.endswith(",0]") for w in where)
+
+
+@pytest.mark.parametrize(("lang", "words"), [("en", "Claims checked"), ("zh", "共核对")])
 def test_check_summary_in_each_language(lang: str, words: str) -> None:
     report = _checked()
     summary = check_summary(report, lang)
@@ -56,6 +63,8 @@ def test_check_text_is_one_line_per_finding_and_a_summary() -> None:
     first = report.findings[0]
     assert lines[0].startswith(f"{report.path}:{position_text(first)}: {first.code} claimed")
     assert lines[0].endswith(message(first))
+    zh = check_text(report, "zh").splitlines()
+    assert f"{first.code} 原文 " in zh[0] and "精确值" in zh[0] and zh[-1].startswith("共核对")
 
 
 def test_check_json_is_plain_data() -> None:
@@ -69,24 +78,30 @@ def test_check_json_is_plain_data() -> None:
 def test_check_markdown_escapes_and_labels_columns() -> None:
     md = check_markdown(_checked(), "en", "A *title*")
     assert md.startswith(r"# Errata: A \*title\*")
+    hostile = check_markdown(_checked(), "en", r"\(\href{javascript:alert(1)}{x}\)")
+    assert hostile.startswith(r"# Errata: `\`(`\`href\{javascript:alert(1)\}\{x\}`\`)")
     assert "| Where | Finding | Claimed | Exact | Correct | Why |" in md
 
 
 def test_check_markdown_of_a_clean_report() -> None:
     clean = CheckReport("clean.toml", (), 3)
     md = check_markdown(clean, "en")
-    assert "No wrong or doubtful numbers found." in md and "3 claims checked" in md
+    assert "No wrong or doubtful numbers found." in md and "Claims checked: 3." in md
 
 
 def test_audit_reports() -> None:
     r = _audited()
     text = audit_text([r])
-    assert text.splitlines()[-1].startswith(f"seed.txt: {len(r.findings)} finding(s)")
+    assert text.splitlines()[-1].startswith(f"seed.txt: Findings: {len(r.findings)}.")
+    zh = audit_text([r], "zh").splitlines()
+    assert zh[-1].startswith(f"seed.txt: 发现 {len(r.findings)} 处问题")
+    assert all(": not checked:" not in line for line in zh)
     data = audit_json([r], "zh")
     files = data["files"]
     assert isinstance(files, list) and files[0]["path"] == "seed.txt"
     md = audit_markdown([r], "en")
     assert md.startswith("# Errata") and "| Line | Col | Code |" in md
+    assert "## seed.txt" in md
 
 
 @pytest.mark.parametrize(
@@ -104,3 +119,17 @@ def test_recognised_text_of_an_unlisted_source_is_an_error() -> None:
     r = Recognised("telepathy", ("a",), ("a",), ("a",))
     with pytest.raises(InputError, match="no message for audit source 'telepathy'"):
         recognised_text(r)
+
+
+@pytest.mark.parametrize("brk", ["\n", "\x0b", "\x0c", "\x1c", "\x85", "\u2028", "\u2029"])
+def test_audit_text_lines_never_break(brk: str) -> None:
+    """Issue 15 row 27: every line of the text report starts with the file name."""
+    text = f"$$ 1 + 1 = 3 $$\n\n\\(=\\]&\\frac{{1}}{{2}}1{brk}$=\\)\n"
+    path = f"a{brk}b.md"
+    out = audit_text([audit(text, path=path)])
+    assert all(line.startswith("a b.md:") for line in out.splitlines()), out
+
+
+def test_check_json_carries_the_alternatives() -> None:
+    data = check_json(_checked())
+    assert all(isinstance(f["alternatives"], list) for f in data["findings"])

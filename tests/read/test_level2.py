@@ -14,11 +14,9 @@ from symattn.config import DEFAULT_LIMITS
 from symattn.errors import SymattnError
 from symattn.judge.verdict import DEFAULT_ACCEPTED
 from symattn.read.audit import AuditReport, audit
-from symattn.read.extract import chains
-from symattn.read.level1 import judge_chains
-from symattn.read.level2 import Level2, judge_problem
+from symattn.read.level2 import Level2, judge_problems
 
-from .texts import FIXTURES, INPUTS
+from .texts import FIXTURES, INPUTS, understood
 
 
 def codes(report: AuditReport) -> list[tuple[str, str]]:
@@ -178,14 +176,15 @@ def test_fuzz_level2_never_crashes_or_hangs(
 )
 def test_level2_survives_unusable_numbers(extra: str) -> None:
     """A zero divisor or an unreadable number is left out; the rest is still rebuilt and checked."""
-    r = audit(INPUTS + extra + "\n")
+    r = audit(INPUTS + extra + "\n\nweights = [0.8930, 0.1070]\n")
     assert r.recognised is not None and r.recognised.k == ("Thinking", "Machines")
 
 
 def _level2(text: str) -> Level2:
-    found, _ = chains(text)
-    level1 = judge_chains(found, accepted=DEFAULT_ACCEPTED, limits=DEFAULT_LIMITS)
-    return judge_problem(text, "t", level1, accepted=DEFAULT_ACCEPTED, limits=DEFAULT_LIMITS)
+    u = understood(text)
+    return judge_problems(
+        u.problems, "t", accepted=DEFAULT_ACCEPTED, limits=DEFAULT_LIMITS, facts=u.facts
+    )
 
 
 def test_findings_land_on_the_numbers_of_the_text() -> None:
@@ -193,16 +192,16 @@ def test_findings_land_on_the_numbers_of_the_text() -> None:
     assert [(f.code, f.claimed, f.line, f.column, f.cause) for f in got.findings] == [
         ("wrong-value", "0.12", 6, 18, "level2:wrong-value")
     ]
-    assert got.recognised is not None and got.checked == 2
+    assert got.recognised is not None and len(got.judged) == 2
 
 
-def test_without_inputs_it_says_what_was_not_checked() -> None:
+def test_without_inputs_there_is_no_problem() -> None:
     got = _level2("weights = [0.5, 0.5]\n")
-    assert [f.code for f in got.findings] == ["missing-input"] and got.recognised is None
+    assert got.findings == () and got.recognised is None
 
 
-def test_a_problem_check_refuses_is_not_rebuilt() -> None:
-    got = _level2(INPUTS.replace("[0, 1]", "[0, 1, 2]"))
-    assert got.recognised is None and got.findings == ()
-    assert [u.text for u in got.unparsed] == ["attention problem"]
-    assert got.unparsed[0].reason.startswith("not rebuilt: ")
+def test_a_problem_check_refuses_is_not_checked_and_says_why() -> None:
+    got = _level2(
+        INPUTS.replace("v_2 = [30, 40]", "v_2 = [30, 40, 50]") + "weights = [0.89, 0.11]\n"
+    )
+    assert got.findings == ()

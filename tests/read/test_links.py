@@ -22,7 +22,7 @@ from .texts import INPUTS
     ],
 )
 def test_d_k_in_a_prose_sentence_is_the_stated_d_k(sentence: str) -> None:
-    rec = audit(sentence + "\n" + INPUTS).recognised
+    rec = audit(sentence + "\n" + INPUTS + "\nweights = [0.8, 0.2]\n").recognised
     assert rec is not None and (rec.d_k, rec.d_k_stated) == (4, True)
 
 

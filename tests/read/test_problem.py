@@ -1,63 +1,50 @@
-"""Tests of symattn.read.problem: the attention problem rebuilt from what the text gives."""
+"""Tests of symattn.read.problem: the attention problems behind a text, as specs."""
 
 from __future__ import annotations
 
-import pytest
-
 from symattn.config import DEFAULT_LIMITS
-from symattn.judge.verdict import DEFAULT_ACCEPTED
-from symattn.read.extract import chains
-from symattn.read.level1 import judge_chains
-from symattn.read.problem import build, inputs_of, label_kind
-from symattn.read.scan import scan
+from symattn.spec.build import build_spec
 
-from .texts import INPUTS
+from .texts import INPUTS, understood
 
 
-@pytest.mark.parametrize(
-    ("label", "kind", "row"),
-    [
-        ("score(它,动物)", "scores", "它"),
-        ("q_{1} \\cdot k_{2}", None, None),
-        ("q_1·k_2", "scores", "1"),
-        ("总和", "sum", None),
-        ("weights_{它}", "weights", "它"),
-        ("output_它", "output", "它"),
-        ("d_k", None, None),
-    ],
-)
-def test_label_kind(label: str, kind: str | None, row: str | None) -> None:
-    got = label_kind(label)
-    assert (got[0] if got else None) == kind
-    if got is not None:
-        assert got[1].groupdict().get("row") == row
+def test_claims_placed_on_their_rows() -> None:
+    text = INPUTS + "\nd_k = 2\n\n$$softmax = [0.8930, 0.1070]$$\n\n$$output = [12.14, 22.14]$$\n"
+    (p,) = understood(text).problems
+    rows = p.data["claims"]["rows"]  # type: ignore[index]
+    assert rows == {"Thinking": {"weights": ["0.8930", "0.1070"], "output": ["12.14", "22.14"]}}
+    assert p.data["d_k"] == 2 and p.hypothesis == "stated"
+    spec = build_spec(p.data, "<test>", DEFAULT_LIMITS)
+    assert spec.d_k == 2
 
 
-def test_vectors_are_the_inputs() -> None:
-    got = inputs_of(scan(INPUTS, DEFAULT_LIMITS))
-    assert got is not None
-    assert (got.source, got.keys, got.queries) == (
-        "vectors",
-        ("Thinking", "Machines"),
-        ("Thinking",),  # q_1 is named after k_1 (Thinking)
+def test_both_frames_when_the_text_does_not_say() -> None:
+    text = INPUTS + "\n$$softmax = [0.5, 0.5]$$\n"
+    names = sorted(p.hypothesis for p in understood(text).problems)
+    assert names == ["stated", "unscaled"]
+
+
+def test_a_repeated_stage_is_another_layer() -> None:
+    text = INPUTS + "\nd_k = 2\n\n$$softmax = [0.8930, 0.1070]$$\n\n$$weights = [0.89, 0.11]$$\n"
+    layers = sorted(p.group[1] for p in understood(text).problems)  # type: ignore[type-var]
+    assert layers == [0, 1]
+
+
+def test_embeddings_and_projections() -> None:
+    text = (
+        "```python\nX = [[1, 0], [1, 1]]\nW_q = [[1, 0], [0, 1]]\nW_k = [[1, 0], [0, 1]]\n"
+        "W_v = [[1, 2], [3, 4]]\nQ = X @ W_q\nK = X @ W_k\nprint(Q @ K.T)\n```\n\n```\n[[1 1]\n [1 2]]\n```\n"
     )
-    assert got.data["K"] == [["1", "2"], ["0", "1"]]
-    assert [s.line for s in got.spots] == [1, 1, 2, 2, 3, 3, 4, 4, 5, 5]
+    ps = understood(text).problems
+    assert sorted(p.hypothesis for p in ps) == ["stated", "unscaled"]  # the code does not scale
+    assert all(set(p.data["inputs"]) == {"X", "W_Q", "W_K", "W_V"} for p in ps)  # type: ignore[arg-type]
+
+
+def test_a_text_that_starts_from_scores() -> None:
+    text = "Scores: [2, 1]\n\nd_k = 4\n\n$$softmax = [0.6225, 0.3775]$$\n"
+    ps = understood(text).problems
+    assert ps and all(set(p.data["inputs"]) == {"Q", "K", "V"} for p in ps)  # type: ignore[arg-type]
 
 
 def test_no_inputs_no_problem() -> None:
-    assert inputs_of(scan("q_1 = [1, 2]\n", DEFAULT_LIMITS)) is None
-
-
-def test_build_states_the_claims_where_they_were_written() -> None:
-    text = INPUTS + "d_k = 2\n$q_1 \\cdot k_2 = 2$\nweights = [0.89, 0.11]\n"
-    found, _ = chains(text)
-    level1 = judge_chains(found, accepted=DEFAULT_ACCEPTED, limits=DEFAULT_LIMITS)
-    problem = build(level1.stated, scan(text, DEFAULT_LIMITS))
-    assert problem is not None
-    assert problem.data["d_k"] == 2
-    assert problem.data["claims"] == {
-        "rows": {"Thinking": {"scores": {"Machines": "2"}, "weights": ["0.89", "0.11"]}}
-    }
-    assert problem.spots[("scores", ("Thinking", "Machines"))].line == 7
-    assert problem.recognised.d_k_stated and problem.recognised.claims == 3
+    assert understood("$$softmax = [0.5, 0.5]$$\n").problems == ()

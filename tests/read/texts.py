@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+from symattn.config import DEFAULT_LIMITS, Limits
+from symattn.read.audit import Understanding, understand
+from symattn.read.census import Census
+from symattn.read.reading import Reading, read
+from symattn.read.source import Source
+
 from ..conftest import EXAMPLES, ROOT
 
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -19,10 +25,31 @@ INPUTS = (
     "v_1 = [10, 20]\nv_2 = [30, 40]\n"
 )
 
+
+def read_text(text: str, fmt: str = "markdown", limits: Limits = DEFAULT_LIMITS) -> Reading:
+    """The reading of ``text`` in format ``fmt`` (``markdown``, ``latex``, ``text``)."""
+    src = Source.of(text)
+    return read(src, fmt, Census.of(src), limits)
+
+
+def understood(text: str, fmt: str = "markdown", limits: Limits = DEFAULT_LIMITS) -> Understanding:
+    """What the reader made of ``text``: reading, Level 1, facts and problems."""
+    return understand(text, fmt=fmt, limits=limits)
+
+
+def chain_texts(text: str, fmt: str = "markdown") -> list[str]:
+    """The chains of ``text``, each as one respelled string."""
+    return [c.text for c in read_text(text, fmt).chains]
+
+
 __all__ = [
+    "chain_texts",
+    "read_text",
+    "understood",
     "EXAMPLES",
     "FIXTURES",
     "INPUTS",
+    "ROOT",
     "SEEDS",
     "SEED_000",
     "SEED_001",

@@ -1,0 +1,293 @@
+"""``symattn audit`` measured on the corpus of real worked examples (tests/corpus/texts).
+
+Every text is audited as it is; each number its ``.expect.toml`` lists (a line, the number
+as written and its occurrence on that line) is found in the text, and the audit's findings
+and coverage records are matched to it by line and column. The table:
+
+- **recall**: the numbers the corpus marks as errors or warnings (``wrong-value``,
+  ``truncated``, ``dk-mismatch``, ``approximate-constant``, ``not-normalized``,
+  ``conflicting-definition``, ``propagated-rounding``, ``precision-mixed``,
+  ``interpretation``) that get a finding of severity error or warning;
+- **cause agreement**: of those, the ones whose finding has the expected code;
+- **false accusations**: error findings on numbers the corpus says are right (``ok``,
+  ``ok-author-frame``, ``ok-rounded-inputs``, ``float-representation``); the same count for
+  inputs, ``carried-error`` and ``not-checkable`` numbers, and for numbers the corpus does
+  not list, is shown next to it; **false warnings**: warning findings on numbers the corpus
+  says are right (noise, not accusations);
+- **coverage**: numbers the audit read (its coverage record says ``read`` or ``judged`` at
+  that place) over the numbers the corpus lists; **judged**: those it judged.
+
+    python benchmarks/audit_corpus.py            # the table, one row per text and the total
+    python benchmarks/audit_corpus.py --misses   # also every missed error and every accusation
+    python benchmarks/audit_corpus.py -k zh16    # only texts whose name contains zh16
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import time
+import tomllib
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from symattn.read.audit import AuditReport, audit  # noqa: E402
+
+TEXTS = ROOT / "tests" / "corpus" / "texts"
+
+#: verdicts the corpus counts as findings a reader must see
+ERRORS = frozenset(
+    {
+        "wrong-value",
+        "truncated",
+        "dk-mismatch",
+        "approximate-constant",
+        "not-normalized",
+        "conflicting-definition",
+    }
+)
+WARNINGS = frozenset({"propagated-rounding", "precision-mixed", "interpretation"})
+#: verdicts that say the number is right
+RIGHT = frozenset({"ok", "ok-author-frame", "ok-rounded-inputs", "float-representation"})
+
+#: a number as the corpus writes it (a sentence's final period is not part of it)
+_NUMBER = re.compile(r"[-−]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
+
+
+@dataclass(frozen=True)
+class Expected:
+    """One number (or phrase) of an expect file, placed in its text."""
+
+    line: int
+    column: int
+    text: str
+    role: str
+    verdict: str  # "input" for inputs
+    phrase: bool  # an interpretation sentence rather than a number
+
+
+def place(line: str, text: str, occurrence: int) -> int | None:
+    """1-based column of the ``occurrence``-th number ``text`` on ``line`` (a sign may sit
+    before it); a phrase is found as a substring."""
+    if not _NUMBER.fullmatch(text):
+        at = -1
+        for _ in range(occurrence):
+            at = line.find(text, at + 1)
+            if at < 0:
+                return None
+        return at + 1
+    seen = 0
+    for m in _NUMBER.finditer(line):
+        s = m.group()
+        unsigned = s.lstrip("-−")
+        for cand, start in ((s, m.start()), (unsigned, m.end() - len(unsigned))):
+            if cand == text or cand.rstrip(".") == text:
+                seen += 1
+                if seen == occurrence:
+                    return start + 1
+                break
+    return None
+
+
+def unsigned(line: str, column: int) -> int:
+    """The column of a number's first digit (a sign before it is skipped), so that claims
+    written ``-0.15`` match however a reader places them."""
+    while 0 < column <= len(line) and line[column - 1] in "-−+":
+        column += 1
+    return column
+
+
+def expected_of(path: Path) -> tuple[Path, list[Expected]]:
+    """The text an expect file describes and its numbers, placed."""
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    stem = path.name.removesuffix(".expect.toml")
+    text_path = next(p for p in TEXTS.glob(stem + ".*") if not p.name.endswith(".toml"))
+    lines = text_path.read_text(encoding="utf-8").split("\n")
+    out = []
+    for n in data.get("number", []):
+        line = lines[n["line"] - 1]
+        column = place(line, n["text"], n.get("occurrence", 1))
+        if column is None:
+            raise SystemExit(f"{path.name}: line {n['line']}: {n['text']!r} not found")
+        column = unsigned(line, column)
+        verdict = n.get("verdict", "input") if n["role"] == "claim" else "input"
+        out.append(
+            Expected(
+                n["line"],
+                column,
+                n["text"],
+                n["role"],
+                verdict,
+                not _NUMBER.fullmatch(n["text"]),
+            )
+        )
+    return text_path, out
+
+
+@dataclass
+class Row:
+    """The measures of one text."""
+
+    name: str
+    numbers: int = 0
+    read: int = 0
+    judged: int = 0
+    errors: int = 0
+    found: int = 0
+    agree: int = 0
+    false_ok: int = 0
+    false_input: int = 0
+    false_carried: int = 0
+    false_unchecked: int = 0
+    false_unlisted: int = 0
+    false_warnings: int = 0
+    seconds: float = 0.0
+    misses: list[str] = field(default_factory=list)
+
+    def add(self, other: Row) -> None:
+        for k in (
+            "numbers",
+            "read",
+            "judged",
+            "errors",
+            "found",
+            "agree",
+            "false_ok",
+            "false_input",
+            "false_carried",
+            "false_unchecked",
+            "false_unlisted",
+            "false_warnings",
+        ):
+            setattr(self, k, getattr(self, k) + getattr(other, k))
+        self.seconds += other.seconds
+        self.misses += other.misses
+
+
+def coverage_of(report: AuditReport) -> dict[tuple[int, int], str]:
+    """(line, column) -> status of every number the audit's coverage record lists."""
+    return {(n.line, n.column): n.status for n in getattr(report, "numbers", ())}
+
+
+def measure(expect_path: Path) -> Row:
+    """Audit one text and compare with its expectations."""
+    text_path, expected = expected_of(expect_path)
+    text = text_path.read_text(encoding="utf-8")
+    start = time.perf_counter()
+    report = audit(text, path=text_path.name)
+    row = Row(text_path.name, seconds=time.perf_counter() - start)
+    lines = text.split("\n")
+    status = coverage_of(report)
+    at: dict[tuple[int, int], list[tuple[str, str]]] = {}
+    by_line: dict[int, list[tuple[str, str]]] = {}
+    for f in report.findings:
+        column = unsigned(lines[f.line - 1], f.column) if 0 < f.line <= len(lines) else f.column
+        at.setdefault((f.line, column), []).append((f.code, f.severity))
+        by_line.setdefault(f.line, []).append((f.code, f.severity))
+    listed = set()
+    for e in expected:
+        listed.add((e.line, e.column))
+        if e.phrase:
+            got = [c for c in by_line.get(e.line, []) if c[0] == "interpretation"]
+        else:
+            row.numbers += 1
+            s = status.get((e.line, e.column))
+            row.read += s in ("read", "judged")
+            row.judged += s == "judged"
+            got = at.get((e.line, e.column), [])
+        flagged = [c for c, sev in got if sev in ("error", "warning")]
+        accused = [c for c, sev in got if sev == "error"]
+        where = f"{text_path.name}:{e.line}:{e.column} {e.text}"
+        if e.verdict in ERRORS or e.verdict in WARNINGS:
+            row.errors += 1
+            if flagged:
+                row.found += 1
+                row.agree += e.verdict in flagged
+                if e.verdict not in flagged:
+                    row.misses.append(f"  cause  {where}: expected {e.verdict}, got {flagged}")
+            else:
+                row.misses.append(f"  missed {where}: expected {e.verdict}")
+        elif accused:
+            kind = (
+                "false_ok"
+                if e.verdict in RIGHT
+                else "false_input"
+                if e.verdict == "input"
+                else "false_carried"
+                if e.verdict == "carried-error"
+                else "false_unchecked"
+            )
+            setattr(row, kind, getattr(row, kind) + 1)
+            row.misses.append(f"  ACCUSE {where}: {e.verdict} but {accused}")
+        elif e.verdict in RIGHT and flagged:
+            row.false_warnings += 1
+            row.misses.append(f"  warns  {where}: {e.verdict} but {flagged}")
+    for (line, column), got in at.items():
+        if (line, column) not in listed and any(sev == "error" for _, sev in got):
+            row.false_unlisted += 1
+            row.misses.append(f"  stray  {text_path.name}:{line}:{column}: {got}")
+    return row
+
+
+def pct(a: int, b: int) -> str:
+    return f"{100 * a / b:5.1f}%" if b else "    -"
+
+
+HEADER = (
+    f"{'text':52} {'nums':>5} {'read':>6} {'judged':>6} {'errs':>4} {'recall':>6} "
+    f"{'cause':>6} {'false':>5} {'f.in':>4} {'f.car':>5} {'f.unc':>5} {'f.unl':>5} {'warn':>4} "
+    f"{'s':>5}"
+)
+
+
+def line_of(r: Row) -> str:
+    return (
+        f"{r.name[:52]:52} {r.numbers:5d} {pct(r.read, r.numbers)} {pct(r.judged, r.numbers)} "
+        f"{r.errors:4d} {pct(r.found, r.errors)} {pct(r.agree, r.found)} {r.false_ok:5d} "
+        f"{r.false_input:4d} {r.false_carried:5d} {r.false_unchecked:5d} {r.false_unlisted:5d} "
+        f"{r.false_warnings:4d} {r.seconds:5.2f}"
+    )
+
+
+def run(paths: Iterable[Path], misses: bool) -> Row:
+    total = Row("TOTAL")
+    print(HEADER)
+    for p in paths:
+        r = measure(p)
+        print(line_of(r))
+        if misses and r.misses:
+            print("\n".join(r.misses))
+        total.add(r)
+    print(line_of(total))
+    codes = Counter(m.split()[0] for m in total.misses)
+    print(
+        f"\nrecall {pct(total.found, total.errors).strip()} ({total.found}/{total.errors}), "
+        f"cause agreement {pct(total.agree, total.found).strip()}, "
+        f"false accusations {total.false_ok} (on inputs {total.false_input}, carried errors "
+        f"{total.false_carried}, not-checkable {total.false_unchecked}, unlisted numbers "
+        f"{total.false_unlisted}), false warnings {total.false_warnings}, coverage {pct(total.read, total.numbers).strip()} "
+        f"({total.read}/{total.numbers}), judged {pct(total.judged, total.numbers).strip()}"
+    )
+    if misses:
+        print(dict(codes))
+    return total
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--misses", action="store_true", help="list missed errors and accusations")
+    ap.add_argument("-k", default="", help="only texts whose name contains this")
+    args = ap.parse_args(argv)
+    paths = sorted(p for p in TEXTS.glob("*.expect.toml") if args.k in p.name)
+    run(paths, args.misses)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,147 @@
+"""Level 1 verdicts: one written number against the value of the expression it claims.
+
+A number is judged against its expression as the text writes it, and against the same
+expression with its exact ingredients: the exact values of names the text defined by
+rounding (``总和 = 14.89``), and of numbers the text wrote earlier as roundings (``√2 ≈
+1.41`` then ``10 / 1.41 ≈ 7.09``; the weight ``0.18`` then ``0.18 × 30 = 5.4``):
+
+- right as written and right exactly: nothing to say;
+- right exactly but not as written: the author computed more precisely than they wrote
+  (``5 / 1.41 ≈ 3.54``, where 10/√2 is meant): not an error;
+- right as written but wrong exactly: ``propagated-rounding`` (the author's own rounded
+  numbers), or ``approximate-constant`` when the rounded number was a constant (√2, √3);
+- wrong both ways: the verdict's code (``wrong-value``, ``truncated``), or
+  ``approximate-constant`` when ``e ≈ 2.718`` explains it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from symattn.config import Limits
+from symattn.judge.constants import APPROX_E
+from symattn.judge.findings import Finding
+from symattn.judge.verdict import consistent_with, judge
+from symattn.numbers import Written
+from symattn.numbers.rounding import Rounding
+from symattn.read.extract import Link
+from symattn.read.messages import say
+from symattn.read.report import text_finding
+from symattn.read.scalar import Scalar, lit
+
+__all__ = ["Judging", "Known"]
+
+#: verdict codes that are no error
+_FINE = (None, "float-representation", "undecided")
+
+
+@dataclass(frozen=True)
+class Known:
+    """A number the text wrote as the rounding of something: its exact value, and what it
+    rounds (``√2`` for ``1.41``), for messages."""
+
+    value: Scalar
+    what: str
+    constant: bool  # an irrational constant (√2, √3): its rounding is an approximate constant
+
+
+@dataclass
+class Judging:
+    """The verdicts of one Level 1 pass: findings, how many numbers were judged, where."""
+
+    accepted: frozenset[Rounding]
+    limits: Limits
+    findings: list[Finding] = field(default_factory=list)
+    checked: int = 0
+    seen: set[int] = field(default_factory=set)
+    #: numbers that could not be decided (too close to call within the precision limit):
+    #: (line, claim, reason)
+    undecided: list[tuple[int, str, str]] = field(default_factory=list)
+
+    def consistent(self, claim: Written, value: Scalar) -> bool:
+        """Whether ``claim`` is proved a correct rounding (or float print) of ``value``."""
+        return consistent_with(claim, value, self.accepted, self.limits)
+
+    def one(
+        self,
+        claim: Written,
+        value: Scalar,
+        exact: Scalar,
+        link: Link,
+        offset: int,
+        constant: Known | None = None,
+        expression: str = "",
+    ) -> None:
+        """Judge one written number (the value of ``expression``, when one is written);
+        add a finding when it is not consistent."""
+        self.checked += 1
+        self.seen.add(link.offset(offset))
+        as_written = judge(claim, value, accepted=self.accepted, limits=self.limits)
+        differs = exact is not value
+        exactly = (
+            judge(claim, exact, accepted=self.accepted, limits=self.limits) if differs else None
+        )
+        if "undecided" in (as_written.code, exactly.code if exactly is not None else None):
+            line, _ = link.at(offset)
+            self.undecided.append(
+                (
+                    line,
+                    claim.text,
+                    f"not decided within max_precision_bits={self.limits.max_precision_bits}",
+                )
+            )
+            return
+        if as_written.code in _FINE:
+            if exactly is None or exactly.code in _FINE:
+                return
+            verdict = exactly
+            if constant is not None:
+                code, cause = "approximate-constant", f"approximate-root:{constant.what}"
+            else:
+                code, cause = "propagated-rounding", "propagated-rounding"
+        else:
+            if exactly is not None and exactly.code in _FINE:
+                return  # right for the exact ingredients: computed more precisely than written
+            verdict = as_written
+            code, cause = as_written.code or "wrong-value", as_written.reason
+            if code in ("wrong-value", "truncated") and value.uses_e:
+                approx = self._approximate_e(claim, value)
+                if approx is not None:
+                    code, cause = "approximate-constant", approx
+        line, column = link.at(offset)
+        key = code
+        if code == "approximate-constant":
+            key = cause.split(":")[0]
+        params: dict[str, object] = {}
+        if code == "propagated-rounding" and expression and len(expression) <= 80:
+            key, params = "propagated-rounding-of", {"expression": expression}
+        msg = say(
+            key,
+            claimed=claim.text,
+            exact=verdict.exact,
+            expected=verdict.expected,
+            cause=cause.partition(":")[2],
+            **params,
+        )
+        self.findings.append(
+            text_finding(
+                code, line, column, claim.text, verdict.exact, verdict.expected, msg, cause
+            )
+        )
+
+    def _approximate_e(self, claim: Written, value: Scalar) -> str | None:
+        """``approximate-e:2.718`` when a rounded e explains the claim (``approximate-e-float:…``
+        when it is what double precision prints with it)."""
+        for const in APPROX_E:
+            alt = value.with_e(lit(const.value, self.limits.max_precision_bits))
+            f = alt.float64()
+            if (
+                f is not None
+                and (claim.significant or 0) >= 12
+                and Fraction(repr(f)) == claim.value
+            ):
+                return f"approximate-e-float:{const.text}"
+            if self.consistent(claim, alt):
+                return f"approximate-e:{const.text}"
+        return None

@@ -1,0 +1,231 @@
+"""Code blocks read (never run): Python statements with the arrays they assign and the
+comments that state values, printed outputs recognised as such and tied to the code that
+printed them, and the rest of a block read as text (formulas, arrays side by side, plain
+rows)."""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import replace
+
+from symattn.config import Limits
+from symattn.read.arrays import Grid, plain_rows, scan_arrays
+from symattn.read.blocks import Block
+from symattn.read.code import Statement, statements
+from symattn.read.extract import chains_of
+from symattn.read.formulas import text_lines
+from symattn.read.layout import side_by_side, stack_rows
+from symattn.read.mapped import Mapped
+from symattn.read.notations import ARRAY_CALLS
+from symattn.read.page import Placed, Reading, add_chains, operand, outside, too_long
+from symattn.read.python import Assigned, Defined, Shown, Step, expr_text, facts_of
+from symattn.read.roles import symbol_role
+
+__all__ = ["link_code", "read_code"]
+
+
+def read_code(r: Reading, i: int, b: Block, line_starts: list[int], limits: Limits) -> None:
+    text = r.src.text
+    run: list[tuple[int, Statement]] = []  # consecutive statements that are not Python
+
+    def flush() -> None:
+        if run:
+            _text_run(r, i, text, run[0][1].start, run[-1][1].end, run[0][0], line_starts, limits)
+            run.clear()
+
+    for st in statements(text, b.start, b.end):
+        index = len(r.statements)
+        r.statements.append((i, st))
+        if st.tree is None:
+            run.append((index, st))
+            continue
+        flush()
+        in_comment = [(x - 1, y) for x, y in st.comments]
+        for g in outside(scan_arrays(text, st.start, st.end, limits), in_comment):
+            r.grids.append(Placed(g, i, "code", index))
+        for g in _comment_grids(r, st, limits):
+            r.grids.append(Placed(g, i, "comment", index))
+    flush()
+
+
+def _text_run(
+    r: Reading,
+    i: int,
+    text: str,
+    start: int,
+    end: int,
+    index: int,
+    line_starts: list[int],
+    limits: Limits,
+) -> None:
+    """Lines of a code block that are not Python (printed output, formulas, arrays side by
+    side, plain rows), read as text."""
+    sbs, covered = side_by_side(text, start, end, limits)
+    for g in sbs:
+        r.grids.append(Placed(g, i, "output", index))
+    for ln in text_lines(text, start, end, covered, code=True):
+        if r.full:
+            break
+        if not too_long(r, ln, limits):
+            add_chains(r, i, chains_of(ln, r.src, "code"))
+    grids = outside(scan_arrays(text, start, end, limits, braces=True), covered)
+    for g in stack_rows(text, grids, line_starts):
+        how = "operand" if operand(text, g) else "output"
+        r.grids.append(Placed(g, i, how, index))
+    for g in outside(plain_rows(text, start, end, limits), covered):
+        r.grids.append(Placed(g, i, "output", index))
+
+
+def _comment_grids(r: Reading, st: Statement, limits: Limits) -> list[Grid]:
+    """Arrays written in the comments of a statement (runs of comment lines joined)."""
+    if not st.comments:
+        return []
+    joined = Mapped.join(r.src.text, st.comments)
+    out = []
+    for g in scan_arrays(joined.text, 0, len(joined.text), limits):
+        entries = tuple(type(e)(e.text, joined.at(e.at), e.written) for e in g.entries)
+        out.append(
+            Grid(
+                joined.at(g.start),
+                joined.end_at(g.end),
+                entries,
+                g.dims,
+                g.notes,
+                g.wrapper,
+                g.label,
+                "comment",
+            )
+        )
+    return out
+
+
+def _is_output(r: Reading, block: int, sts: list[Statement]) -> bool:
+    """Whether a code block is a program's printed output: nothing in it is Python but
+    printed arrays (``tensor([...])``, ``array([...])``) and bare literals."""
+    for st in sts:
+        if st.tree is None:
+            continue
+        for stmt in st.tree.body:
+            if isinstance(stmt, ast.AnnAssign) and stmt.value is None:
+                continue  # `Sum: tensor(1.0000)`: a printed label and value
+            if not isinstance(stmt, ast.Expr):
+                return False
+            v = stmt.value
+            if (
+                isinstance(v, ast.Call)
+                and expr_text(v.func).rsplit(".", 1)[-1] in ARRAY_CALLS.words
+            ):
+                continue
+            if isinstance(v, ast.Constant | ast.List | ast.Tuple | ast.UnaryOp):
+                continue
+            return False
+    return any(st.tree is None for st in sts) or bool(sts)
+
+
+def link_code(r: Reading) -> None:
+    """Names for the arrays code assigns, output blocks found, printed arrays linked to what
+    the code before them shows."""
+    by_block: dict[int, list[Statement]] = {}
+    for block, st in r.statements:
+        by_block.setdefault(block, []).append(st)
+    previous_code = False
+    for block in range(len(r.blocks)):
+        sts = by_block.get(block)
+        if sts is None:
+            previous_code = False
+            continue
+        if _is_output(r, block, sts):
+            r.outputs.add(block)
+            if previous_code:
+                r.printed.add(block)
+        else:
+            previous_code = True
+    assigned: dict[int, tuple[str, ...]] = {}
+    shown_by_block: dict[int, list[Shown]] = {}
+    comments: dict[int, list[Placed]] = {}
+    for placed in r.grids:
+        if placed.how == "comment":
+            comments.setdefault(placed.statement, []).append(placed)
+    subject: ast.expr | None = None  # what the last statement of the block computed
+    last_block = -1
+    for index, (block, st) in enumerate(r.statements):
+        if block in r.outputs:
+            continue
+        if block != last_block:
+            subject, last_block = None, block
+        said = list(facts_of(st))
+        for fact in said:
+            r.code_facts.append((index, fact))
+            if isinstance(fact, Assigned):
+                assigned[fact.at] = fact.names
+            elif isinstance(fact, Shown):
+                shown_by_block.setdefault(block, []).append(fact)
+        own = _subject(st, said)
+        if own is not None:
+            subject = own
+        for placed in comments.get(index, []):
+            # `keys = np.dot(x, w_key) #[[0,1,1],…]`: the comment states what the statement
+            # (or, on a line of its own, the one before) computed
+            if subject is not None:
+                shown = Shown(subject, "", placed.grid.start)
+                r.code_facts.append((index, shown))
+                r.shown[placed.grid.start] = shown
+    for k, placed in enumerate(r.grids):
+        if placed.how == "code" and placed.grid.start in assigned:
+            names = assigned[placed.grid.start]
+            r.grids[k] = replace(placed, names=names)
+            role = next((x.role for n in names if (x := symbol_role(n)) is not None), "")
+            r.literal_roles[placed.grid.start] = role
+        elif placed.block in r.outputs and placed.how in ("code", "output"):
+            r.grids[k] = replace(placed, how="output")
+    # printed arrays: each output block after a code block, in order
+    pending: list[Shown] = []
+    for i, b in enumerate(r.blocks):
+        if b.kind != "code":
+            continue
+        if i not in r.outputs:
+            pending = [s for s in shown_by_block.get(i, []) if not _is_shape(s)]
+            continue
+        grids = [p.grid for p in r.grids if p.block == i]
+        for g in grids:
+            match = next((s for s in pending if s.label and _same_label(s.label, g.label)), None)
+            if match is None and pending and (not g.label or not pending[0].label):
+                match = pending[0]
+            if match is not None:
+                pending.remove(match)
+                r.shown[g.start] = match
+
+
+def _subject(st: Statement, said: list[Assigned | Defined | Shown | Step]) -> ast.expr | None:
+    """What a statement computes, for a comment after it: what it shows, else the one name it
+    assigns."""
+    if st.tree is None or not st.tree.body:
+        return None
+    shown = [f for f in said if isinstance(f, Shown)]
+    if shown:
+        return shown[0].expr
+    body = st.tree.body
+    if st.shift and len(body) == 1 and isinstance(body[0], ast.If):
+        body = body[0].body  # the `if 1:` an indented statement was parsed in
+    last = body[-1]
+    if (
+        isinstance(last, ast.Assign)
+        and len(last.targets) == 1
+        and isinstance(last.targets[0], ast.Name)
+    ):
+        return ast.Name(id=last.targets[0].id, ctx=ast.Load())
+    return None
+
+
+def _is_shape(s: Shown) -> bool:
+    text = expr_text(s.expr)
+    return text.endswith((".shape", ".size()", ".shape)")) or text.startswith(("len(", "type("))
+
+
+def _label_words(text: str) -> str:
+    return re.sub(r"[^\w]+", " ", text).strip().lower()
+
+
+def _same_label(a: str, b: str) -> bool:
+    return bool(_label_words(a)) and _label_words(a) == _label_words(b)

@@ -1,0 +1,433 @@
+"""Stage 3a: every array and number the text states, with what it is (its role).
+
+A :class:`Fact` is an array (or one number) the text gives or states: its entries where they are
+written, its shape, its role (a stage of attention,
+:data:`~symattn.read.notations.roles.ROLES`), whether the text gives it (an input it defines) or
+states it (a result it claims), and what its name says about its row, token or head. Roles come,
+most trusted first, from the name the text gives the array (an assignment, a chain's label, a
+printed label), from the phrase in front of it (``Attention weights:``), and from the prose
+before it (``Step 5: Apply Softmax``). An array whose role cannot be told is kept as a fact
+without a role: it is read, and reported as not judged with that reason.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Final
+
+from symattn.read.arrays import Grid
+from symattn.read.dataflow import Derivation, Flows, derive
+from symattn.read.notations import (
+    ATTENTION_CALL,
+    EXP_FIRST,
+    EXPRESSION_LINE,
+    LABEL_SYMBOL,
+    ROW_PHRASE,
+    SCALED_FIRST,
+    SCALED_ITEMS,
+    SQRT_DK,
+    SUBSCRIPT_INDEX,
+)
+from symattn.read.observations import Spot, Stated
+from symattn.read.python import expr_text
+from symattn.read.reading import Placed, Reading
+from symattn.read.roles import Role, phrase_role, stage_rank, symbol_role
+from symattn.read.tables import Table
+
+__all__ = ["Fact", "facts_of_reading"]
+
+#: roles a text gives (inputs); the others it states (results)
+INPUT_ROLES: Final = frozenset({"x", "w_q", "w_k", "w_v", "w_o", "q", "k", "v", "kv", "mask"})
+
+
+@dataclass(frozen=True)
+class Fact:
+    """An array or a number the text gives or states."""
+
+    role: str  # a stage, or "" when unknown
+    spots: tuple[Spot | None, ...]  # row-major; None for -inf or an elided entry
+    dims: tuple[int, ...]
+    given: bool
+    name: str
+    at: int
+    block: int
+    how: str  # math, code, printout, comment, table, text
+    index: int | None = None  # the 1-based row (query) the name names
+    token: str = ""  # the token the name names
+    head: int | None = None
+    row_names: tuple[str, ...] = ()
+    col_names: tuple[str, ...] = ()
+    col: str = ""  # score(row, col): the key
+    masked: tuple[bool, ...] = ()  # -inf entries
+    exponent: str = ""  # e^{x}: the x written
+    elided: bool = False
+    #: for a printed array, what the code computed it from
+    derivation: Derivation | None = None
+    #: where the role was read: name, label, context, code
+    source: str = ""
+    #: a value the code computed (printed): its inputs are what the code says, or unknown
+    computed: bool = False
+
+    @property
+    def size(self) -> int:
+        """How many entries."""
+        return len(self.spots)
+
+
+def _spots_of(grid: Grid, src_position: object) -> tuple[tuple[Spot | None, ...], tuple[bool, ...]]:
+    from_position = src_position
+    assert callable(from_position)
+    spots: list[Spot | None] = []
+    masked: list[bool] = []
+    for e in grid.entries:
+        if e.written is None:
+            spots.append(None)
+            masked.append(e.text.lstrip("+").lower().startswith("-inf"))
+        else:
+            line, col = from_position(e.at)
+            spots.append(Spot(e.written, line, col, e.at))
+            masked.append(False)
+    return tuple(spots), tuple(masked)
+
+
+def _call_argument(text: str, at: int) -> str | None:
+    """The input an array is, as an argument of ``attention(Q, K, V)`` written on its line."""
+    start = max(text.rfind("\n", max(0, at - 400), at) + 1, at - 400)
+    before = text[start:at]
+    m = ATTENTION_CALL.last(before)
+    if m is None:
+        return None
+    depth, commas = 0, 0
+    for ch in before[m.end() :]:
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth < 0:
+                return None
+        elif ch == "," and depth == 0:
+            commas += 1
+    return ("q", "k", "v")[commas] if depth == 0 and commas < 3 else None
+
+
+def _first_symbol(label: str) -> Role | None:
+    """``**K_animal (Exact Match):**``: the symbol a label starts with."""
+    m = LABEL_SYMBOL.regex.match(label)
+    if m is None:
+        return None
+    return symbol_role(m.group("sym") or m.group("paren"))
+
+
+def _role(names: list[str], label: str, context: str) -> tuple[Role | None, str]:
+    """The role of an array: from its names, then its label, then the prose before it."""
+    for n in names:
+        r = symbol_role(n)
+        if r is not None:
+            return r, n
+    if label:
+        r = symbol_role(label) or _first_symbol(label) or phrase_role(label)
+        if r is not None:
+            return r, label
+    if context:
+        r = phrase_role(context)
+        if r is not None:
+            return r, ""
+    return None, names[0] if names else label
+
+
+def _from_role(r: Role | None) -> dict[str, object]:
+    if r is None:
+        return {"role": ""}
+    return {"role": r.role, "index": r.index, "token": r.token, "head": r.head, "col": r.col}
+
+
+def facts_of_reading(reading: Reading, stated: tuple[Stated, ...], computed: Flows) -> list[Fact]:
+    """The facts of a text: its arrays (outside LaTeX), its tables and its chains.
+
+    ``computed`` maps the offset of each expression the code shows to what it computes
+    (:func:`symattn.read.dataflow.flows`).
+    """
+    out: list[Fact] = []
+    in_chains = {sp.at for s in stated for lit in s.literals for sp in lit}
+    in_tables = {e.at for _, t in reading.tables for e in t.entries()}
+    for placed in reading.grids:
+        entries = [e for e in placed.grid.entries if e.written is not None]
+        if entries and all(e.at in in_chains or e.at in in_tables for e in entries):
+            continue  # the same array, read in a formula or a table: that says what it is
+        fact = _grid_fact(reading, placed, computed)
+        out.append(fact)
+        out.extend(_also(fact, placed.names))
+    for block, table in reading.tables:
+        out.extend(_table_facts(reading, block, table))
+    for s in stated:
+        f = _stated_fact(reading, s)
+        if f is not None:
+            out.append(f)
+            out.extend(_also(f, (s.label, *s.links[:-1])))
+    out.sort(key=lambda f: f.at)
+    return out
+
+
+def _also(f: Fact, names: Sequence[str]) -> list[Fact]:
+    """``Q = K = V = [...]``: the same array under each other input name it is given."""
+    if not f.given:
+        return []
+    out = []
+    seen = {f.role}
+    for n in names:
+        r = symbol_role(n) if n else None
+        if r is not None and r.role in INPUT_ROLES and r.role not in seen and r.index is None:
+            seen.add(r.role)
+            out.append(replace(f, role=r.role, name=n, at=f.at))
+    return out
+
+
+#: what a computed value is, as a stage
+_FLOW_ROLES: Final = frozenset(
+    {"q", "k", "v", "scores", "scaled", "exp", "sum", "weights", "output"}
+)
+
+
+def _grid_fact(reading: Reading, placed: Placed, computed: Flows) -> Fact:
+    g = placed.grid
+    spots, masked = _spots_of(g, reading.src.position)
+    names = [n for n in (placed.names or ()) if n]
+    sh = reading.shown.get(g.start)
+    flow = computed.shown.get(sh.at) if sh is not None else None
+    if sh is not None:
+        names.append(expr_text(sh.expr))
+    context = reading.context(placed.block, g.start)
+    role, name = _role(names, g.label, context) if placed.how != "operand" else (None, "")
+    call = _call_argument(reading.src.text, g.start)
+    if call is not None:
+        role, name = Role(call), name or g.label
+    source = "name" if role is not None and name in names else "label" if name else "context"
+    derivation = None
+    code_row = computed.query_row.get(sh.at) if sh is not None else None
+    if (
+        role is not None
+        and code_row is not None
+        and (flow is None or flow.kind not in _FLOW_ROLES)
+        and role.index is None
+        and not role.token
+    ):
+        # what the code shows after `query = inputs[1]`, and cannot be followed: for that row
+        role = Role(role.role, code_row + 1)
+    if flow is not None and flow.kind in _FLOW_ROLES:
+        role = Role(flow.kind, flow.row + 1 if flow.row is not None else None)
+        derivation = derive(flow)
+        source = "code"
+    how = {"code": "code", "comment": "comment", "output": "printout"}.get(placed.how, "text")
+    given = how == "code" or (role is not None and role.role in INPUT_ROLES and how != "comment")
+    dims = _squeezed(g.dims) if g.dims is not None else (len(g.entries),)
+    return Fact(
+        derivation=derivation,
+        computed=sh is not None
+        or placed.block in reading.printed
+        or (placed.block in reading.outputs and bool(g.wrapper)),
+        source=source if role is not None else "",
+        spots=spots,
+        dims=dims,
+        given=given,
+        name=name,
+        at=g.start,
+        block=placed.block,
+        how=how,
+        row_names=g.notes if g.notes and all(g.notes) else (),
+        masked=masked,
+        elided=g.elided,
+        **_from_role(role),  # type: ignore[arg-type]
+    )
+
+
+_TOKEN_HEAD: Final = re.compile(r"(?i)^(?:token|word|词|詞|tokens?\s*index|query|key)$")
+
+
+def _table_facts(reading: Reading, block: int, table: Table) -> list[Fact]:
+    """One fact per column of a table whose heading names a stage; rows named by the first
+    column when it holds words."""
+    out: list[Fact] = []
+    if not table.rows:
+        return out
+    first = table.column(0)
+    words_first = all(c is not None and c.grid is None for c in first)
+    row_names = (
+        tuple(c.text.strip(" \"'“”「」") if c is not None else "" for c in first)
+        if words_first
+        else ()
+    )
+    for j, head in enumerate(table.header):
+        if j == 0 and words_first:
+            continue
+        role = symbol_role(head) or phrase_role(head)
+        cells = table.column(j)
+        grids = [c.grid for c in cells if c is not None]
+        if len(grids) != len(cells) or not grids or any(g is None for g in grids):
+            continue
+        spots: list[Spot | None] = []
+        for g in grids:
+            assert g is not None
+            s, _ = _spots_of(g, reading.src.position)
+            spots.extend(s)
+        widths = {len(g.entries) for g in grids if g is not None}
+        if len(widths) != 1:
+            continue
+        width = widths.pop()
+        dims = (len(grids), width) if width > 1 else (len(grids),)
+        at = grids[0].start if grids[0] is not None else table.start
+        out.append(
+            Fact(
+                spots=tuple(spots),
+                dims=dims,
+                given=role is not None and role.role in INPUT_ROLES,
+                name=head,
+                at=at,
+                block=block,
+                how="table",
+                row_names=row_names,
+                **_from_role(role),  # type: ignore[arg-type]
+            )
+        )
+    return out
+
+
+_ORDINALS: Final = {
+    "first": 1,
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "一": 1,
+    "二": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+    "十": 10,
+}
+
+
+#: stages stated one query row at a time
+_ROW_ROLES: Final = frozenset({"scores", "scaled", "exp", "sum", "weights", "output"})
+
+
+def _row_named(context: str) -> int | None:
+    """The query row the last two lines before a fact name (``For first row …:``)."""
+    tail = "\n".join(context.rsplit("\n", 8)[-8:])
+    m = ROW_PHRASE.last(tail)
+    if m is None:
+        return None
+    word = next(v for v in m.groupdict().values() if v)
+    return _ORDINALS.get(word.lower(), int(word) if word.isdigit() else None)
+
+
+def _symbolic(text: str) -> bool:
+    """Whether a link is a name, not arithmetic (``0.39 * v1`` is arithmetic)."""
+    text = _ROOT_OF.sub("", SUBSCRIPT_INDEX.regex.sub("", text))
+    return not any(ch.isdigit() for ch in text)
+
+
+#: a root written with its number (``\\sqrt{3}``, ``√3``): part of a name like ``QK^T/√3``
+_ROOT_OF: Final = re.compile(r"\\sqrt\s*\{?\s*\d+\s*\}?|√\s*\d+")
+
+
+def _squeezed(dims: tuple[int, ...]) -> tuple[int, ...]:
+    """A matrix of one row or one column is a vector (``\\begin{bmatrix} a \\\\ b
+    \\end{bmatrix}`` written for a row of weights)."""
+    if len(dims) == 2 and 1 in dims and dims != (1, 1):
+        return (max(dims),)
+    return dims
+
+
+def _stated_fact(reading: Reading, s: Stated) -> Fact | None:
+    """The fact a chain states: its last literal link, named by the chain's label or its
+    symbolic links."""
+    if not s.literals:
+        return None
+    last = s.literals[-1]
+    dims = _squeezed(s.shapes[-1] if s.shapes else (len(last),))
+    role: Role | None = None
+    name = s.label or s.first
+    exponent_text = ""
+    own = True  # the role comes from the chain itself, not from the step before
+    scaled_items = (
+        bool(SCALED_ITEMS.regex.match(s.first[s.first.find("[") :].replace(" ", "")[:400]))
+        if "[" in s.first
+        else False
+    )
+    first_plain = s.first.replace("{", "").replace("}", "")
+    tail = first_plain[max(first_plain.rfind("e^"), first_plain.rfind("exp"), 0) :]
+    if (m := EXP_FIRST.regex.match(tail.strip())) is not None:
+        role = Role("exp")
+        exponent_text = m.group("a") or m.group("b") or ""
+    elif SQRT_DK.regex.match(s.first.replace("{", "").replace("}", "")):
+        role = Role("divisor")
+    elif SCALED_FIRST.regex.match(s.first):
+        role = Role("scaled")
+    if role is None:
+        found = [
+            (r, text)
+            for text in (s.label, *s.links[:-1])
+            if text and _symbolic(text) and (r := symbol_role(text)) is not None
+        ]
+        if found:
+            role, name = max(found, key=lambda rt: stage_rank(rt[0].role))
+            own = name != s.label
+    arithmetic = bool(EXPRESSION_LINE.regex.fullmatch(s.first))
+    if role is None and s.before and not arithmetic:
+        role = symbol_role(s.before) or phrase_role(s.before)
+    if role is None:
+        # words: in the formula (`Softmax = […]`, `Scores become […]`), on the line above
+        # (`Probabilities:`), and a vector of scores over one divisor: the latest stage named.
+        # A value of other arithmetic on written numbers (``[0.55, …]*[[1, 0], …] = […]``)
+        # is what its chain says it is, not what the words around it name.
+        above = reading.context(reading.block_of(s.at), s.at).rsplit("\n", 2)
+        candidates = [
+            None if arithmetic else phrase_role(s.first),
+            None if arithmetic or len(above) < 2 else phrase_role(above[-2]),
+            Role("scaled") if scaled_items else None,
+        ]
+        found_roles = [r for r in candidates if r is not None]
+        if found_roles:
+            role = max(found_roles, key=lambda r: stage_rank(r.role))
+    spots = tuple(last)
+    given = role is not None and role.role in INPUT_ROLES
+    fact = Fact(
+        spots=spots,
+        dims=dims,
+        given=given,
+        name=name,
+        at=s.at,
+        block=reading.block_of(s.at),
+        how="math",
+        row_names=s.row_names
+        if s.row_names and len(dims) == 2 and dims[0] == len(s.row_names)
+        else (),
+        exponent=exponent_text,
+        source="" if role is None else "inherited" if s.stepped and not own else "name",
+        **_from_role(role),  # type: ignore[arg-type]
+    )
+    if role is not None and fact.dims == () and fact.index is not None and not role.col:
+        # w_1 = 0.82: the weight of key 1 (a single number names its key, not its row)
+        fact = replace(fact, col=str(fact.index), index=None)
+    if role is not None and fact.index is None and not fact.token and len(fact.dims) <= 1:
+        row = _row_named(s.first) or _row_named(reading.context(fact.block, s.at))
+        if row is not None:
+            fact = replace(fact, index=row)
+        elif role.role in _ROW_ROLES and (token := reading.section_query(fact.block)):
+            fact = replace(fact, token=token)  # under ``## Query love``: love's row
+    if role is not None and role.col:
+        named = role.row
+        fact = replace(
+            fact,
+            index=int(named) if named.isdigit() else None,
+            token="" if named.isdigit() else named,
+            col=role.col,
+        )
+    return fact

@@ -1,0 +1,259 @@
+"""The input arrays a text gives, and the inputs each claim is computed from.
+
+An input is an array the text gives as X, a weight matrix, Q, K, V (or encoder states serving
+as keys and values), or the first stage it starts from (scores, scaled scores). Vectors of one
+role that name their row (``q_1``, ``k_{I}``, ``K_animal``) are joined into one matrix. A claim
+the code did not compute comes from the inputs given last before it (:func:`default`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from symattn.read.dataflow import Derivation
+from symattn.read.facts import INPUT_ROLES, Fact
+from symattn.read.observations import Spot
+
+__all__ = [
+    "Input",
+    "canon",
+    "complete",
+    "default",
+    "gather",
+    "latest",
+    "lists",
+    "repeats",
+    "rows_of",
+    "signatures",
+    "spec_inputs",
+    "transposed",
+    "v_of",
+]
+
+
+@dataclass(frozen=True)
+class Input:
+    """An input array: its rows (as written), names of its rows, and where it is."""
+
+    roles: frozenset[str]
+    rows: tuple[tuple[str, ...], ...]
+    row_names: tuple[str, ...]
+    spots: tuple[Spot, ...]
+    at: int
+
+    @property
+    def width(self) -> int:
+        return len(self.rows[0]) if self.rows else 0
+
+
+def rows_of(f: Fact) -> tuple[tuple[str, ...], ...]:
+    vals = tuple(s.written.text if s is not None else "0" for s in f.spots)
+    if len(f.dims) == 1:
+        return (vals,)
+    width = f.dims[-1]
+    return tuple(vals[i : i + width] for i in range(0, len(vals), width))
+
+
+def complete(f: Fact) -> bool:
+    if f.elided or len(f.dims) not in (1, 2) or any(s is None for s in f.spots):
+        return False
+    return len(f.spots) == f.dims[0] * (f.dims[1] if len(f.dims) == 2 else 1)
+
+
+def gather(facts: Sequence[Fact]) -> dict[int, Input]:
+    """Every input array the text gives, by offset; vectors of one role that name their row
+    (``q_1``, ``k_{I}``) are joined into one matrix, kept at the offset of the first."""
+    out: dict[int, Input] = {}
+    groups: dict[str, list[Fact]] = {}
+    for f in facts:
+        first_stage = f.role in ("scores", "scaled") and f.index is None and not f.col
+        if not (
+            (f.given and f.role in INPUT_ROLES or first_stage) and f.role != "mask" and complete(f)
+        ):
+            continue
+        if len(f.dims) == 1 and (f.token or f.index is not None) and f.role in ("q", "k", "v", "x"):
+            groups.setdefault(f.role, []).append(f)
+            continue
+        if f.index is not None or f.token:
+            continue
+        names = f.row_names if len(f.row_names) == len(rows_of(f)) else ()
+        if f.at in out:
+            old = out[f.at]
+            out[f.at] = Input(old.roles | {f.role}, old.rows, old.row_names, old.spots, old.at)
+            continue
+        out[f.at] = Input(
+            frozenset({f.role}), rows_of(f), names, tuple(s for s in f.spots if s), f.at
+        )
+    for role, fs in groups.items():
+        # one row per index (``v_1 (Thinking)`` and a later ``v_1`` are one row), named by
+        # the token when one of its vectors gives it
+        seen: dict[str, Fact] = {}
+        tokens: dict[str, str] = {}
+        for f in fs:
+            key = str(f.index) if f.index is not None else f.token
+            seen.setdefault(key, f)
+            if f.token:
+                tokens.setdefault(key, f.token)
+        first = fs[0]
+        rows = tuple(rows_of(f)[0] for f in seen.values())
+        if len({len(r) for r in rows}) != 1:
+            continue
+        spots = tuple(s for f in seen.values() for s in f.spots if s)
+        row_names = tuple(tokens.get(k, k) for k in seen)
+        if len(set(row_names)) != len(row_names):
+            continue
+        if any(role in i.roles and i.rows == rows and i.row_names for i in out.values()):
+            continue  # ``q_1 = [1, 1]`` repeating a row of a table that names its tokens
+        out[first.at] = Input(frozenset({role}), rows, row_names, spots, first.at)
+    return out
+
+
+def latest(inputs: dict[int, Input], roles: tuple[str, ...], at: int) -> int | None:
+    """The input of one of ``roles`` given last before ``at``."""
+    before = [k for k, i in inputs.items() if i.roles & set(roles) and k < at]
+    return max(before) if before else None
+
+
+def default(
+    facts: Sequence[Fact], inputs: dict[int, Input], f: Fact
+) -> tuple[Derivation, bool] | None:
+    """The inputs of a claim the code did not compute: those given last before it. The bool
+    says the inputs are assumed (``Q = K = V = X``), not written."""
+    x = latest(inputs, ("x",), f.at)
+    ws = [latest(inputs, (r,), f.at) for r in ("w_q", "w_k", "w_v")]
+    q = latest(inputs, ("q",), f.at)
+    # queries named by other tokens than the embeddings (cross-attention, whose X_q the text
+    # shows only as Q): the Q, K, V given are the problem
+    other_queries = (
+        x is not None
+        and q is not None
+        and bool(inputs[q].row_names)
+        and bool(inputs[x].row_names)
+        and not set(inputs[q].row_names) <= set(inputs[x].row_names)
+    )
+    if x is not None and all(w is not None for w in ws) and not other_queries:
+        return Derivation("x", (x, *[w for w in ws if w is not None])), False
+    k = latest(inputs, ("k", "kv"), f.at)
+    v = latest(inputs, ("v", "kv"), f.at)
+    if q is not None and k is not None and v is not None:
+        return Derivation("qkv", (q, k, v)), False
+    if x is not None and not any(
+        g.role in ("w_q", "w_k", "w_v", "q", "k", "v", "kv") for g in facts
+    ):
+        return Derivation("qkv", (x, x, x)), True
+    if x is None and q is None and k is None and f.role != "output":
+        # a text that starts from the scores: the stage before the claim written last
+        # (in a table row, the cell beside it)
+        width = f.dims[-1] if f.dims else 0
+        stages = ("scaled", "scores") if f.role not in ("scaled", "scores") else ("scores",)
+        before = [
+            key
+            for key, i in inputs.items()
+            if i.roles & set(stages) and key < f.at and i.width == width and f.role not in i.roles
+        ]
+        if before:
+            key = max(before)
+            stage = "scaled" if "scaled" in inputs[key].roles else "scores"
+            return Derivation(stage, (key,)), False
+    return None
+
+
+def signatures(inputs: dict[int, Input]) -> set[tuple[str, ...]]:
+    """The values of every input, of its transpose and of each of its rows: an array written
+    with one of them repeats an input (a factor of a product shown again), it is no claim."""
+    out: set[tuple[str, ...]] = set()
+    for i in inputs.values():
+        if not i.roles & INPUT_ROLES:
+            continue
+        out.add(tuple(canon(x) for r in i.rows for x in r))
+        out.add(tuple(canon(x) for r in transposed(i.rows) for x in r))
+        out.update(tuple(canon(x) for x in r) for r in i.rows)
+    return out
+
+
+def canon(text: str) -> str:
+    try:
+        return str(Fraction(text))
+    except (ValueError, ZeroDivisionError):
+        return text
+
+
+def repeats(f: Fact, signatures: set[tuple[str, ...]]) -> bool:
+    if any(s is None for s in f.spots) or len(f.spots) < 2:
+        return False
+    return tuple(canon(s.written.text) for s in f.spots if s is not None) in signatures
+
+
+def v_of(d: Derivation) -> int | None:
+    if d.start != "qkv" or len(d.refs) < 3 or d.refs[2] < 0:
+        return None
+    return d.refs[2]
+
+
+def spec_inputs(
+    d: Derivation, inputs: dict[int, Input]
+) -> tuple[dict[str, list[list[str]]], tuple[str, ...], tuple[str, ...], int, Spot | None] | None:
+    """The spec's inputs for a derivation, its key and query tokens, the width of V."""
+    refs = list(d.refs)
+    if d.start == "qkv" and len(refs) == 3 and refs[2] < 0:
+        refs[2] = refs[1]  # no claim of this group needs V: the keys stand in for it
+    got = [inputs[r] for r in refs if r >= 0]
+    if len(got) != len(refs):
+        return None
+    first = got[0].spots[0] if got and got[0].spots else None
+    if d.start in ("scores", "scaled"):
+        (given,) = got
+        keys = tuple(str(j + 1) for j in range(given.width))
+        queries = (
+            given.row_names
+            if len(given.row_names) == len(given.rows)
+            else tuple(f"q{i + 1}" for i in range(len(given.rows)))
+        )
+        # the scores as queries against unit keys (Q K^T is then the scores themselves); no
+        # values are given: a column of zeros stands in (no claim of the output is made)
+        unit = [["1" if i == j else "0" for j in range(len(keys))] for i in range(len(keys))]
+        data = {"Q": lists(given.rows), "K": unit, "V": [["0"] for _ in keys]}
+        return data, keys, queries, 0, first
+    if d.start == "x":
+        x, wq, wk, wv = got
+        ws = [transposed(w.rows) if d.w_t else w.rows for w in (wq, wk, wv)]
+        if any(len(w) != x.width for w in ws) or len(ws[0][0]) != len(ws[1][0]):
+            return None
+        keys = x.row_names or tuple(str(i + 1) for i in range(len(x.rows)))
+        data = {
+            "X": lists(x.rows),
+            "W_Q": lists(ws[0]),
+            "W_K": lists(ws[1]),
+            "W_V": lists(ws[2]),
+        }
+        return data, keys, keys, len(ws[2][0]), first
+    q, k, v = got
+    if q.width != k.width or len(k.rows) != len(v.rows):
+        return None
+    keys = k.row_names or v.row_names or tuple(str(i + 1) for i in range(len(k.rows)))
+    if q is k:
+        queries = keys
+    elif len(q.rows) == len(k.rows) and not q.row_names and "kv" not in k.roles:
+        queries = keys
+    elif (
+        q.row_names
+        and all(n.isdigit() and 1 <= int(n) <= len(keys) for n in q.row_names)
+        and k.row_names
+        and "kv" not in k.roles
+    ):
+        # ``q_1`` beside ``k_1 (Thinking)``: in self-attention query 1 is token 1
+        queries = tuple(keys[int(n) - 1] for n in q.row_names)
+    else:
+        queries = q.row_names or tuple(f"q{i + 1}" for i in range(len(q.rows)))
+    data = {"Q": lists(q.rows), "K": lists(k.rows), "V": lists(v.rows)}
+    return data, keys, queries, v.width, first
+
+
+def transposed(rows: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, ...], ...]:
+    return tuple(zip(*rows, strict=True)) if rows else rows
+
+
+def lists(rows: tuple[tuple[str, ...], ...]) -> list[list[str]]:
+    return [list(r) for r in rows]

@@ -1,0 +1,194 @@
+"""LaTeX documents cut into blocks with ``pylatexenc``'s ``LatexWalker``.
+
+The walker gives every node its offset, so a block is a span of the source: display math
+(``\\[…\\]``, ``$$…$$``, the math environments), tables (``tabular``), code (``verbatim``,
+``lstlisting``, ``minted``), and prose paragraphs (runs between blank lines) with the spans
+of their inline math. The preamble (before ``\\begin{document}``, when there is one) and
+comments are not read. A document nested deeper than the walker can follow is read as plain
+paragraphs instead (said in the report through the blocks' ``info``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Final
+
+from pylatexenc.latexwalker import (
+    LatexCommentNode,
+    LatexEnvironmentNode,
+    LatexGroupNode,
+    LatexMacroNode,
+    LatexMathNode,
+    LatexWalker,
+)
+
+from symattn.read.notations import CODE_ENVIRONMENTS, MATH_ENVIRONMENTS, TABLE_ENVIRONMENTS
+from symattn.read.source import Source
+
+__all__ = ["LatexBlock", "latex_blocks", "math_nodes"]
+
+#: (kind, start, end, inline math spans, table cells, info)
+LatexBlock = tuple[
+    str, int, int, tuple[tuple[int, int], ...], tuple[tuple[tuple[int, int], ...], ...], str
+]
+
+#: deepest brace or environment nesting handed to the walker (it recurses per level)
+MAX_DEPTH: Final = 60
+
+_BLANK_LINES: Final = re.compile(r"\n[ \t]*\n")
+_DOCUMENT: Final = re.compile(r"\\begin\s*\{document\}")
+_BEGIN: Final = re.compile(r"\\begin\s*\{[^{}]*\}(?:\s*\[[^\]\n]*\])?(?:\{[^{}\n]*\})?")
+
+
+def too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
+    """Whether braces nest deeper than ``limit`` anywhere in ``text`` (one linear pass)."""
+    depth = 0
+    for m in re.finditer(r"\\[{}]|[{}]", text):
+        s = m.group()
+        if s == "{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif s == "}":
+            depth = max(0, depth - 1)
+    return False
+
+
+#: (kind, content start, content end, name, outer start, outer end)
+Node = tuple[str, int, int, str, int, int]
+
+
+def math_nodes(text: str, start: int = 0) -> list[Node]:
+    """(kind, content start, content end, name, outer start, outer end) of the math, tables
+    and code in ``text`` (offsets plus ``start``): ``inline``, ``display``, ``table``,
+    ``code``, ``comment``."""
+    walker = LatexWalker(text, tolerant_parsing=True)
+    try:
+        nodes, _, _ = walker.get_latex_nodes()
+    except (RecursionError, ValueError, IndexError, TypeError):
+        return []
+    out: list[Node] = []
+    stack = [(n, 0) for n in reversed(nodes or [])]
+    while stack:
+        node, depth = stack.pop()
+        if node is None or depth > MAX_DEPTH:
+            continue
+        if isinstance(node, LatexMathNode):
+            delims = node.delimiters or ("", "")
+            a = node.pos + len(delims[0])
+            b = node.pos + node.len - len(delims[1])
+            outer = (start + node.pos, start + node.pos + node.len)
+            out.append((node.displaytype, start + a, start + max(a, b), "", *outer))
+            continue
+        if isinstance(node, LatexEnvironmentNode):
+            name = node.environmentname.rstrip("*")
+            body = node.nodelist or []
+            a = body[0].pos if body else node.pos + node.len
+            b = body[-1].pos + body[-1].len if body else a
+            outer = (start + node.pos, start + node.pos + node.len)
+            if name in MATH_ENVIRONMENTS.words:
+                out.append(("display", *outer, name, *outer))
+                continue
+            if name in TABLE_ENVIRONMENTS.words:
+                out.append(("table", start + a, start + b, name, *outer))
+                continue
+            if name in CODE_ENVIRONMENTS.words:
+                # (the walker keeps a verbatim body as the environment's argument, not as
+                # nodes: the body is what stands between ``\begin{…}[…]{…}`` and ``\end``)
+                whole = text[node.pos : node.pos + node.len]
+                head = _BEGIN.match(whole)
+                a = node.pos + (head.end() if head else 0)
+                b = max(a, node.pos + whole.rfind("\\end"))
+                out.append(("code", start + a, start + b, name, *outer))
+                continue
+        if isinstance(node, LatexCommentNode):
+            outer = (start + node.pos, start + node.pos + node.len)
+            out.append(("comment", *outer, "", *outer))
+            continue
+        children: list[object] = []
+        if isinstance(node, LatexEnvironmentNode | LatexGroupNode):
+            children = list(node.nodelist or [])
+        elif isinstance(node, LatexMacroNode) and node.nodeargd is not None:
+            children = [a for a in (node.nodeargd.argnlist or []) if a is not None]
+        for child in reversed(children):
+            stack.append((child, depth + 1))
+    out.sort(key=lambda t: t[1])
+    return out
+
+
+def _cells(text: str, a: int, b: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Rows of cell spans of a ``tabular`` body: cells at ``&``, rows at ``\\\\``."""
+    rows: list[tuple[tuple[int, int], ...]] = []
+    for row in _split(text, a, b, "\\\\"):
+        cells = tuple(_split(text, row[0], row[1], "&"))
+        if any(text[x:y].strip() for x, y in cells):
+            rows.append(cells)
+    return tuple(rows)
+
+
+def _split(text: str, a: int, b: int, sep: str) -> Iterator[tuple[int, int]]:
+    start = a
+    while True:
+        k = text.find(sep, start, b)
+        if k < 0:
+            yield (start, b)
+            return
+        yield (start, k)
+        start = k + len(sep)
+
+
+def latex_blocks(src: Source) -> Iterator[LatexBlock]:
+    """The blocks of a LaTeX document in order."""
+    text = src.text
+    begin = _DOCUMENT.search(text)
+    body_start = begin.end() if begin else 0
+    nodes = [] if too_deep(text) else math_nodes(text[body_start:], body_start)
+    display = [n for n in nodes if n[0] in ("display", "table", "code", "comment")]
+    inline = [n for n in nodes if n[0] == "inline"]
+    # paragraphs: the text between blank lines, outside display math, tables and code
+    cuts = [(n[4], n[5]) for n in display]
+    k = 0
+    j = 0
+    pos = body_start
+    pieces: list[tuple[int, int]] = []
+    for m in list(_BLANK_LINES.finditer(text, body_start)) + [None]:
+        end = m.start() if m is not None else len(text)
+        pieces.append((pos, end))
+        pos = m.end() if m is not None else len(text)
+    events: list[LatexBlock] = []
+    for kind, a, b, name, _, _ in display:
+        if kind == "comment":
+            continue
+        if kind == "table":
+            events.append(("table", a, b, (), _cells(text, a, b), name))
+        else:
+            events.append(("math" if kind == "display" else "code", a, b, (), (), name))
+    for a, b in pieces:
+        # cut out the display parts inside the paragraph
+        while k < len(cuts) and cuts[k][1] <= a:
+            k += 1
+        segs: list[tuple[int, int]] = []
+        cur = a
+        kk = k
+        while kk < len(cuts) and cuts[kk][0] < b:
+            if cuts[kk][0] > cur:
+                segs.append((cur, cuts[kk][0]))
+            cur = max(cur, cuts[kk][1])
+            kk += 1
+        if cur < b:
+            segs.append((cur, b))
+        for x, y in segs:
+            if not text[x:y].strip():
+                continue
+            while j < len(inline) and inline[j][2] <= x:
+                j += 1
+            spans = []
+            jj = j
+            while jj < len(inline) and inline[jj][1] < y:
+                # (math left open runs past its paragraph: only its part inside is read)
+                spans.append((max(x, inline[jj][1]), min(y, inline[jj][2])))
+                jj += 1
+            events.append(("prose", x, y, tuple(spans), (), ""))
+    events.sort(key=lambda e: e[1])
+    yield from events

@@ -1,0 +1,157 @@
+"""Arrays outside LaTeX: printed tensors and arrays, the calls that make or combine arrays in
+code, elisions, special entries, names of rows.
+
+One row each, with the examples it must recognise; ``tests/read/notations/test_arrays.py`` checks
+every row.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from symattn.read.rows import ex, pattern, words
+
+__all__ = [
+    "ARRAY_CALLS",
+    "ARRAY_WRAPPER",
+    "CAUSAL_CALLS",
+    "ELISION",
+    "EXP_CALLS",
+    "MATMUL_CALLS",
+    "PRINT_NOISE",
+    "PROJECTION_NAMES",
+    "ROW_NAME",
+    "SHAPE_WRAPPER",
+    "SIDE_BY_SIDE",
+    "SOFTMAX_CALLS",
+    "SPECIAL_ENTRY",
+    "SQRT_CALLS",
+    "TRANSPOSE_CALLS",
+]
+
+ARRAY_WRAPPER: Final = pattern(
+    "array-wrapper",
+    r"(?:\b(?:torch|np|numpy|tf|jnp|mx)\.)?(?P<wrapper>tensor|Tensor|array|asarray|constant|"
+    r"Parameter containing:?)\s*\(?\s*$",
+    "what a printed array is wrapped in (``tensor([…])``, ``array([…])``, ``tf.Tensor(``)",
+    (
+        ex("tensor(", wrapper="tensor"),
+        ex("np.array(", wrapper="array"),
+        ex("tf.Tensor(", wrapper="Tensor"),
+        ex("Parameter containing:", wrapper="Parameter containing:"),
+    ),
+    ("print(", "x = "),
+)
+
+SHAPE_WRAPPER: Final = pattern(
+    "shape-wrapper",
+    r"(?:Size|shape|TensorShape)\s*\(\s*$|shape\s*[:=]\s*\(?\s*$",
+    "a printed shape (``torch.Size([5, 4])``), whose numbers are sizes, not values",
+    ("torch.Size(", "TensorShape(", "shape: "),
+    ("tensor(",),
+)
+
+ARRAY_CALLS: Final = words(
+    "array-calls",
+    "calls that make an array of the list they are given (the list is the array's value)",
+    *("array", "asarray", "tensor", "as_tensor", "constant", "Tensor", "FloatTensor"),
+    *("DoubleTensor", "matrix", "np.array", "torch.tensor", "tf.constant", "jnp.array"),
+    counterexamples=("zeros", "rand"),
+)
+
+MATMUL_CALLS: Final = words(
+    "matmul-calls",
+    "calls that multiply two matrices (``np.matmul(a, b)``, ``torch.mm``, ``np.dot``)",
+    "matmul",
+    "dot",
+    "mm",
+    "bmm",
+    counterexamples=("multiply", "add"),
+)
+
+SOFTMAX_CALLS: Final = words(
+    "softmax-calls",
+    "calls that compute a softmax (``torch.softmax``, ``F.softmax``, ``tf.nn.softmax``)",
+    "softmax",
+    "Softmax",
+    counterexamples=("log_softmax",),
+)
+
+EXP_CALLS: Final = words("exp-calls", "calls of the exponential", "exp", counterexamples=("expm1",))
+
+SQRT_CALLS: Final = words(
+    "sqrt-calls", "calls of the square root", "sqrt", "rsqrt", counterexamples=("sqr",)
+)
+
+TRANSPOSE_CALLS: Final = words(
+    "transpose-calls",
+    "calls that transpose (``k.transpose(0, 1)``, ``np.transpose(k)``, ``k.t()``)",
+    "transpose",
+    "t",
+    counterexamples=("tanh",),
+)
+
+CAUSAL_CALLS: Final = words(
+    "causal-calls",
+    "calls that build a causal (triangular) mask",
+    "tril",
+    "triu",
+    "band_part",
+    counterexamples=("ones",),
+)
+
+PROJECTION_NAMES: Final = words(
+    "projection-names",
+    "names in code that mean learned projections (the values they make are not in the text)",
+    "Linear",
+    "Dense",
+    "MultiheadAttention",
+    "LazyLinear",
+    counterexamples=("softmax",),
+)
+
+ELISION: Final = words(
+    "elision",
+    "entries left out of a printed array (numpy and torch print large arrays so)",
+    "...",
+    "…",
+    "⋯",
+    counterexamples=(".",),
+)
+
+SPECIAL_ENTRY: Final = words(
+    "special-entry",
+    "array entries that are not finite numbers (a masked score is ``-inf``)",
+    "-inf",
+    "inf",
+    "nan",
+    "-infinity",
+    "-torch.inf",
+    "-np.inf",
+    counterexamples=("x", "tensor"),
+)
+
+PRINT_NOISE: Final = pattern(
+    "print-noise",
+    r"\bprint\s*\(|\bf?[\"']|[\"']\s*,|\\n|\)\s*$|^\s*[>#]+\s*",
+    'what is not a label in the text before a printed array (``print("…",``, quotes, ``\\n``)',
+    ('print("Attention weights:", ', 'f"W_q: \\n'),
+    ("Attention weights",),
+)
+
+SIDE_BY_SIDE: Final = pattern(
+    "side-by-side",
+    r"(?:^|(?<=\s))(?P<name>[A-Za-z][A-Za-z0-9_]*)\s*=\s*\[",
+    "``NAME = [`` starting an array; two on one line start matrices written side by side",
+    (ex("Q = [[1, 0, 1],    K = [[1, 1, 0],", name="Q"),),
+    ("x[0] = 1",),
+)
+
+ROW_NAME: Final = pattern(
+    "row-name",
+    r"(?P<name>[^\s:：=\[\]→]{1,24})\s*(?:[:：]|→|->)?",
+    "a word before a vector on its own line names its row (``I: [0.1, 0.2]``, ``cat → [1, 0]``)",
+    (ex("I:", name="I"), ex("happy", name="happy"), ex("Fine. →", name="Fine.")),
+    ("",),
+    how="fullmatch",
+)

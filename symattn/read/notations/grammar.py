@@ -1,0 +1,175 @@
+"""The safe arithmetic grammar: spellings, tokens, multiplication signs, functions.
+
+One row each, with the examples it must recognise; ``tests/read/notations/test_grammar.py`` checks
+every row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Final
+
+from symattn.read.rows import Spelling, TokenRule, Word, ex, pattern
+
+__all__ = [
+    "BRACED_SUBSCRIPT",
+    "CJK",
+    "FUNCTIONS",
+    "FUNCTION_NAMES",
+    "MULTIPLY_OP",
+    "MULTIPLY_SIGNS",
+    "SPELLINGS",
+    "SPELLING_OF",
+    "TEXT_NAME",
+    "TOKEN_RULES",
+]
+
+#: LaTeX and unicode spellings mapped to the grammar's own characters (longest first when read)
+SPELLINGS: Final[tuple[Spelling, ...]] = (
+    Spelling("\\times", "×"),
+    Spelling("\\cdot", "·"),
+    Spelling("\\div", "÷"),
+    *(Spelling(w, "≈") for w in ("\\approx", "\\simeq", "\\thickapprox", "约等于", "≒", "≃")),
+    Spelling("根号", "√"),
+    Spelling("\\dfrac", "\\frac"),
+    Spelling("\\tfrac", "\\frac"),
+    Spelling("\\exp", "exp"),
+    # sizes, fonts and styles: dropped
+    *(
+        Spelling(w, "")
+        for w in (
+            *("\\left", "\\right", "\\bigl", "\\bigr", "\\Bigl", "\\Bigr", "\\big", "\\Big"),
+            *("\\mathbf", "\\boldsymbol", "\\mathrm", "\\mathit", "\\textbf", "\\text"),
+            *("\\operatorname", "\\displaystyle", "\\textstyle", "\\scriptstyle", "\\!"),
+            *("\\vec", "\\hat", "\\tilde", "\\bar", "\\textit", "\\mathsf", "\\mathtt"),
+        )
+    ),
+    # spaces, and the column separator of aligned environments
+    *(Spelling(w, " ") for w in ("\\quad", "\\qquad", "\\,", "\\;", "\\:", "\\ ")),
+    # transposes, percent, functions written as text
+    *(
+        Spelling(w, "^T")
+        for w in ("^{T}", "^\\top", "^{\\top}", "^\\intercal", "^{\\intercal}", "ᵀ")
+    ),
+    Spelling("^{\\mathsf{T}}", "^T"),
+    Spelling("\\%", "%"),
+    # a row break stays one (so that ``\\ 1`` is not read as ``\`` and a spaced ``\ ``)
+    Spelling("\\\\", "\\\\"),
+    *(
+        Spelling(f"\\{cmd}{{{fn}}}", fn.lower())
+        for cmd in ("text", "mathrm", "operatorname")
+        for fn in ("softmax", "Softmax", "exp", "sum")
+    ),
+    Spelling("\\odot", "⊙"),
+    # a step from one stage to the next: not an equality
+    *(
+        Spelling(w, "→")
+        for w in (
+            "\\rightarrow",
+            "\\longrightarrow",
+            "\\Rightarrow",
+            "\\to",
+            "\\mapsto",
+            "⟶",
+            "⇒",
+            "->",
+        )
+    ),
+    Spelling("\\circ", "⊙"),
+    # unicode signs
+    *(Spelling(w, "-") for w in ("\u2212", "\u2013")),
+    Spelling("\u00d7", "×"),
+    Spelling("\u2217", "*"),
+    *(Spelling(w, "·") for w in ("\u22c5", "\u2022")),
+    Spelling("\u221a", "√"),
+    # fullwidth and CJK punctuation, digits and point
+    *(Spelling(w, ",") for w in ("\uff0c", "\u3001")),
+    *(Spelling(chr(0xFF00 + ord(c) - 0x20), c) for c in "()=+-[]."),
+    *(Spelling(chr(0xFF10 + d), str(d)) for d in range(10)),
+)
+
+TEXT_NAME: Final = pattern(
+    "text-name",
+    r"\\(?:text|textrm|textbf|mathrm|mathbf|mathit|operatorname|boldsymbol)\s*\{"
+    r"(?P<words>\s*[A-Za-z\u4e00-\u9fff][A-Za-z0-9\u4e00-\u9fff ]{0,40}?)\s*\}",
+    "a name written as words in math (``\\text{Attention Scores}``): one name, "
+    "``Attention_Scores``",
+    (
+        ex("\\text{Attention Scores}", words="Attention Scores"),
+        ex("\\mathbf{x}", words="x"),
+        ex("\\text{ sum }", words=" sum"),
+    ),
+    ("\\text{(number of tokens)}", "\\frac{1}{2}"),
+)
+
+#: CJK ideographs a name of the grammar may hold (``总和``, ``v_它``)
+CJK: Final = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+
+#: the tokens of the grammar, tried in this order
+TOKEN_RULES: Final[tuple[TokenRule, ...]] = (
+    TokenRule("space", r"\s+", (" ", "\t ")),
+    TokenRule(
+        "num",
+        r"(?:[0-9]+\.[0-9]*|\.[0-9]+|[0-9]+)(?:[eE][+-]?[0-9]+)?",
+        ("0.47", "2.", ".5", "12", "1e-3", "2.5E+4"),
+    ),
+    TokenRule(
+        "name",
+        rf"(?:[A-Za-z]+|[{CJK}]+)(?:\^\{{\([A-Za-z0-9]{{1,8}}\)\}})?"
+        rf"(?:_(?:\{{[^{{}}]{{0,40}}\}}|[A-Za-z0-9{CJK}]+))?(?:\^\{{\([A-Za-z0-9]{{1,8}}\)\}})?'*",
+        ("d_k", "x_{3}", "v_它", "总和", "sum", "k'", "w^{(1)}_{2,2}", "o_{2}^{(2)}"),
+    ),
+    TokenRule("dots", r"\\(?:cdots|ldots|dots|vdots|ddots)|\.\.\.|…|⋯", ("\\cdots", "...", "…")),
+    TokenRule(
+        "matbegin",
+        r"\\begin\s*\{(?:[bpvBV]?matrix|smallmatrix|array)\*?\}(?:\s*\{[^{}]{0,40}\})?",
+        ("\\begin{bmatrix}", "\\begin{pmatrix}", "\\begin{array}{cc}"),
+    ),
+    TokenRule(
+        "matend",
+        r"\\end\s*\{(?:[bpvBV]?matrix|smallmatrix|array)\*?\}",
+        ("\\end{bmatrix}", "\\end{array}"),
+    ),
+    TokenRule("rowsep", r"\\\\", ("\\\\",)),
+    TokenRule("cmd", r"\\[A-Za-z]+", ("\\frac", "\\sqrt")),
+    TokenRule("rel", r"≈|=", ("=", "≈")),
+    TokenRule("op", r"[-+×*·÷/^()\[\]{},√&%⊙]", ("-", "×", "÷", "^", "{", ",", "√", "&", "%", "⊙")),
+)
+
+#: signs of multiplication and division, and the operation each stands for
+MULTIPLY_SIGNS: Final[tuple[Spelling, ...]] = (
+    Spelling("×", "*"),
+    Spelling("*", "*"),
+    Spelling("·", "*"),
+    Spelling("÷", "/"),
+    Spelling("/", "/"),
+    Spelling("⊙", "⊙"),
+)
+
+#: functions the grammar evaluates
+FUNCTIONS: Final[tuple[Word, ...]] = (
+    Word("exp", "e to the power of the argument"),
+    Word("sqrt", "the square root of the argument"),
+    Word("sum", "the sum of a list"),
+    Word("softmax", "the softmax of a vector, or of each row of a matrix"),
+)
+
+BRACED_SUBSCRIPT: Final = pattern(
+    "braced-subscript",
+    r"_\{([^{}]*)\}",
+    "``s_{1}`` is the name ``s_1``",
+    ("s_{1}", "x_{it}"),
+    ("s_1",),
+)
+
+#: the grammar's spelling of each written form
+SPELLING_OF: Final[Mapping[str, str]] = MappingProxyType({s.written: s.grammar for s in SPELLINGS})
+
+#: the operation (``*`` or ``/``) of each multiplication sign
+MULTIPLY_OP: Final[Mapping[str, str]] = MappingProxyType(
+    {s.written: s.grammar for s in MULTIPLY_SIGNS}
+)
+
+#: the names of the functions
+FUNCTION_NAMES: Final = frozenset(w.text for w in FUNCTIONS)

@@ -1,0 +1,270 @@
+"""The text around the math: invisible characters, environments, code fences, list markers,
+markdown marks, where one formula ends and the next begins.
+
+One row each, with the examples it must recognise; ``tests/read/notations/test_text.py`` checks
+every row.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from symattn.read.rows import Chars, Word, ex, pattern, words
+
+__all__ = [
+    "EXPRESSION_LINE",
+    "RESULT_LABEL",
+    "CODE_ENVIRONMENTS",
+    "CODE_LINE",
+    "DIGIT",
+    "EXPRESSION_START",
+    "FORMULA_BREAK",
+    "INLINE_JOIN",
+    "INVISIBLE",
+    "LANGUAGE",
+    "LIST_MARKER",
+    "MARKDOWN_MARKUP",
+    "MATH_ENVIRONMENTS",
+    "MATRIX_ENVIRONMENTS",
+    "NEW_DEFINITION",
+    "PROSE_END",
+    "PROSE_SENTENCE",
+    "PROSE_WORD",
+    "RELATION",
+    "SENTENCE_END",
+    "SUBSCRIPT_INDEX",
+    "TABLE_ENVIRONMENTS",
+    "TABLE_RULES",
+    "TABLE_RULE_NAMES",
+    "TAIL_SYMBOL",
+    "WORD_AFTER",
+]
+
+INVISIBLE: Final = Chars(
+    "invisible",
+    frozenset("\u200b\u200c\u200d\u2060\ufeff\u00ad\x00"),
+    "characters that change nothing a reader sees (zero-width, soft hyphen, NUL): removed, "
+    "positions kept",
+    "\u200b\u00ad\x00",
+    "a 1\u00a0",
+)
+
+#: LaTeX environments that hold display math
+MATH_ENVIRONMENTS: Final = words(
+    "math-environments",
+    "LaTeX environments of display math",
+    *("equation", "align", "aligned", "alignat", "alignedat", "gather", "gathered"),
+    *("multline", "flalign", "eqnarray", "displaymath", "math", "split", "dmath"),
+    counterexamples=("table", "bmatrix", "document"),
+)
+
+#: LaTeX environments that hold a table
+TABLE_ENVIRONMENTS: Final = words(
+    "table-environments",
+    "LaTeX environments whose rows are table rows (``&`` between cells, ``\\\\`` between rows)",
+    "tabular",
+    "tabularx",
+    "tabular*",
+    "longtable",
+    counterexamples=("table", "array"),
+)
+
+#: LaTeX environments that hold code
+CODE_ENVIRONMENTS: Final = words(
+    "code-environments",
+    "LaTeX environments that hold code or printed output",
+    "verbatim",
+    "Verbatim",
+    "lstlisting",
+    "minted",
+    "python",
+    "pycode",
+    counterexamples=("equation",),
+)
+
+LANGUAGE: Final = pattern(
+    "language",
+    r"[A-Za-z][\w+#.-]{0,30}(?:\s+\{.*\})?",
+    "the info string of a code fence that names a language (else it is content)",
+    ("python", "plaintext", "raw", "c++", "python {.line-numbers}"),
+    ("input = [", "x = 1"),
+    how="fullmatch",
+)
+
+MATRIX_ENVIRONMENTS: Final = words(
+    "matrix-environments",
+    "LaTeX environments whose cells are the entries of a matrix",
+    *("bmatrix", "pmatrix", "vmatrix", "Vmatrix", "Bmatrix", "matrix", "smallmatrix", "array"),
+    counterexamples=("aligned", "cases"),
+)
+
+MARKDOWN_MARKUP: Final = pattern(
+    "markdown-markup",
+    r"\\(?P<keep>[!-/:-@\[-`{-~])|\*\*|__|`+",
+    "Markdown marks around numbers in prose (``**0.82**``, `` `[1, 2]` ``, ``\\[1, 0]``): read "
+    "through",
+    (ex("\\[1, 0]", keep="["), "**0.82**", "`[1, 2]`"),
+    ("0.1*0.42",),
+)
+
+FORMULA_BREAK: Final = Chars(
+    "formula-break",
+    frozenset(";；。"),
+    "a character between two formulas on one line",
+    ";。",
+    "=,+→",
+)
+
+NEW_DEFINITION: Final = pattern(
+    "new-definition",
+    r"\s+(?P<name>(?:[A-Za-z]+|[\u4e00-\u9fff]+)(?:_(?:\{[^{}]{0,20}\}|[A-Za-z0-9]+))?'*)"
+    r"\s*[=≈]",
+    "after a complete value, ``NAME =`` starts the next formula on the same line",
+    (ex(" V = [[1,2]]", name="V"), ex(" d_k = 2", name="d_k"), ex(" r_{1,2} = h", name="r_{1,2}")),
+    (" + x", " V"),
+    how="match",
+)
+
+INLINE_JOIN: Final = pattern(
+    "inline-join",
+    r"\s*(?:[(（](?P<token>[^()（）$=]{1,40})[)）])?\s*[:：]?\s*",
+    "what may stand between ``$k_1$`` and ``$= [1, 2]$`` for the two to be one formula: "
+    "nothing, or a token name in parentheses",
+    (" (Thinking) ", "", "（动物）"),
+    ("，总和 ",),
+    how="fullmatch",
+)
+
+RELATION: Final = pattern(
+    "relation",
+    r"=|≈|\\approx|约等于|\\simeq|≒|≃",
+    "a relation in a line as written: a line without one holds no claim",
+    ("x = 1", "e \\approx 2.718", "e^1 约等于 2.718", "a ≒ b"),
+    ("x + 1",),
+)
+
+DIGIT: Final = pattern(
+    "digit",
+    r"[0-9０-９]",
+    "a digit, ASCII or fullwidth: a line without one holds no number",
+    ("7", "１"),
+    ("x = y",),
+)
+
+CODE_LINE: Final = pattern(
+    "code-line",
+    r"[A-Za-z_]\.[A-Za-z_]|^\s*(?:def|return|import|from|class|print)\b|#|==|!=|\+=|;\s*$",
+    "a plain line that is code, not math",
+    ("feature_dim = query_matrix.size(-1)", "import os", "x += 1", "a == 1", "x = 1;"),
+    ("x = 1.5", "score = 0.47"),
+)
+
+LIST_MARKER: Final = pattern(
+    "list-marker",
+    r"^\s*(?:[•·*+\-–]\s+|\d{1,3}[.)]\s+|\d{1,3}、\s*|[（(]\d{1,3}[)）]\s*)",
+    "a list marker at the start of a line (not part of the math); a number right after "
+    "``1.`` is arithmetic, not a marker",
+    ("• e^1 ≈ 2.718", "3. 总和", "  - x = 1", "（2）x = 1", "1、x = 1"),
+    ("x = 1", "e^1 = 2.718", "1.15/1.414≈0.813"),
+    how="match",
+)
+
+PROSE_WORD: Final = pattern(
+    "prose-word",
+    r"([^\s$:：，,。；;]+)\s*$",
+    "the word right before inline math (``总和 $= …$``)",
+    (ex("3. 总和 ", **{"1": "总和"}), ex("the sum ", **{"1": "sum"})),
+    (": ",),
+)
+
+RESULT_LABEL: Final = pattern(
+    "result-label",
+    r"^\s*(?:乘积|计算|相乘|点积)?结果\s*$|^\s*(?:the\s+)?(?:product\s+|final\s+)?result\s*$",
+    "a label naming the result of the arithmetic on the line before (``乘积结果=[…]``)",
+    ("乘积结果", "结果", "result", "The result", "the final result"),
+    ("total", "results"),
+    flags=re.I,
+    how="fullmatch",
+)
+EXPRESSION_LINE: Final = pattern(
+    "expression-line",
+    r"^[\s\[\]()0-9.,+\-*×·÷/^]*[*×·÷/][\s\[\]()0-9.,+\-*×·÷/^]*$",
+    "a line holding only arithmetic with a product or quotient: a result line after it may "
+    "claim its value",
+    ("[0.55, 0.20]*[[1, 0], [0, 1]]", "1.15/1.414"),
+    ("x * 2", "some prose", "[1, 2]"),
+    how="fullmatch",
+)
+
+#: characters after which prose may end and math begin (in a chain's first link)
+PROSE_END: Final = Chars(
+    "prose-end",
+    frozenset(":：;；。!！?？") | {chr(c) for c in range(0x4E00, 0xA000)},
+    "a character after which prose may end and math begin",
+    ":：;；。!！?？它总",
+    "=+(x1 ",
+)
+
+EXPRESSION_START: Final = pattern(
+    "expression-start",
+    r"[A-Za-z\u4e00-\u9fff]\s+[\[(√\\0-9-]",
+    "where an expression may start after words (``Scores become [10/4, 20/4]``)",
+    ("become [10", "is 2"),
+    ("x[0]",),
+)
+
+PROSE_SENTENCE: Final = pattern(
+    "prose-sentence",
+    r"(?:[A-Za-z]{2,}[ ,]+){3}|[\u4e00-\u9fff]{6}",
+    "three words in a row, or six CJK characters: prose, not a formula",
+    ("the sum is = 3", "为了方便计算假设"),
+    ("d_k = 2", "总和 = 3"),
+)
+
+TAIL_SYMBOL: Final = pattern(
+    "tail-symbol",
+    r"(?:[A-Za-z\u4e00-\u9fff]{2}[^=]*?[\s,，:：\u4e00-\u9fff])"
+    r"(?P<sym>[A-Za-z][A-Za-z0-9]*_\{?[A-Za-z0-9]{1,8}\}?)\s*$",
+    "prose, then the symbol the chain defines (``We assume that d_k``, ``假设 d_k``)",
+    (
+        ex("We assume that d_k", sym="d_k"),
+        ex("假设 d_k", sym="d_k"),
+        ex("设维度 d_{k}", sym="d_{k}"),
+    ),
+    ("d_k",),
+)
+
+SUBSCRIPT_INDEX: Final = pattern(
+    "subscript-index",
+    r"_\s*(?:\{[^{}]{0,24}\}|[A-Za-z0-9]+)",
+    "a subscript (``x_{3}``, ``q_1``): an index, not a number",
+    ("x_{3}", "q_1", "W_ Q"),
+    ("x^2",),
+)
+
+SENTENCE_END: Final = pattern(
+    "sentence-end",
+    r"^(?P<body>.*\d)\.\s*$",
+    "``= 2.`` at the end of a sentence: the period is not part of the number",
+    (ex("4.", body="4"), ex("0.82. ", body="0.82")),
+    ("4", "4.5"),
+    how="match",
+)
+
+WORD_AFTER: Final = pattern(
+    "word-after",
+    r"\s+[A-Za-z\u4e00-\u9fff]{2,}",
+    "a word after the last number ends the math (``= 2 here.``)",
+    ("2 here.", "0.82 即可"),
+    ("2", "2 x"),
+)
+
+#: LaTeX rules between table rows (``\\hline``: after ``\\`` is blanked out)
+TABLE_RULES: Final[tuple[Word, ...]] = tuple(
+    Word(w, "a LaTeX rule between table rows")
+    for w in ("hline", "toprule", "midrule", "bottomrule", "cline")
+)
+
+#: the names of the LaTeX table rules
+TABLE_RULE_NAMES: Final = frozenset(w.text for w in TABLE_RULES)

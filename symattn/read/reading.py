@@ -1,0 +1,223 @@
+"""Stage 2 of reading: what each block holds, found by the reader of its kind.
+
+- prose and headings: the formulas of their inline math (and of LaTeX environments written
+  in prose), of their inline code and of their lines; arrays written in them;
+- display math: its formulas, row by row (matrices are read by the grammar);
+- tables: their cells (:mod:`symattn.read.tables`);
+- code: Python statements (:mod:`symattn.read.code`; comments keep the arrays they state),
+  and the rest as text: printed outputs, formulas, arrays side by side, plain rows.
+
+The result, a :class:`Reading`, holds the chains, the arrays (each with the block it is in
+and the text around it) and the statements; :mod:`symattn.read.census` is told which numbers
+were read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from symattn.config import Limits
+from symattn.read.arrays import plain_rows, prose_numbers, scan_arrays
+from symattn.read.blocks import Block, iter_blocks
+from symattn.read.census import Census
+from symattn.read.codeblocks import link_code, read_code
+from symattn.read.extract import ChainText, Link, Skipped, chains_of, with_result_expression
+from symattn.read.formulas import math_rows, text_lines
+from symattn.read.layout import stack_rows
+from symattn.read.mapped import Mapped, MappedBuilder
+from symattn.read.notations import INLINE_JOIN, PROSE_WORD
+from symattn.read.page import (
+    MAX_FORMULAS,
+    MAX_MATH,
+    Placed,
+    Reading,
+    add_chains,
+    operand,
+    outside,
+    too_long,
+)
+from symattn.read.source import Source
+from symattn.read.tables import read_table, text_tables
+
+__all__ = ["MAX_FORMULAS", "MAX_MATH", "Placed", "Reading", "read"]
+
+
+def read(src: Source, fmt: str, census: Census, limits: Limits) -> Reading:
+    """Read the blocks of ``src`` in order, up to :data:`MAX_FORMULAS` formulas and arrays
+    (the rest of the text is then not read, and said so)."""
+    r = Reading(src, [])
+    line_starts = list(src._line_starts)
+    for i, b in enumerate(iter_blocks(src, fmt)):
+        if r.full:
+            line, _ = src.position(b.start)
+            reason = (
+                f"more than {MAX_FORMULAS} formulas and arrays, or {MAX_MATH} characters of "
+                "formulas: the rest is not read"
+            )
+            r.skipped.append(Skipped(line, src.text[b.start : b.start + 80], reason))
+            census.why_not(b.start, len(src.text), reason)
+            r.end = b.start
+            break
+        r.blocks.append(b)  # (the readers look back at the blocks before)
+        r._starts.append(b.start)
+        if b.end - b.start > limits.max_file_bytes:
+            continue
+        if b.kind in ("prose", "heading"):
+            _prose(r, i, b, fmt, line_starts, limits)
+        elif b.kind == "math":
+            _math(r, i, b.start, b.end, "math", limits)
+        elif b.kind == "table":
+            table = read_table(src, b, limits)
+            r.tables.append((i, table))
+        elif b.kind == "code":
+            read_code(r, i, b, line_starts, limits)
+    link_code(r)
+    for placed in r.grids:
+        for e in placed.grid.entries:
+            if e.written is not None:
+                census.read(e.at)
+    for _, t in r.tables:
+        for e in t.entries():
+            census.read(e.at)
+    return r
+
+
+def _math(r: Reading, block: int, a: int, b: int, kind: str, limits: Limits) -> None:
+    if b - a > limits.max_line_length:
+        line, _ = r.src.position(a)
+        r.skipped.append(
+            Skipped(
+                line,
+                r.src.text[a : a + 80],
+                f"math longer than max_line_length={limits.max_line_length}",
+            )
+        )
+        return
+    for row in math_rows(r.src.text, a, b):
+        if r.full:
+            break
+        add_chains(r, block, chains_of(row, r.src, kind))
+
+
+def _prose(r: Reading, i: int, b: Block, fmt: str, line_starts: list[int], limits: Limits) -> None:
+    text = r.src.text
+    prev: ChainText | None = None
+    prev_added = False  # whether ``prev`` is the last chain added (or a lone piece)
+    prev_end = b.start
+    for a, e in b.math:
+        between = text[prev_end : max(prev_end, a - 1)]
+        found = [
+            c
+            for row in math_rows(text, a, e)
+            for c in chains_of(row, r.src, "math", _word_before(between))
+        ]
+        join = INLINE_JOIN.find(between.strip("$ ")) if found and prev is not None else None
+        if join is not None and prev is not None and found[0].links[0].text == "":
+            # `$k_1$ (Thinking) $= [1, 2]$`: the second piece continues the first, and the
+            # token in parentheses names the first piece's row
+            first = prev.links[0]
+            if join.group("token") and len(prev.links) == 1:
+                at = prev_end + between.index(join.group("token"))
+                first = _with_token(first, at, join.group("token"), r.src)
+            joined = ChainText(
+                (first, *prev.links[1:], *found[0].links[1:]), prev.kind, prev.before
+            )
+            if prev_added:
+                r.chains[-1] = joined
+            else:
+                add_chains(r, i, [joined])
+            found = found[1:]
+            prev, prev_added = joined, True
+        add_chains(r, i, found)
+        if not found and prev_end <= a:
+            # `当前注意力权重： $[0.82, 0.18]$`: an array named by the words before it
+            grids = scan_arrays(text, a, e, limits)
+            if (
+                len(grids) == 1
+                and not text[a : grids[0].start].strip()
+                and not text[grids[0].end : e].strip()
+            ):
+                line_start = text.rfind("\n", b.start, a) + 1
+                label = text[max(line_start, b.start, a - 80) : a].strip(" $:：")
+                r.grids.append(Placed(replace(grids[0], label=label), i, "text"))
+        if found:
+            prev, prev_added = found[-1], True
+        elif any(ch.isalnum() for ch in text[a:e]):
+            prev, prev_added = _lone(text[a:e], r, a, e), False
+        prev_end = e + 1
+    skip = [(a - 2, e + 2) for a, e in b.math]
+    unmath = _pieces(b.start, b.end, [(a - 2, e + 2) for a, e in b.math])
+    if any("\\begin" in text[a:e] for a, e in unmath):
+        # LaTeX environments written in prose (outside $…$): that prose is math (a stray `$`
+        # of broken Markdown is not part of it)
+        for a, e in unmath:
+            dollars = [(k, k + 1) for k in range(a, e) if text[k] == "$"]
+            for x, y in _pieces(a, e, dollars):
+                if text[x:y].strip():
+                    _math(r, i, x, y, "math", limits)
+        return
+    for a, e in b.code:
+        for g in scan_arrays(text, a, e, limits):
+            if not g.label:
+                # `**K_animal (Exact Match):** `[3, 1]``: named by the words before the code
+                line_start = text.rfind("\n", b.start, a) + 1
+                g = replace(g, label=text[max(line_start, b.start, a - 80) : a - 1].strip(" `:："))
+            r.grids.append(Placed(g, i, "operand" if operand(text, g) else "text"))
+    # inline code is read with the prose around it (`Softmax = `[0.02, 0.12]``)
+    markdown = fmt in ("markdown", "text")
+    for ln in text_lines(text, b.start, b.end, skip, markdown=markdown):
+        if r.full:
+            break
+        if too_long(r, ln, limits):
+            continue
+        found = [with_result_expression(c, r.src) for c in chains_of(ln, r.src, "text")]
+        add_chains(r, i, found)
+    grids = outside(scan_arrays(text, b.start, b.end, limits), skip + [(a, e) for a, e in b.code])
+    for g in stack_rows(text, grids, line_starts):
+        r.grids.append(Placed(g, i, "operand" if operand(text, g) else "text"))
+    if fmt == "text":
+        for g in outside(plain_rows(text, b.start, b.end, limits), skip):
+            r.grids.append(Placed(g, i, "text"))
+    for g in outside(prose_numbers(text, b.start, b.end, limits), skip):
+        r.grids.append(Placed(g, i, "text"))
+    for t in text_tables(r.src, b.start, b.end, limits):
+        r.tables.append((i, t))
+
+
+def _pieces(start: int, end: int, cuts: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The parts of ``[start, end)`` outside the sorted spans ``cuts``."""
+    out = []
+    cur = start
+    for a, e in sorted(cuts):
+        if a > cur:
+            out.append((cur, min(a, end)))
+        cur = max(cur, e)
+    if cur < end:
+        out.append((cur, end))
+    return out
+
+
+def _with_token(link: Link, at: int, token: str, src: Source) -> Link:
+    """``k_1`` followed by ``(Thinking)`` outside the math: the link ``k_1 (Thinking)``."""
+    b = MappedBuilder()
+    for run, origin, length in link.where.runs():
+        b.add(run, origin, length)
+    b.add(" (", at, 0)
+    b.add(token, at, len(token))
+    b.add(")", at + len(token), 0)
+    built = b.build()
+    return Link(built.text, link.relation, built, src)
+
+
+def _lone(body: str, r: Reading, a: int, e: int) -> ChainText | None:
+    """A piece of inline math without a relation (``$k_1$``): the start a later ``$= …$``
+    piece may continue."""
+    m = Mapped.of(r.src.text, a, e)
+    if "=" in body or "≈" in body:
+        return None
+    return ChainText((Link(body.strip(), "", m, r.src),), "math")
+
+
+def _word_before(between: str) -> str:
+    word = PROSE_WORD.regex.search(between)
+    return word.group(1) if word else ""

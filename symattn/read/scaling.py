@@ -1,0 +1,74 @@
+"""How a text scales its scores: the ``d_k`` it states, and whether it divides at all.
+
+``d_k`` is the first positive integer the text gives it (``d_k = 2``, ``$d_k=64$``,
+``\\sqrt{d_k} = \\sqrt{3}``, a table row ``(d_k) | 4``, code ``d_k = 2``). Whether the scores
+are scaled is read from what the text says (``\\sqrt{d_k}``, ``/ np.sqrt(…)``, ``** 0.5``,
+"scaled", "缩放" against ``softmax(S)``, ``softmax(scores)``, "unscaled", "未缩放"); when
+the text says neither, or both, both frames are tried and only what is wrong in both is
+reported. A text that says it masks (causal, or some keys) is judged with and without the
+mask (:func:`masks`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from symattn.read.facts import Fact
+from symattn.read.notations import (
+    CAUSAL_TEXT,
+    DK_STATEMENT,
+    MASK_TEXT,
+    SCALED_TEXT,
+    UNSCALED_TEXT,
+)
+from symattn.read.problem import Hypothesis
+
+__all__ = ["hypotheses", "masks", "stated_d_k"]
+
+
+def stated_d_k(text: str, facts: Sequence[Fact]) -> int | None:
+    """The ``d_k`` the text states first, or None."""
+    candidates: list[tuple[int, int]] = []
+    for f in facts:
+        if f.role == "d_k" and f.dims == () and f.spots and f.spots[0] is not None:
+            v = f.spots[0].written.value
+            if v.denominator == 1 and 0 < v <= 1 << 20:
+                candidates.append((f.at, int(v)))
+    for m in DK_STATEMENT.scan(text):
+        n = next(int(v) for v in m.groupdict().values() if v)
+        if 0 < n <= 1 << 20:
+            candidates.append((m.start(), n))
+    return min(candidates)[1] if candidates else None
+
+
+def hypotheses(text: str, facts: Sequence[Fact], k_width: int | None = None) -> list[Hypothesis]:
+    """The frames to try: the stated one when the text says it scales (or not), else both."""
+    d_k = stated_d_k(text, facts)
+    scaled = (
+        SCALED_TEXT.first(text) is not None
+        or d_k is not None
+        or any(f.role in ("scaled", "divisor") for f in facts)
+    )
+    unscaled = UNSCALED_TEXT.first(text) is not None
+    if scaled and not unscaled:
+        return [Hypothesis("stated", d_k=d_k)]
+    if unscaled and not scaled:
+        return [Hypothesis("unscaled", scale=_one())]
+    return [Hypothesis("stated", d_k=d_k), Hypothesis("unscaled", scale=_one())]
+
+
+def _one() -> Fraction:
+    return Fraction(1)
+
+
+def masks(text: str) -> tuple[str, ...]:
+    """The masks to try besides none: ``causal`` when the text says its attention is causal,
+    ``zeros`` (the keys whose weight the text writes as 0) when it says keys are masked.
+    Only what is wrong under every mask tried is reported."""
+    out = [""]
+    if CAUSAL_TEXT.first(text) is not None:
+        out.append("causal")
+    if MASK_TEXT.first(text) is not None:
+        out.append("zeros")
+    return tuple(out)

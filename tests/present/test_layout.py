@@ -1,0 +1,107 @@
+"""Tests of symattn.present.layout: lines broken and matrices split to fit the page."""
+
+from __future__ import annotations
+
+from symattn.present.layout import (
+    HEAD,
+    LINE_EM,
+    MAX_COLS,
+    MAX_ROWS,
+    MAX_TERMS,
+    TAIL,
+    chain,
+    matrix,
+    positions,
+    shown,
+    side,
+    vector,
+    vector_line,
+)
+from symattn.present.mathwidth import width
+
+
+def _lines(tex: str) -> list[str]:
+    body = tex.removeprefix("\\begin{aligned}\n").removesuffix("\n\\end{aligned}")
+    body = body.replace(" \\\\[1ex]\n", " \\\\\n")
+    return body.split(" \\\\\n") if tex.startswith("\\begin{aligned}") else [tex]
+
+
+def test_a_short_chain_stays_on_one_line() -> None:
+    tex = chain("x", [side("=", "1", "2"), side("=", "3")])
+    assert tex == "x = 1 + 2 = 3"
+
+
+def test_a_negative_term_is_subtracted_and_repeats_are_dropped() -> None:
+    assert chain("x", [side("=", "1", "-2"), side("=", "-1")]) == "x = 1 - 2 = -1"
+    assert chain("s", [side("=", "0.5"), side("=", "0.5")]) == "s = 0.5"
+
+
+def test_a_long_chain_breaks_into_aligned_lines_that_fit() -> None:
+    terms = [f"0.{k}5 \\times (-1.25)" for k in range(9)]
+    tex = chain("q_{1} \\cdot k_{1}", [side("=", *terms), side("=", "5")])
+    lines = _lines(tex)
+    assert tex.startswith("\\begin{aligned}") and len(lines) >= 3
+    assert lines[0].startswith("q_{1} \\cdot k_{1} &= ")
+    assert all(line.startswith("&\\quad + ") for line in lines[1:-1])
+    for line in lines:
+        assert width(line.replace("&", "")) <= LINE_EM + width("q_{1} \\cdot k_{1}")
+
+
+def test_every_term_appears_once_in_order_after_breaking() -> None:
+    terms = [f"{k}.{k}" for k in range(100, 100 + MAX_TERMS)]
+    tex = chain("z", [side("=", *terms)], budget=20)
+    flat = tex.replace("&\\quad", "").replace("\\\\", "")
+    assert tex.startswith("\\begin{aligned}")
+    assert [t for t in flat.split() if t[0].isdigit()] == terms
+
+
+def test_a_long_sum_shows_its_first_and_last_terms() -> None:
+    terms = [str(k) for k in range(100, 160)]
+    tex = chain("z", [side("=", *terms), side("=", "1")])
+    kept = [t for t in tex.replace("&\\quad", "").split() if t.isdigit()]
+    assert kept == terms[:HEAD] + terms[-TAIL:] + ["1"] and r"+ \cdots +" in tex
+
+
+def test_positions_keep_the_first_and_last() -> None:
+    assert positions(5, 12) == [0, 1, 2, 3, 4]
+    assert positions(20, 12) == [0, 1, 2, 3, None, 18, 19]
+    assert shown((20, 3)) == ([0, 1, 2, 3, 18, 19], [0, 1, 2])
+
+
+def test_a_small_matrix_with_labels() -> None:
+    tex = matrix("X", "=", (2, 2), lambda r, c: f"{r}{c}", [r"\text{a}", r"\text{b}"])
+    assert tex == (
+        r"X = \begin{array}{r}\text{a} \\ \text{b}\end{array} "
+        r"\begin{bmatrix} 00 & 01 \\ 10 & 11 \end{bmatrix}"
+    )
+
+
+def test_a_large_matrix_is_summarised_and_asks_only_for_shown_cells() -> None:
+    asked: list[tuple[int, int]] = []
+
+    def cell(r: int, c: int) -> str:
+        asked.append((r, c))
+        return "1"
+
+    tex = matrix("A", "=", (100, 50), cell)
+    assert r"\cdots" in tex and r"\vdots" in tex and r"\ddots" in tex
+    assert len(asked) == (MAX_ROWS // 2) * (MAX_COLS // 2)
+
+
+def test_a_wide_matrix_is_split_into_even_blocks_that_fit() -> None:
+    tex = matrix("W", r"\approx", (2, 10), lambda r, c: "-0.1234")
+    lines = _lines(tex)
+    assert len(lines) >= 2
+    assert lines[0].startswith(r"W &\approx ") and r"\right." in lines[0]
+    assert lines[-1].startswith(r"&\hphantom{{}\approx{}}") and lines[-1].endswith(r"\right]")
+    counts = [line.count("-0.1234") // 2 for line in lines]
+    assert sum(counts) == 10 and max(counts) - min(counts) <= 1
+    for line in lines:
+        assert width(line.replace("&", "")) <= LINE_EM + 1
+
+
+def test_vectors_summarise_and_wrap() -> None:
+    assert vector(["1", "2"]) == r"\left[1,\ 2\right]"
+    assert r"\ldots" in vector([str(k) for k in range(40)])
+    tex = vector_line("o_{1}", r"\approx", ["-12.3456"] * 14)
+    assert tex.startswith("\\begin{aligned}") and tex.count("-12.3456") == 14

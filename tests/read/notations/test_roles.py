@@ -1,0 +1,57 @@
+"""Tests of symattn.read.notations.roles: names (matched whole, after clean_name) and phrases
+that say what an array is."""
+
+from __future__ import annotations
+
+import pytest
+
+from symattn.read.notations import roles as table
+from symattn.read.roles import clean_name, phrase_role, symbol_role
+from symattn.read.rows import Pattern
+
+from .rows import check_pattern
+
+
+def _symbol(row: Pattern) -> None:
+    assert row.examples, row.name
+    for example in row.examples:
+        m = row.regex.fullmatch(clean_name(example.text))
+        assert m is not None, f"{row.name}: {example.text!r}"
+        for group, expected in example.groups:
+            assert m.group(group) == expected, f"{row.name}: {example.text!r}"
+    for text in row.counterexamples:
+        assert row.regex.fullmatch(clean_name(text)) is None, f"{row.name}: {text!r}"
+
+
+@pytest.mark.parametrize("row", table.SYMBOLS, ids=lambda r: r.name)
+def test_symbol_matches_whole_names(row: Pattern) -> None:
+    _symbol(row)
+
+
+@pytest.mark.parametrize("row", table.SYMBOLS, ids=lambda r: r.name)
+def test_symbol_states_its_role(row: Pattern) -> None:
+    """The first example of each row reads as that row's stage (no row before it takes it)."""
+    assert row.kind in table.ROLES or row.kind == "score"
+    got = symbol_role(row.examples[0].text)
+    assert got is not None
+    assert got.role == ("scores" if row.kind == "score" else row.kind)
+
+
+@pytest.mark.parametrize("row", table.PHRASES, ids=lambda r: r.name)
+def test_phrase_is_found_in_words(row: Pattern) -> None:
+    check_pattern(row)
+    got = phrase_role(row.examples[0].text)
+    assert got is not None and got.role == row.kind
+
+
+def test_token_in_parens() -> None:
+    check_pattern(table.TOKEN_IN_PARENS)
+    got = symbol_role("k_1 (Thinking)")
+    assert got is not None and (got.role, got.index, got.token) == ("k", 1, "Thinking")
+    q = symbol_role("Query (Q)")
+    assert q is None or q.token == ""
+
+
+def test_symbol_names_are_unique() -> None:
+    names = [r.name for r in (*table.SYMBOLS, *table.PHRASES)]
+    assert len(names) == len(set(names))

@@ -1,0 +1,91 @@
+"""Tests of symattn.read.arrays: arrays in Python lists, numpy/torch printouts, braces, plain
+rows and prose numbers, with exact positions (one pass over the text)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from symattn.config import DEFAULT_LIMITS
+from symattn.read.arrays import Grid, plain_rows, prose_numbers, scan_arrays
+
+
+def scan(text: str, braces: bool = False) -> list[Grid]:
+    return scan_arrays(text, 0, len(text), DEFAULT_LIMITS, braces=braces)
+
+
+def values(g: Grid) -> list[str]:
+    return [e.text for e in g.entries]
+
+
+@pytest.mark.parametrize(
+    ("text", "dims", "entries", "notation"),
+    [
+        ("Q = [[1, 0], [0, 1]]", (2, 2), ["1", "0", "0", "1"], "python-list"),
+        ("[[0.1 0.2]\n [0.3 0.4]]", (2, 2), ["0.1", "0.2", "0.3", "0.4"], "printout"),
+        ("tensor([[1.0000e+00, 2.5e-01]])", (1, 2), ["1.0000e+00", "2.5e-01"], "printout"),
+        ("array([1., 0.])", (2,), ["1.", "0."], "printout"),
+        ("[1, -2.5, .5]", (3,), ["1", "-2.5", ".5"], "python-list"),
+    ],
+)
+def test_notations(text: str, dims: tuple[int, ...], entries: list[str], notation: str) -> None:
+    (g,) = scan(text)
+    assert (g.dims, values(g), g.notation) == (dims, entries, notation)
+    for e in g.entries:
+        assert text[e.at : e.at + len(e.text)] == e.text
+
+
+def test_elision_and_ragged_rows() -> None:
+    (g,) = scan("[[0.1, ..., 0.3], [0.4, ..., 0.6]]")
+    assert g.elided and g.dims == (2, 3)
+    (r,) = scan("[[1, 2], [3]]")
+    assert r.dims is None
+
+
+def test_index_is_no_list() -> None:
+    assert scan("x[0] = B[0][1]") == []
+
+
+def test_shape_is_no_values() -> None:
+    assert scan("torch.Size([5, 4])") == []
+
+
+def test_row_comments_are_notes() -> None:
+    (g,) = scan("K = [\n  [1, 0],  # I\n  [0, 1],  # love\n]")
+    assert g.notes == ("I", "love")
+
+
+def test_label_is_the_text_before() -> None:
+    (g,) = scan("Attention weights: [0.5, 0.5]")
+    assert g.label == "Attention weights"
+
+
+def test_braces_only_when_asked() -> None:
+    assert scan("{1, 2}") == []
+    (g,) = scan("{1, 2}", braces=True)
+    assert g.notation == "braces"
+
+
+def test_plain_rows() -> None:
+    text = "0.1 0.2 0.3\n0.4 0.5 0.6\n\n7\n"
+    got = [(g.dims, values(g)) for g in plain_rows(text, 0, len(text), DEFAULT_LIMITS)]
+    assert got == [((2, 3), ["0.1", "0.2", "0.3", "0.4", "0.5", "0.6"]), ((), ["7"])]
+
+
+def test_prose_numbers() -> None:
+    text = "看了一眼 banana（权重 0.17），a weight of 0.5, the weights [0.5, 0.5]"
+    got = [(g.label, values(g)) for g in prose_numbers(text, 0, len(text), DEFAULT_LIMITS)]
+    assert got == [("权重", ["0.17"]), ("weight", ["0.5"])]
+
+
+def test_deep_nesting_is_refused_not_recursed() -> None:
+    text = "[" * 5000 + "1" + "]" * 5000
+    assert scan(text) == [] or all(g.dims is not None for g in scan(text))
+
+
+def test_linear_time_on_unclosed_brackets() -> None:
+    text = "[1, " * 50_000
+    start = time.perf_counter()
+    scan(text)
+    assert time.perf_counter() - start < 2

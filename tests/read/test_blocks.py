@@ -1,0 +1,75 @@
+"""Tests of symattn.read.blocks: documents cut into blocks by real parsers."""
+
+from __future__ import annotations
+
+import pytest
+
+from symattn.read.blocks import blocks, format_of
+from symattn.read.source import Source
+
+
+def kinds(text: str, fmt: str) -> list[tuple[str, str]]:
+    src = Source.of(text)
+    return [(b.kind, src.text[b.start : b.end].strip()) for b in blocks(src, fmt)]
+
+
+@pytest.mark.parametrize(
+    ("path", "text", "fmt"),
+    [
+        ("a.md", "", "markdown"),
+        ("a.tex", "", "latex"),
+        ("a.txt", "# not markdown", "text"),
+        ("<text>", "\\begin{document}x\\end{document}", "latex"),
+        ("<text>", "# Title\n\ntext", "markdown"),
+        ("<text>", "just text", "text"),
+    ],
+)
+def test_format_of(path: str, text: str, fmt: str) -> None:
+    assert format_of(path, text) == fmt
+
+
+def test_markdown_blocks() -> None:
+    text = (
+        "# Title\n\nSome $x = 1$ prose.\n\n$$\ny = 2\n$$\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n"
+        "```python\nq = [1, 2]\n```\n"
+    )
+    got = kinds(text, "markdown")
+    assert [k for k, _ in got] == ["heading", "prose", "math", "table", "code"]
+    src = Source.of(text)
+    prose = blocks(src, "markdown")[1]
+    ((a, b),) = prose.math
+    assert src.text[a:b] == "x = 1"
+
+
+def test_markdown_fence_with_an_info_string_that_is_content() -> None:
+    text = "```input = [1, 2]\n[3, 4]\n```\n"
+    (b,) = blocks(Source.of(text), "markdown")
+    assert b.kind == "code" and "input = [1, 2]" in Source.of(text).text[b.start : b.end]
+
+
+def test_latex_blocks() -> None:
+    text = (
+        "\\documentclass{article}\n\\begin{document}\nProse with $a = 1$.\n\n"
+        "\\[ b = 2 \\]\n\n\\begin{tabular}{cc} 1 & 2 \\\\ \\end{tabular}\n\n"
+        "\\begin{verbatim}\nx = 3\n\\end{verbatim}\n% comment 4\n\\end{document}\n"
+    )
+    got = [k for k, _ in kinds(text, "latex")]
+    assert "math" in got and "table" in got and "code" in got and "prose" in got
+    assert not any("comment 4" in t for _, t in kinds(text, "latex"))
+
+
+def test_latex_nested_too_deep_is_read_as_paragraphs() -> None:
+    text = "{" * 200 + "x = 1" + "}" * 200 + "\n"
+    assert [k for k, _ in kinds(text, "latex")] == ["prose"]
+
+
+def test_plain_text_paragraphs_and_indented_lines_stay_prose() -> None:
+    text = "one\n\n    q = [1, 2]\n\nthree\n"
+    assert [k for k, _ in kinds(text, "text")] == ["prose", "prose", "prose"]
+
+
+def test_positions_are_exact() -> None:
+    text = "intro\n\n$$\nz = 3\n$$\n"
+    src = Source.of(text)
+    (_, m) = blocks(src, "markdown")
+    assert src.position(src.text.index("z", m.start)) == (4, 1)

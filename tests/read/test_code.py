@@ -1,0 +1,58 @@
+"""Tests of symattn.read.code: code blocks cut into statements and parsed, never run."""
+
+from __future__ import annotations
+
+import ast
+import time
+
+from symattn.read.code import offset_of, statements
+
+
+def parsed(text: str) -> list[str]:
+    return [
+        ast.unparse(s.tree) if s.tree is not None else "<text>"
+        for s in statements(text, 0, len(text))
+    ]
+
+
+def test_statements_join_open_brackets_and_bodies() -> None:
+    text = "Q = [[1, 0],\n     [0, 1]]\nfor i in range(2):\n    s[i] = 1\nprint(Q)\n"
+    got = parsed(text)
+    assert got[0] == "Q = [[1, 0], [0, 1]]"
+    assert got[1].startswith("for i in range(2):")
+    assert got[-1] == "print(Q)"
+
+
+def test_an_indented_continuation_is_parsed() -> None:
+    got = parsed("    x = 1\n    y = 2\n")
+    assert got == ["x = 1", "y = 2"] or all("=" in g for g in got)
+
+
+def test_text_is_not_python() -> None:
+    assert parsed("tensor([[0.5, 0.5]])\nScores = [1, 2] = [3, 4]\n")[-1] == "<text>"
+
+
+def test_nothing_is_executed() -> None:
+    text = "import os\nos.system('touch /tmp/never')\n__import__('sys').exit(1)\n"
+    assert len(parsed(text)) == 3  # parsed, and the test is still running
+
+
+def test_comments_stay_with_their_statement() -> None:
+    text = "keys = np.dot(x, w)  # [[0, 1], [1, 0]]\n"
+    (st,) = statements(text, 0, len(text))
+    ((a, b),) = st.comments
+    assert text[a:b].strip() == "[[0, 1], [1, 0]]" and text[a - 1] == "#"
+
+
+def test_offsets_of_nodes_count_characters() -> None:
+    text = "注意 = 1\nq = [1, 2]\n"
+    sts = statements(text, 0, len(text))
+    node = sts[1].tree.body[0].value  # type: ignore[union-attr,attr-defined]
+    assert text[offset_of(sts[1], node)] == "["
+
+
+def test_long_blocks_are_linear() -> None:
+    text = "x = 1\n" * 50_000
+    start = time.perf_counter()
+    assert len(statements(text, 0, len(text))) >= 1
+    assert time.perf_counter() - start < 5

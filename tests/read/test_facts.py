@@ -1,0 +1,55 @@
+"""Tests of symattn.read.facts: every array and number a text states, with its role."""
+
+from __future__ import annotations
+
+from .texts import INPUTS, understood
+
+
+def roles(text: str, fmt: str = "markdown") -> list[tuple[str, tuple[int, ...], bool]]:
+    return [(f.role, f.dims, f.given) for f in understood(text, fmt).facts]
+
+
+def test_inputs_are_given_and_results_stated() -> None:
+    got = roles(INPUTS + "\n$$softmax = [0.8930, 0.1070]$$\n")
+    assert got[:5] == [
+        ("q", (2,), True),
+        ("k", (2,), True),
+        ("k", (2,), True),
+        ("v", (2,), True),
+        ("v", (2,), True),
+    ]
+    assert got[-1] == ("weights", (2,), False)
+
+
+def test_role_from_the_label_of_a_printout() -> None:
+    text = "```\nAttention weights: tensor([[0.5, 0.5]])\n```\n"
+    assert roles(text) == [("weights", (2,), False)]
+
+
+def test_role_from_the_prose_before() -> None:
+    text = "Step 5: Apply Softmax\n\n```\n[[0.5, 0.5]]\n```\n"
+    assert roles(text) == [("weights", (2,), False)]
+
+
+def test_unknown_role_is_kept_without_one() -> None:
+    assert roles("```\n[[0.5, 0.5]]\n```\n") == [("", (2,), False)]
+
+
+def test_a_matrix_of_one_row_is_a_vector() -> None:
+    assert roles("$$w = \\begin{bmatrix} 0.5 \\\\ 0.5 \\end{bmatrix}$$\n")[0][1] == (2,)
+
+
+def test_positions_of_every_entry() -> None:
+    text = "q_1 = [1, 2]\n"
+    (f,) = understood(text, "text").facts
+    assert [(s.line, s.column) for s in f.spots if s is not None] == [(1, 8), (1, 11)]
+
+
+def test_q_equals_k_equals_v() -> None:
+    text = "```python\nQ = K = V = [[1, 0], [0, 1]]\n```\n"
+    assert sorted(r for r, _, _ in roles(text)) == ["k", "q", "v"]
+
+
+def test_a_score_names_its_row_and_key() -> None:
+    (f,) = [f for f in understood("$score(它,动物) = 0.47 \\times 0.22 = 0.1034$\n").facts]
+    assert (f.role, f.token, f.col) == ("scores", "它", "动物")

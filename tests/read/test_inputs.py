@@ -1,0 +1,53 @@
+"""Tests of symattn.read.inputs: the inputs a text gives, and which a claim comes from."""
+
+from __future__ import annotations
+
+from symattn.read.inputs import canon, default, gather, latest, signatures, spec_inputs, transposed
+
+from .texts import INPUTS, understood
+
+
+def test_vectors_of_one_role_are_one_matrix() -> None:
+    u = understood(INPUTS, "text")
+    inputs = gather(u.facts)
+    ks = [i for i in inputs.values() if "k" in i.roles]
+    assert len(ks) == 1 and ks[0].rows == (("1", "2"), ("0", "1"))
+    assert ks[0].row_names == ("Thinking", "Machines")
+
+
+def test_latest_before_a_claim_only() -> None:
+    text = "Q = [[1, 0]]\n\nQ = [[0, 1]]\n"
+    u = understood(text, "text")
+    inputs = gather(u.facts)
+    a, b = sorted(inputs)
+    assert latest(inputs, ("q",), b + 1) == b and latest(inputs, ("q",), a) is None
+
+
+def test_default_derivation_from_q_k_v() -> None:
+    u = understood(INPUTS + "\n$$softmax = [0.8930, 0.1070]$$\n", "markdown")
+    claim = u.facts[-1]
+    got = default(u.facts, gather(u.facts), claim)
+    assert got is not None and got[0].start == "qkv" and got[1] is False
+
+
+def test_spec_inputs_of_qkv() -> None:
+    u = understood(INPUTS, "text")
+    inputs = gather(u.facts)
+    q, k, v = (next(a for a, i in inputs.items() if r in i.roles) for r in "qkv")
+    from symattn.read.dataflow import Derivation
+
+    got = spec_inputs(Derivation("qkv", (q, k, v)), inputs)
+    assert got is not None
+    data, keys, queries, v_width, _ = got
+    assert (
+        data["K"] == [["1", "2"], ["0", "1"]] and keys == ("Thinking", "Machines") and v_width == 2
+    )
+    assert queries == ("Thinking",)  # q_1 beside k_1 (Thinking): token 1
+
+
+def test_signatures_and_helpers() -> None:
+    u = understood(INPUTS, "text")
+    sig = signatures(gather(u.facts))
+    assert ("1", "2") in sig and ("10", "20") in sig
+    assert canon("0.50") == "1/2" and canon("x") == "x"
+    assert transposed((("1", "2"), ("3", "4"))) == (("1", "3"), ("2", "4"))

@@ -1,0 +1,40 @@
+"""Tests of symattn.read.page: the reading's state and the budget of a text."""
+
+from __future__ import annotations
+
+import pytest
+
+from symattn.config import DEFAULT_LIMITS
+from symattn.read.arrays import scan_arrays
+from symattn.read.page import MAX_FORMULAS, MAX_MATH, heading_level, operand
+
+from .texts import read_text
+
+
+@pytest.mark.parametrize(
+    ("text", "level"),
+    [("# A", 1), ("## Query I", 2), ("\\section*{A}", 1), ("\\subsubsection{B}", 3), ("words", 3)],
+)
+def test_heading_level(text: str, level: int) -> None:
+    assert heading_level(text) == level
+
+
+@pytest.mark.parametrize(("text", "is_operand"), [("0.39 * [0, 1]", True), ("w = [0, 1]", False)])
+def test_operand(text: str, is_operand: bool) -> None:
+    (g,) = scan_arrays(text, 0, len(text), DEFAULT_LIMITS)
+    assert operand(text, g) == is_operand
+
+
+def test_the_budget_of_formulas_stops_reading_and_says_so() -> None:
+    text = "".join(f"x_{i} = {i} + 1 = {i + 1}\n\n" for i in range(MAX_FORMULAS + 50))
+    r = read_text(text, "text")
+    assert MAX_FORMULAS <= len(r.chains) < MAX_FORMULAS + 50
+    assert r.skipped and "formulas" in r.skipped[-1].reason
+    assert r.end < len(r.src.text)
+
+
+def test_the_budget_of_formula_characters() -> None:
+    line = "$$ " + "+".join(["1"] * 9_000) + " = 9000 $$\n\n"
+    r = read_text(line * (MAX_MATH // 18_000 + 3))
+    assert sum(len(ln.text) for c in r.chains for ln in c.links) < MAX_MATH + 20_000
+    assert r.skipped

@@ -1,0 +1,43 @@
+"""Tests of symattn.read.source: invisible characters removed, positions kept."""
+
+from __future__ import annotations
+
+import pytest
+
+from symattn.read.notations import INVISIBLE
+from symattn.read.source import Source
+
+
+@pytest.mark.parametrize("ch", sorted(INVISIBLE.chars), ids=lambda c: f"U+{ord(c):04X}")
+def test_invisible_character_is_removed_and_columns_stay_true(ch: str) -> None:
+    src = Source.of(f"a{ch}b\nx = 1{ch}{ch}.5 + 2\n")
+    assert src.text == "ab\nx = 1.5 + 2\n"
+    assert src.first_removed == (1, 2) and src.removed == 3
+    two = src.text.index("2")
+    assert src.position(two) == (2, 13)  # the column in the text as given
+
+
+def test_nothing_removed_keeps_the_text() -> None:
+    text = "plain\ntext\n"
+    src = Source.of(text)
+    assert src.text is text and src.first_removed is None and src.removed == 0
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+def test_lines_and_columns(newline: str) -> None:
+    src = Source.of(f"ab{newline}cde{newline}f")
+    assert src.lines == 3
+    at = src.text.index("d")
+    assert src.position(at) == (2, 2) and src.line_of(at) == 2
+    assert src.line_text(2) == "cde" and src.line_text(3) == "f"
+
+
+def test_position_is_clamped() -> None:
+    src = Source.of("ab")
+    assert src.position(-5) == (1, 1) and src.position(99) == (1, 3)
+
+
+def test_linear_in_many_invisible_characters() -> None:
+    text = ("1\u200b" * 200_000) + "\n"
+    src = Source.of(text)
+    assert len(src.text) == 200_001 and src.position(len(src.text) - 1) == (1, 400_001)

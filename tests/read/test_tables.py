@@ -1,0 +1,39 @@
+"""Tests of symattn.read.tables: Markdown, LaTeX and plain-text tables."""
+
+from __future__ import annotations
+
+from symattn.config import DEFAULT_LIMITS
+from symattn.read.source import Source
+from symattn.read.tables import text_tables
+
+from .texts import read_text
+
+
+def test_markdown_table() -> None:
+    r = read_text(
+        "| token | Q | K |\n|---|---|---|\n| I | [1, 0] | 0.5 |\n| love | [0, 1] | **0.25** |\n"
+    )
+    ((_, t),) = r.tables
+    assert t.header == ("token", "Q", "K")
+    assert [e.text for e in t.entries()] == ["1", "0", "0.5", "0", "1", "0.25"]
+    cell = t.column(1)[0]
+    assert cell is not None and cell.grid is not None and cell.grid.dims == (2,)
+
+
+def test_latex_table_rules_are_skipped() -> None:
+    r = read_text(
+        "\\begin{tabular}{cc}\\hline a & b \\\\ \\hline 1 & 2 \\\\ \\end{tabular}\n", "latex"
+    )
+    ((_, t),) = r.tables
+    assert t.header == ("a", "b") and [e.text for e in t.entries()] == ["1", "2"]
+
+
+def test_plain_text_table() -> None:
+    text = "token\tQ\tK\n动物\t[0.44, -0.35]\t[0.1, 0.2]\n马路\t[1, 2]\t[3, 4]\n"
+    (t,) = text_tables(Source.of(text), 0, len(text), DEFAULT_LIMITS)
+    assert t.header == ("token", "Q", "K") and len(t.rows) == 2
+
+
+def test_heading_with_numbers_is_no_table_heading() -> None:
+    text = "1  2  3\n4  5  6\n"
+    assert text_tables(Source.of(text), 0, len(text), DEFAULT_LIMITS) == []
