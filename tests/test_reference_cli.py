@@ -129,7 +129,7 @@ def test_pickles_and_garbage_are_refused(
     np.save(paths[1], np.array([{"a": 1}], dtype=object), allow_pickle=True)
     Path(paths[2]).write_bytes(b"not an array")
     assert main(["reference", *paths, "-o", str(tmp_path / "o.npy")]) == 2
-    assert "allow_pickle" in capsys.readouterr().err
+    assert "pickles" in capsys.readouterr().err
     assert main(["reference", paths[0], paths[0], paths[2], "-o", str(tmp_path / "o.npy")]) == 2
     assert "not a .npy" in capsys.readouterr().err
 
@@ -145,3 +145,73 @@ def test_progress_bar_on_stderr(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert main(["reference", *paths, "-o", str(tmp_path / "o.npy"), "--progress", "always"]) == 0
     err = capsys.readouterr().err
     assert "4/4 blocks" in err and "[" in err
+
+
+def test_subnormal_outputs_are_decided(tmp_path: Path) -> None:
+    # issue 15 row 14: outputs below the normal range are correctly rounded, signs included
+    q = np.array([[1.0, 0.0], [0.0, 1.0]])
+    paths = []
+    for name, a in (("q", q), ("k", q), ("v", np.array([[5e-324, 1.0], [-5e-324, 1.0]]))):
+        paths.append(str(tmp_path / f"{name}.npy"))
+        np.save(paths[-1], a)
+    for v in (np.array([[5e-324, 1.0], [1.0, 1.0]]), np.array([[5e-324, 1.0], [-5e-324, 1.0]])):
+        np.save(paths[2], v)
+        out = tmp_path / "o.npy"
+        assert main(["reference", *paths, "-o", str(out)]) == 0
+        want = symattn.scaled_dot_product_attention(q, q, v, exact_float=True)
+        assert np.array_equal(np.load(out), want.to_numpy(method="exact"))
+    assert str(np.load(out)[1, 0]) == "-0.0"  # -1.68e-324 rounds to minus zero
+
+
+def test_npy_header_is_checked_before_allocation(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # issue 15 row 15: a header claiming (10**6, 10**6) float64 with 64 bytes of data
+    paths = _save(tmp_path)
+    header = {"descr": "<f8", "fortran_order": False, "shape": (10**6, 10**6)}
+    with open(paths[0], "wb") as f:
+        np.lib.format.write_array_header_1_0(f, header)
+        f.write(b"\0" * 64)
+    assert main(["reference", *paths, "-o", str(tmp_path / "o.npy")]) == 2
+    assert "max_elements" in capsys.readouterr().err
+    header["shape"] = (4, 3)
+    with open(paths[0], "wb") as f:
+        np.lib.format.write_array_header_1_0(f, header)
+        f.write(b"\0" * 64)
+    assert main(["reference", *paths, "-o", str(tmp_path / "o.npy")]) == 2
+    assert "claims shape (4, 3) of float64 (96 bytes of data) but the file holds 64" in (
+        capsys.readouterr().err
+    )
+
+
+def test_extended_precision_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # issue 15 row 25: a float128 input would be silently rounded to float64
+    paths = _save(tmp_path)
+    np.save(paths[0], np.load(paths[0]).astype(np.longdouble))
+    assert main(["reference", *paths, "-o", str(tmp_path / "o.npy")]) == 2
+    err = capsys.readouterr().err
+    assert "extended precision" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "-1"])
+def test_max_ulps_must_be_finite(
+    tmp_path: Path, value: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # issue 15 row 26: --max-ulps nan would pass every error
+    paths = _save(tmp_path)
+    np.save(tmp_path / "a.npy", np.zeros((4, 3), dtype=np.float32))
+    argv = ["reference", *paths, "--compare", str(tmp_path / "a.npy"), f"--max-ulps={value}"]
+    assert main(argv) == 2
+    assert "--max-ulps" in capsys.readouterr().err
+
+
+def test_jobs_give_the_same_answers(tmp_path: Path) -> None:
+    paths = _save(tmp_path, seed=5, shape=(2, 9, 3))
+    one, two = tmp_path / "one.npy", tmp_path / "two.npy"
+    for out, jobs in ((one, "1"), (two, "2")):
+        assert main(["reference", *paths, "--causal", "--jobs", jobs, "-o", str(out)]) == 0
+    assert np.array_equal(np.load(one), np.load(two))
+    assert np.array_equal(np.load(one), _exact(paths, is_causal=True))
+    text = tmp_path / "d.txt"
+    assert main(["reference", *paths, "--jobs", "2", "--digits", "6", "-o", str(text)]) == 0
+    assert len(text.read_text().splitlines()) == 1 + 2 * 9

@@ -1,23 +1,29 @@
 """``symattn reference Q.npy K.npy V.npy -o OUT.npy``: correctly rounded attention, a test oracle.
 
 Inputs are ``.npy`` arrays of float16, float32, float64 (or integers), read as their exact
-binary values. numpy has no bfloat16: save a bfloat16 tensor as float32 (``t.float()``),
-which holds every bfloat16 value exactly. The output is the attention correctly rounded
-to float64 (``.npy``), or with ``--digits N`` the values correctly rounded to N significant
-digits as text (from certified Arb balls; undecided entries through the exact engine).
-``--compare ACTUAL.npy`` measures a kernel's output against the reference.
+binary values; float128 is refused (rounding it to float64 would change the input). numpy
+has no bfloat16: save a bfloat16 tensor as float32 (``t.float()``), which holds every
+bfloat16 value exactly. A header is checked against the file before anything is allocated.
+The output is the attention correctly rounded to float64 (``.npy``; subnormal outputs
+included), or with ``--digits N`` the values correctly rounded to N significant digits as
+text. ``--jobs N`` shares the query rows among N processes (the same answers).
+``--compare ACTUAL.npy`` measures a kernel's output against the reference; ``--max-ulps X``
+(finite, 0 or more) turns it into a gate.
 """
 
 from __future__ import annotations
 
 import argparse
 import io
+import math
+import multiprocessing
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, replace
 from decimal import Decimal
-from typing import TextIO
+from typing import Any, TextIO
 
 import numpy as np
 
@@ -40,8 +46,23 @@ FORMATS: tuple[tuple[str, int, int], ...] = (
 )
 
 
+EPILOG = """examples:
+  symattn reference q.npy k.npy v.npy -o ref.npy
+  symattn reference q.npy k.npy v.npy --causal --jobs 2 --compare kernel_out.npy --max-ulps 2
+  symattn reference q.npy k.npy v.npy --mask bias.npy --digits 30 -o ref.txt
+
+Inputs are read as their exact binary values (float16, float32, float64, integers; a
+bfloat16 tensor saved as float32 is exact; float128 is refused). The output is the
+attention correctly rounded to float64 (every entry proved, subnormals included), or with
+--digits N correctly rounded decimals. --compare prints the kernel's error in ulps of each
+format; --max-ulps X exits 1 when it exceeds X ulps of the kernel's own format.
+See docs/performance.md."""
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """Arguments of ``reference``."""
+    p.epilog = EPILOG
+    p.formatter_class = argparse.RawDescriptionHelpFormatter
     p.add_argument("query", metavar="Q.npy", help="queries (..., L, E)")
     p.add_argument("key", metavar="K.npy", help="keys (..., S, E)")
     p.add_argument("value", metavar="V.npy", help="values (..., S, Ev)")
@@ -79,6 +100,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="with --compare: exit 1 when the error exceeds X ulps of ACTUAL's own format",
     )
     p.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="share the query rows among N processes (the same answers, correctly rounded)",
+    )
+    p.add_argument(
         "--progress",
         choices=("auto", "always", "never"),
         default="auto",
@@ -86,30 +114,64 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
-def load_npy(path: str, what: str, limits: Limits) -> np.ndarray:
-    """An array from a ``.npy`` file, without pickles; floats and integers (booleans for masks)."""
-    data = read_bytes(path, limits=limits)
+def _npy_header(data: bytes, path: str) -> tuple[tuple[int, ...], bool, np.dtype[Any], int]:
+    """``(shape, fortran_order, dtype, offset)`` of a ``.npy`` file, read before anything is
+    allocated (numpy's own loader allocates what the header claims, then reads)."""
+    f = io.BytesIO(data)
     try:
-        a: np.ndarray = np.load(io.BytesIO(data), allow_pickle=False)
+        version = np.lib.format.read_magic(f)
+        if version == (1, 0):
+            shape, fortran, dtype = np.lib.format.read_array_header_1_0(f)
+        elif version in ((2, 0), (3, 0)):
+            shape, fortran, dtype = np.lib.format.read_array_header_2_0(f)
+        else:
+            raise ValueError(f"unknown format version {version}")
     except ValueError as e:
         raise InputError(f"{path}: not a .npy array ({e})") from None
-    if not isinstance(a, np.ndarray):
-        raise InputError(f"{path}: expected one array in .npy format")
-    if a.dtype.kind == "V" and a.dtype.itemsize == 2:
+    return tuple(int(n) for n in shape), bool(fortran), dtype, f.tell()
+
+
+def load_npy(path: str, what: str, limits: Limits) -> np.ndarray:
+    """An array from a ``.npy`` file, without pickles; floats and integers (booleans for masks).
+
+    The header is checked against the file before any allocation: the element count against
+    the limits, and the data it claims against the bytes the file holds.
+    """
+    data = read_bytes(path, limits=limits)
+    shape, fortran, dtype, offset = _npy_header(data, path)
+    if dtype.hasobject:
+        raise InputError(f"{path}: object arrays (pickles) are not read")
+    limits.check_elements(shape, f"{path} ({what})")
+    count = math.prod(shape)
+    need, have = count * dtype.itemsize, len(data) - offset
+    if need != have:
+        raise InputError(
+            f"{path}: the header claims shape {shape} of {dtype} ({need} bytes of data) "
+            f"but the file holds {have}"
+        )
+    if dtype.kind == "V" and dtype.itemsize == 2:
         raise InputError(
             f"{path}: looks like bfloat16; save it as float32 (exact): tensor.float().numpy()"
         )
-    if a.dtype.kind not in ("fiub" if what == "mask" else "fiu"):
+    if dtype.kind == "f" and dtype.itemsize > 8:
         raise InputError(
-            f"{path}: dtype {a.dtype} is not supported for {what} (float16/32/64 or integers)"
+            f"{path}: dtype {dtype} (extended precision) is not supported: symattn reads "
+            "float16, float32 and float64 exactly, and rounding a float128 to float64 would "
+            "change the input"
         )
+    if dtype.kind not in ("fiub" if what == "mask" else "fiu"):
+        raise InputError(
+            f"{path}: dtype {dtype} is not supported for {what} (float16/32/64 or integers)"
+        )
+    a: np.ndarray = np.frombuffer(data, dtype=dtype, count=count, offset=offset)
+    a = a.reshape(shape, order="F" if fortran else "C")
     if a.dtype.kind in "iu":
-        if a.size and int(np.abs(a).max()) >= 2**53:
+        if a.size and int(np.abs(a.astype(np.float64)).max()) >= 2**53:
             raise InputError(f"{path}: integers of 2**53 or more are not supported")
         a = a.astype(np.float64)
     if a.dtype.kind == "f" and a.size and what != "mask" and not np.isfinite(a).all():
         raise InputError(f"{path}: {what} has inf or nan entries")
-    if a.dtype.kind == "f" and a.size and np.isnan(a).any():
+    if a.dtype.kind == "f" and a.size and np.isnan(a).any():  # a mask may hold -inf, not nan
         raise InputError(f"{path}: {what} has nan entries")
     return a
 
@@ -193,6 +255,61 @@ def _digits_text(values: np.ndarray) -> str:
     return "\n".join(lines) + "\n"
 
 
+@dataclass(frozen=True)
+class _Task:
+    """One reference computation (all of it, or the query rows of one process)."""
+
+    q: np.ndarray
+    k: np.ndarray
+    v: np.ndarray
+    mask: np.ndarray | None
+    causal: bool
+    scale: Any
+    gqa: bool
+    digits: int | None
+    limits: Limits
+
+    def run(self, progress: Callable[[int, int], None] | None = None) -> np.ndarray:
+        kw: dict[str, Any] = {
+            "attn_mask": self.mask,
+            "is_causal": self.causal,
+            "scale": self.scale,
+            "enable_gqa": self.gqa,
+            "limits": self.limits,
+        }
+        if self.digits is not None:
+            return attention_decimals(self.q, self.k, self.v, digits=self.digits, **kw)
+        return attention_float64(self.q, self.k, self.v, progress=progress, **kw)
+
+    def rows(self, lo: int, hi: int) -> _Task:
+        """The same computation for query rows ``lo:hi`` (a causal mask made explicit)."""
+        L, S = self.q.shape[-2], self.k.shape[-2]
+        mask = self.mask
+        if self.causal:
+            mask = np.tril(np.ones((L, S), dtype=bool))[lo:hi]
+        elif mask is not None and mask.ndim >= 2 and mask.shape[-2] == L:
+            mask = mask[..., lo:hi, :]
+        return replace(self, q=self.q[..., lo:hi, :], mask=mask, causal=False)
+
+
+def _run_task(task: _Task) -> np.ndarray:
+    return task.run()
+
+
+def _compute(task: _Task, jobs: int, progress: Callable[[int, int], None] | None) -> np.ndarray:
+    """The reference, with the query rows shared among ``jobs`` processes (the rows are
+    independent and every entry is correctly rounded: the same answers as one process)."""
+    L = task.q.shape[-2]
+    if jobs <= 1 or L < 2:
+        return task.run(progress)
+    bounds = np.linspace(0, L, min(jobs, L) + 1).astype(int).tolist()
+    parts = [task.rows(lo, hi) for lo, hi in zip(bounds, bounds[1:], strict=False)]
+    context = multiprocessing.get_context("spawn")  # no fork of a process with BLAS threads
+    with ProcessPoolExecutor(max_workers=len(parts), mp_context=context) as pool:
+        results = list(pool.map(_run_task, parts))
+    return np.concatenate(results, axis=-2)
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``reference``."""
     limits = limits_from(args)
@@ -202,6 +319,15 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"--digits {args.digits}: choose between 1 and 1000")
     if args.causal and args.mask:
         raise InputError("--causal and --mask cannot both be given")
+    if args.max_ulps is not None and not (math.isfinite(args.max_ulps) and args.max_ulps >= 0):
+        raise InputError(
+            f"--max-ulps {args.max_ulps}: give a finite number of ulps, 0 or more "
+            "(nan or inf would let every error pass)"
+        )
+    if args.max_ulps is not None and args.compare is None:
+        raise InputError("--max-ulps needs --compare ACTUAL.npy")
+    if not 1 <= args.jobs <= 256:
+        raise InputError(f"--jobs {args.jobs}: choose between 1 and 256")
     q, k, v = (
         load_npy(p, n, limits) for p, n in ((args.query, "Q"), (args.key, "K"), (args.value, "V"))
     )
@@ -212,36 +338,22 @@ def run(args: argparse.Namespace) -> int:
         else None
     )
     actual = load_npy(args.compare, "actual", limits) if args.compare else None
-    out = attention_float64(
-        q,
-        k,
-        v,
-        attn_mask=mask,
-        is_causal=args.causal,
-        scale=scale,
-        enable_gqa=args.gqa,
-        progress=_progress(args.progress),
-        limits=limits,
-    )
+    task = _Task(q, k, v, mask, args.causal, scale, args.gqa, None, limits)
+    progress = _progress(args.progress) if args.jobs == 1 else None
+    out = None
+    if actual is not None or args.digits is None:
+        out = _compute(task, args.jobs, progress)
     if args.output:
         if args.digits is not None:
-            values = attention_decimals(
-                q,
-                k,
-                v,
-                attn_mask=mask,
-                is_causal=args.causal,
-                scale=scale,
-                enable_gqa=args.gqa,
-                digits=args.digits,
-                limits=limits,
-            )
+            values = _compute(replace(task, digits=args.digits), args.jobs, None)
             write_text_atomic(args.output, _digits_text(values))
         else:
+            assert out is not None
             buf = io.BytesIO()
             np.save(buf, out, allow_pickle=False)
             write_bytes_atomic(args.output, buf.getvalue())
     if actual is not None:
+        assert out is not None
         if actual.shape != out.shape:
             raise InputError(
                 f"{args.compare}: shape {actual.shape} differs from the reference's {out.shape}"

@@ -19,6 +19,9 @@ from symattn.numbers.rounding import Rounding, decimal_exponent, round_decimals,
 __all__ = [
     "EXPONENT_RANGE_BITS",
     "Ball",
+    "Narrow",
+    "Places",
+    "Significant",
     "arb_of",
     "arb_of_ratio",
     "arb_to_fraction",
@@ -28,6 +31,8 @@ __all__ = [
 #: values whose binary exponent lies beyond this are not written out as exact fractions: a
 #: ``Ball`` bound there raises LimitError (``to_numpy`` and ``round`` decide them without it)
 EXPONENT_RANGE_BITS = 1 << 18
+#: significant digits are decided for values down to ``2**-(1 << 24)`` (and up to the inverse)
+SIGNIFICANT_RANGE_BITS = 1 << 24
 
 
 def arb_of(x: Fraction | int, radius: Fraction | int = 0) -> flint.arb:
@@ -78,20 +83,26 @@ class Ball:
             raise PrecisionError(f"enclosure {x} is not finite")
         mm, me = x.mid().man_exp()
         rm, re = x.rad().man_exp()
-        m1, e1, m2, e2 = int(mm), int(me), int(rm), int(re)
-        e = min(e1, e2)  # mid and radius are exact dyadics: over one power of two
         ball = object.__new__(cls)
-        object.__setattr__(ball, "_dyadic", (m1 << (e1 - e), m2 << (e2 - e), e))
+        object.__setattr__(ball, "_dyadic", _dyadic_of(int(mm), int(me), int(rm), int(re)))
         return ball
 
     @staticmethod
-    def _dyadic_value(m: int, e: int) -> Fraction:
-        if m and not -EXPONENT_RANGE_BITS <= m.bit_length() + e <= EXPONENT_RANGE_BITS:
+    def _dyadic_value(m: int, e: int, limit: int = EXPONENT_RANGE_BITS) -> Fraction:
+        if m and not -limit <= m.bit_length() + e <= limit:  # the limit is at least the range
             raise LimitError(
-                f"a value of about 2^{m.bit_length() + e} is beyond the range symattn writes out "
-                f"exactly (2^±{EXPONENT_RANGE_BITS}); its digits are not computed"
+                f"a value of about 2^{_exponent_text(m.bit_length() + e)} is beyond the range "
+                f"symattn writes out exactly (2^±{EXPONENT_RANGE_BITS}); its digits are not "
+                "computed"
             )
         return Fraction(m << e) if e >= 0 else Fraction(m, 1 << -e)
+
+    def _ends(self, limit: int) -> tuple[Fraction, Fraction]:
+        """``(lower, upper)``, built within ``limit`` bits of exponent for a ball from Arb."""
+        if self._dyadic is None:
+            return self.lower, self.upper
+        m, r, e = self._dyadic
+        return self._dyadic_value(m - r, e, limit), self._dyadic_value(m + r, e, limit)
 
     def _dyadic_bound(self, side: int) -> Fraction:
         """``(m + side * r) 2**e``; only called for a ball from Arb (others have their bounds)."""
@@ -192,9 +203,14 @@ class Ball:
         return lo if round_decimals(self.upper, decimals, mode) == lo else None
 
     def round_significant(self, digits: int, mode: Rounding = Rounding.HALF_EVEN) -> Decimal | None:
-        """What every point rounds to at ``digits`` significant digits, or ``None``."""
-        lo = round_significant(self.lower, digits, mode)
-        return lo if round_significant(self.upper, digits, mode) == lo else None
+        """What every point rounds to at ``digits`` significant digits, or ``None``.
+
+        Significant digits have a few digits whatever the exponent, so the bounds may lie
+        far beyond the range written out exactly (down to ``2**-SIGNIFICANT_RANGE_BITS``).
+        """
+        lower, upper = self._ends(SIGNIFICANT_RANGE_BITS)
+        lo = round_significant(lower, digits, mode)
+        return lo if round_significant(upper, digits, mode) == lo else None
 
     def __contains__(self, x: object) -> bool:
         if not isinstance(x, (Rational, float, Decimal, str)):
@@ -218,6 +234,33 @@ class Ball:
         return f"[{compact_text(self.mid, digits)} ± {float(self.radius):.1e}]"
 
 
+def _exponent_text(n: int) -> str:
+    """An exponent for a message: exact when short, else in scientific notation."""
+    return str(n) if abs(n) < 10**15 else f"({Decimal(n):.3e})"
+
+
+#: exponents further apart than this are not put over one power of two (the integers would be
+#: astronomically long): the smaller part is rounded outward onto a grid of the larger
+_SPREAD = 4096
+
+
+def _dyadic_of(m1: int, e1: int, m2: int, e2: int) -> tuple[int, int, int]:
+    """``(m, r, e)`` with ``[(m - r) 2**e, (m + r) 2**e]`` holding the ball of midpoint
+    ``m1 2**e1`` and radius ``m2 2**e2`` (exactly, unless the exponents are far apart)."""
+    if m2 == 0:
+        return m1, 0, e1
+    if m1 == 0:
+        return 0, m2, e2
+    e = min(e1, e2)
+    if max(e1, e2) - e <= _SPREAD:
+        return m1 << (e1 - e), m2 << (e2 - e), e
+    if e1 > e2:  # a radius far below the midpoint's last bit: one unit of a finer grid
+        grid = e1 - 64
+        return m1 << 64, (m2 >> (grid - e2)) + 1, grid
+    grid = e2 - 64  # a midpoint far below the radius: floored onto the radius's grid
+    return m1 >> (grid - e1), (m2 << 64) + 1, grid
+
+
 def float_of(b: Ball) -> float | None:
     """The float64 every point of ``b`` rounds to (nearest-even), or ``None``."""
     sign = -1.0 if b.sign < 0 else 1.0
@@ -228,3 +271,53 @@ def float_of(b: Ball) -> float | None:
         return math.copysign(math.inf, sign)
     lo, hi = float(b.lower), float(b.upper)  # Fraction -> float rounds correctly
     return lo if lo == hi else None
+
+
+@dataclass(frozen=True)
+class Narrow:
+    """``enclose(digits)``'s decision: the ball itself once narrower than ``10**-digits`` (an
+    astronomically small one becomes a coarser ball that is still narrow enough)."""
+
+    digits: int
+
+    @property
+    def tiny(self) -> int:
+        """A ball inside ``(-2**tiny, 2**tiny)`` is narrower than the width."""
+        return -(self.digits * 10 // 3) - 3
+
+    @cached_property
+    def width(self) -> Fraction:
+        """``10**-digits``."""
+        return Fraction(1, 10**self.digits)
+
+    def __call__(self, b: Ball) -> Ball | None:
+        if b.upper_bits < self.tiny:
+            bound = Fraction(1, 1 << -self.tiny)
+            return Ball(
+                -bound if b.sign <= 0 else Fraction(0), bound if b.sign >= 0 else Fraction(0)
+            )
+        return b if b.narrower_than(self.width) else None
+
+
+@dataclass(frozen=True)
+class Significant:
+    """``evalf(digits)``'s decision: what every point rounds to at ``digits`` significant digits."""
+
+    digits: int
+    mode: Rounding = Rounding.HALF_EVEN
+
+    def __call__(self, b: Ball) -> Decimal | None:
+        return b.round_significant(self.digits, self.mode)
+
+
+@dataclass(frozen=True)
+class Places:
+    """``round(decimals)``'s decision: what every point rounds to at ``decimals`` places."""
+
+    decimals: int
+    mode: Rounding = Rounding.HALF_EVEN
+
+    def __call__(self, b: Ball) -> Decimal | None:
+        if b.upper_bits < -(self.decimals * 10 // 3) - 2:  # |x| < 10**-decimals / 2: 0
+            return round_decimals(Fraction(0), self.decimals, self.mode)
+        return b.round_decimals(self.decimals, self.mode)

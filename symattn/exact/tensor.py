@@ -29,8 +29,8 @@ import numpy as np
 
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.errors import InputError, PrecisionError
-from symattn.exact.ball import Ball, float_of
-from symattn.numbers.rounding import Rounding, round_decimals
+from symattn.exact.ball import Ball, Narrow, Places, Significant, float_of
+from symattn.numbers.rounding import Rounding
 
 if TYPE_CHECKING:
     import sympy
@@ -253,18 +253,8 @@ class ExactTensor(ABC):
         self, digits: int = 30, *, limits: Limits = DEFAULT_LIMITS, method: str = "auto"
     ) -> np.ndarray:
         """Certified balls, each narrower than ``10**-digits``."""
-        width = Fraction(1, 10**digits)
         start = int(digits * 3.33) + 32
-        tiny = -(digits * 10 // 3) - 3  # a ball inside (-2**tiny, 2**tiny) is narrower than width
-
-        def decide(b: Ball) -> Ball | None:
-            if b.upper_bits < tiny:  # astronomically small: a coarser ball that is still narrow
-                bound = Fraction(1, 1 << -tiny)
-                return Ball(
-                    -bound if b.sign <= 0 else Fraction(0), bound if b.sign >= 0 else Fraction(0)
-                )
-            return b if b.narrower_than(width) else None
-
+        decide = Narrow(digits)
         return self.certify(decide, start_bits=start, limits=limits, method=method)
 
     def evalf(
@@ -276,12 +266,8 @@ class ExactTensor(ABC):
         method: str = "auto",
     ) -> np.ndarray:
         """Entries correctly rounded to ``digits`` significant digits, as ``Decimal``."""
-
-        def decide(b: Ball) -> Decimal | None:
-            return b.round_significant(digits, mode)
-
         return self.certify(
-            decide,
+            Significant(digits, mode),
             neg_inf=Decimal("-Infinity"),
             start_bits=int(digits * 3.33) + 32,
             limits=limits,
@@ -297,14 +283,8 @@ class ExactTensor(ABC):
         method: str = "auto",
     ) -> np.ndarray:
         """Entries correctly rounded to ``decimals`` places after the point, as ``Decimal``."""
-
-        def decide(b: Ball) -> Decimal | None:
-            if b.upper_bits < -(decimals * 10 // 3) - 2:  # |x| < 10**-decimals / 2: rounds to 0
-                return round_decimals(Fraction(0), decimals, mode)
-            return b.round_decimals(decimals, mode)
-
         return self.certify(
-            decide,
+            Places(decimals, mode),
             neg_inf=Decimal("-Infinity"),
             start_bits=int(decimals * 3.33) + 48,
             limits=limits,

@@ -2,22 +2,29 @@
 keeps the whole interval inside one double's rounding range.
 
 The bounds are derived here and in ``docs/performance.md``: :func:`rho` is the relative
-error of each computed unnormalised weight, :func:`decide_outputs` bounds ``o = unit_V N / R``
-and :func:`decide_weights` bounds ``w = e / R``.
+error of each computed unnormalised weight, :func:`output_bounds` bounds ``o = unit_V N / R``
+(:func:`symattn.fast.weights.iter_weights` bounds ``w = e / R``).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import flint
 import numpy as np
 
 from symattn.exact import arb_of
-from symattn.fast.doubles import U2, arb_dd, dd_add, dd_div, dd_mul
-from symattn.fast.exps import Exps, weight_slices
+from symattn.fast.doubles import U2, arb_dd, dd_div, dd_mul
 from symattn.fast.problem import Problem
 from symattn.fast.tables import Tables
 
-__all__ = ["decide_outputs", "decide_weights", "rho", "within_half_ulp"]
+__all__ = [
+    "Outputs",
+    "decide_float64_outputs",
+    "output_bounds",
+    "rho",
+    "within_half_ulp",
+]
 
 
 def rho(row_t_err: np.ndarray, tables: Tables) -> np.ndarray:
@@ -47,43 +54,19 @@ def _row_sum_error(
     return d_r, rh - np.abs(rl) - d_r
 
 
-def decide_weights(x: Exps, aw: int, na: int) -> tuple[np.ndarray, np.ndarray]:
-    """Round the weights ``w = e / R`` and decide each from a proved relative bound.
+@dataclass(frozen=True)
+class Outputs:
+    """A block of outputs: ``|o_true - (oh + ol)| <= bound`` where ``valid``; rows with no
+    active key (``zero_rows``) are exactly 0."""
 
-    ``R`` is the exact sum of the fixed-point weights (as in :func:`decide_outputs`), so
-    ``|R - R_true| <= d_r = eta n_active + r_acc``; the numerator is the double-double ``e``
-    itself, ``|e - e_true| <= rho e_true``. Hence ``e / R = w_true (1 + d1) / (1 + d2)`` with
-    ``|d1| <= rho``, ``|d2| <= d_r / R_lo``; the double-double division adds ``< 2**-96``
-    (relative). All three are below ``2**-19``, so the total relative error is at most
-    ``eps = (rho + d_r / R_lo + 2**-96) (1 + 2**-18) / (1 - d_r / R_lo)`` and
-    ``|w - w_true| <= eps |w| / (1 - eps)``. An entry is accepted when that interval rounds
-    to one double; zeroed entries (true value below ``2**-115 / R``), values below
-    ``2**-900`` (double-double underflow) and rows with a bad logit are undecided.
-    """
-    r = rho(x.row_t_err, x.tables)
-    eta = 2 * r + 2.0 ** -(aw * na - 1)
-    rh = np.zeros(x.eh.shape[0])
-    rl = np.zeros_like(rh)
-    for s, slab in enumerate(weight_slices(x.eh, x.el, aw, na)):
-        rh, rl = dd_add(rh, rl, np.ldexp(slab.sum(axis=1), -(aw * (s + 1) - 1)), 0.0)
-    d_r, r_lo = _row_sum_error(eta, rh, rl, x.n_active)
-    rel_r = d_r / np.maximum(r_lo, 1e-300)
-    eps = (r + rel_r + 2.0**-96) * (1 + 2.0**-18) / np.maximum(1 - rel_r, 1e-300)
-    eps = np.where((r_lo > 0.25) & (eps < 2.0**-19), eps, np.inf)
-    wh, wl = dd_div(x.eh, x.el, rh[:, None], rl[:, None])
-    w_abs = np.abs(wh) + np.abs(wl)
-    bound = eps[:, None] * w_abs / (1 - np.minimum(eps, 0.5))[:, None] * (1 + 2.0**-30)
-    ok = np.isfinite(wh) & np.isfinite(bound) & (np.abs(wh) > 2.0**-900)
-    ok &= within_half_ulp(wh, wl, bound)
-    out = np.where(ok, wh, 0.0)
-    if x.active is not None:  # masked entries (and fully masked rows) are exactly 0
-        ok |= ~x.active
-        out = np.where(x.active, out, 0.0)
-    ok &= ~x.zeroed()
-    return out, ~ok
+    oh: np.ndarray
+    ol: np.ndarray
+    bound: np.ndarray
+    valid: np.ndarray
+    zero_rows: np.ndarray
 
 
-def decide_outputs(
+def output_bounds(
     p: Problem,
     b: tuple[int, ...],
     vsl: list[np.ndarray],
@@ -95,8 +78,8 @@ def decide_outputs(
     row_t_err: np.ndarray,
     n_active: np.ndarray,
     tables: Tables,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Round ``o = unit_V N / R`` and decide each entry from a proved absolute bound.
+) -> Outputs:
+    """``o = unit_V N / R`` and a proved absolute bound for each entry.
 
     With ``rho`` the relative error of each computed weight ``e`` (logit error ``tau``:
     ``exp(tau) - 1``; two tables; three double-double products at <= 7u^2 each; the
@@ -134,10 +117,15 @@ def decide_outputs(
     if exps is not None:
         shift = (exps[0] - p.v.top_exp).astype(np.int32)[None, :]
         oh, ol, bound = np.ldexp(oh, shift), np.ldexp(ol, shift), np.ldexp(bound, shift)
-    ok = (r_lo > 0.25)[:, None] & np.isfinite(oh) & np.isfinite(bound)
-    ok &= np.abs(oh) >= 2.0**-1000  # the double-double bounds assume no underflow
-    ok &= within_half_ulp(oh, ol, bound)
-    zero_rows = n_active == 0
-    out = np.where(zero_rows[:, None], 0.0, oh)
-    ok |= zero_rows[:, None]
+        bound = bound + 2.0**-1070  # a scaling that underflows rounds by less
+    valid = (r_lo > 0.25)[:, None] & np.isfinite(oh) & np.isfinite(bound)
+    valid &= np.abs(oh) >= 2.0**-1000  # the double-double bounds assume no underflow
+    return Outputs(oh, ol, bound, valid, n_active == 0)
+
+
+def decide_float64_outputs(o: Outputs) -> tuple[np.ndarray, np.ndarray]:
+    """The float64 decision for a block of outputs: ``(values, undecided)``."""
+    ok = o.valid & within_half_ulp(o.oh, o.ol, o.bound)
+    out = np.where(o.zero_rows[:, None], 0.0, o.oh)
+    ok |= o.zero_rows[:, None]
     return out, ~ok

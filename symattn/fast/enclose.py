@@ -4,7 +4,7 @@ output built on them."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, TypeVar
 
@@ -13,8 +13,7 @@ import numpy as np
 
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.errors import PrecisionError
-from symattn.exact import Ball, Surd, arb_of, combine_products
-from symattn.fast.fallback import RowCache, settle_outputs
+from symattn.exact import Surd, arb_of, combine_products
 from symattn.fast.problem import (
     Problem,
     Progress,
@@ -24,7 +23,16 @@ from symattn.fast.problem import (
     prepare,
 )
 
-__all__ = ["attention_enclose", "certify_outputs", "enclose_problem", "head_exps"]
+__all__ = [
+    "FixedExps",
+    "FixedOutputs",
+    "attention_enclose",
+    "enclose_problem",
+    "fixed_exps",
+    "fixed_outputs",
+    "fixed_row_sums",
+    "head_exps",
+]
 
 T = TypeVar("T")
 
@@ -158,26 +166,28 @@ def _fixed_int(x: flint.arb, bits: int) -> tuple[int, int]:
     return mid, -1 if whole is None else int(whole) + 2
 
 
-def _enclose_fixed(
-    factor: Surd,
-    scores: np.ndarray,
-    vint: np.ndarray,
-    v_unit: Fraction,
-    masked: np.ndarray | None,
-    prec: int,
-) -> np.ndarray | None:
-    """Balls from exact fixed-point weights: ``W = floor(2**P exp(-|gamma| delta))`` as 24-bit
-    slices gathered from a table over the distinct ``delta``, ``P V`` and row sums as exact
-    BLAS products of slices, and one Arb division per output entry.
+@dataclass(frozen=True)
+class FixedExps:
+    """Exact fixed-point weights of one head: ``W = floor(2**bits exp(-|gamma| delta))`` for
+    each distinct ``delta = max_row - score`` (``values``, Python integers, also as 24-bit
+    float slices, low first, in ``table``); ``inv`` maps every entry to its ``delta``;
+    ``|W - 2**bits e| <= err`` for every weight. Masked entries are not ``active``."""
 
-    ``|W - 2**P e| <= err`` for every weight, so ``|N - 2**P N_true| <= err sum_j |V_int[j]|``
-    and ``|R - 2**P R_true| <= err n_active``; the ball of ``N / R`` holds both.
-    """
+    values: np.ndarray
+    table: np.ndarray
+    inv: np.ndarray
+    active: np.ndarray | None
+    err: int
+    bits: int
+
+
+def fixed_exps(
+    factor: Surd, scores: np.ndarray, masked: np.ndarray | None, prec: int
+) -> FixedExps | None:
+    """The exact fixed-point weights of a head of integer scores (``None``: out of reach,
+    e.g. a zero factor or a score range wider than the distinct scores)."""
     L, S = scores.shape
-    Ev = vint.shape[1]
-    vmax = max((abs(int(x)) for x in vint.reshape(-1)), default=0)
-    wv = 53 - 24 - (S + 1).bit_length() - 1
-    if vmax >= 1 << wv or L == 0 or S == 0:
+    if L == 0 or S == 0:
         return None
     bits = -(-prec // 24) * 24
     nsl = bits // 24 + 1
@@ -221,65 +231,100 @@ def _enclose_fixed(
         a0 = np.array([m for m, _ in t0], dtype=object)
         a1 = np.array([m for m, _ in t1], dtype=object)
         w = (a0[uniq & (t0n - 1)] * a1[uniq >> 12]) >> bits  # whole-array Python integer products
-        size = 3 * nsl
-        words = b"".join([min(x, one).to_bytes(size, "little") for x in w.tolist()])
-        raw = np.frombuffer(words, dtype=np.uint8).reshape(len(uniq), nsl, 3).astype(np.float64)
-        table = raw[:, :, 0] + raw[:, :, 1] * 256.0 + raw[:, :, 2] * 65536.0  # 24-bit, low first
-        vf = vint.astype(np.float64)
-        n_parts, r_parts = [], []
-        for sidx in range(nsl):
-            a = table[:, sidx].take(inv)
-            if active is not None:
-                a = np.where(active, a, 0.0)
-            n_parts.append((a @ vf).astype(np.int64))
-            r_parts.append(a.sum(axis=1).astype(np.int64))
-        n_active = active.sum(axis=1) if active is not None else np.full(L, S)
-        colabs = np.array([sum(abs(int(x)) for x in vint[:, j]) for j in range(Ev)], dtype=object)
-        num = combine_products(((n, 24 * s) for s, n in enumerate(n_parts)), small=False)
-        den = combine_products(((r, 24 * s) for s, r in enumerate(r_parts)), small=False)
+        w = np.minimum(w, one)
+    size = 3 * nsl
+    words = b"".join([int(x).to_bytes(size, "little") for x in w.tolist()])
+    raw = np.frombuffer(words, dtype=np.uint8).reshape(len(uniq), nsl, 3).astype(np.float64)
+    table = raw[:, :, 0] + raw[:, :, 1] * 256.0 + raw[:, :, 2] * 65536.0  # 24-bit, low first
+    return FixedExps(w, table, inv, active, err, bits)
+
+
+def fixed_row_sums(fx: FixedExps) -> np.ndarray:
+    """``R = sum_j W_j`` per row, exactly (Python integers): 24-bit slices summed in float64."""
+    parts = []
+    for sidx in range(fx.table.shape[1]):
+        a = fx.table[:, sidx].take(fx.inv)
+        if fx.active is not None:
+            a = np.where(fx.active, a, 0.0)
+        parts.append((a.sum(axis=1).astype(np.int64), 24 * sidx))
+    out: np.ndarray = combine_products(parts, small=False)
+    return out
+
+
+@dataclass(frozen=True)
+class FixedOutputs:
+    """The outputs of one head from exact fixed-point weights (:func:`fixed_exps`): the exact
+    integers ``N = sum_j W_j V_int[j]`` (L x Ev) and ``R = sum_j W_j`` (L), with
+    ``|N - 2**bits N_true| <= err colabs`` and ``|R - 2**bits R_true| <= err n_active``, where
+    ``colabs = sum_j |V_int[j]|`` per column; the output is ``unit N / R``."""
+
+    num: np.ndarray
+    den: np.ndarray
+    err: int
+    colabs: np.ndarray
+    n_active: np.ndarray
+    bits: int
+
+
+def fixed_outputs(
+    factor: Surd, scores: np.ndarray, vint: np.ndarray, masked: np.ndarray | None, prec: int
+) -> FixedOutputs | None:
+    """``N`` and ``R`` of one head of integer scores by exact BLAS products of 24-bit slices
+    of the fixed-point weights (``None`` when V is too wide for them, or :func:`fixed_exps`
+    is out of reach)."""
+    L, S = scores.shape
+    Ev = vint.shape[1]
+    vmax = max((abs(int(x)) for x in vint.reshape(-1)), default=0)
+    wv = 53 - 24 - (S + 1).bit_length() - 1
+    if vmax >= 1 << wv:
+        return None
+    fx = fixed_exps(factor, scores, masked, prec)
+    if fx is None:
+        return None
+    vf = vint.astype(np.float64)
+    n_parts, r_parts = [], []
+    for sidx in range(fx.table.shape[1]):
+        a = fx.table[:, sidx].take(fx.inv)
+        if fx.active is not None:
+            a = np.where(fx.active, a, 0.0)
+        n_parts.append(((a @ vf).astype(np.int64), 24 * sidx))
+        r_parts.append((a.sum(axis=1).astype(np.int64), 24 * sidx))
+    n_active = fx.active.sum(axis=1) if fx.active is not None else np.full(L, S)
+    colabs = np.array([sum(abs(int(x)) for x in vint[:, j]) for j in range(Ev)], dtype=object)
+    num = combine_products(n_parts, small=False)
+    den = combine_products(r_parts, small=False)
+    return FixedOutputs(num, den, fx.err, colabs, n_active, fx.bits)
+
+
+def _enclose_fixed(
+    factor: Surd,
+    scores: np.ndarray,
+    vint: np.ndarray,
+    v_unit: Fraction,
+    masked: np.ndarray | None,
+    prec: int,
+) -> np.ndarray | None:
+    """Balls from exact fixed-point weights (:func:`fixed_outputs`), one Arb division each:
+    the ball of ``N / R`` holds both error terms."""
+    fo = fixed_outputs(factor, scores, vint, masked, prec)
+    if fo is None:
+        return None
+    L, Ev = fo.num.shape
+    err = fo.err
+    with flint.ctx.workprec(prec + 64):
         unit = arb_of(v_unit)
         zero = flint.arb(0)
         dens = [
-            flint.arb(flint.fmpz(int(den[i])), err * int(n_active[i])) / unit
-            if n_active[i]
+            flint.arb(flint.fmpz(int(fo.den[i])), err * int(fo.n_active[i])) / unit
+            if fo.n_active[i]
             else None
             for i in range(L)
         ]
-        rad = np.broadcast_to(colabs * err, (L, Ev))
+        rad = np.broadcast_to(fo.colabs * err, (L, Ev))
         dball = np.broadcast_to(np.array(dens, dtype=object)[:, None], (L, Ev))
 
         def ball(nn: int, r: int, d: flint.arb | None) -> flint.arb:
             return zero if d is None else flint.arb(flint.fmpz(nn), r) / d
 
-        out: np.ndarray = np.frompyfunc(ball, 3, 1)(num, rad, dball).astype(object)
-    return out
-
-
-def certify_outputs(
-    p: Problem, decide: Callable[[Ball], T | None], start_bits: int, limits: Limits
-) -> np.ndarray:
-    """:meth:`~symattn.exact.ExactTensor.certify` of the output of ``p``, batched.
-
-    Every entry's ball from :func:`enclose_problem` (about ``start_bits`` bits, plus guard
-    digits) goes to ``decide``; entries it leaves undecided (exact ties, rational values at
-    a rounding boundary) go one by one through the per-entry path, which refines and knows
-    the rational cases exactly.
-    """
-    digits = max(1, start_bits // 3 + 4)
-    balls = enclose_problem(p, digits, None, limits)
-    out = np.empty(balls.shape, dtype=object)
-    for b in np.ndindex(*p.batch):
-        head = balls[b]
-        pending: dict[int, list[int]] = {}
-        for (i, c), x in np.ndenumerate(head):
-            res = decide(Ball.from_arb(x)) if x.is_finite() else None
-            if res is None:
-                pending.setdefault(i, []).append(c)
-            else:
-                out[b + (i, c)] = res
-        cache = RowCache(p, b)
-        for i, cols in pending.items():
-            for c, res in settle_outputs(cache, i, cols, decide, start_bits, limits).items():
-                out[b + (i, c)] = res
-    out.flags.writeable = False
+        out: np.ndarray = np.frompyfunc(ball, 3, 1)(fo.num, rad, dball).astype(object)
     return out

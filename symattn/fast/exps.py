@@ -37,6 +37,11 @@ class Exps:
     n_active: np.ndarray
     row_t_err: np.ndarray  # inf: the row is undecided
     tables: Tables
+    #: the shifted logits ``t - m``: a double-double within ``row_t_err`` (masked: far below),
+    #: or for integer scores the exact integer ``delta`` with ``m - t = |gamma| delta``
+    th: np.ndarray | None = None
+    tl: np.ndarray | None = None
+    delta: np.ndarray | None = None
 
     def zeroed(self) -> np.ndarray:
         """Active entries set to 0 (their true value is below ``2**-115``)."""
@@ -100,8 +105,7 @@ def _exps(
             n_active = np.full(n_rows, S)
             delta = ks.max(axis=1, keepdims=True, initial=-np.inf) - ks
         eh, el = exp_direct(delta, direct)
-        row_t_err = np.zeros(n_rows)
-        tables = direct.tables
+        return Exps(eh, el, active, n_active, np.zeros(n_rows), direct.tables, delta=delta)
     else:
         th, tl, row_t_err, t_mag = logits(p, b, rows, sh, sl, s_err, gamma)
         if masked is not None:
@@ -122,7 +126,7 @@ def _exps(
         bad = ~(t_mag < 2.0**34) | ~np.isfinite(m[:, 0])
         eh, el = exp_neg(th, tl, tables)
         row_t_err = np.where(bad, np.inf, row_t_err)
-    return Exps(eh, el, active, n_active, row_t_err, tables)
+        return Exps(eh, el, active, n_active, row_t_err, tables, th, tl)
 
 
 def logits(

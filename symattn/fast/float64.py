@@ -22,7 +22,7 @@ import numpy as np
 
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.exact import float_of
-from symattn.fast.decide import decide_outputs
+from symattn.fast.decide import Outputs, decide_float64_outputs, output_bounds
 from symattn.fast.doubles import U2, dd_add
 from symattn.fast.exps import iter_exps, weight_slices
 from symattn.fast.fallback import RowCache, constant_columns, settle_outputs
@@ -31,7 +31,7 @@ from symattn.fast.scores import compact_lines
 from symattn.fast.tables import TABLES, Direct, Tables, direct_tables
 from symattn.fast.workspace import Workspace
 
-__all__ = ["attention_float64", "block", "run", "setup"]
+__all__ = ["attention_float64", "block", "block_outputs", "run", "setup"]
 
 
 def setup(p: Problem) -> tuple[tuple[float, float, float] | None, Direct | None]:
@@ -141,6 +141,19 @@ def block(
     work: Workspace | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Fast values and the undecided mask for query rows ``rows`` of batch entry ``b``."""
+    return decide_float64_outputs(block_outputs(p, b, rows, g, tables, direct, work))
+
+
+def block_outputs(
+    p: Problem,
+    b: tuple[int, ...],
+    rows: slice,
+    g: tuple[float, float, float],
+    tables: Tables,
+    direct: Direct | None = None,
+    work: Workspace | None = None,
+) -> Outputs:
+    """The outputs of query rows ``rows`` of batch entry ``b`` as double-doubles with a bound."""
     work = work or Workspace()
     n_rows, S = rows.stop - rows.start, p.k.shape[-2]
     slabs = [work.get(f"slab{s}", (n_rows, S)) for s in range(p.na)]
@@ -195,4 +208,4 @@ def block(
             nabs = nabs + np.abs(term)
             n_terms += 1
     n_err = (n_terms * 4 * U2) * nabs + dropped[None, :] * (1 + 2.0**-40)
-    return decide_outputs(p, b, vsl, nh, nl, n_err, rh, rl, row_t_err, n_active, used)
+    return output_bounds(p, b, vsl, nh, nl, n_err, rh, rl, row_t_err, n_active, used)

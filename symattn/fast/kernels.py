@@ -15,8 +15,8 @@ import numpy as np
 
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.exact import AttentionSpec, Ball, MatMulTensor
-from symattn.fast.enclose import certify_outputs
 from symattn.fast.float64 import attention_float64, run
+from symattn.fast.outputs import certify_outputs
 from symattn.fast.problem import problem_of
 from symattn.fast.projected import projected_float64
 from symattn.fast.weights import certify_weights, weights_run

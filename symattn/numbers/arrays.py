@@ -20,7 +20,7 @@ import numpy as np
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.errors import InputError, LimitError, NumberError, ShapeError
 from symattn.numbers.interop import from_torch, is_sympy, is_torch
-from symattn.numbers.scalars import check_finite_float, to_fraction
+from symattn.numbers.scalars import check_finite_float, to_fraction, total_bits
 from symattn.numbers.written import NEG_INF, NegInf, excerpt, is_neg_inf_text
 
 __all__ = ["ExactArray", "read_array", "to_exact_array"]
@@ -193,6 +193,7 @@ def to_exact_array(
             fill(sub, index + (i,))
 
     fill(x, ())
+    limits.check_bits(total_bits(values), what)  # text, Decimal, Fraction: bounded in all
     return _finish(values, shape)
 
 

@@ -3,6 +3,7 @@ the per-entry exact path, and only large problems are routed; exact integer prod
 
 from __future__ import annotations
 
+from decimal import Decimal
 from fractions import Fraction
 
 import numpy as np
@@ -288,3 +289,14 @@ def test_scores_are_stored_as_integers_with_fraction_values() -> None:
     assert list(s.values[0]) == [Fraction(1, 8) + 1, Fraction(1, 2) + Fraction(1, 3)]
     assert list(s.exact()[0]) == [s.rational((0, 0)), s.rational((0, 1))]
     assert not s.values.flags.writeable
+
+
+@pytest.mark.parametrize("q", [[[1e150, 2]], [[1e200, 2]]])
+def test_astronomical_scores_give_limit_errors_only_where_digits_are_asked(q: list) -> None:
+    from symattn.errors import LimitError
+
+    r = symattn.scaled_dot_product_attention(q, [[1, 2], [0, 1]], [[10, 20], [30, 40]])
+    assert r.output.evalf(6).tolist() == [[Decimal("10.0000"), Decimal("20.0000")]]
+    assert r.weights.to_numpy().tolist() == [[1.0, 0.0]]
+    with pytest.raises(LimitError, match="beyond the range"):
+        r.exp_scores.evalf(6)

@@ -96,3 +96,34 @@ def test_arb_converters_are_exact() -> None:
         assert arb_of_ratio(6, 8).overlaps(arb_of(F(3, 4)))
     with pytest.raises(LimitError, match="beyond the range"):
         _ = Ball.from_arb(flint.arb(2) ** (EXPONENT_RANGE_BITS + 10)).lower
+
+
+def test_significant_digits_of_a_value_beyond_the_written_range() -> None:
+    x = flint.arb(2) ** -300000 * 3
+    ball = Ball.from_arb(x)
+    with pytest.raises(LimitError):
+        _ = ball.lower  # not written out exactly
+    got = ball.round_significant(5)
+    assert got is not None and str(got) == "3.0090E-90309"  # 3 * 2**-300000
+
+
+@pytest.mark.parametrize("exponent", ["1e150", "1e400"])
+def test_astronomical_values_are_limit_errors_not_overflow(exponent: str) -> None:
+    # issue 15 row 12: exp of a huge logit (Q = 1e150, a mask entry 1e400) reaches from_arb
+    with flint.ctx.workprec(2000):  # the argument's bits set the precision exp needs
+        x = flint.arb(exponent).exp()
+    ball = Ball.from_arb(x)
+    assert float_of(ball) == float("inf") and ball.sign == 1
+    with pytest.raises(LimitError, match=r"2\^\(1\.443e\+\d+\)"):
+        _ = ball.lower
+    with pytest.raises(LimitError):
+        ball.round_significant(6)
+    tiny = Ball.from_arb(flint.arb(1) / x)
+    assert float_of(tiny) == 0.0
+
+
+def test_a_radius_far_below_the_midpoint_is_rounded_outward() -> None:
+    x = flint.arb(flint.arb(2) ** 10000, flint.arb(2) ** -10000)
+    ball = Ball.from_arb(x)
+    m, r, e = ball._dyadic  # type: ignore[misc]
+    assert r >= 1 and (m - r) * Fraction(2) ** e <= 2**10000 <= (m + r) * Fraction(2) ** e

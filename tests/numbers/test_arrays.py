@@ -11,6 +11,7 @@ import pytest
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.errors import LimitError, NumberError, ShapeError
 from symattn.numbers import NEG_INF, to_exact_array
+from symattn.numbers.arrays import read_array
 
 F = Fraction
 
@@ -208,3 +209,26 @@ def test_array_exact_float_lists() -> None:
 def test_array_strings_are_limited() -> None:
     with pytest.raises(LimitError):
         to_exact_array([["1e999999999"]])
+
+
+def test_lists_of_long_numbers_are_bounded_in_all() -> None:
+    # issue 15 row 20: 30-digit decimals, many of them: refused after reading, not computed with
+    rows = [["0." + "7" * 30] * 8 for _ in range(8)]
+    assert to_exact_array(rows, limits=Limits(max_bits=20_000)).shape == (8, 8)
+    with pytest.raises(LimitError, match="max_bits"):
+        to_exact_array(rows, limits=Limits(max_bits=5_000))
+    with pytest.raises(LimitError, match="max_bits"):
+        read_array(rows, limits=Limits(max_bits=5_000))
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_read_array_reads_floats_as_to_exact_array(dtype: type) -> None:
+    rng = np.random.default_rng(1)
+    a = np.concatenate(
+        [np.round(rng.uniform(-9, 9, 40), 2), rng.standard_normal(40), [1e-7, 3e4, 0.1, 5e-5]]
+    ).astype(dtype)
+    for exact_float in (False, True):
+        got = read_array(a, exact_float=exact_float)
+        assert got.fractions().tolist() == to_exact_array(a, exact_float=exact_float).tolist()
+    neg = read_array(np.array([0.5, -np.inf], dtype=dtype), allow_neg_inf=True)
+    assert neg.neg_inf is not None and neg.neg_inf.tolist() == [False, True]
