@@ -256,8 +256,9 @@ def measure(name: str, size: int) -> Point:
 
 
 def exponent(points: list[Point], key: str, floor: float) -> float | None:
-    """Least-squares slope of log(value) on log(size) over the three largest sizes."""
-    pts = [(p.size, getattr(p, key)) for p in points if getattr(p, key) is not None]
+    """Least-squares slope of log(value) on log(size) over the three largest sizes that ran."""
+    # a refused size (a LimitError) measures the refusal, not the work: left out of the fit
+    pts = [(p.size, getattr(p, key)) for p in points if getattr(p, key) is not None and not p.note]
     pts = [(s, max(v, floor)) for s, v in pts][-3:]
     if len(pts) < 2 or all(v <= floor for _, v in pts):
         return None
@@ -326,7 +327,12 @@ def main() -> int:
                 what,
                 " / ".join(
                     f"{_size(p.size, unit)}: "
-                    + ("stopped" if p.seconds is None else f"{p.seconds:.2f} s, {p.rss_mb:.0f} MB")
+                    + (
+                        "stopped"
+                        if p.seconds is None
+                        else f"{p.seconds:.2f} s, {p.rss_mb:.0f} MB"
+                        + (" (refused)" if p.note.startswith("LimitError") else "")
+                    )
                     for p in points
                 ),
                 "—" if t_exp is None else f"{t_exp:.2f}",
