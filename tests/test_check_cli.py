@@ -76,3 +76,29 @@ def test_usage_errors(argv: list[str], capsys: pytest.CaptureFixture[str]) -> No
         rc = main(argv)
         raise SystemExit(rc)
     assert e.value.code == 2
+
+
+CORPUS = Path(__file__).resolve().parent / "corpus" / "specs"
+
+
+@pytest.mark.parametrize(
+    ("name", "rc", "codes"),
+    [
+        ("en12_rodrigocesar-walkthrough-multihead", 0, set()),  # two heads, W_O, float32
+        ("en13_rodrigocesar-printed-random-w", 0, {"rounded-inputs"}),
+        ("zh19_aigenius-innovation-dk-divided-by-3", 1, {"dk-mismatch", "propagated-error"}),
+        ("en19_ashiknazar-cross-attention-start", 1, {"wrong-value", "propagated-error"}),
+    ],
+)
+def test_corpus_specs(
+    name: str, rc: int, codes: set[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["check", str(CORPUS / f"{name}.toml"), "--format", "json"]) == rc
+    data = json.loads(capsys.readouterr().out)
+    assert codes <= {f["code"] for f in data["findings"]}
+
+
+def test_help_has_examples(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["check", "--help"])
+    assert "examples:" in capsys.readouterr().out

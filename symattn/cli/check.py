@@ -19,9 +19,22 @@ HELP = "check the numbers a spec's author claims: one finding per wrong or doubt
 
 _MODES = tuple(m.value for m in Rounding)
 
+EPILOG = """examples:
+  symattn check docs/examples/thinking_machines.toml
+  symattn check docs/examples/animal_street.toml --format markdown --lang zh -o errata.md
+  symattn check notebook.toml --format json
+
+A claim is judged against the exact value rounded to its written decimals, then in the
+frames that explain it without an error: a float printout (`precision`, or 6+ significant
+digits: a rigorous error bound of the computation in float32/float64/...), unrounded inputs
+(`rounded_inputs`), the author's own earlier numbers, the author's divisor. Exit code 1 when
+a finding of severity error remains. See docs/check.md and docs/spec.md."""
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """Arguments of ``check``."""
+    p.epilog = EPILOG
+    p.formatter_class = argparse.RawDescriptionHelpFormatter
     p.add_argument("spec", help="spec file with claims (.toml or .json); see docs/spec.md")
     p.add_argument(
         "--format", choices=("text", "markdown", "json"), default="text", help="report format"

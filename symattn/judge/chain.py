@@ -1,284 +1,120 @@
-"""The author's chain: one query row recomputed from the author's own earlier numbers.
+"""The author's chain: the expression graph evaluated with the author's own numbers.
 
-A claim that is wrong for the exact value may be right for the numbers the author wrote
-before it (``12.18 + 2.71 = 14.89``). :class:`Chain` computes each entry of a row from the
-previous step, using the author's claim where they wrote one and the frame's exact value where
-they did not: as the claim's exact value (``point``), as the interval of values that round to
-it (:func:`~symattn.judge.intervals.interval_ball`), with a rounded constant for ``e``
-(``base``), or in double precision as the author's program would.
+:class:`Chain` is what ``check`` (and ``audit``) ask about a claimed node:
+
+- :meth:`Chain.point`: the node computed from the author's earlier numbers as written
+  (``12.18 + 2.71 = 14.89`` exactly), as a :class:`~symattn.judge.quantities.Quantity`;
+- :meth:`Chain.interval`: the same with every earlier number standing for the interval it
+  rounds from (exact numbers stay points), bounded by monotonicity;
+- :meth:`Chain.envelope`: what a float program could print for the node (a precision from
+  :mod:`symattn.judge.programs`), from the given inputs or from any inputs inside their
+  printed roundings (``rounded_inputs``);
+- :meth:`Chain.origin`: the first wrong number of the author a claim comes from, given the
+  verdicts so far (``status``).
+
+The graph (:mod:`symattn.judge.graph`) is the one place that says which earlier number a
+claim was computed from; the policies are in :mod:`symattn.judge.values`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import replace
 from fractions import Fraction
 
 import flint
 
-from symattn.engine import AttentionResult
-from symattn.exact import Evaluator, Surd, arb_of
-from symattn.judge.intervals import interval_ball, point_ball
+from symattn.judge.graph import Graph, Node
+from symattn.judge.intervals import UNROUNDING_BITS
+from symattn.judge.programs import Arithmetic
 from symattn.judge.quantities import Computed
-from symattn.numbers import Written
-from symattn.spec import RowClaims, Spec
-from symattn.stages import BY_CLAIM, ROW_STAGES
+from symattn.judge.values import INTERVAL, POINT, Policy, Val, Values, to_arb
 
-#: the row fields computed with e (exp and what follows it): a rounded ``base`` changes them
-E_FIELDS: tuple[str, ...] = tuple(s.claim for s in ROW_STAGES[ROW_STAGES.index(BY_CLAIM["exp"]) :])
-
-
-def _col(j: int | None) -> int:
-    """The key column of a per-key entry (only the sum has none)."""
-    if j is None:
-        raise KeyError("a per-key entry needs its column")
-    return j
+#: working precision of the program envelopes (bits): far below their widths
+ENVELOPE_BITS = 160
+#: the precision at which a point value is first tried for being rational
+_PROBE_BITS = 64
 
 
 class Chain:
-    """One query row's computation from the author's own earlier numbers.
+    """The author's numbers on one graph, with cached evaluations and the verdicts so far."""
 
-    ``derive(field, j, point=...)`` returns a function computing the entry (inside a flint
-    working-precision context) from the previous step: the author's claim where they wrote
-    one — as its exact value (``point``) or as the interval of values that round to it —
-    and the exact value of the frame where they did not.
-    """
+    def __init__(self, graph: Graph, *, divisor_wrong: bool = False) -> None:
+        self.graph = graph
+        #: the graph's frame is the author's divisor, reported as ``dk-mismatch``
+        self.divisor_wrong = divisor_wrong
+        #: claimed node -> "ok", "error" (an error finding) or "carried" (propagated-error)
+        self.status: dict[Node, str] = {}
+        self._values: dict[tuple[Policy, int], Values] = {}
+        self._exact_claims: dict[Node, bool] = {}
+        #: per-spec memos of the causes (e.g. which rounded constants are contradicted)
+        self.cache: dict[str, dict[Fraction, Node | None]] = {}
 
-    def __init__(self, spec: Spec, row: str, i: int, res: AttentionResult, scale: Surd) -> None:
-        self.spec = spec
-        self.rc: RowClaims = spec.claims.rows[row]
-        self.i = i
-        self.res = res
-        self.scale = scale
-        self.n: int = res.weights.shape[-1]
-        self.masked = [res.masked_scores.is_neg_inf((i, j)) for j in range(self.n)]
-        self.v_claims = self._v_claims()
+    def values(self, policy: Policy, prec: int) -> Values:
+        """The evaluation under ``policy`` at ``prec`` bits (cached)."""
+        key = (policy, prec)
+        got = self._values.get(key)
+        if got is None:
+            exact = self.exact_claim if policy.claims == "interval" else None
+            got = Values(self.graph, policy, exact)
+            self._values[key] = got
+        return got
 
-    def _v_claims(self) -> list[tuple[Written | None, ...] | None]:
-        labels = self.res.key_labels or ()
-        out: list[tuple[Written | None, ...] | None] = []
-        for k in range(self.n):
-            tc = self.spec.claims.tokens.get(labels[k]) if k < len(labels) else None
-            out.append(tc.v if tc is not None else None)
-        return out
+    def _derive(self, node: Node, policy: Policy, prec: int) -> Val:
+        with flint.ctx.workprec(prec):
+            return self.values(policy, prec).derive(node)
 
-    def _v_claim(self, k: int, c: int | None) -> Written | None:
-        """The author's claim for ``V[k, c]``, if any."""
-        claims = self.v_claims[k]
-        if claims is None or c is None or c >= len(claims):
+    # -- the author's chain ------------------------------------------------------------
+
+    def computed_from_claims(self, node: Node, base: Fraction | None = None) -> bool:
+        """Whether the author wrote any number ``node`` is computed from."""
+        policy = POINT if base is None else replace(POINT, base=base)
+        probe = self.values(policy, _PROBE_BITS)
+        return bool(self.graph.sources(node, probe.uses_claim))
+
+    def point(self, node: Node, base: Fraction | None = None) -> Computed | None:
+        """``node`` from the author's earlier numbers as written (None when the author wrote
+        none of them, or the node is an input); with ``base``, computed with that e."""
+        if self.graph.is_input(node.step):
             return None
-        return claims[c]
-
-    def _exact(self, step: str, idx: tuple[int, ...]) -> flint.arb:
-        ball: flint.arb = Evaluator(flint.ctx.prec).arb(self.res.stage(step))[idx]
-        return ball
-
-    def claim(self, fieldname: str, j: int | None) -> Written | None:
-        """The author's claim for the entry, if any."""
-        val: Written | tuple[Written | None, ...] | None = getattr(self.rc, fieldname)
-        if not isinstance(val, tuple):
-            return val
-        return val[j] if j is not None and j < len(val) else None
-
-    def _own(self, fieldname: str, j: int | None, base: Fraction | None) -> Written | None:
-        """The claim the chain takes as written (with a rounded ``base``, only before exp)."""
-        if base is not None and fieldname in E_FIELDS:
+        if base is None and not self.computed_from_claims(node):
             return None
-        return self.claim(fieldname, j)
+        policy = POINT if base is None else replace(POINT, base=base)
+        probe = self._derive(node, policy, _PROBE_BITS)
+        exact = probe if isinstance(probe, Fraction) else None
 
-    # -- exact arithmetic on balls -------------------------------------------------------
+        def fn() -> flint.arb:
+            return to_arb(self.values(policy, flint.ctx.prec).derive(node))
 
-    def value(self, fieldname: str, j: int | None, point: bool, base: Fraction | None) -> flint.arb:
-        """The author's value of an earlier entry: claim (point or interval) or derived."""
-        w = self._own(fieldname, j, base)
-        if w is not None:
-            return point_ball(w) if point else interval_ball(w)
-        return self.compute(fieldname, j, point, base)
+        return Computed(fn, exact)
 
-    def compute(
-        self, fieldname: str, j: int | None, point: bool, base: Fraction | None
-    ) -> flint.arb:
-        """The entry computed from the previous step's author values."""
-        i = self.i
-        if fieldname == "scores":
-            return self._exact("scores", (i, _col(j)))
-        if fieldname == "scaled":
-            scaled: flint.arb = self.value("scores", j, point, base) * self.scale.arb()
-            return scaled
-        if fieldname == "exp":
-            if self.masked[_col(j)]:
-                return flint.arb(0)
-            x = self.value("scaled", j, point, base)
-            e: flint.arb = x.exp() if base is None else (x * arb_of(base).log()).exp()
-            return e
-        if fieldname == "sum":
-            total = flint.arb(0)
-            for k in range(self.n):
-                total += self.value("exp", k, point, base)
-            return total
-        if fieldname == "weights":
-            w: flint.arb = self.value("exp", j, point, base) / self.value("sum", None, point, base)
-            return w
-        if fieldname == "output":
-            total = flint.arb(0)
-            for k in range(self.n):
-                total += self.value("weights", k, point, base) * self._v(k, _col(j), point)
-            return total
-        raise KeyError(fieldname)
-
-    def _v(self, k: int, c: int, point: bool) -> flint.arb:
-        w = self._v_claim(k, c)
-        if w is not None:
-            return point_ball(w) if point else interval_ball(w)
-        return self._exact("V", (k, c))
-
-    def derive(
-        self, fieldname: str, j: int | None, *, point: bool, base: Fraction | None = None
-    ) -> Callable[[], flint.arb] | None:
-        """A function computing the entry from the author's earlier numbers (None: nothing to
-        use)."""
-        if fieldname == "scores":
+    def interval(self, node: Node) -> Val | None:
+        """``node`` with the author's earlier numbers as the intervals they round from."""
+        if self.graph.is_input(node.step) or not self.computed_from_claims(node):
             return None
-        return lambda: self.compute(fieldname, j, point, base)
+        return self._derive(node, INTERVAL, UNROUNDING_BITS)
 
-    def point(self, fieldname: str, j: int | None, base: Fraction | None = None) -> Computed | None:
-        """The entry from the author's own numbers taken as written, as a quantity."""
-        fn = self.derive(fieldname, j, point=True, base=base)
-        if fn is None:
-            return None
-        return Computed(fn, self.rational(fieldname, j, base))
+    def exact_claim(self, node: Node) -> bool:
+        """Whether the author's number at ``node`` is exact, not a rounding: it equals the
+        exact value, or exactly what the author's own earlier numbers give (an integer
+        score, ``2/2 = 1.0``). Such a number stays a point when unrounding."""
+        got = self._exact_claims.get(node)
+        if got is None:
+            w = self.graph.claims[node]
+            got = w.kind == "fraction" or self.graph.exact(node).rational() == w.value
+            if not got and not self.graph.is_input(node.step):
+                own = self._derive(node, POINT, _PROBE_BITS)
+                got = isinstance(own, Fraction) and own == w.value
+            self._exact_claims[node] = got
+        return got
 
-    # -- exact rationals -----------------------------------------------------------------
+    def origin(self, node: Node, sources: list[Node] | None = None) -> Node | None:
+        """The first wrong number of the author that ``node`` comes from (computed from
+        ``sources`` when given, else from the graph's parents)."""
+        return self.graph.first_wrong(node, self.status, sources)
 
-    def rational(self, fieldname: str, j: int | None, base: Fraction | None) -> Fraction | None:
-        """The point value exactly, when it is rational (claims only, no exp of a non-zero)."""
-        if fieldname == "scores":
-            return self.res.scores.rational((self.i, _col(j)))
-        if fieldname == "exp":
-            if self.masked[_col(j)]:
-                return Fraction(0)
-            x = self._point_in("scaled", j, base)
-            return Fraction(1) if x == 0 else None
-        if fieldname == "scaled":
-            x = self._point_in("scores", j, base)
-            return x * self.scale.p if x is not None and self.scale.is_rational else None
-        if fieldname == "sum":
-            total = Fraction(0)
-            for k in range(self.n):
-                part = self._point_in("exp", k, base)
-                if part is None:
-                    return None
-                total += part
-            return total
-        if fieldname == "weights":
-            e, t = self._point_in("exp", j, base), self._point_in("sum", None, base)
-            return None if e is None or not t else e / t
-        if fieldname == "output":
-            total = Fraction(0)
-            for k in range(self.n):
-                wk = self._point_in("weights", k, base)
-                vw = self._v_claim(k, j)
-                vk = vw.value if vw is not None else self.res.value.rational((k, _col(j)))
-                if wk is None or vk is None:
-                    return None
-                total += wk * vk
-            return total
-        return None
+    # -- what a program prints ---------------------------------------------------------
 
-    def _point_in(self, fieldname: str, j: int | None, base: Fraction | None) -> Fraction | None:
-        w = self._own(fieldname, j, base)
-        if w is not None:
-            return w.value
-        return self.rational(fieldname, j, base)
-
-    def formula(self, fieldname: str, j: int | None, base: str = "e") -> str:
-        """The computation as the author wrote it, e.g. ``12.18 + 2.71``."""
-
-        def val(f: str, k: int | None) -> str:
-            w = self.claim(f, k)
-            return w.text if w is not None else f"{f}[{k}]" if k is not None else f
-
-        if fieldname == "scaled":
-            return f"{val('scores', j)} * {self.scale}"
-        if fieldname == "exp":
-            return f"{base}^{val('scaled', j)}"
-        if fieldname == "sum":
-            return " + ".join(
-                val("exp", k)
-                if self.claim("exp", k) is not None and base == "e"
-                else f"{base}^{val('scaled', k)}"
-                for k in range(self.n)
-            )
-        if fieldname == "weights":
-            return f"{val('exp', j)} / {val('sum', None)}"
-        if fieldname == "output":
-            parts = []
-            for k in range(self.n):
-                vw = self._v_claim(k, j)
-                vtxt = vw.text if vw is not None else f"V[{k},{j}]"
-                parts.append(f"{val('weights', k)}×{vtxt}")
-            return " + ".join(parts)
-        return fieldname
-
-    # -- double precision, as an author's program would compute --------------------------
-
-    def _scaled_float(self, k: int) -> float:
-        w = self.claim("scaled", k)
-        if w is not None:
-            return float(w.value)
-        return float(self.res.scaled_scores.to_numpy()[self.i, k])
-
-    def float_value(self, fieldname: str, j: int | None, c: float) -> float | None:
-        """The entry computed in float64 with ``c`` for e, from the author's numbers."""
-
-        def ex(k: int) -> float:
-            if self.masked[k]:
-                return 0.0
-            e: float = c ** self._scaled_float(k)
-            return e
-
-        try:
-            if fieldname == "exp":
-                return ex(_col(j))
-            exps = [ex(k) for k in range(self.n)]
-            total = 0.0
-            for e in exps:
-                total += e
-            if fieldname == "sum":
-                return total
-            weights = [e / total for e in exps]
-            if fieldname == "weights":
-                return weights[_col(j)]
-            if fieldname == "output":
-                values = self.res.value.to_numpy()
-                vcol = [float(values[k, _col(j)]) for k in range(self.n)]
-                out = 0.0
-                for wk, vk in zip(weights, vcol, strict=True):
-                    out += wk * vk
-                return out
-        except (OverflowError, ZeroDivisionError):
-            return None
-        return None
-
-    def float_formula(self, fieldname: str, j: int | None, c: str) -> str:
-        """The float64 computation shown in a finding."""
-
-        def sc(k: int) -> str:
-            w = self.claim("scaled", k)
-            return w.text if w is not None else repr(self._scaled_float(k))
-
-        if fieldname == "exp":
-            return f"{c}**{sc(_col(j))}"
-        terms = " + ".join(f"{c}**{sc(k)}" for k in range(self.n) if not self.masked[k])
-        if fieldname == "sum":
-            return terms
-        return f"({fieldname} from {terms})"
-
-
-@dataclass(frozen=True)
-class ChainLink:
-    """A claim's place in the author's chain: the row's chain, the field and the column."""
-
-    chain: Chain
-    field: str
-    column: int | None
+    def envelope(self, node: Node, arithmetic: Arithmetic | None, boxes: bool) -> Val:
+        """Every value a program computing in ``arithmetic`` (None: exactly) could produce
+        for ``node`` from the inputs (``boxes``: from any inputs inside their roundings)."""
+        return self._derive(node, Policy("none", arithmetic, boxes), ENVELOPE_BITS)

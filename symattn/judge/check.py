@@ -7,9 +7,10 @@ The run, in order:
    (info) for every claim and nothing else;
 2. the frames (:mod:`~symattn.judge.frames`): ``conflicting-definition`` and, when the
    author's divisor is not ``√d_k``, ``dk-mismatch`` and the author's frame;
-3. the tokens' projections, then each query row in the author's frame, each claim with its
-   most specific cause (:mod:`~symattn.judge.diagnose`); findings judged in the author's
-   frame say so (``Finding.frame``).
+3. every claim in computation order (the q/k/v rows, per head too, then each query row,
+   the concatenation and the ``W_O`` output) along the author's chain in the author's frame,
+   each with its most specific cause (:mod:`~symattn.judge.diagnose`); findings judged in
+   the author's frame say so (``Finding.frame``); then ``attends_most`` sentences.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.judge.claims import all_claims
 from symattn.judge.findings import Finding, SpecLocation
 from symattn.judge.frames import author_frame, stated_frame
-from symattn.judge.rows import check_row, check_rows_without_inputs, check_tokens
+from symattn.judge.rows import check_claims, check_rows_without_inputs
 from symattn.judge.run import CheckReport, Run
 from symattn.judge.verdict import DEFAULT_ACCEPTED
 from symattn.numbers.rounding import Rounding
@@ -52,7 +53,5 @@ def check(
         return run.report(len(claims))
     stated = stated_frame(spec)
     author = author_frame(run, stated)
-    check_tokens(run, stated)
-    for row in spec.claims.rows:
-        check_row(run, row, author or stated, stated)
+    check_claims(run, author or stated, stated)
     return run.report(len(claims))

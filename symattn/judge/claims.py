@@ -14,7 +14,9 @@ from symattn.spec import RowClaims, Spec
 from symattn.stages import ROW_STAGES, SCALING_STAGES, TOKEN_STAGES, Stage
 
 #: trace steps whose values depend on the divisor (judged in the author's frame)
-FRAME_STEPS = frozenset(s.step for s in ROW_STAGES if s.scaled)
+FRAME_STEPS = frozenset(
+    {*(s.step for s in ROW_STAGES if s.scaled), "head_outputs", "concat", "output"}
+)
 
 
 @dataclass(frozen=True)
@@ -100,4 +102,18 @@ def all_claims(spec: Spec) -> list[Located]:
     for row, claims in c.rows.items():
         for rc in row_claims(claims):
             out.append(Located(rc.step, row_position(spec, row, rc), rc.claim))
+        for j, x in enumerate(claims.concat):
+            if x is not None:
+                out.append(Located("concat", (row, str(j)), x))
+    for h, hc in c.heads.items():
+        head = f"h{h + 1}"
+        for token, tc in hc.tokens.items():
+            for fieldname, step in TOKEN_STAGES.items():
+                for j, x in enumerate(getattr(tc, fieldname) or ()):
+                    if x is not None:
+                        out.append(Located(f"{step}_heads", (head, token, str(j)), x))
+        for row, claims in hc.rows.items():
+            for rc in row_claims(claims):
+                step = "head_outputs" if rc.field == "output" else rc.step
+                out.append(Located(step, (head, *row_position(spec, row, rc)), rc.claim))
     return out

@@ -1,134 +1,296 @@
 """One claim: its verdict and, when it is not a correct rounding, the most specific cause.
 
-The causes are tried in this order (the first that reproduces the claim names it):
+The frames and causes are tried in this order (the first that reproduces the claim names it):
 
-1. ``float-representation`` (info): the claim is how a float64/float32 of the value prints;
-2. ``approximate-constant``: a rounded constant (``e ≈ 2.718``) reproduces a long claim digit
+1. ``float-representation`` (info): the claim is how a float64/float32 of the exact value
+   prints, or — a float printout (``precision``, or 6+ significant digits) — it lies inside
+   the rigorous error bound of the computation in that precision (key ``float-bound``);
+2. ``rounded-inputs`` (info): some inputs inside the roundings of ``rounded_inputs`` give it;
+3. ``approximate-constant``: a rounded constant (``e ≈ 2.718``) reproduces a long claim digit
    for digit in double precision (``2.718**0.092 + ...``);
-3. ``propagated-rounding`` (exact): the author's own earlier numbers, taken as written,
-   reproduce the claim (``12.18 + 2.71 = 14.89``);
-4. ``truncated``: the claim is the truncation of the exact value;
-5. ``approximate-constant`` for a scaled score that a rounded ``√d`` gives;
-6. ``wrong-value`` with a named slip (transposed or dropped digit, wrong sign, swapped operand,
+4. the author's own earlier numbers, taken as written, reproduce the claim
+   (``12.18 + 2.71 = 14.89``): ``propagated-rounding`` (exact), or ``propagated-error`` when
+   one of them is wrong (the message names the first wrong one);
+5. ``truncated`` (and, when a rounded e consistent with the author's other numbers also
+   gives it, both causes);
+6. ``approximate-constant`` for a scaled score that a rounded ``√d`` gives;
+7. ``wrong-value`` with a named slip (transposed or dropped digit, wrong sign, swapped operand,
    a misread input);
-7. ``propagated-rounding`` (interval): the claim fits once each earlier claim stands for the
-   interval of values that round to it, carried forward with Arb balls ("unrounding");
-8. ``approximate-constant`` for a short claim that a rounded e rounds to;
-9. ``wrong-value``.
+8. the author's earlier numbers as the intervals they round from (exact numbers stay points,
+   softmax bounded by monotonicity) reproduce it: ``propagated-rounding`` (interval) or
+   ``propagated-error``;
+9. ``approximate-constant`` for a short claim that a rounded e gives;
+10. ``wrong-value``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 from types import MappingProxyType
 
-import flint
-
-from symattn.engine import AttentionResult
-from symattn.exact import ExactTensor
-from symattn.judge.approximations import Approximation, approximate_e, approximate_root
-from symattn.judge.chain import ChainLink
-from symattn.judge.findings import SpecLocation
-from symattn.judge.intervals import UNROUNDING_BITS, fits
-from symattn.judge.messages import Cause, FindingKey
+from symattn.errors import LimitError, PrecisionError
+from symattn.judge.approximations import (
+    Approximation,
+    approximate_e,
+    approximate_e_consistent,
+    approximate_root,
+)
+from symattn.judge.chain import Chain
+from symattn.judge.codes import SEVERITY
+from symattn.judge.findings import Message, SpecLocation
+from symattn.judge.formatting import decimal_text
+from symattn.judge.graph import Node
+from symattn.judge.intervals import claim_places, fits
+from symattn.judge.messages import SECTION, Cause, FindingKey
 from symattn.judge.misreads import find_misread
-from symattn.judge.quantities import TensorEntry
+from symattn.judge.programs import Arithmetic, arithmetics_for
 from symattn.judge.run import Run
 from symattn.judge.slips import find_slip
+from symattn.judge.values import Val, lower, plus_minus, to_arb, upper
 from symattn.numbers import Written
+from symattn.numbers.rounding import Rounding, round_decimals, round_significant
 
 #: verdicts recorded as they are (info), with their catalog key
 _AS_IS: Mapping[str, FindingKey] = MappingProxyType(
     {"float-representation": "float-representation", "undecided": "undecided"}
 )
+#: significant digits of an envelope's bounds shown in a finding, beyond the claim's own
+_BOUND_EXTRA_DIGITS = 3
 
 
-@dataclass(frozen=True)
-class Site:
-    """A claim, where it is shown, and the exact entry it is judged against."""
-
-    step: str
-    position: tuple[str, ...]
-    claim: Written
-    tensor: ExactTensor
-    index: tuple[int, ...]
-    result: AttentionResult
-    link: ChainLink | None = None  # its place in the author's chain (row claims only)
-
-    @property
-    def value(self) -> TensorEntry:
-        """The exact entry."""
-        return TensorEntry(self.tensor, self.index)
+def bound_text(x: Fraction, claim: Written, up: bool) -> str:
+    """An envelope bound written with the claim's decimals plus three, rounded outward."""
+    places = claim_places(claim)
+    if places is None:
+        return decimal_text(round_significant(x, 12))
+    places = max(places, 0) + _BOUND_EXTRA_DIGITS
+    r = round_decimals(x, places, Rounding.TRUNCATE)
+    unit = Decimal(1).scaleb(-places)
+    if up and Fraction(r) < x:
+        r += unit
+    elif not up and Fraction(r) > x:
+        r -= unit
+    return decimal_text(r)
 
 
-def diagnose(run: Run, site: Site) -> None:
-    """Judge the claim at ``site``; record a finding with the most specific cause, if any."""
-    w = site.claim
-    v = run.judge(w, site.value)
-    if v.code is None:
-        return
-    q = site.value.rational()
-    inexact = not (q is not None and v.exact not in ("?", "") and Fraction(v.exact) == q)
-    where = SpecLocation(site.step, site.position)
+def meets(claim: Written, value: Val, tolerance: Fraction) -> bool:
+    """Whether a value within ``tolerance`` of a rounding of ``claim`` lies in ``value``."""
+    return fits(claim, to_arb(plus_minus(value, tolerance)))
+
+
+class _Recorder:
+    """Records the findings of one claim with its values."""
+
+    def __init__(self, run: Run, chain: Chain, node: Node, exact: str, expected: str | None):
+        self.run, self.chain, self.node = run, chain, node
+        self.w = chain.graph.claims[node]
+        step, position = chain.graph.where[node]
+        self.where = SpecLocation(step, position)
+        self.exact, self.expected = exact, expected
+        self.inexact = False
 
     def add(
+        self,
         code: str,
         key: FindingKey,
         params: Mapping[str, object],
         cause: Cause | None = None,
+        alternatives: tuple[str, ...] = (),
     ) -> None:
-        run.add(code, key, where, w.text, v.exact, v.expected, params, cause=cause, inexact=inexact)
+        self.run.add(
+            code,
+            key,
+            self.where,
+            self.w.text,
+            self.exact,
+            self.expected,
+            params,
+            cause=cause,
+            inexact=self.inexact,
+            alternatives=alternatives,
+        )
+        # a truncation is a rounding habit: numbers computed from it carry rounding
+        status = "carried" if code == "propagated-error" else "ok"
+        if SEVERITY[code] == "error" and code != "truncated":
+            status = "error"
+        self.chain.status[self.node] = status
 
+
+def diagnose(run: Run, chain: Chain, node: Node) -> None:
+    """Judge the claim at ``node``; record a finding with the most specific cause, if any.
+
+    A value beyond the range symattn writes out exactly (``e^261121``) is not checked: the
+    claim gets ``undecided`` (info) with the reason, and the other claims are judged."""
+    try:
+        _diagnose(run, chain, node)
+    except LimitError as exc:
+        if chain.status.get(node) is None:
+            g = chain.graph
+            step, position = g.where[node]
+            run.add(
+                "undecided",
+                "undecided-limit",
+                SpecLocation(step, position),
+                g.claims[node].text,
+                "?",
+                None,
+                {"reason": str(exc)},
+            )
+            chain.status[node] = "ok"
+
+
+def _diagnose(run: Run, chain: Chain, node: Node) -> None:
+    g = chain.graph
+    w = g.claims[node]
+    value = g.exact(node)
+    v = run.judge(w, value)
+    if v.code is None:
+        chain.status[node] = "ok"
+        return
+    rec = _Recorder(run, chain, node, v.exact, v.expected)
+    q = value.rational()
+    rec.inexact = not (q is not None and v.exact not in ("?", "") and Fraction(v.exact) == q)
     as_is = _AS_IS.get(v.code)
     if as_is is not None:
-        add(v.code, as_is, dict(v.details))
+        rec.add(v.code, as_is, dict(v.details))
         return
     base = {"distance": v.details.get("distance", "?")}
+    if _printout(rec):
+        return
 
     def approximate(hit: Approximation) -> None:
-        add("approximate-constant", "approximate-constant", {**base, **hit.params()})
+        rec.add("approximate-constant", "approximate-constant", {**base, **hit.params()})
 
-    link = site.link
-    if link is not None:
-        chain, fieldname, j = link.chain, link.field, link.column
-        hit = approximate_e(run, w, chain, fieldname, j, long=True)
-        if hit is not None:
-            approximate(hit)
-            return
-        own = chain.point(fieldname, j)
-        if own is not None and run.holds(w, own):
-            formula = chain.formula(fieldname, j)
-            add("propagated-rounding", "propagated-exact", {**base, "formula": formula})
-            return
+    hit = approximate_e(run, w, chain, node, long=True)
+    if hit is not None:
+        approximate(hit)
+        return
+    own = chain.point(node)
+    if own is not None and run.holds(w, own):
+        _propagated(rec, base, "propagated-exact")
+        return
     if v.code == "truncated":
-        add("truncated", "truncated", base)
-        return
-    if link is not None and link.field == "scaled":
-        hit = approximate_root(run, w, link.chain, link.column)
-        if hit is not None:
-            approximate(hit)
+        params: dict[str, object] = dict(base)
+        alt = approximate_e_consistent(run, w, chain, node)
+        if alt is not None and alt[1]:
+            truncated = Message(SECTION, "truncated", {**base, **_values(rec)})
+            constant = Message(
+                SECTION, "approximate-constant", {**base, **alt[0].params(), **_values(rec)}
+            )
+            rec.add(
+                "truncated",
+                "ambiguous",
+                {**params, "first": truncated, "second": constant},
+                alternatives=("approximate-constant",),
+            )
             return
-    slip = find_slip(run, w, v, site.tensor, site.index)
+        rec.add("truncated", "truncated", params)
+        return
+    hit = approximate_root(run, w, chain, node)
+    if hit is not None:
+        approximate(hit)
+        return
+    slip = find_slip(run, w, v, g.tensor(node.step), node.pos)
     if slip is None:
-        slip = find_misread(run, w, site.step, site.index, site.result)
+        slip = find_misread(run, w, node.step, node.pos, g.res)
     if slip is not None:
-        params = {**base, "slip": slip.shown}
-        add("wrong-value", "wrong-value-slip", params, cause=slip.cause)
+        rec.add("wrong-value", "wrong-value-slip", {**base, "slip": slip.shown}, cause=slip.cause)
         return
-    if link is not None:
-        chain, fieldname, j = link.chain, link.field, link.column
-        ball_fn = chain.derive(fieldname, j, point=False)
-        if ball_fn is not None:
-            with flint.ctx.workprec(UNROUNDING_BITS):
-                ball = ball_fn()
-            if fits(w, ball):
-                formula = chain.formula(fieldname, j)
-                add("propagated-rounding", "propagated-interval", {**base, "formula": formula})
-                return
-        hit = approximate_e(run, w, chain, fieldname, j, long=False)
-        if hit is not None:
-            approximate(hit)
-            return
-    add("wrong-value", "wrong-value", base)
+    ball = chain.interval(node)
+    if ball is not None and meets(w, ball, Fraction(0)):
+        _propagated(rec, base, "propagated-interval")
+        return
+    got = approximate_e_consistent(run, w, chain, node)
+    if got is not None:
+        approximate(got[0])
+        return
+    rec.add("wrong-value", "wrong-value", base)
+
+
+def _values(rec: _Recorder) -> dict[str, object]:
+    return {"claimed": rec.w.text, "exact": rec.exact, "expected": rec.expected or ""}
+
+
+def _propagated(
+    rec: _Recorder,
+    base: Mapping[str, object],
+    key: FindingKey,
+    *,
+    formula: str | None = None,
+    sources: list[Node] | None = None,
+) -> None:
+    """The claim follows from the author's numbers: carried rounding, or a carried error."""
+    g = rec.chain.graph
+    formula = g.formula(rec.node) if formula is None else formula
+    origin = rec.chain.origin(rec.node, sources)
+    if origin is None:
+        rec.add("propagated-rounding", key, {**base, "formula": formula})
+        return
+    step, position = g.where[origin]
+    origin_w = g.claims[origin]
+    # a scaled score from a wrong score divided by the author's wrong divisor: both causes
+    also = ("dk-mismatch",) if rec.chain.divisor_wrong and rec.node.step == "scaled_scores" else ()
+    origin_v = rec.run.judge(origin_w, g.exact(origin))
+    q = g.exact(origin).rational()
+    origin_exact = origin_v.exact
+    if not (q is not None and origin_exact not in ("?", "") and Fraction(origin_exact) == q):
+        origin_exact += "…"
+    rec.add(
+        "propagated-error",
+        "propagated-error",
+        {
+            **base,
+            "formula": formula,
+            "origin": origin_w.text,
+            "origin_at": f"{step}[{','.join(position)}]",
+            "origin_exact": origin_exact,
+        },
+        alternatives=also,
+    )
+
+
+def _printout(rec: _Recorder) -> bool:
+    """A float program's printout (``float-bound``), or a value some unrounded inputs give
+    (``rounded-inputs``): recorded (info) and True, else False."""
+    run, chain, node, w = rec.run, rec.chain, rec.node, rec.w
+    spec = run.spec
+    formats = arithmetics_for(spec.precision, w)
+    for a in formats:
+        env = _envelope(chain, node, a, boxes=False)
+        if env is not None and meets(w, env, a.print_tolerance(w)):
+            rec.add("float-representation", "float-bound", _bounds(rec, env, a.name))
+            return True
+    if not spec.rounded_inputs:
+        return False
+    options: list[Arithmetic | None] = [None, *formats]
+    for b in options:
+        env = _envelope(chain, node, b, boxes=True)
+        if env is not None and meets(
+            w, env, b.print_tolerance(w) if b is not None else Fraction(0)
+        ):
+            params = _bounds(rec, env, b.name if b is not None else "exact")
+            params["inputs"] = ", ".join(spec.rounded_inputs)
+            rec.add("rounded-inputs", "rounded-inputs", params)
+            return True
+    return False
+
+
+def _envelope(chain: Chain, node: Node, a: Arithmetic | None, *, boxes: bool) -> Val | None:
+    """The envelope, or None when no finite enclosure exists (nothing is then explained)."""
+    try:
+        return chain.envelope(node, a, boxes=boxes)
+    except PrecisionError:
+        return None
+
+
+def _bounds(rec: _Recorder, env: Val, precision: str) -> dict[str, object]:
+    return {
+        "precision": precision,
+        "float": f"{precision} program",
+        "low": bound_text(lower(env), rec.w, up=False),
+        "high": bound_text(upper(env), rec.w, up=True),
+        "formula": f"[{bound_text(lower(env), rec.w, up=False)}, "
+        f"{bound_text(upper(env), rec.w, up=True)}]",
+    }

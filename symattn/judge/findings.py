@@ -76,6 +76,8 @@ class Finding:
     cause: str | None = None
     inexact: bool = False  # ``exact`` is a rounding of the exact value (shown with a trailing …)
     frame: str | None = None  # the author's d_k when the claim was judged in the author's frame
+    #: other codes that explain the claim as well (two causes stay possible: both reported)
+    alternatives: tuple[str, ...] = ()
 
     @property
     def exact_text(self) -> str:

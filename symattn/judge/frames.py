@@ -14,15 +14,18 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from symattn.engine import AttentionResult
-from symattn.errors import InputError
+from symattn.errors import InputError, LimitError
 from symattn.exact import Surd, inv_sqrt, sqrt_surd
-from symattn.judge.claims import row_claims, row_index
-from symattn.judge.findings import SpecLocation
+from symattn.judge.claims import FRAME_STEPS, row_index
+from symattn.judge.constants import approximate_roots
+from symattn.judge.findings import Message, SpecLocation
 from symattn.judge.formatting import frac_text, vector_text
-from symattn.judge.quantities import SurdQuantity, TensorEntry
+from symattn.judge.graph import Graph
+from symattn.judge.messages import DIVISOR_KEYS, SECTION, DivisorKind, FindingKey
+from symattn.judge.quantities import Const, SurdQuantity, TensorEntry
 from symattn.judge.run import Run
+from symattn.numbers import Written
 from symattn.spec import Spec
-from symattn.stages import ROW_STAGES
 
 #: decimals of the weights and outputs a ``dk-mismatch`` shows for the stated frame
 WOULD_DECIMALS = 4
@@ -82,26 +85,87 @@ def run_in_frame(spec: Spec, scale: Surd | Fraction) -> AttentionResult:
     return replace(spec, scale=scale).run()
 
 
-def scaled_claims_hold(run: Run, res: AttentionResult) -> bool:
-    """Whether every claimed scaled score is consistent with ``res`` (vacuous: False)."""
-    seen = False
-    for row, rc in run.spec.claims.rows.items():
-        i = row_index(res.query_labels, row)
-        if i is None:
-            continue
-        for j, w in enumerate(rc.scaled):
-            if w is None:
+def key_width(res: AttentionResult) -> int | None:
+    """The width of K (None when the example starts from the scores: there is no K)."""
+    return res.key_width if res.trace.find("K^T") is not None else None
+
+
+def reference_divisor(spec: Spec, res: AttentionResult) -> Surd | None:
+    """What the author should divide by: ``1/scale`` for an explicit scale, else ``√d_k``
+    for the stated d_k, else ``√`` of the width of K (None: nothing to compare with)."""
+    if spec.scale is not None:
+        return Surd(1 / spec.scale)
+    d = spec.d_k or key_width(res)
+    return sqrt_surd(d) if d else None
+
+
+def _scaled_held(run: Run, res: AttentionResult, scale: Surd) -> tuple[int, int]:
+    """(held, claimed): how many claimed scaled scores are the author's own score (their
+    claim) or the exact score times ``scale``."""
+    held = seen = 0
+    heads = res.weights.ndim == 3
+    groups = [(None, run.spec.claims.rows)] + [
+        (h, hc.rows) for h, hc in run.spec.claims.heads.items()
+    ]
+    for h, rows in groups:
+        for row, rc in rows.items():
+            i = row_index(res.query_labels, row)
+            if i is None:
                 continue
-            seen = True
-            if not run.holds(w, TensorEntry(res.scaled_scores, (i, j))):
-                return False
-    return seen
+            pre: tuple[int, ...] = ((h if h is not None else 0),) if heads else ()
+            for j, w in enumerate(rc.scaled):
+                if w is None:
+                    continue
+                seen += 1
+                sc = rc.scores[j] if j < len(rc.scores) else None
+                exact = res.scores.rational((*pre, i, j))
+                options = [sc.value if sc is not None else None, exact]
+                for score in dict.fromkeys(x for x in options if x is not None):
+                    got = score * scale.p if scale.is_rational else None
+                    value = Const(got) if got is not None else SurdQuantity(scale * score)
+                    try:
+                        if run.holds(w, value):
+                            held += 1
+                            break
+                    except LimitError:  # a value past the range written out: not held
+                        continue
+    return held, seen
+
+
+def scaled_claims_hold(run: Run, res: AttentionResult) -> bool:
+    """Whether every claimed scaled score is the author's score in the frame of ``res``
+    (vacuous: False)."""
+    held, seen = _scaled_held(run, res, res.scale)
+    return seen > 0 and held == seen
+
+
+def divisor_kind(spec: Spec, divisor: Fraction, width: int | None) -> DivisorKind | None:
+    """What a wrong divisor is, when it is something authors divide by: ``unscaled`` (1),
+    ``dk-itself`` (the stated d_k), ``width-itself`` (the width of K); else None."""
+    if divisor == 1:
+        return "unscaled"
+    if spec.d_k is not None and divisor == spec.d_k:
+        return "dk-itself"
+    if width is not None and divisor == width:
+        return "width-itself"
+    return None
 
 
 def author_frame(run: Run, stated: Frame) -> Frame | None:
-    """``conflicting-definition`` and ``dk-mismatch``; the author's frame when it differs."""
+    """``conflicting-definition`` and ``dk-mismatch``; the author's frame when it differs.
+
+    A claimed divisor is a divisor, not a rounded number: it is right when it is the
+    reference divisor exactly (``√d_k``, or ``1/scale``), or a rounded root from the table
+    of :mod:`symattn.judge.constants` (``√2 ≈ 1.41``: the scaled scores it changes are
+    judged one by one); any other positive divisor is the author's frame. Without a claimed
+    divisor, the frame is inferred from the claimed scaled scores along the author's chain:
+    a candidate (``√`` of the claimed d_k, of the width of K, of the stated d_k; the stated
+    d_k, the width, 1) that explains at least three quarters of them, and more than the
+    stated frame does.
+    """
     spec, c = run.spec, run.spec.claims
-    width = stated.result.key_width
+    res = stated.result
+    width = key_width(res)
     if c.d_k is not None and spec.d_k is not None and c.d_k.value != spec.d_k:
         run.add(
             "conflicting-definition",
@@ -112,59 +176,84 @@ def author_frame(run: Run, stated: Frame) -> Frame | None:
             str(spec.d_k),
             {"symbol": "d_k", "first": spec.d_k, "second": c.d_k.text},
         )
-    candidates = _candidates(run, stated.result)
-    if candidates is None:
+    if res.start == "scaled":
         return None
-    for shown, scale in candidates:
-        try:
-            frame = Frame(
-                run_in_frame(spec, scale), shown, scale if isinstance(scale, Surd) else Surd(scale)
+    ref = reference_divisor(spec, res)
+    if c.sqrt_d_k is not None:
+        return _claimed_divisor(run, stated, c.sqrt_d_k, ref, width)
+    if ref is None:
+        return None
+    held, seen = _scaled_held(run, res, res.scale)
+    if seen == 0 or held == seen:
+        if spec.d_k is not None and width is not None and spec.d_k != width:
+            run.add(
+                "dk-mismatch",
+                "dk-mismatch-width",
+                _SQRT_D_K,
+                str(spec.d_k),
+                str(width),
+                None,
+                {"stated": spec.d_k, "width": width},
             )
+        return None
+    for shown, scale in _candidates(run, width):
+        sc = scale if isinstance(scale, Surd) else Surd(scale)
+        got, _ = _scaled_held(run, res, sc)
+        if got <= held or 4 * got < 3 * seen:
+            continue
+        try:
+            frame = Frame(run_in_frame(spec, scale), shown, sc)
         except InputError:
             continue
-        if c.sqrt_d_k is None and not scaled_claims_hold(run, frame.result):
-            continue
-        _report_mismatch(run, stated, frame)
+        _report_mismatch(run, stated, frame, ref, width)
         return frame
-    if c.sqrt_d_k is not None:  # a wrong divisor with no frame to recompute in (0, negative)
-        root = sqrt_surd(spec.d_k or width)
-        run.add(
-            "dk-mismatch",
-            "dk-mismatch-divisor",
-            _SQRT_D_K,
-            c.sqrt_d_k.text,
-            str(root),
-            str(root),
-            {"divisor": c.sqrt_d_k.text, "root": root, "d_k": spec.d_k or width, "width": width},
-        )
-        return None
-    if spec.d_k is not None and spec.d_k != width:
-        run.add(
-            "dk-mismatch",
-            "dk-mismatch-width",
-            _SQRT_D_K,
-            str(spec.d_k),
-            str(width),
-            None,
-            {"stated": spec.d_k, "width": width},
-        )
     return None
 
 
-def _candidates(run: Run, res: AttentionResult) -> list[tuple[str, Surd | Fraction]] | None:
-    """The divisors the author may have used (shown, scale), most likely first; None when the
-    claims hold in the stated frame."""
-    spec, c = run.spec, run.spec.claims
-    width = res.key_width
-    out: list[tuple[str, Surd | Fraction]] = []
-    if c.sqrt_d_k is not None:
-        if run.holds(c.sqrt_d_k, SurdQuantity(sqrt_surd(spec.d_k or width))):
+def _claimed_divisor(
+    run: Run, stated: Frame, claim: Written, ref: Surd | None, width: int | None
+) -> Frame | None:
+    """The verdict on a claimed divisor, and the frame it implies."""
+    spec = run.spec
+    d = claim.value
+    if ref is not None:
+        if ref.is_rational and d == ref.p:
             return None
-        if c.sqrt_d_k.value > 0:  # a divisor of 0 or less gives no frame to recompute in
-            out.append((c.sqrt_d_k.text, 1 / c.sqrt_d_k.value))
-        return out
-    if scaled_claims_hold(run, res):
-        return None
+        square = ref.q * ref.q * ref.r if not ref.is_rational else None
+        if square is not None and square.denominator == 1:
+            roots = approximate_roots(int(square))
+            if any(r.divide and r.value == d for r in roots):
+                return None
+    if d > 0:
+        try:
+            frame = Frame(run_in_frame(spec, 1 / d), claim.text, Surd(1 / d))
+        except InputError:
+            frame = None
+        if frame is not None:
+            _report_mismatch(run, stated, frame, ref, width)
+            return frame
+    root = ref if ref is not None else "?"
+    run.add(
+        "dk-mismatch",
+        "dk-mismatch-divisor",
+        _SQRT_D_K,
+        claim.text,
+        str(root),
+        str(root),
+        {
+            "divisor": claim.text,
+            "root": root,
+            "d_k": spec.d_k or width or "?",
+            "width": width or "-",
+        },
+    )
+    return None
+
+
+def _candidates(run: Run, width: int | None) -> list[tuple[str, Surd | Fraction]]:
+    """The divisors the author may have used (shown, scale), most likely first."""
+    spec, c = run.spec, run.spec.claims
+    out: list[tuple[str, Surd | Fraction]] = []
     claimed = c.d_k.value if c.d_k is not None else None
     for d in distinct([claimed, width, spec.d_k]):
         if d > 0:
@@ -175,28 +264,30 @@ def _candidates(run: Run, res: AttentionResult) -> list[tuple[str, Surd | Fracti
     return out
 
 
-def _report_mismatch(run: Run, stated: Frame, author: Frame) -> None:
-    """``dk-mismatch``: which claims hold in which frame, and the stated frame's results."""
+def _report_mismatch(
+    run: Run, stated: Frame, author: Frame, ref: Surd | None, width: int | None
+) -> None:
+    """``dk-mismatch``: what the divisor is, which claims hold in which frame, and the
+    stated frame's results."""
     spec, c = run.spec, run.spec.claims
     res = stated.result
     d_author = author.result.d_k
     held_author, held_correct = [], []
-    for row, claims in c.rows.items():
-        i = row_index(author.result.query_labels, row)
-        if i is None:
+    graph = Graph(spec, author.result, author.scale)
+    for node, w in graph.iter_claims():
+        if node.step not in FRAME_STEPS:
             continue
-        for rc in row_claims(claims, ROW_STAGES[1:]):
-            idx = rc.index(i)
-            if run.holds(rc.claim, TensorEntry(author.result.stage(rc.step), idx)):
-                held_author.append(rc.claim.text)
-            if run.holds(rc.claim, TensorEntry(res.stage(rc.step), idx)):
-                held_correct.append(rc.claim.text)
+        if run.holds(w, graph.exact(node)):
+            held_author.append(w.text)
+        if run.holds(w, TensorEntry(res.stage(node.step), node.pos)):
+            held_correct.append(w.text)
     would: dict[str, str] = {}
-    for row in c.rows:
+    for row in (*c.rows, *(r for hc in c.heads.values() for r in hc.rows)):
         i = row_index(res.query_labels, row)
         if i is None:
             continue
-        would["weights"] = vector_text(res.weights, i, WOULD_DECIMALS, run.limits)
+        if res.weights.ndim == 2:
+            would["weights"] = vector_text(res.weights, i, WOULD_DECIMALS, run.limits)
         would["output"] = vector_text(res.output, i, WOULD_DECIMALS, run.limits)
         break
     claimed = c.sqrt_d_k.text if c.sqrt_d_k is not None else author.divisor
@@ -204,22 +295,23 @@ def _report_mismatch(run: Run, stated: Frame, author: Frame) -> None:
     from_conflict = (
         conflict and c.d_k is not None and d_author is not None and c.d_k.value == d_author
     )
-    run.add(
-        "dk-mismatch",
-        "dk-mismatch-conflict" if from_conflict else "dk-mismatch",
-        _SQRT_D_K,
-        claimed,
-        stated.divisor,
-        stated.divisor,
-        {
-            "claimed_d_k": c.d_k.text if c.d_k is not None else "-",
-            "divisor": claimed,
-            "author_d_k": d_author if d_author is not None else "?",
-            "stated": spec.d_k if spec.d_k is not None else "-",
-            "width": res.key_width,
-            "held_author": held_author,
-            "held_correct": held_correct,
-            "weights": would.get("weights", "-"),
-            "output": would.get("output", "-"),
-        },
-    )
+    divisor = 1 / author.scale.p if author.scale.is_rational and author.scale.p else None
+    kind = None if divisor is None or from_conflict else divisor_kind(spec, divisor, width)
+    params: dict[str, object] = {
+        "claimed_d_k": c.d_k.text if c.d_k is not None else "-",
+        "divisor": claimed,
+        "author_d_k": d_author if d_author is not None else "?",
+        "stated": spec.d_k if spec.d_k is not None else "-",
+        "width": width if width is not None else "-",
+        "held_author": held_author,
+        "held_correct": held_correct,
+        "weights": would.get("weights", "-"),
+        "output": would.get("output", "-"),
+        "root": str(ref) if ref is not None else "?",
+        "d_k": spec.d_k or width or "?",
+    }
+    key: FindingKey = "dk-mismatch-conflict" if from_conflict else "dk-mismatch"
+    if kind is not None:
+        key = "dk-mismatch-kind"
+        params["kind"] = Message(SECTION, DIVISOR_KEYS[kind], {})
+    run.add("dk-mismatch", key, _SQRT_D_K, claimed, stated.divisor, stated.divisor, params)

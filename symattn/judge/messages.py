@@ -41,6 +41,9 @@ FindingKey = Literal[
     "rounded-inputs",
     "propagated-error",
     "float-bound",
+    "dk-mismatch-kind",
+    "ambiguous",
+    "undecided-limit",
 ]
 
 #: a named slip behind a ``wrong-value`` (``Finding.cause``)
@@ -71,8 +74,19 @@ CAUSE_KEYS: Mapping[Cause, str] = MappingProxyType(
     }
 )
 
+#: what a wrong divisor is (a parameter of ``dk-mismatch-kind``)
+DivisorKind = Literal["unscaled", "dk-itself", "width-itself"]
+#: divisor kind -> the catalog key of its phrase
+DIVISOR_KEYS: Mapping[DivisorKind, str] = MappingProxyType(
+    {k: f"cause.{k}" for k in get_args(DivisorKind)}
+)
+
 #: every ``[check]`` key a finding of ``check`` can carry
-CHECK_KEYS: tuple[str, ...] = (*get_args(FindingKey), *CAUSE_KEYS.values())
+CHECK_KEYS: tuple[str, ...] = (
+    *get_args(FindingKey),
+    *CAUSE_KEYS.values(),
+    *DIVISOR_KEYS.values(),
+)
 
 
 def finding_message(key: FindingKey, params: Mapping[str, object]) -> Message:

@@ -89,6 +89,8 @@ def operands(
         return f"{r},{c}"
 
     if step == "scores":
+        if res.trace.find("Q") is None:  # the example starts from the scores
+            return None
         return (
             operand(res.stage("Q"), "Q", i, 1, lab(ql)),
             operand(res.stage("K"), "K", j, 1, lab(kl)),

@@ -7,6 +7,7 @@ rational (else ``None``), ``arb(prec)`` a ``flint.arb`` ball containing it, comp
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -14,6 +15,7 @@ from fractions import Fraction
 from typing import Protocol, TypeVar, runtime_checkable
 
 import flint
+import numpy as np
 
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.exact import Ball, Evaluator, ExactTensor, Surd, arb_of
@@ -45,9 +47,29 @@ class TensorEntry:
         return self.tensor.rational(self.index)
 
     def arb(self, prec: int) -> flint.arb:
-        """A ball around the entry at ``prec`` bits."""
-        ball: flint.arb = Evaluator(prec).arb(self.tensor)[self.index]
+        """A ball around the entry at ``prec`` bits (the tensor's balls at ``prec`` are kept
+        while the tensor lives: judging every claim of a row evaluates the row once)."""
+        done = _balls_of(self.tensor)
+        balls = done.get(prec)
+        if balls is None:
+            balls = done[prec] = Evaluator(prec).arb(self.tensor)
+        ball: flint.arb = balls[self.index]
         return ball
+
+
+#: the balls of a tensor (by identity) at each precision asked for, while the tensor lives
+_BALLS: dict[int, tuple[weakref.ref[ExactTensor], dict[int, np.ndarray]]] = {}
+
+
+def _balls_of(tensor: ExactTensor) -> dict[int, np.ndarray]:
+    """The cache of ``tensor``'s balls, dropped when the tensor is."""
+    key = id(tensor)
+    entry = _BALLS.get(key)
+    if entry is not None and entry[0]() is tensor:
+        return entry[1]
+    done: dict[int, np.ndarray] = {}
+    _BALLS[key] = (weakref.ref(tensor, lambda _: _BALLS.pop(key, None)), done)
+    return done
 
 
 @dataclass(frozen=True)

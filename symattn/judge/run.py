@@ -47,7 +47,13 @@ class Run:
 
     def judge(self, claim: Written, value: Quantity) -> Verdict:
         """The verdict on ``claim`` under this run's roundings and limits."""
-        return judge(claim, value, accepted=self.accepted, limits=self.limits)
+        return judge(
+            claim,
+            value,
+            accepted=self.accepted,
+            limits=self.limits,
+            floats=self.spec.precision != "exact",
+        )
 
     def holds(self, claim: Written, value: Quantity) -> bool:
         """Whether ``claim`` is proved a correct rounding of ``value``."""
@@ -71,6 +77,7 @@ class Run:
         *,
         cause: Cause | None = None,
         inexact: bool = False,
+        alternatives: tuple[str, ...] = (),
     ) -> None:
         """Record a finding; its message carries its own values as parameters too."""
         finding = Finding(
@@ -83,6 +90,7 @@ class Run:
             finding_message(key, {}),
             cause,
             inexact,
+            alternatives=alternatives,
         )
         values: dict[str, object] = dict(params or {})
         values.update(claimed=claimed, exact=finding.exact_text, expected=expected or "")

@@ -26,35 +26,52 @@ class MixedPrecision:
 def precision_mixed(
     claims: Iterable[Written | None], exact_of: Callable[[int], Fraction | None] | None = None
 ) -> list[MixedPrecision]:
-    """``precision-mixed``: the claims of one quantity not written with the most common decimals.
+    """``precision-mixed``: the claims of one quantity written with fewer decimals than the
+    others (``0.34`` among ``0.331, 0.329``).
 
     A claim that is the exact value (``0.22`` next to ``-0.175`` when the value is exactly 0.22)
-    is not a rounding and is not reported.
+    is not a rounding and is not reported. An integer takes part (as 0 decimals) only when
+    ``exact_of`` shows it is a rounding (``0`` beside ``0.5, 0.5`` for a weight of 0.0634);
+    without ``exact_of`` an integer has no decimals to mix.
     """
+
+    def exact(j: int, w: Written) -> bool:
+        return exact_of is not None and exact_of(j) == w.value
+
     ws = [
-        (j, w) for j, w in enumerate(claims) if w is not None and w.kind == "decimal" and w.decimals
+        (j, w)
+        for j, w in enumerate(claims)
+        if w is not None
+        and w.decimals is not None
+        and (
+            (w.kind == "decimal" and w.decimals > 0)
+            or (w.kind in ("integer", "decimal") and exact_of is not None and not exact(j, w))
+        )
     ]
-    counts: dict[int, int] = {}
-    for _, w in ws:
-        counts[w.decimals or 0] = counts.get(w.decimals or 0, 0) + 1
-    if len(ws) < 2 or len(counts) < 2:
+    places = {w.decimals or 0 for _, w in ws}
+    if len(ws) < 2 or len(places) < 2:
         return []
-    common = max(counts, key=lambda d: (counts[d], d))
+    most = max(places)
     return [
-        MixedPrecision(j, w.decimals or 0, common)
+        MixedPrecision(j, w.decimals or 0, most)
         for j, w in ws
-        if w.decimals != common and not (exact_of is not None and exact_of(j) == w.value)
+        if (w.decimals or 0) < most and not exact(j, w)
     ]
 
 
-def normalization_gap(weights: Iterable[Written]) -> tuple[Fraction, Fraction, Fraction] | None:
+def normalization_gap(
+    weights: Iterable[Written], slack: Callable[[Written], Fraction] | None = None
+) -> tuple[Fraction, Fraction, Fraction] | None:
     """``not-normalized``: (sum, low, high) when the claimed weights cannot sum to 1.
 
-    ``[low, high]`` is the sum of the claims' rounding intervals; None when it contains 1.
+    ``[low, high]`` is the sum of the claims' rounding intervals, each widened by
+    ``slack(claim)`` (a float program's error bound: its weights need not sum to 1 exactly);
+    None when it contains 1.
     """
     ws = list(weights)
-    lo = sum((rounding_interval(w)[0] for w in ws), Fraction(0))
-    hi = sum((rounding_interval(w)[1] for w in ws), Fraction(0))
+    pad = [slack(w) if slack is not None else Fraction(0) for w in ws]
+    lo = sum((rounding_interval(w)[0] - p for w, p in zip(ws, pad, strict=True)), Fraction(0))
+    hi = sum((rounding_interval(w)[1] + p for w, p in zip(ws, pad, strict=True)), Fraction(0))
     if lo <= 1 <= hi:
         return None
     return sum((w.value for w in ws), Fraction(0)), lo, hi

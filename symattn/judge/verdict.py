@@ -91,6 +91,8 @@ _PREFERRED: tuple[Rounding, ...] = (
     Rounding.TRUNCATE,
 )
 
+#: bits per decimal digit, rounded up (a value below 2**(-k * this) is below 10**-k)
+_LOG2_10 = 4
 #: significant digits of an irrational value shown against a fraction claim
 _FRACTION_CLAIM_DIGITS = 12
 
@@ -125,13 +127,28 @@ class _Decision:
 
 
 def _decide(
-    claim: Written, places: int, modes: Collection[Rounding], accepted: frozenset[Rounding], b: Ball
+    claim: Written,
+    places: int,
+    modes: Collection[Rounding],
+    accepted: frozenset[Rounding],
+    b: Ball,
+    floats: bool = True,
 ) -> _Decision | None:
     """Round both ends of ``b``; decided when they agree for every mode that matters.
 
     Truncation only matters when no accepted mode gives the claim, so a value exactly on a
     truncation boundary (known only through balls) does not block a consistent verdict.
+    A value too small to show at the claim's places plus three (a weight like ``e^-10^9``)
+    rounds to 0 without its exact bounds ever being written out.
     """
+    if b.upper_bits < -(max(places, 0) + 4) * _LOG2_10:
+        zero = Decimal(0).scaleb(-max(places, 0))
+        return _Decision(
+            MappingProxyType({m: zero for m in modes}),
+            Decimal(0).scaleb(-(max(places, 0) + 3)),
+            None,
+            False,
+        )
     rounded: dict[Rounding, Decimal] = {}
     for m in modes:
         if m not in accepted:
@@ -149,7 +166,7 @@ def _decide(
     shown = b.round_decimals(shown_places)
     if shown is None:
         return None
-    fk = float_match(claim, places, accepted, b.lower, b.upper)
+    fk = float_match(claim, places, accepted, b.lower, b.upper) if floats else None
     if fk is False:
         return None
     tie = (
@@ -166,8 +183,10 @@ def judge(
     *,
     accepted: frozenset[Rounding] = DEFAULT_ACCEPTED,
     limits: Limits = DEFAULT_LIMITS,
+    floats: bool = True,
 ) -> Verdict:
-    """Judge ``claim`` against the exact ``value`` (see the module docstring)."""
+    """Judge ``claim`` against the exact ``value`` (see the module docstring); ``floats``
+    False when the numbers are known not to be float printouts (``precision = "exact"``)."""
     if not accepted:
         raise InputError("judge: at least one accepted rounding mode is needed")
     places = claim_places(claim)
@@ -176,7 +195,10 @@ def judge(
     modes = tuple(m for m in _PREFERRED if m in accepted or m is Rounding.TRUNCATE)
     start = int(max(places, 0) * 3.33) + 30 + (claim.significant or 0) * 4
     dec = certify_value(
-        value, lambda b: _decide(claim, places, modes, accepted, b), start_bits=start, limits=limits
+        value,
+        lambda b: _decide(claim, places, modes, accepted, b, floats),
+        start_bits=start,
+        limits=limits,
     )
     if dec is None:
         return Verdict(

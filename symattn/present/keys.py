@@ -37,6 +37,9 @@ ERRATA: Mapping[str, str] = MappingProxyType(
         "rounded-inputs": "errata_propagated_interval",
         "propagated-error": "errata_wrong_value",
         "interpretation": "errata_wrong_value",
+        "dk-mismatch-kind": "errata_dk_mismatch_divisor",
+        "ambiguous": "errata_truncated",
+        "undecided-limit": "errata_undecided",
     }
 )
 

@@ -81,8 +81,8 @@ def test_seed_004_missing_input_no_error() -> None:
         ("scores = [2, 2]", "wrong-value", "2", {"cause": "swapped-operand"}),
         ("weights = [0.893, 0.11]", "precision-mixed", "0.11", {}),
         ('output = ["12.1408", "22.1408"]', None, None, {}),
-        ('output = ["12.140836", "22.14"]', "precision-mixed", "22.14", {}),
-        ('output = ["12.1408361", "22.14"]', "wrong-value", "12.1408361", {}),
+        ('output = ["12.141", "22.14"]', "precision-mixed", "22.14", {}),
+        ('output = ["12.14094", "22.14"]', "wrong-value", "12.14094", {}),
         # misread inputs: reproduced exactly at the written precision, else no cause
         ("output = [9.2507, 22.1408]", "wrong-value", "9.2507", {"cause": "misread-dropped-digit"}),
         ("scores = [5, 3]", "wrong-value", "3", {"cause": "misread-neighbour"}),

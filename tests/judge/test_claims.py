@@ -41,4 +41,12 @@ def test_labels() -> None:
 
 
 def test_frame_steps() -> None:
-    assert FRAME_STEPS == {"scaled_scores", "exp_scores", "exp_sums", "weights", "output"}
+    assert FRAME_STEPS == {
+        "scaled_scores",
+        "exp_scores",
+        "exp_sums",
+        "weights",
+        "output",
+        "head_outputs",
+        "concat",
+    }

@@ -12,6 +12,7 @@ from symattn.judge.codes import SEVERITY
 from symattn.judge.messages import (
     CAUSE_KEYS,
     CHECK_KEYS,
+    DIVISOR_KEYS,
     SECTION,
     Cause,
     FindingKey,
@@ -38,7 +39,9 @@ def _keys(lang: str) -> set[str]:
 def test_keys_are_listed_once() -> None:
     assert len(set(CHECK_KEYS)) == len(CHECK_KEYS)
     assert set(CAUSE_KEYS) == set(get_args(Cause))
-    assert set(CHECK_KEYS) == set(get_args(FindingKey)) | set(CAUSE_KEYS.values())
+    assert set(CHECK_KEYS) == set(get_args(FindingKey)) | set(CAUSE_KEYS.values()) | set(
+        DIVISOR_KEYS.values()
+    )
 
 
 @pytest.mark.parametrize("lang", LANGS)
