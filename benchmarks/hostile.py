@@ -12,6 +12,7 @@ past its time cap (the remaining sizes of that generator are then skipped).
     python benchmarks/hostile.py --quick          # 1 KB ... 1 MB
     python benchmarks/hostile.py --only audit-     # generators whose name starts so
     python benchmarks/hostile.py --markdown       # the table as Markdown (docs/security.md)
+    python benchmarks/hostile.py --code ../other  # measure another checkout's symattn
 
 Not a timed test: the numbers depend on the machine; run it and read them.
 """
@@ -242,9 +243,9 @@ class Point:
     note: str = ""
 
 
-def measure(name: str, size: int) -> Point:
+def measure(name: str, size: int, code: Path) -> Point:
     cmd = [sys.executable, str(Path(__file__).resolve()), "--one", name, str(size)]
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": str(code)}
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=CAP, env=env, check=False)
     except subprocess.TimeoutExpired:
@@ -281,6 +282,9 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true", help="sizes up to 1 MB only")
     ap.add_argument("--only", default="", help="generators whose name starts with this")
     ap.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    ap.add_argument(
+        "--code", type=Path, default=ROOT, help="the checkout whose symattn is measured"
+    )
     args = ap.parse_args()
     if args.one:
         print(json.dumps(one(args.one[0], int(args.one[1]))))
@@ -299,7 +303,7 @@ def main() -> int:
             sizes = sizes[:-1] if len(sizes) > 4 else sizes
         points: list[Point] = []
         for size in sizes:
-            point = measure(name, size)
+            point = measure(name, size, args.code)
             points.append(point)
             shown = "—" if point.seconds is None else f"{point.seconds:.3f}"
             mem = "—" if point.rss_mb is None else f"{point.rss_mb:.0f}"
