@@ -1,436 +1,549 @@
-"""Attention backends side by side: numpy float64, sympy, mpmath, python-flint, symattn.
+"""symattn against numpy and torch float64 on the inputs a kernel test suite uses.
 
-Each size runs in its own process (``--one N D``) with every backend in that process, on the
-same inputs (uniform in [-1, 1] with two decimals). The parent prints one table with the
-time of each backend, its ratio to numpy float64 and to mpmath, and peak memory, then the
-issue-6 goals, each marked met or missed by how much.
+One BLAS thread (``OPENBLAS_NUM_THREADS=1`` and friends are set below, before numpy loads;
+torch gets ``set_num_threads(1)``), CPU time (``time.process_time``) medians of several
+runs, every backend on the same inputs in the same process, one process per case. Printed:
+the load average before and after, then Markdown tables.
 
-    python benchmarks/bench_attention.py             # the full table (a few minutes)
-    python benchmarks/bench_attention.py --quick     # n = 16 and 256 only
+* the input axis (n = 1024, d = 64): two decimals, float32 / float64 / bfloat16 standard
+  normal, a causal mask, an additive (ALiBi-like) mask, a wide score range, half of V's
+  columns zero. For each: numpy float64, torch float64 (``scaled_dot_product_attention``
+  with the MATH backend forced), ``attention_float64``, the API's
+  ``scaled_dot_product_attention(q, k, v).to_numpy()``, the entries the proved bound left
+  open, and a correctness column: the largest error in ulps of each backend against an
+  independent 300-bit python-flint computation, on a sample of entries;
+* certified digits (two decimals, n = 1024): ``attention_enclose(50)``, the API's
+  ``.enclose(50)``, a plain python-flint pipeline at 50 digits, and the weights'
+  ``to_numpy``, ``evalf(15)``, ``enclose(50)``;
+* the batch axis: (B, H) = (2, 8), n = 1024, d = 128, float32;
+* n = 4096, d = 128, float32, single process: time and peak RSS.
+
+    python benchmarks/bench_attention.py            # everything (a few minutes)
+    python benchmarks/bench_attention.py --quick    # the input axis at n = 256
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 import os
-import resource
-import signal
-import subprocess
-import sys
-import time
-import tracemalloc
-from collections.abc import Callable
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
-import numpy as np
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ[_var] = "1"  # before numpy (and torch) load: one BLAS thread
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import math  # noqa: E402
+import resource  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+import zlib  # noqa: E402
+from collections.abc import Callable  # noqa: E402
+from fractions import Fraction  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
+
+import numpy as np  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-SIZES = ((16, 64), (256, 64), (1024, 64), (4096, 128))
-BACKENDS = (
-    ("numpy", "numpy float64 (not exact; the floor)"),
-    ("sympy", "sympy Matrix, symbolic exp, evalf(50)"),
-    ("mpmath", "mpmath matrices, 50 digits"),
-    ("flint", "python-flint: fmpq_mat Q K^T, Arb balls for the rest"),
-    ("symattn50", "symattn certified 50 digits (attention_enclose)"),
-    ("symattn64", "symattn correctly rounded float64 (attention_float64)"),
-    ("api64", "symattn API to_numpy: scaled_dot_product_attention(q, k, v).to_numpy()"),
-    ("api50", "symattn API enclose(50): scaled_dot_product_attention(q, k, v).enclose(50)"),
-    (
-        "apiw64",
-        "symattn API weights to_numpy: scaled_dot_product_attention(q, k, v).weights.to_numpy()",
-    ),
-    (
-        "apiw50",
-        "symattn API weights enclose(50): scaled_dot_product_attention(q, k, v).weights.enclose(50)",
-    ),
+KINDS = (
+    "two decimals",
+    "float32 normal",
+    "float64 normal",
+    "bfloat16 normal",
+    "causal mask",
+    "additive mask",
+    "wide range",
+    "zero columns",
 )
-API_LIMITS_ELEMENTS = 2**25  # the default Limits refuse score matrices above 4e6 entries (n = 4096)
+SAMPLE = 48  # entries checked against the 300-bit reference
 
 
-class Timeout(Exception):
-    """The backend ran past its time cap."""
+# --------------------------------------------------------------------------- inputs
 
 
-@dataclass(frozen=True)
-class Inputs:
-    q: np.ndarray
-    k: np.ndarray
-    v: np.ndarray
-
-    @classmethod
-    def make(cls, n: int, d: int) -> Inputs:
-        rng = np.random.default_rng(n * 1000 + d)
-        return cls(*(np.round(rng.uniform(-1, 1, (n, d)), 2) for _ in range(3)))
+def _bf16(a: np.ndarray) -> np.ndarray:
+    """float32 values rounded to bfloat16 (to nearest even), held exactly in float32."""
+    bits = a.astype(np.float32).view(np.uint32).astype(np.uint64)
+    bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
+    return bits.astype(np.uint32).view(np.float32)
 
 
-def run_numpy(x: Inputs) -> Any:
-    s = x.q @ x.k.T / np.sqrt(x.q.shape[1])
-    s -= s.max(axis=1, keepdims=True)
+def make(kind: str, n: int, d: int, batch: tuple[int, ...] = ()) -> dict[str, Any]:
+    """The inputs of one case: ``q, k, v`` arrays, keywords, and how to read floats."""
+    rng = np.random.default_rng(zlib.crc32(f"{kind} {n} {d} {batch}".encode()))
+    shape = batch + (n, d)
+
+    def normal(dtype: Any = np.float32, s: float = 1.0) -> np.ndarray:
+        return (rng.standard_normal(shape) * s).astype(dtype)
+
+    case: dict[str, Any] = {"kw": {}, "exact_float": True}
+    if kind == "two decimals":
+        case["x"] = [np.round(rng.uniform(-1, 1, shape), 2) for _ in range(3)]
+        case["exact_float"] = False
+    elif kind == "float32 normal":
+        case["x"] = [normal(), normal(), normal()]
+    elif kind == "float64 normal":
+        case["x"] = [normal(np.float64) for _ in range(3)]
+    elif kind == "bfloat16 normal":
+        case["x"] = [_bf16(normal()) for _ in range(3)]
+    elif kind == "causal mask":
+        case["x"] = [normal(), normal(), normal()]
+        case["kw"] = {"is_causal": True}
+    elif kind == "additive mask":
+        i, j = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
+        case["x"] = [normal(), normal(), normal()]
+        case["kw"] = {"attn_mask": (-np.abs(i - j) * 0.0625).astype(np.float32)}
+    elif kind == "wide range":  # scaled scores in the hundreds: most weights far below 2**-100
+        case["x"] = [normal(s=30.0), normal(s=30.0), normal()]
+    elif kind == "zero columns":
+        v = normal()
+        v[..., ::2] = 0
+        case["x"] = [normal(), normal(), v]
+    else:
+        raise ValueError(kind)
+    return case
+
+
+# --------------------------------------------------------------------------- backends
+
+
+def numpy_attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, **kw: Any) -> np.ndarray:
+    q, k, v = (np.asarray(x, dtype=np.float64) for x in (q, k, v))
+    s = q @ np.swapaxes(k, -1, -2) / math.sqrt(q.shape[-1])
+    if kw.get("is_causal"):
+        s = np.where(np.tril(np.ones(s.shape[-2:], dtype=bool)), s, -np.inf)
+    elif kw.get("attn_mask") is not None:
+        s = s + np.asarray(kw["attn_mask"], dtype=np.float64)
+    s = s - s.max(axis=-1, keepdims=True)
     e = np.exp(s)
-    return (e / e.sum(axis=1, keepdims=True)) @ x.v
+    return (e / e.sum(axis=-1, keepdims=True)) @ v
 
 
-def _fractions(a: np.ndarray) -> list[list[Any]]:
-    from fractions import Fraction
-
-    return [[Fraction(str(v)) for v in row] for row in a.tolist()]
-
-
-def run_sympy(x: Inputs) -> Any:
-    import sympy
-
-    q, k, v = (
-        sympy.Matrix([[sympy.Rational(str(t)) for t in row] for row in a.tolist()])
-        for a in (x.q, x.k, x.v)
-    )
-    s = q * k.T / sympy.sqrt(x.q.shape[1])
-    e = s.applyfunc(sympy.exp)
-    w = sympy.Matrix(e.rows, e.cols, lambda i, j: e[i, j] / sum(e.row(i)))
-    return (w * v).evalf(50)
-
-
-def run_mpmath(x: Inputs) -> Any:
-    import mpmath
-
-    mp = mpmath.mp.clone() if hasattr(mpmath.mp, "clone") else mpmath.mp
-    old = mp.dps
-    mp.dps = 50
+def torch_attention() -> Callable[..., np.ndarray] | None:
     try:
-        q, k, v = (
-            mp.matrix([[mp.mpf(str(t)) for t in row] for row in a.tolist()])
-            for a in (x.q, x.k, x.v)
-        )
-        s = q * k.T / mp.sqrt(x.q.shape[1])
-        out_rows = []
-        for i in range(s.rows):
-            e = [mp.exp(s[i, j]) for j in range(s.cols)]
-            tot = mp.fsum(e)
-            out_rows.append(
-                [mp.fsum(e[j] * v[j, c] for j in range(s.cols)) / tot for c in range(v.cols)]
+        import torch
+        from torch.nn.attention import SDPBackend, sdpa_kernel
+    except ImportError:
+        return None
+    torch.set_num_threads(1)
+
+    def run(q: np.ndarray, k: np.ndarray, v: np.ndarray, **kw: Any) -> np.ndarray:
+        t = [torch.from_numpy(np.asarray(x, dtype=np.float64)) for x in (q, k, v)]
+        mask = kw.get("attn_mask")
+        with sdpa_kernel([SDPBackend.MATH]):
+            out = torch.nn.functional.scaled_dot_product_attention(
+                *t,
+                attn_mask=None if mask is None else torch.from_numpy(mask.astype(np.float64)),
+                is_causal=bool(kw.get("is_causal")),
             )
-        return out_rows
-    finally:
-        mp.dps = old
+        return out.numpy()
+
+    return run
 
 
-def run_flint(x: Inputs) -> Any:
-    import flint
-
-    q, k, v = (flint.fmpq_mat(_fractions_fmpq(a)) for a in (x.q, x.k, x.v))
-    s = q * k.transpose()
-    n, m = s.nrows(), s.ncols()
-    with flint.ctx.workprec(200):
-        root = flint.arb(x.q.shape[1]).sqrt()
-        e = [[(flint.arb(s[i, j]) / root).exp() for j in range(m)] for i in range(n)]
-        w = []
-        for row in e:
-            tot = flint.arb(0)
-            for t in row:
-                tot += t
-            w.append([t / tot for t in row])
-        return flint.arb_mat(w) * flint.arb_mat(
-            [[flint.arb(v[i, j]) for j in range(v.ncols())] for i in range(v.nrows())]
-        )
-
-
-def _fractions_fmpq(a: np.ndarray) -> list[list[Any]]:
-    import flint
-
-    return [[flint.fmpq(f.numerator, f.denominator) for f in row] for row in _fractions(a)]
-
-
-def run_symattn50(x: Inputs) -> Any:
-    from symattn.fast import attention_enclose
-
-    return attention_enclose(x.q, x.k, x.v, digits=50, exact_float=False)
-
-
-def run_symattn64(x: Inputs) -> Any:
+def symattn_float64(case: dict[str, Any]) -> np.ndarray:
     from symattn.fast import attention_float64
 
-    return attention_float64(x.q, x.k, x.v, exact_float=False)
+    q, k, v = case["x"]
+    return attention_float64(q, k, v, exact_float=case["exact_float"], **case["kw"])
 
 
-def _api(x: Inputs) -> Any:
+def symattn_api(case: dict[str, Any]) -> Any:
     import symattn
     from symattn.config import Limits
 
+    q, k, v = case["x"]
     return symattn.scaled_dot_product_attention(
-        x.q, x.k, x.v, limits=Limits(max_elements=API_LIMITS_ELEMENTS)
+        q, k, v, exact_float=case["exact_float"], limits=Limits(max_elements=2**26), **case["kw"]
     )
 
 
-def run_api64(x: Inputs) -> Any:
-    return _api(x).to_numpy()
+# --------------------------------------------------------------------------- measuring
 
 
-def run_api50(x: Inputs) -> Any:
-    return _api(x).enclose(50)
+def cpu(fn: Callable[[], Any], runs: int) -> float:
+    """The median CPU time of ``runs`` calls (seconds)."""
+    times = []
+    for _ in range(runs):
+        t0 = time.process_time()
+        fn()
+        times.append(time.process_time() - t0)
+    return float(np.median(times))
 
 
-def run_apiw64(x: Inputs) -> Any:
-    return _api(x).weights.to_numpy()
+def _exact(x: float, decimal: bool) -> Any:
+    import flint
+
+    f = Fraction(str(x)) if decimal else Fraction(x)
+    return flint.arb(flint.fmpq(f.numerator, f.denominator))
 
 
-def run_apiw50(x: Inputs) -> Any:
-    return _api(x).weights.enclose(50)
+def reference(case: dict[str, Any], cells: list[tuple[int, ...]]) -> list[Any]:
+    """The output at ``cells`` by plain python-flint at 300 bits (independent of symattn)."""
+    import flint
 
-
-RUNNERS: dict[str, Callable[[Inputs], Any]] = {
-    "numpy": run_numpy,
-    "sympy": run_sympy,
-    "mpmath": run_mpmath,
-    "flint": run_flint,
-    "symattn50": run_symattn50,
-    "symattn64": run_symattn64,
-    "api64": run_api64,
-    "api50": run_api50,
-    "apiw64": run_apiw64,
-    "apiw50": run_apiw50,
-}
-
-
-def _alarm(signum: int, frame: Any) -> None:
-    raise Timeout
-
-
-def measure(fn: Callable[[Inputs], Any], x: Inputs, cap: float, memory: bool) -> dict[str, Any]:
-    """Wall time (best of a few when fast), and the tracemalloc peak of one more run."""
-    signal.signal(signal.SIGALRM, _alarm)
-    best = None
-    try:
-        for _ in range(3):
-            signal.setitimer(signal.ITIMER_REAL, cap)
-            t0 = time.perf_counter()
-            fn(x)
-            dt = time.perf_counter() - t0
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            best = dt if best is None else min(best, dt)
-            if best > 1.0:
-                break
-    except Timeout:
-        return {"time": None, "capped": cap}
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-    out: dict[str, Any] = {"time": best}
-    if memory:
-        tracemalloc.start()
-        fn(x)
-        out["peak"] = tracemalloc.get_traced_memory()[1]
-        tracemalloc.stop()
+    q, k, v = case["x"]
+    decimal = not case["exact_float"]
+    kw = case["kw"]
+    out = []
+    with flint.ctx.workprec(300):
+        scale = 1 / flint.arb(q.shape[-1]).sqrt()
+        for cell in cells:
+            *b, i, c = cell
+            qi = [_exact(x, decimal) for x in q[tuple(b) + (i,)].tolist()]
+            kb, vb = k[tuple(b)], v[tuple(b)]
+            keys = range(i + 1) if kw.get("is_causal") else range(kb.shape[0])
+            logits = []
+            for j in keys:
+                s = flint.arb(0)
+                for a, x in zip(qi, kb[j].tolist(), strict=True):
+                    s += a * _exact(x, decimal)
+                t = s * scale
+                if kw.get("attn_mask") is not None:
+                    t += _exact(float(kw["attn_mask"][i, j]), decimal)
+                logits.append((j, t))
+            top = max((t for _, t in logits), key=lambda t: t.mid())
+            num, den = flint.arb(0), flint.arb(0)
+            for j, t in logits:
+                e = (t - top).exp()
+                den += e
+                num += e * _exact(float(vb[j, c]), decimal)
+            out.append(num / den)
     return out
 
 
-def one(n: int, d: int, cap: float, sympy_max: int) -> dict[str, Any]:
-    """Every backend on one size, in this process."""
-    x = Inputs.make(n, d)
-    res: dict[str, Any] = {}
-    for name, _ in BACKENDS:
-        if name == "sympy" and n > sympy_max:
-            res[name] = {"time": None, "skipped": f"n > {sympy_max}"}
-            continue
-        if name in ("sympy", "mpmath", "flint", "symattn50", "api50", "apiw50") and n > 1024:
-            res[name] = {"time": None, "skipped": "float64 path only at this size"}
-            continue
-        res[name] = measure(
-            RUNNERS[name],
-            x,
-            cap,
-            memory=name in ("numpy", "symattn64", "symattn50", "api64", "apiw64"),
-        )
-    # the API's routed output must be the fast path's, bit for bit
-    res["api_agrees"] = bool(np.array_equal(run_api64(x), run_symattn64(x)))
-    res["maxrss"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+def ulps(values: np.ndarray, cells: list[tuple[int, ...]], refs: list[Any]) -> float:
+    """The largest ``|value - exact| / ulp(exact)`` over the sample (0.5 or less: every
+    sampled entry correctly rounded)."""
+    import flint
+
+    worst = 0.0
+    with flint.ctx.workprec(300):
+        for cell, ref in zip(cells, refs, strict=True):
+            got = float(values[cell])
+            if ref.is_zero():
+                worst = max(worst, 0.0 if got == 0 else math.inf)
+                continue
+            near = float(ref.mid())
+            unit = math.ulp(near) if near != 0 else 5e-324
+            err = abs(flint.arb(got) - ref) / unit
+            worst = max(worst, float(err.upper()))
+    return worst
+
+
+def sample(shape: tuple[int, ...], count: int) -> list[tuple[int, ...]]:
+    rng = np.random.default_rng(7)
+    return [tuple(int(rng.integers(0, n)) for n in shape) for _ in range(count)]
+
+
+# --------------------------------------------------------------------------- cases
+
+
+def one_kind(kind: str, n: int, d: int, runs: int) -> dict[str, Any]:
+    """The input axis: one kind of input."""
+    from symattn.config import DEFAULT_LIMITS
+    from symattn.fast.float64 import run
+    from symattn.fast.problem import prepare
+
+    case = make(kind, n, d)
+    q, k, v = case["x"]
+    res: dict[str, Any] = {"kind": kind}
+    res["numpy"] = cpu(lambda: numpy_attention(q, k, v, **case["kw"]), max(runs, 5))
+    torch_run = torch_attention()
+    if torch_run is not None:
+        res["torch"] = cpu(lambda: torch_run(q, k, v, **case["kw"]), max(runs, 5))
+    res["f64"] = cpu(lambda: symattn_float64(case), runs)
+    res["api"] = cpu(lambda: symattn_api(case).to_numpy(), runs)
+    kw = case["kw"]
+    p = prepare(
+        q,
+        k,
+        v,
+        kw.get("attn_mask"),
+        kw.get("is_causal", False),
+        None,
+        False,
+        case["exact_float"],
+        DEFAULT_LIMITS,
+    )
+    values, res["undecided"] = run(p, None, DEFAULT_LIMITS, 256)
+    res["api_equal"] = bool(np.array_equal(symattn_api(case).to_numpy(), values))
+    cells = sample(values.shape, SAMPLE)
+    refs = reference(case, cells)
+    res["ulp_symattn"] = ulps(values, cells, refs)
+    res["ulp_numpy"] = ulps(numpy_attention(q, k, v, **kw), cells, refs)
+    if torch_run is not None:
+        res["ulp_torch"] = ulps(torch_run(q, k, v, **kw), cells, refs)
     return res
 
 
-def _fmt_time(t: float | None) -> str:
-    if t is None:
+def _flint_50(q: np.ndarray, k: np.ndarray, v: np.ndarray) -> Any:
+    """A plain python-flint pipeline at 50 digits (fmpq_mat scores, Arb for the rest)."""
+    import flint
+
+    def mat(a: np.ndarray) -> Any:
+        return flint.fmpq_mat(
+            [[flint.fmpq(*Fraction(str(x)).as_integer_ratio()) for x in r] for r in a.tolist()]
+        )
+
+    s = mat(q) * mat(k).transpose()
+    with flint.ctx.workprec(200):
+        root = flint.arb(q.shape[1]).sqrt()
+        rows = []
+        for i in range(s.nrows()):
+            e = [(flint.arb(s[i, j]) / root).exp() for j in range(s.ncols())]
+            tot = sum(e, flint.arb(0))
+            rows.append([x / tot for x in e])
+        vm = mat(v)
+        return flint.arb_mat(rows) * flint.arb_mat(
+            [[flint.arb(vm[i, j]) for j in range(vm.ncols())] for i in range(vm.nrows())]
+        )
+
+
+def certified(n: int, d: int, runs: int) -> dict[str, Any]:
+    """Certified digits on two-decimal inputs."""
+    from symattn.fast import attention_enclose
+
+    case = make("two decimals", n, d)
+    q, k, v = case["x"]
+    res: dict[str, Any] = {"numpy": cpu(lambda: numpy_attention(q, k, v), 5)}
+    res["enclose50"] = cpu(lambda: attention_enclose(q, k, v, digits=50, exact_float=False), runs)
+    res["api_enclose50"] = cpu(lambda: symattn_api(case).enclose(50), runs)
+    res["flint50"] = cpu(lambda: _flint_50(q, k, v), 1)
+    w = lambda: symattn_api(case).weights  # noqa: E731
+    res["w_numpy"] = cpu(lambda: w().to_numpy(), runs)
+    res["w_evalf15"] = cpu(lambda: w().evalf(15), runs)
+    res["w_enclose50"] = cpu(lambda: w().enclose(50), runs)
+    res["out_evalf15"] = cpu(lambda: symattn_api(case).evalf(15), runs)
+    return res
+
+
+def batched(n: int, d: int, runs: int) -> dict[str, Any]:
+    """The batch axis: (2, 8) heads of float32 normal inputs."""
+    case = make("float32 normal", n, d, batch=(2, 8))
+    q, k, v = case["x"]
+    res: dict[str, Any] = {"numpy": cpu(lambda: numpy_attention(q, k, v), 3)}
+    torch_run = torch_attention()
+    if torch_run is not None:
+        res["torch"] = cpu(lambda: torch_run(q, k, v), 3)
+    res["f64"] = cpu(lambda: symattn_float64(case), runs)
+    res["api"] = cpu(lambda: symattn_api(case).to_numpy(), runs)
+    values = symattn_float64(case)
+    cells = sample(values.shape, 16)
+    res["ulp_symattn"] = ulps(values, cells, reference(case, cells))
+    return res
+
+
+def big(n: int, d: int, runs: int) -> dict[str, Any]:
+    """n = 4096, d = 128, float32 normal, one process: time and peak memory."""
+    case = make("float32 normal", n, d)
+    q, k, v = case["x"]
+    res: dict[str, Any] = {"numpy": cpu(lambda: numpy_attention(q, k, v), 3)}
+    res["f64"] = cpu(lambda: symattn_float64(case), runs)
+    res["maxrss"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    values = symattn_float64(case)
+    cells = sample(values.shape, 8)
+    res["ulp_symattn"] = ulps(values, cells, reference(case, cells))
+    return res
+
+
+# --------------------------------------------------------------------------- report
+
+
+def _t(x: float | None) -> str:
+    if x is None:
         return "—"
-    return f"{t * 1e3:.3g} ms" if t < 1 else f"{t:.3g} s"
+    return f"{x * 1e3:.3g} ms" if x < 1 else f"{x:.3g} s"
 
 
-def _cell(r: dict[str, Any], base: dict[str, Any], mp: dict[str, Any]) -> str:
-    if r.get("time") is None:
-        return f"> {r['capped']:g} s (cap)" if "capped" in r else "—"
-    parts = [_fmt_time(r["time"])]
-    if base.get("time"):
-        parts.append(f"{r['time'] / base['time']:.3g}× np")
-    if mp.get("time"):
-        parts.append(f"{mp['time'] / r['time']:.3g}× faster than mpmath")
-    elif "capped" in mp:
-        parts.append(f"> {mp['capped'] / r['time']:.3g}× faster than mpmath")
-    return ", ".join(parts)
+def _ratio(a: float | None, b: float | None) -> str:
+    return "—" if a is None or not b else f"{a / b:.3g}×"
 
 
-def table(results: dict[tuple[int, int], dict[str, Any]]) -> str:
-    sizes = list(results)
-    head = "| backend | " + " | ".join(f"n = {n}, d = {d}" for n, d in sizes) + " |"
-    lines = [head, "|---" * (len(sizes) + 1) + "|"]
-    for name, label in BACKENDS:
-        cells = [_cell(results[s][name], results[s]["numpy"], results[s]["mpmath"]) for s in sizes]
-        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+def _u(x: float | None) -> str:
+    return "—" if x is None else ("inf" if math.isinf(x) else f"{x:.3g}")
+
+
+def report(
+    kinds: list[dict[str, Any]],
+    cert: dict | None,
+    batch: dict | None,
+    bigres: dict | None,
+    n: int,
+    d: int,
+) -> str:
+    lines = [
+        f"### Input axis: n = {n}, d = {d} (CPU time, medians; × = symattn / the other)",
+        "",
+        "| input | numpy f64 | torch f64 (MATH) | attention_float64 | × numpy | × torch | API .to_numpy() | API / float64 | left open | max ulp symattn / numpy / torch |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in kinds:
+        lines.append(
+            f"| {r['kind']} | {_t(r['numpy'])} | {_t(r.get('torch'))} | {_t(r['f64'])} | "
+            f"{_ratio(r['f64'], r['numpy'])} | {_ratio(r['f64'], r.get('torch'))} | {_t(r['api'])} | "
+            f"{_ratio(r['api'], r['f64'])}{'' if r['api_equal'] else ' (DIFFERS)'} | {r['undecided']} | "
+            f"{_u(r['ulp_symattn'])} / {_u(r['ulp_numpy'])} / {_u(r.get('ulp_torch'))} |"
+        )
     lines.append("")
-    lines.append("Peak memory (tracemalloc, Python and numpy allocations) / whole process max RSS:")
-    lines.append("")
-    lines.append("| backend | " + " | ".join(f"n = {n}, d = {d}" for n, d in sizes) + " |")
-    lines.append("|---" * (len(sizes) + 1) + "|")
-    for name in ("numpy", "symattn50", "symattn64", "api64", "apiw64"):
-        cells = []
-        for s in sizes:
-            peak = results[s][name].get("peak")
-            cells.append(f"{peak / 2**20:.1f} MiB" if peak is not None else "—")
-        lines.append(f"| {name} | " + " | ".join(cells) + " |")
     lines.append(
-        "| API to_numpy == attention_float64 (bit for bit) | "
-        + " | ".join(str(results[s].get("api_agrees", "—")).lower() for s in sizes)
-        + " |"
+        f"max ulp: the largest |value − exact| / ulp(exact) over {SAMPLE} sampled entries, the "
+        "exact value by plain python-flint at 300 bits; ≤ 0.5 means every sampled entry is "
+        "correctly rounded. 'left open': entries the proved bound did not decide (decided "
+        "structurally or refined in Arb)."
     )
-    lines.append(
-        "| process max RSS | "
-        + " | ".join(f"{results[s]['maxrss'] / 2**20:.0f} MiB" for s in sizes)
-        + " |"
-    )
+    if cert is not None:
+        np_t = cert["numpy"]
+        lines += [
+            "",
+            f"### Certified digits, two decimals, n = {n}, d = {d}",
+            "",
+            "| call | CPU time | × numpy |",
+            "|---|---|---|",
+        ]
+        for key, label in (
+            ("enclose50", "attention_enclose(digits=50)"),
+            ("api_enclose50", "API .enclose(50)"),
+            ("flint50", "plain python-flint, 50 digits (fmpq_mat scores, Arb rest; 1 run)"),
+            ("out_evalf15", "API .evalf(15)"),
+            ("w_numpy", "API .weights.to_numpy()"),
+            ("w_evalf15", "API .weights.evalf(15)"),
+            ("w_enclose50", "API .weights.enclose(50)"),
+        ):
+            lines.append(f"| {label} | {_t(cert[key])} | {_ratio(cert[key], np_t)} |")
+    if batch is not None:
+        lines += [
+            "",
+            "### Batch axis: (B, H) = (2, 8), n = 1024, d = 128, float32 normal",
+            "",
+            "| numpy f64 | torch f64 (MATH) | attention_float64 | × numpy | × torch | API .to_numpy() | max ulp (16 sampled) |",
+            "|---|---|---|---|---|---|---|",
+            f"| {_t(batch['numpy'])} | {_t(batch.get('torch'))} | {_t(batch['f64'])} | "
+            f"{_ratio(batch['f64'], batch['numpy'])} | {_ratio(batch['f64'], batch.get('torch'))} | "
+            f"{_t(batch['api'])} | {_u(batch['ulp_symattn'])} |",
+        ]
+    if bigres is not None:
+        lines += [
+            "",
+            "### n = 4096, d = 128, float32 normal, one process",
+            "",
+            f"attention_float64: {_t(bigres['f64'])} CPU ({_ratio(bigres['f64'], bigres['numpy'])} numpy's "
+            f"{_t(bigres['numpy'])}), process peak RSS {bigres['maxrss'] / 2**20:.0f} MiB, "
+            f"max ulp on 8 sampled entries {_u(bigres['ulp_symattn'])}.",
+        ]
     return "\n".join(lines)
 
 
-def explain_time() -> list[tuple[str, float]]:
-    """Wall time of ``python -m symattn explain`` on each seed example, import included."""
-    out = []
-    for spec in sorted((ROOT / "docs" / "examples").glob("*.toml")):
-        t0 = time.perf_counter()
-        proc = subprocess.run(
-            [sys.executable, "-m", "symattn", "explain", str(spec), "-o", os.devnull],
-            cwd=ROOT,
-            capture_output=True,
-            check=False,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
+def goals(kinds: list[dict[str, Any]], cert: dict | None, bigres: dict | None) -> str:
+    out = ["### Goals (issue 14)", ""]
+
+    def mark(ok: bool) -> str:
+        return "met" if ok else "MISSED"
+
+    for r in kinds:
+        x = r["f64"] / r["numpy"]
+        out.append(
+            f"- correctly rounded float64, {r['kind']}: {x:.3g}× numpy (≤ 10×): {mark(x <= 10)}"
         )
-        name = spec.name if proc.returncode == 0 else f"{spec.name} (exit {proc.returncode})"
-        out.append((name, time.perf_counter() - t0))
-    return out
+    plain = {r["kind"]: r for r in kinds}.get("float32 normal")
+    if plain:
+        for r in kinds:
+            if r["kind"] in ("causal mask", "additive mask", "wide range", "zero columns"):
+                x = r["f64"] / plain["f64"]
+                out.append(f"- {r['kind']} vs float32 normal: {x:.3g}× (≤ 2×): {mark(x <= 2)}")
+    for r in kinds:
+        x = r["api"] / r["f64"]
+        out.append(
+            f"- API .to_numpy() / attention_float64, {r['kind']}: {x:.3g} (≤ 1.3): {mark(x <= 1.3)}"
+        )
+    if cert is not None:
+        for key, label in (
+            ("enclose50", "attention_enclose(50)"),
+            ("api_enclose50", "API .enclose(50)"),
+        ):
+            x = cert[key] / cert["numpy"]
+            out.append(
+                f"- certified 50 digits, two decimals, {label}: {x:.3g}× numpy (≤ 30×): {mark(x <= 30)}"
+            )
+        for key, label in (
+            ("w_evalf15", "weights.evalf(15)"),
+            ("w_enclose50", "weights.enclose(50)"),
+        ):
+            x = cert[key] / cert["w_numpy"]
+            out.append(f"- {label}: {x:.3g}× weights.to_numpy() (≤ 3×): {mark(x <= 3)}")
+    if bigres is not None:
+        ok = bigres["f64"] <= 10 and bigres["maxrss"] < 2 * 2**30
+        out.append(
+            f"- n = 4096, d = 128, float32: {_t(bigres['f64'])}, {bigres['maxrss'] / 2**20:.0f} MiB "
+            f"(≤ 10 s, < 2 GiB): {mark(ok)}"
+        )
+    return "\n".join(out)
 
 
-def goals(results: dict[tuple[int, int], dict[str, Any]], explain: list[tuple[str, float]]) -> str:
-    lines = ["Goals (issue 6):", ""]
-
-    def get(size: tuple[int, int], name: str, key: str = "time") -> float | None:
-        return results.get(size, {}).get(name, {}).get(key)
-
-    t = get((1024, 64), "symattn50")
-    if t is not None:
-        lines.append(
-            f"- certified 50 digits, n=1024 d=64: {_fmt_time(t)} (goal 0.5 s): "
-            + ("met" if t <= 0.5 else f"missed by {t / 0.5:.3g}×")
-        )
-    t, base = get((1024, 64), "symattn64"), get((1024, 64), "numpy")
-    if t is not None and base:
-        r = t / base
-        lines.append(
-            f"- float64 correctly rounded, n=1024 d=64: {r:.3g}× numpy (goal ≤ 10×): "
-            + ("met" if r <= 10 else f"missed by {r / 10:.3g}×")
-        )
-    t, peak = get((4096, 128), "symattn64"), get((4096, 128), "symattn64", "peak")
-    if t is not None:
-        rss = results[(4096, 128)]["maxrss"]
-        lines.append(
-            f"- float64 correctly rounded, n=4096 d=128: {_fmt_time(t)} (goal < 10 s), "
-            f"peak {peak / 2**20:.0f} MiB traced, process max RSS {rss / 2**20:.0f} MiB (goal < 4 GiB): "
-            + ("met" if t < 10 and rss < 4 * 2**30 else "missed")
-        )
-    t = get((1024, 64), "api64")
-    if t is not None:
-        lines.append(
-            f"- API `scaled_dot_product_attention(q, k, v).to_numpy()`, n=1024 d=64: {_fmt_time(t)} "
-            "(goal ≤ 1 s): " + ("met" if t <= 1 else f"missed by {t:.2g}×")
-        )
-    t = get((1024, 64), "api50")
-    if t is not None:
-        lines.append(
-            f"- API `.enclose(50)`, n=1024 d=64: {_fmt_time(t)} (goal ≤ 2 s): "
-            + ("met" if t <= 2 else f"missed by {t / 2:.2g}×")
-        )
-    t, peak = get((4096, 128), "api64"), get((4096, 128), "api64", "peak")
-    if t is not None:
-        rss = results[(4096, 128)]["maxrss"]
-        lines.append(
-            f"- API `.to_numpy()`, n=4096 d=128: {_fmt_time(t)} (goal < 10 s), peak {peak / 2**20:.0f} MiB "
-            f"traced, process max RSS {rss / 2**20:.0f} MiB (goal < 4 GiB): "
-            + ("met" if t < 10 and rss < 4 * 2**30 else "missed")
-        )
-    t = get((1024, 64), "apiw64")
-    if t is not None:
-        lines.append(
-            f"- API `.weights.to_numpy()`, n=1024 d=64: {_fmt_time(t)} (goal ≤ 1 s): "
-            + ("met" if t <= 1 else f"missed by {t:.2g}×")
-        )
-    t = get((1024, 64), "apiw50")
-    if t is not None:
-        lines.append(
-            f"- API `.weights.enclose(50)`, n=1024 d=64 (1M balls; no stated goal, the output's ≤ 2 s "
-            f"for reference): {_fmt_time(t)}: " + ("met" if t <= 2 else f"missed by {t / 2:.2g}×")
-        )
-    t, peak = get((4096, 128), "apiw64"), get((4096, 128), "apiw64", "peak")
-    if t is not None:
-        rss = results[(4096, 128)]["maxrss"]
-        lines.append(
-            f"- API `.weights.to_numpy()`, n=4096 d=128: {_fmt_time(t)} (goal < 10 s), peak {peak / 2**20:.0f} MiB "
-            f"traced, process max RSS {rss / 2**20:.0f} MiB (goal < 4 GiB): "
-            + ("met" if t < 10 and rss < 4 * 2**30 else "missed")
-        )
-    for name, dt in explain:
-        lines.append(
-            f"- `symattn explain {name}` wall time incl. import: {dt:.2f} s (goal < 1 s): "
-            + ("met" if dt < 1 else f"missed by {dt:.2g}×")
-        )
-    return "\n".join(lines)
+def _child(args: list[str]) -> dict[str, Any]:
+    proc = subprocess.run(
+        [sys.executable, __file__, *args],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    result: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return result
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--one", nargs=2, type=int, metavar=("N", "D"), help=argparse.SUPPRESS)
+    ap.add_argument("--case", help=argparse.SUPPRESS)
+    ap.add_argument("--n", type=int, default=1024, help=argparse.SUPPRESS)
+    ap.add_argument("--d", type=int, default=64, help=argparse.SUPPRESS)
     ap.add_argument(
-        "--cap", type=float, default=60.0, help="time cap per backend run, seconds (default 60)"
+        "--runs", type=int, default=3, help="runs per symattn timing (median; default 3)"
     )
-    ap.add_argument("--sympy-max-n", type=int, default=16, help="largest n for sympy (default 16)")
-    ap.add_argument("--quick", action="store_true", help="only n = 16 and 256")
+    ap.add_argument("--quick", action="store_true", help="the input axis at n = 256 only")
     args = ap.parse_args()
-    if args.one:
-        print(json.dumps(one(args.one[0], args.one[1], args.cap, args.sympy_max_n)))
+    if args.case:
+        if args.case == "certified":
+            res = certified(args.n, args.d, args.runs)
+        elif args.case == "batch":
+            res = batched(args.n, args.d, args.runs)
+        elif args.case == "big":
+            res = big(args.n, args.d, args.runs)
+        else:
+            res = one_kind(args.case, args.n, args.d, args.runs)
+        print(json.dumps(res))
         return 0
-    sizes = SIZES[:2] if args.quick else SIZES
-    results = {}
-    for n, d in sizes:
-        print(f"running n={n} d={d} ...", file=sys.stderr, flush=True)
-        proc = subprocess.run(
-            [
-                sys.executable,
-                __file__,
-                "--one",
-                str(n),
-                str(d),
-                "--cap",
-                str(args.cap),
-                "--sympy-max-n",
-                str(args.sympy_max_n),
-            ],
-            capture_output=True,
-            text=True,
-            check=True,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
+    before = os.getloadavg()
+    n, d = (256, 64) if args.quick else (1024, 64)
+    kinds = []
+    for kind in KINDS:
+        print(f"running {kind} ...", file=sys.stderr, flush=True)
+        kinds.append(
+            _child(["--case", kind, "--n", str(n), "--d", str(d), "--runs", str(args.runs)])
         )
-        results[(n, d)] = json.loads(proc.stdout.strip().splitlines()[-1])
-    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    cert = batch = bigres = None
+    if not args.quick:
+        print("running certified ...", file=sys.stderr, flush=True)
+        cert = _child(["--case", "certified", "--n", "1024", "--d", "64", "--runs", str(args.runs)])
+        print("running batch ...", file=sys.stderr, flush=True)
+        batch = _child(["--case", "batch", "--n", "1024", "--d", "128", "--runs", str(args.runs)])
+        print("running n = 4096 ...", file=sys.stderr, flush=True)
+        bigres = _child(["--case", "big", "--n", "4096", "--d", "128", "--runs", str(args.runs)])
+    after = os.getloadavg()
+    try:
+        import torch
+
+        torch_version = torch.__version__
+    except ImportError:
+        torch_version = "not installed"
     print(
-        f"python {sys.version.split()[0]}, numpy {np.__version__}, {os.cpu_count()} cores, "
-        f"load average at the end {load}; inputs uniform in [-1, 1] with two decimals\n"
+        f"python {sys.version.split()[0]}, numpy {np.__version__}, torch {torch_version}, "
+        f"{os.cpu_count()} cores, one BLAS thread; load average before "
+        f"{', '.join(f'{x:.2f}' for x in before)}, after {', '.join(f'{x:.2f}' for x in after)}\n"
     )
-    print(table(results))
+    print(report(kinds, cert, batch, bigres, n, d))
     print()
-    print(goals(results, explain_time()))
+    print(goals(kinds, cert, bigres))
     return 0
 
 

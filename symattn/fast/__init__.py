@@ -4,17 +4,22 @@ attention problems, proved per entry (see docs/performance.md).
 =============  ====================================================================================
 module         what it holds
 =============  ====================================================================================
-``doubles``    double-double arithmetic on numpy arrays
-``sliced``     exact inputs as sliced integer matrices, and their exact products through BLAS
-``problem``    one prepared attention problem (:func:`prepare`, :func:`problem_of`)
+``doubles``    double-double arithmetic on numpy arrays, the exp residual polynomial
+``sliced``     exact inputs as sliced integer matrices (a power of two per line), exact products
+``workspace``  reused scratch arrays
+``problem``    one prepared attention problem (:func:`prepare`, :func:`problem_of`), the P V plan
+``scores``     the scores of a block of rows as double-doubles with a proved bound
 ``tables``     ``exp`` from certified double-double tables
+``scaled``     ``exp`` over the whole exponent range (mantissa and power of two)
 ``exps``       the unnormalised weights of a block of rows, with a proved error bound
-``decide``     the float64 decision: accept a double-double whose bound rounds to one double
-``fallback``   the per-entry path (:mod:`symattn.exact`) for what the batched paths leave open
+``decide``     the float64 decision of the output: a double-double whose bound rounds to one double
+``decisions``  float64, digits, places and balls decided for whole arrays at once
+``fallback``   what the bound leaves open: exact structure (Lindemann-Weierstrass), Arb per row
 ``float64``    correctly rounded float64 output (:func:`attention_float64`)
-``enclose``    certified Arb balls of the output (:func:`attention_enclose`)
+``enclose``    certified Arb balls of the output (:func:`attention_enclose`), fixed-point outputs
+``outputs``    every output entry decided at once (``certify`` of the output)
 ``decimals``   correctly rounded decimals of the output (:func:`attention_decimals`)
-``weights``    the weights: float64 and certified decisions
+``weights``    the weights: double-doubles over the whole range, every decision batched
 ``projected``  multi-head ``concat(heads) @ W_O`` in float64
 ``kernels``    the :class:`symattn.exact.Kernels` implementation the engine uses (:data:`KERNELS`)
 =============  ====================================================================================

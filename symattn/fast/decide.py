@@ -8,13 +8,15 @@ error of each computed unnormalised weight, :func:`output_bounds` bounds ``o = u
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
+from fractions import Fraction
 
 import flint
 import numpy as np
 
 from symattn.exact import arb_of
-from symattn.fast.doubles import U2, arb_dd, dd_div, dd_mul
+from symattn.fast.doubles import EXP_RESIDUAL_ERR, U2, arb_dd, dd_div, dd_mul
 from symattn.fast.problem import Problem
 from symattn.fast.tables import Tables
 
@@ -32,7 +34,7 @@ def rho(row_t_err: np.ndarray, tables: Tables) -> np.ndarray:
     tau = row_t_err * (1 + 2.0**-30)
     # exp(tau) - 1 <= 1.01 tau for 0 <= tau <= 2**-20 (no libm involved); larger: undecided
     tau = np.where(tau <= 2.0**-20, tau, np.inf)
-    return tau * 1.01 + 3 * tables.err + 4 * 8 * U2 + 2.0**-82
+    return tau * 1.01 + 3 * tables.err + 4 * 8 * U2 + EXP_RESIDUAL_ERR
 
 
 def within_half_ulp(h: np.ndarray, low: np.ndarray, bound: np.ndarray) -> np.ndarray:
@@ -52,6 +54,14 @@ def _row_sum_error(
     r_acc = 4 * 4 * U2 * (np.abs(rh) + 1)
     d_r = eta * n_active + r_acc
     return d_r, rh - np.abs(rl) - d_r
+
+
+@functools.lru_cache(maxsize=64)
+def unit_dd(unit: Fraction) -> tuple[float, float, float]:
+    """An exact rational as a double-double with an absolute error bound (kept: one per
+    problem, asked for by every block)."""
+    with flint.ctx.workprec(256):
+        return arb_dd(arb_of(unit))
 
 
 @dataclass(frozen=True)
@@ -83,7 +93,7 @@ def output_bounds(
 
     With ``rho`` the relative error of each computed weight ``e`` (logit error ``tau``:
     ``exp(tau) - 1``; two tables; three double-double products at <= 7u^2 each; the
-    residual polynomial <= 2**-82), and fixed-point truncation ``< 2**-(aw na - 1)``, the
+    residual polynomial <= 2**-96), and fixed-point truncation ``< 2**-(aw na - 1)``, the
     weights used differ from the true ones by at most ``eta = 2 rho + 2**-(aw na - 1)`` each
     (``e < 2``; zeroed ``e < 2**-115``). Then ``|N - N_true| <= eta * sum_j |V_int[j]|``
     (plus ``n_err``: the double-double accumulation of ``N``, ``4u^2`` per term of the sum of
@@ -105,8 +115,7 @@ def output_bounds(
     if cut is not None:
         d_n = d_n + (rh + d_r)[:, None] * cut[0][None, :] * (1 + 2.0**-40)
     oh, ol = dd_div(nh, nl, rh[:, None], rl[:, None])
-    with flint.ctx.workprec(256):
-        uh, ul, uerr = arb_dd(arb_of(p.v_unit))
+    uh, ul, uerr = unit_dd(p.v_unit)
     oh, ol = dd_mul(oh, ol, uh, ul)
     o_abs = np.abs(oh) + np.abs(ol)
     # |o_true - o| <= unit (dN + |N/R| dR) / R_lo + relative 2**-96 |o| + |N/R| uerr

@@ -101,6 +101,8 @@ def _scaled_by_pow10(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``x * 10**p`` as a double-double (``x = (hi + lo) 2**k``, relative error ``rel``) with
     an absolute bound. ``p`` is an integer array; the result must lie in the double range."""
+    if not p.size:
+        return hi.copy(), lo.copy(), np.zeros(hi.shape)
     uniq, inv = np.unique(p, return_inverse=True)
     table = np.array([_pow10(int(x)) for x in uniq.tolist()])
     th, tl, te, terr = (table[:, c].take(inv) for c in range(4))

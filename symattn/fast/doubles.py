@@ -12,7 +12,18 @@ from typing import Any
 import flint
 import numpy as np
 
-__all__ = ["U2", "arb_dd", "dd_add", "dd_div", "dd_mul", "fast_two_sum", "two_prod", "two_sum"]
+__all__ = [
+    "EXP_RESIDUAL_ERR",
+    "U2",
+    "arb_dd",
+    "dd_add",
+    "dd_div",
+    "dd_mul",
+    "exp_residual",
+    "fast_two_sum",
+    "two_prod",
+    "two_sum",
+]
 
 U2 = 2.0**-106  # u**2 for double precision, u = 2**-53
 
@@ -77,3 +88,24 @@ def arb_dd(x: flint.arb) -> tuple[float, float, float]:
     lo = float(x - hi)
     err = (x - hi - lo).abs_upper()
     return hi, lo, float(err) * (1 + 2.0**-50) + 5e-324
+
+
+#: the relative error of :func:`exp_residual`
+EXP_RESIDUAL_ERR = 2.0**-96
+
+
+def exp_residual(yh: np.ndarray, yl: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``exp(-y)`` for a double-double ``|y| <= 2**-15`` (``|yl| <= 2**-53 |yh|``), within
+    relative :data:`EXP_RESIDUAL_ERR`.
+
+    ``exp(-y) = exp(-yh) (1 - yl) + O(yl^2)``; ``exp(-yh)`` is its Taylor polynomial of degree
+    6 (the rest below ``|yh|^7 / 5040 < 2**-117``). ``1 - yh`` (TwoSum) and ``yh^2 / 2``
+    (TwoProd) are exact double-doubles; the rest, ``-yl + yl yh - yh^3 (1/6 - ...)``, is below
+    ``2**-47`` and rounds by less than ``2**-97``; the three additions of parts below
+    ``2**-46`` by less than ``3 * 2**-99``.
+    """
+    ph, pl = two_sum(1.0, -yh)
+    bh, bl = two_prod(yh, yh)
+    rest = yl * yh - yl - yh * yh * yh * (1 / 6 - yh * (1 / 24 - yh * (1 / 120 - yh / 720)))
+    sh, sl = two_sum(ph, bh * 0.5)  # halving is exact
+    return fast_two_sum(sh, sl + pl + (bl * 0.5 + rest))

@@ -179,18 +179,21 @@ class FixedExps:
     active: np.ndarray | None
     err: int
     bits: int
+    width: int = 24  # bits per slice of ``table``
 
 
 def fixed_exps(
-    factor: Surd, scores: np.ndarray, masked: np.ndarray | None, prec: int
+    factor: Surd, scores: np.ndarray, masked: np.ndarray | None, prec: int, nbytes: int = 3
 ) -> FixedExps | None:
     """The exact fixed-point weights of a head of integer scores (``None``: out of reach,
-    e.g. a zero factor or a score range wider than the distinct scores)."""
+    e.g. a zero factor or a score range wider than the distinct scores), sliced into
+    ``8 * nbytes``-bit slices."""
     L, S = scores.shape
     if L == 0 or S == 0:
         return None
-    bits = -(-prec // 24) * 24
-    nsl = bits // 24 + 1
+    sw = 8 * nbytes
+    bits = -(-prec // sw) * sw
+    nsl = bits // sw + 1
     with flint.ctx.workprec(prec + 64):
         g = factor.arb()
         if g.is_zero():
@@ -232,21 +235,22 @@ def fixed_exps(
         a1 = np.array([m for m, _ in t1], dtype=object)
         w = (a0[uniq & (t0n - 1)] * a1[uniq >> 12]) >> bits  # whole-array Python integer products
         w = np.minimum(w, one)
-    size = 3 * nsl
-    words = b"".join([int(x).to_bytes(size, "little") for x in w.tolist()])
-    raw = np.frombuffer(words, dtype=np.uint8).reshape(len(uniq), nsl, 3).astype(np.float64)
-    table = raw[:, :, 0] + raw[:, :, 1] * 256.0 + raw[:, :, 2] * 65536.0  # 24-bit, low first
-    return FixedExps(w, table, inv, active, err, bits)
+    words = b"".join([int(x).to_bytes(nbytes * nsl, "little") for x in w.tolist()])
+    raw = np.frombuffer(words, dtype=np.uint8).reshape(len(uniq), nsl, nbytes).astype(np.float64)
+    table = raw[:, :, 0].copy()  # the slices, low first
+    for byte in range(1, nbytes):
+        table += raw[:, :, byte] * float(1 << (8 * byte))
+    return FixedExps(w, table, inv, active, err, bits, sw)
 
 
 def fixed_row_sums(fx: FixedExps) -> np.ndarray:
-    """``R = sum_j W_j`` per row, exactly (Python integers): 24-bit slices summed in float64."""
+    """``R = sum_j W_j`` per row, exactly (Python integers): the slices summed in float64."""
     parts = []
     for sidx in range(fx.table.shape[1]):
         a = fx.table[:, sidx].take(fx.inv)
         if fx.active is not None:
             a = np.where(fx.active, a, 0.0)
-        parts.append((a.sum(axis=1).astype(np.int64), 24 * sidx))
+        parts.append((a.sum(axis=1).astype(np.int64), fx.width * sidx))
     out: np.ndarray = combine_products(parts, small=False)
     return out
 
@@ -275,10 +279,11 @@ def fixed_outputs(
     L, S = scores.shape
     Ev = vint.shape[1]
     vmax = max((abs(int(x)) for x in vint.reshape(-1)), default=0)
-    wv = 53 - 24 - (S + 1).bit_length() - 1
-    if vmax >= 1 << wv:
+    # slices as wide as the products allow: a slice times V summed over S below 2**53
+    room = 53 - (S + 1).bit_length() - max(vmax, 1).bit_length() - 1
+    if room < 24:
         return None
-    fx = fixed_exps(factor, scores, masked, prec)
+    fx = fixed_exps(factor, scores, masked, prec, nbytes=min(room, 40) // 8)
     if fx is None:
         return None
     vf = vint.astype(np.float64)
@@ -287,8 +292,8 @@ def fixed_outputs(
         a = fx.table[:, sidx].take(fx.inv)
         if fx.active is not None:
             a = np.where(fx.active, a, 0.0)
-        n_parts.append(((a @ vf).astype(np.int64), 24 * sidx))
-        r_parts.append((a.sum(axis=1).astype(np.int64), 24 * sidx))
+        n_parts.append(((a @ vf).astype(np.int64), fx.width * sidx))
+        r_parts.append((a.sum(axis=1).astype(np.int64), fx.width * sidx))
     n_active = fx.active.sum(axis=1) if fx.active is not None else np.full(L, S)
     colabs = np.array([sum(abs(int(x)) for x in vint[:, j]) for j in range(Ev)], dtype=object)
     num = combine_products(n_parts, small=False)

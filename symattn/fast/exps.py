@@ -8,6 +8,7 @@ double-double with a proved absolute error bound per row; each row is shifted by
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -124,7 +125,7 @@ def _exps(
         # t - m exceeds 0 only by the low part of the row's largest logit: far below the
         # 2**-31 exp_neg allows while |t| < 2**34; larger or non-finite logits: undecided
         bad = ~(t_mag < 2.0**34) | ~np.isfinite(m[:, 0])
-        eh, el = exp_neg(th, tl, tables)
+        eh, el = exp_neg(th, tl, tables, far=masked is not None)
         row_t_err = np.where(bad, np.inf, row_t_err)
         return Exps(eh, el, active, n_active, row_t_err, tables, th, tl)
 
@@ -145,15 +146,24 @@ def logits(
     by a double-double, generously) plus the additive mask's conversion and sum.
     """
     gh, gl, gerr = gamma
-    th, tl = two_prod(sh, np.float64(gh))
-    tl = tl + (sh * gl + sl * gh)
-    th, tl = fast_two_sum(th, tl)
     s_mag = np.abs(sh).max(axis=1, initial=0.0) * (1 + 2.0**-40)
     t_mag = s_mag * (abs(gh) * (1 + 2.0**-40))
-    row_t_err = (abs(gh) * 1.01) * s_err + s_mag * (1.01 * gerr) + t_mag * 16 * U2
+    if gl == 0 and gerr == 0 and abs(math.frexp(gh)[0]) == 0.5:
+        # gamma a power of two (the default scale for d = 4, 16, 64, 256, ...): exact products
+        th, tl = sh * gh, sl * gh
+        row_t_err = abs(gh) * s_err + 2.0**-1070
+    else:
+        th, tl = two_prod(sh, np.float64(gh))
+        tl = tl + (sh * gl + sl * gh)
+        th, tl = fast_two_sum(th, tl)
+        row_t_err = (abs(gh) * 1.01) * s_err + s_mag * (1.01 * gerr) + t_mag * 16 * U2
     if p.add is not None:
-        ah, al = p.add.ah[b][rows], p.add.al[b][rows]
-        th, tl = dd_add(th, tl, ah, al)
+        ah = p.add.ah[b][rows]
+        if p.add.rel == 0:  # doubles: DWPlusFP (2u^2 of the result)
+            s, e = two_sum(th, ah)
+            th, tl = fast_two_sum(s, tl + e)
+        else:
+            th, tl = dd_add(th, tl, ah, p.add.al[b][rows])
         a_mag = np.abs(ah).max(axis=1, initial=0.0) * (1 + 2.0**-40)
         t_mag = t_mag + a_mag
         # the mask's conversion, and the double-double sum (3u^2 + 13u^3 of the result)

@@ -14,7 +14,7 @@ import numpy as np
 
 from symattn.config import Limits
 from symattn.errors import InputError, ShapeError
-from symattn.exact import AttentionSpec, Surd, arb_of, int_matmul, inv_sqrt
+from symattn.exact import AttentionSpec, Surd, int_matmul, inv_sqrt
 from symattn.fast.doubles import arb_dd, dd_div
 from symattn.fast.scores import PER_LEVEL, score_width
 from symattn.fast.sliced import Exact, Sliced, from_float, from_ints
@@ -43,11 +43,11 @@ __all__ = [
 Progress = Callable[[int, int], None]
 
 #: fixed-point bits of the weights in ``P V`` (their truncation is below ``2**-WEIGHT_BITS``)
-WEIGHT_BITS = 88
+WEIGHT_BITS = 84
 #: bits a line of V keeps (more are cut, with a bound)
 V_MAX_BITS = 104
 #: a slice product of ``P V`` below ``2**-DROP_BITS`` of the largest is not computed (bounded)
-DROP_BITS = 90
+DROP_BITS = 84
 
 
 def pv_pairs(aw: int, na: int, vw: int, nv: int) -> list[tuple[int, int]]:
@@ -225,6 +225,8 @@ def _assemble(
         k_s, v_s = k_s.repeat(groups), v_s.repeat(groups)
     batch = batch_of(q_s, k_s, v_s)
     full = batch + (q.shape[-2], S)
+    if masked is not None and not masked.any():
+        masked = None  # an additive mask without -inf masks nothing
     try:
         masked = np.broadcast_to(masked, full) if masked is not None else None
         if add is not None:
@@ -346,9 +348,3 @@ def exact_add(p: Problem, b: tuple[int, ...]) -> tuple[np.ndarray, Fraction] | N
     if p.add is None:
         return None
     return p.add.source.batch(b).at((slice(None), slice(None)), small=True)
-
-
-def unit_dd(unit: Fraction) -> tuple[float, float, float]:
-    """An exact rational as a double-double with an absolute error bound."""
-    with flint.ctx.workprec(256):
-        return arb_dd(arb_of(unit))

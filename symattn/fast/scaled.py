@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import flint
 import numpy as np
 
-from symattn.fast.doubles import arb_dd, dd_mul, fast_two_sum, two_sum
+from symattn.fast.doubles import arb_dd, dd_mul, exp_residual, two_sum
 
 __all__ = ["RANGE", "ScaledTables", "exp_scaled", "scaled_tables"]
 
@@ -88,9 +88,6 @@ def exp_scaled(
         i = idx[level]
         eh, el = dd_mul(eh, el, tables.hi[level].take(i), tables.lo[level].take(i))
         k = k + tables.exp[level].take(i)
-    # exp(-y) = (1 - yh + yh^2/2 - ... + yh^6/720) (1 - yl) + O(2**-110); error <= 2**-82
-    z = yh * yh * (0.5 - yh * (1 / 6 - yh * (1 / 24 - yh * (1 / 120 - yh / 720)))) - yl + yl * yh
-    ph, pl = two_sum(1.0, -yh)
-    ph, pl = fast_two_sum(ph, pl + z)
+    ph, pl = exp_residual(yh, yl)
     eh, el = dd_mul(eh, el, ph, pl)
     return eh, el, k, ok

@@ -11,6 +11,7 @@ floats) scale rows and columns by powers of two, exact unless the result underfl
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -22,6 +23,10 @@ __all__ = ["PER_LEVEL", "Levels", "chunk_scores", "compact_lines", "score_levels
 
 #: products of equal weight summed exactly in float64 (the score width leaves room for them)
 PER_LEVEL = 4
+
+#: the lowest score levels are left out (with a bound) when they add less than this share of
+#: ``sum |q| max |k|`` (the other errors are of the order of ``2**-96``)
+SCORE_DROP = 2.0**-100
 
 #: absolute error of a power-of-two scaling that underflows, generously (in the scaled units)
 _UNDERFLOW = 2.0**-1060
@@ -48,6 +53,7 @@ class Levels:
     col_exp: np.ndarray | None
     err: np.ndarray
     integer: bool
+    base: int = 0  # the weight of ``levels[0]`` is ``2**(width * base)``
 
 
 def _line_scale(exps: np.ndarray | None, top: int) -> np.ndarray | None:
@@ -64,7 +70,10 @@ def _abs_int(parts: list[np.ndarray], width: int) -> np.ndarray:
 
 def compact_lines(a: np.ndarray, axis: int) -> np.ndarray | None:
     """The indices of the lines (rows for ``axis=1``, columns for ``axis=0``) where a slice is
-    not zero, when they are few enough for a compact product; ``None``: use it whole."""
+    not zero, when they are few enough for a compact product; ``None``: use it whole (always
+    for a small slice, where finding the lines costs more than it saves)."""
+    if a.shape[1 - axis] < 64:
+        return None
     nz = np.flatnonzero(a.any(axis=axis))
     return nz if 4 * nz.size < a.shape[1 - axis] else None
 
@@ -78,21 +87,53 @@ def score_levels(
     ksl = k.at_batch(b)
     n_rows, E = qsl[0].shape
     shape = (n_rows, ksl[0].shape[0])
-    levels: list[np.ndarray | None] = [None] * (len(qsl) + len(ksl) - 1)
+    width = q.width
+    q_exps = q.exps_at(b)
+    row_exp = _line_scale(None if q_exps is None else q_exps[rows], q.top_exp)
+    col_exp = _line_scale(k.exps_at(b), k.top_exp)
+    # per slice: sum_k |Q_s[i, k]| (rows scaled) and max |K_t| (keys scaled)
+    qn_s = [np.abs(x).sum(axis=1) * (1 + (E + 8) * 2.0**-52) for x in qsl]
+    kmax_t = [np.abs(y).max(axis=1, initial=0.0) for y in ksl]
+    if row_exp is not None:
+        qn_s = [np.ldexp(x, row_exp) for x in qn_s]
+    if col_exp is not None:
+        kmax_t = [np.ldexp(y, col_exp) for y in kmax_t]
+    kmax_s = [float(y.max(initial=0.0)) for y in kmax_t]
+    # every partial sum of the levels is at most sum_k |Q_int[i, k]| * max |K_int[j, :]|
+    qn = sum(np.ldexp(x, width * i) for i, x in enumerate(qn_s)) * (1 + 2.0**-40)
+    kmax = sum(y * 2.0 ** (width * j) for j, y in enumerate(kmax_s)) * (1 + 2.0**-40)
+    # the lowest levels, when they add less than SCORE_DROP of that in every row, are left out
+    n_levels = len(qsl) + len(ksl) - 1
+    dropped = np.zeros(n_rows)
+    base = 0
+    while base < n_levels - 1:
+        part = sum(
+            np.ldexp(qn_s[i] * kmax_s[base - i], width * base)
+            for i in range(len(qsl))
+            if 0 <= base - i < len(ksl)
+        )
+        if not np.all(dropped + part <= qn * kmax * SCORE_DROP):
+            break
+        dropped = dropped + part
+        base += 1
+    levels: list[np.ndarray | None] = [None] * (n_levels - base)
     qrows = [compact_lines(x, 1) for x in qsl]
     krows = [compact_lines(y, 1) for y in ksl]
     for i, x in enumerate(qsl):
         for j, y in enumerate(ksl):
-            lev = levels[i + j]
+            if i + j < base:
+                continue
+            at = i + j - base
+            lev = levels[at]
             qi, kj = qrows[i], krows[j]
             if qi is None and kj is None:  # dense: exact, integers below 2**53
                 if lev is None:
-                    levels[i + j] = np.matmul(x, y.T, out=work.get(f"level{i + j}", shape))
+                    levels[at] = np.matmul(x, y.T, out=work.get(f"level{at}", shape))
                 else:  # exact: the width leaves room for PER_LEVEL products
                     lev += np.matmul(x, y.T, out=work.get("product", shape))
                 continue
             if lev is None:
-                lev = levels[i + j] = work.get(f"level{i + j}", shape)
+                lev = levels[at] = work.get(f"level{at}", shape)
                 lev.fill(0.0)
             if qi is not None and kj is not None:
                 lev[np.ix_(qi, kj)] += x[qi] @ y[kj].T
@@ -100,45 +141,58 @@ def score_levels(
                 lev[qi] += x[qi] @ y.T
             else:
                 lev[:, kj] += x @ y[kj].T
-    width = q.width
     top = len(levels) - 1
-    q_exps = q.exps_at(b)
-    row_exp = _line_scale(None if q_exps is None else q_exps[rows], q.top_exp)
-    col_exp = _line_scale(k.exps_at(b), k.top_exp)
-    # every partial sum of the levels is at most sum_k |Q_int[i, k]| * max |K_int[j, :]|
-    qn = _abs_int(qsl, width).sum(axis=1) * (1 + (E + 8) * 2.0**-52)
-    kmax = _abs_int(ksl, width).max(axis=1, initial=0.0)
-    if row_exp is not None:
-        qn = np.ldexp(qn, row_exp)
-    if col_exp is not None:
-        kmax = np.ldexp(kmax, col_exp)
-    err = (top * 4 * U2 * (1 + 2.0**-40)) * qn * float(kmax.max(initial=0.0))
+    err = (top * 4 * U2 * (1 + 2.0**-40)) * qn * kmax + dropped * (1 + 2.0**-40)
     if row_exp is not None or col_exp is not None:
         err = err + _UNDERFLOW
     err = err + _truncation(q, k, b, rows, qsl, ksl, row_exp, col_exp)
     done = [x for x in levels if x is not None]
     assert len(done) == len(levels)
-    integer = top == 0 and row_exp is None and col_exp is None
-    return Levels(done, width, row_exp, col_exp, err, integer)
+    integer = n_levels == 1 and row_exp is None and col_exp is None
+    return Levels(done, width, row_exp, col_exp, err, integer, base)
+
+
+def _factor(exps: np.ndarray | None) -> np.ndarray | None:
+    """``2**exps`` as doubles when all are normal (a product by them is exact unless it
+    underflows), else ``None`` (then ``ldexp``)."""
+    if exps is None or not exps.size or int(exps.min()) < -1000:
+        return None
+    factor: np.ndarray = np.ldexp(1.0, exps)
+    return factor
 
 
 def chunk_scores(lv: Levels, rs: slice) -> tuple[np.ndarray, np.ndarray]:
     """The scores of rows ``rs`` of the block as double-doubles ``(sh, sl)`` (within
-    ``lv.err`` per row): the levels added from the top, then the line scalings."""
+    ``lv.err`` per row): the levels added from the top, then the line scalings (products by
+    powers of two: exact, unless they underflow)."""
     top = len(lv.levels) - 1
-    sh = lv.levels[top][rs]
-    if top:
-        sh = np.ldexp(sh, lv.width * top)
+    cols = _factor(lv.col_exp)
+    use_cols = cols is not None or lv.col_exp is None
+
+    def weight(lev: int) -> Any:
+        w = 2.0 ** (lv.width * (lev + lv.base))
+        return w * cols[None, :] if cols is not None else w
+
+    sh = (
+        lv.levels[top][rs] * weight(top)
+        if (top + lv.base or cols is not None)
+        else lv.levels[top][rs]
+    )
     sl = np.zeros_like(sh)
     for lev in range(top - 1, -1, -1):
-        x = np.ldexp(lv.levels[lev][rs], lv.width * lev)
+        x = lv.levels[lev][rs] * weight(lev)
         s, e = two_sum(sh, x)
         sh, sl = fast_two_sum(s, sl + e)
-    if lv.col_exp is not None:
+    if not use_cols:
+        assert lv.col_exp is not None
         sh, sl = np.ldexp(sh, lv.col_exp[None, :]), np.ldexp(sl, lv.col_exp[None, :])
     if lv.row_exp is not None:
-        scale = lv.row_exp[rs][:, None]
-        sh, sl = np.ldexp(sh, scale), np.ldexp(sl, scale)
+        row = lv.row_exp[rs]
+        rows = _factor(row)
+        if rows is not None:
+            sh, sl = sh * rows[:, None], sl * rows[:, None]
+        else:
+            sh, sl = np.ldexp(sh, row[:, None]), np.ldexp(sl, row[:, None])
     return sh, sl
 
 

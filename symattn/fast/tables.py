@@ -2,7 +2,8 @@
 
 ``exp(t)`` for ``t <= 0`` is ``T0[d0] * T1[d1] * exp(-y)``: two table values (computed in
 Arb, each error measured rigorously) indexed by the binary digits of
-``delta = floor(-t * 2**16)``, and a Taylor polynomial for the residual ``|y| <= 2**-16``.
+``delta = floor(-t * 2**16)``, and a Taylor polynomial for the residual ``|y| <= 2**-16``
+(:func:`symattn.fast.doubles.exp_residual`, within ``2**-96``).
 Entries with ``-t > 80`` become 0 (true value below ``2**-115``). When every scaled score is
 ``gamma`` times an integer, per-call tables of ``exp(-|gamma| d)`` need no residual at all.
 """
@@ -17,7 +18,7 @@ import flint
 import numpy as np
 
 from symattn.exact import Surd
-from symattn.fast.doubles import arb_dd, dd_mul, fast_two_sum, two_sum
+from symattn.fast.doubles import arb_dd, dd_mul, exp_residual, two_sum
 from symattn.fast.problem import Problem
 
 __all__ = [
@@ -104,31 +105,32 @@ def exp_tables() -> Tables:
 TABLES = exp_tables()
 
 
-def exp_neg(th: np.ndarray, tl: np.ndarray, tables: Tables) -> tuple[np.ndarray, np.ndarray]:
+def exp_neg(
+    th: np.ndarray, tl: np.ndarray, tables: Tables, far: bool = True
+) -> tuple[np.ndarray, np.ndarray]:
     """``exp(t)`` for double-double ``t <= ~0``: ``(hi, lo)``; relative error in
     :func:`symattn.fast.decide.rho`. Arguments below ``-80.06`` (masked logits may be set far
     below) give exactly 0; the true value is below ``2**-115``.
 
     Correct when ``t <= 2**-16 * 2**-15`` for every entry (the Taylor residual stays below
     ``2**-15``): the caller checks that per row (a row's shift leaves ``t > 0`` only by the
-    low part of its largest logit).
+    low part of its largest logit). ``far``: some entries may lie astronomically low (masked
+    logits): their residual is clipped to stay finite (else, below ``2**51``, it is finite
+    and its table entry 0 makes the product 0).
     """
     uh, ul = th * -(2.0**_F), tl * -(2.0**_F)  # exact scaling
     delta = np.floor(np.clip(uh, 0.0, float(_LIMIT)))
     rh, rl = two_sum(uh - delta, ul)  # uh - delta is exact
-    # beyond the limit the residual is meaningless (its table entry is 0): keep it finite
-    yh = np.clip(rh, -2.0, 2.0) * 2.0**-_F
-    yl = np.clip(rl, -2.0, 2.0) * 2.0**-_F
+    if far:  # beyond the limit the residual is meaningless (its table entry is 0): finite
+        rh, rl = np.clip(rh, -2.0, 2.0), np.clip(rl, -2.0, 2.0)
+    yh, yl = rh * 2.0**-_F, rl * 2.0**-_F
     d = delta.astype(np.int64)
     i0 = d & ((1 << LEVEL_BITS) - 1)
     i1 = d >> LEVEL_BITS
     eh, el = dd_mul(
         tables.hi[0].take(i0), tables.lo[0].take(i0), tables.hi[1].take(i1), tables.lo[1].take(i1)
     )
-    # exp(-y) = (1 - yh + yh^2/2 - ... + yh^6/720) (1 - yl) + O(2**-110); error <= 2**-82
-    z = yh * yh * (0.5 - yh * (1 / 6 - yh * (1 / 24 - yh * (1 / 120 - yh / 720)))) - yl + yl * yh
-    ph, pl = two_sum(1.0, -yh)
-    ph, pl = fast_two_sum(ph, pl + z)
+    ph, pl = exp_residual(yh, yl)
     eh, el = dd_mul(eh, el, ph, pl)
     return eh, el
 

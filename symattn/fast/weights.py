@@ -29,7 +29,7 @@ from symattn.fast.decisions import (
     decide_significant,
     new_balls,
 )
-from symattn.fast.doubles import U2, dd_add, dd_div, fast_two_sum, two_prod
+from symattn.fast.doubles import EXP_RESIDUAL_ERR, U2, dd_add, dd_div, fast_two_sum, two_prod
 from symattn.fast.enclose import fixed_exps, fixed_row_sums, head_exps
 from symattn.fast.exps import Exps, iter_exps, weight_slices
 from symattn.fast.fallback import RowCache, settle_weights
@@ -121,7 +121,9 @@ def iter_weights(
             fh, fl, fk, fine = exp_scaled(xh, xl, st)
             tau = tau * (1 + 2.0**-30)
             r_ext = np.where(
-                fine & (tau <= 2.0**-20), tau * 1.01 + 3 * st.err + 4 * 8 * U2 + 2.0**-82, np.inf
+                fine & (tau <= 2.0**-20),
+                tau * 1.01 + 3 * st.err + 4 * 8 * U2 + EXP_RESIDUAL_ERR,
+                np.inf,
             )
             rows_z = np.nonzero(zeroed)[0]
             rr = rel_r[rows_z]

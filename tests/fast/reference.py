@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+
 import numpy as np
 
 import symattn
@@ -40,3 +43,66 @@ def fallbacks(q, k, v, **kw) -> int:
         DEFAULT_LIMITS,
     )
     return run(p, None, DEFAULT_LIMITS, 256)[1]
+
+
+def flint_outputs(q, k, v, *, mask=None, causal=False, scale=None, decimal=False, prec=300):
+    """The outputs by plain python-flint (independent of symattn): Arb balls at ``prec``
+    bits, from the exact inputs (binary floats, or their shortest decimal with ``decimal``).
+    Inputs are 2-D; ``mask`` boolean (True takes part) or additive (-inf allowed)."""
+    import flint
+
+    def exact(x):
+        f = Fraction(str(x)) if decimal else Fraction(float(x))
+        return flint.arb(flint.fmpq(f.numerator, f.denominator))
+
+    L, S = q.shape[0], k.shape[0]
+    out = np.empty((L, v.shape[1]), dtype=object)
+    with flint.ctx.workprec(prec):
+        c = 1 / flint.arb(q.shape[1]).sqrt() if scale is None else exact(scale)
+        for i in range(L):
+            logits = []
+            for j in range(S):
+                if causal and j > i:
+                    continue
+                add = None
+                if mask is not None:
+                    m = mask[i, j]
+                    if mask.dtype == bool:
+                        if not m:
+                            continue
+                    elif np.isneginf(m):
+                        continue
+                    else:
+                        add = exact(m)
+                s = sum(
+                    (exact(a) * exact(b) for a, b in zip(q[i], k[j], strict=True)), flint.arb(0)
+                )
+                logits.append((j, s * c + add if add is not None else s * c))
+            if not logits:
+                out[i] = [flint.arb(0)] * v.shape[1]
+                continue
+            top = max((t for _, t in logits), key=lambda t: t.mid())
+            e = [(j, (t - top).exp()) for j, t in logits]
+            den = sum((x for _, x in e), flint.arb(0))
+            for col in range(v.shape[1]):
+                num = sum((x * exact(v[j, col]) for j, x in e), flint.arb(0))
+                out[i, col] = num / den
+    return out
+
+
+def correctly_rounded(values: np.ndarray, balls: np.ndarray) -> bool:
+    """Whether every double is within half an ulp of its exact value (the ball's midpoint,
+    its radius counted against): the correct rounding, ties either way."""
+    import flint
+
+    with flint.ctx.workprec(300):
+        for got, ref in zip(values.reshape(-1).tolist(), balls.reshape(-1), strict=True):
+            if ref.is_zero():
+                if got != 0:
+                    return False
+                continue
+            near = float(ref.mid())
+            half = flint.arb(math.ulp(near) if near else 5e-324) / 2
+            if not (abs(flint.arb(got) - ref) - half).upper() <= 0:
+                return False
+    return True

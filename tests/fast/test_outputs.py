@@ -9,7 +9,7 @@ import pytest
 
 import symattn
 from symattn.config import DEFAULT_LIMITS
-from symattn.exact import Narrow, Places, Significant, float_of
+from symattn.exact import Ball, Narrow, Places, Significant, float_of
 from symattn.fast.outputs import certify_outputs
 from symattn.fast.problem import prepare
 
@@ -59,3 +59,16 @@ def test_outputs_decided_like_the_arb_path(kind: str, decide: object) -> None:
     else:
         want = exact.round(decide.decimals, method="exact")
     assert [str(x) for x in got.reshape(-1)] == [str(x) for x in want.reshape(-1)]
+
+
+def test_every_row_masked_or_zero() -> None:
+    q = np.ones((3, 2))
+    mask = np.zeros((3, 3), dtype=bool)
+    p = prepare(q, q, q, mask, False, None, False, True, DEFAULT_LIMITS)
+    for decide in (Significant(15), Places(3), Narrow(10)):
+        got = certify_outputs(p, decide, 64, DEFAULT_LIMITS)
+        assert all(x == decide(Ball.exact(Fraction(0))) for x in got.reshape(-1))
+    zero_v = prepare(q, q, np.zeros((3, 2)), None, False, None, False, True, DEFAULT_LIMITS)
+    assert [
+        str(x) for x in certify_outputs(zero_v, Significant(4), 64, DEFAULT_LIMITS).reshape(-1)
+    ] == ["0"] * 6

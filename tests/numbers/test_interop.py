@@ -11,7 +11,9 @@ import sympy
 from symattn.config import DEFAULT_LIMITS
 from symattn.errors import NumberError
 from symattn.numbers import NEG_INF, from_torch, is_torch, to_exact_array, to_fraction
+from symattn.numbers.arrays import read_array
 from symattn.numbers.interop import is_sympy, sympy_fraction
+from tests.conftest import require_module
 
 F = Fraction
 
@@ -104,3 +106,17 @@ def test_is_torch_and_is_sympy_recognise_without_importing() -> None:
 )
 def test_sympy_fraction(x: object, exact_float: bool, expected: Fraction) -> None:
     assert sympy_fraction(x, exact_float, "x", DEFAULT_LIMITS) == expected
+
+
+def test_torch_tensors_are_read_exactly_without_objects() -> None:
+    torch = require_module("torch")
+
+    t = torch.randn(4, 3, generator=torch.Generator().manual_seed(3))
+    for dtype in (torch.bfloat16, torch.float16, torch.float32, torch.float64):
+        x = t.to(dtype)
+        got = read_array(x, exact_float=True)
+        assert got.floats is not None and got.floats.dtype == np.float64
+        assert got.floats.tolist() == x.double().tolist()  # every value exactly
+    mask = torch.tensor([[0.0, float("-inf")], [0.5, 0.0]], dtype=torch.bfloat16)
+    read = read_array(mask, exact_float=True, allow_neg_inf=True)
+    assert read.neg_inf is not None and read.neg_inf.tolist() == [[False, True], [False, False]]
