@@ -12,6 +12,7 @@ past its time cap (the remaining sizes of that generator are then skipped).
     python benchmarks/hostile.py --quick          # 1 KB ... 1 MB
     python benchmarks/hostile.py --only audit-     # generators whose name starts so
     python benchmarks/hostile.py --markdown       # the table as Markdown (docs/security.md)
+    python benchmarks/hostile.py --code ../other  # measure another checkout's symattn
 
 Not a timed test: the numbers depend on the machine; run it and read them.
 """
@@ -138,6 +139,21 @@ def _spec(n: int, d: int, digits: int) -> dict[str, Any]:
     return {"tokens": [f"t{i}" for i in range(n)], "inputs": {"Q": rows, "K": rows, "V": rows}}
 
 
+def _spec_json(n: int, d: int, digits: int) -> str:
+    """The spec of :func:`_spec` as JSON with bare numbers (as a TOML file would hold them)."""
+    data = _spec(n, d, digits)
+    matrix = "[" + ",".join("[" + ",".join(row) + "]" for row in data["inputs"]["Q"]) + "]"
+    tokens = json.dumps(data["tokens"])
+    return f'{{"tokens": {tokens}, "inputs": {{"Q": {matrix}, "K": {matrix}, "V": {matrix}}}}}'
+
+
+def _read_scores(result: Any) -> object:
+    """Force the exact work of a lazy result: the scores and the output as float64."""
+    return result.trace.find("scores").value.to_numpy(), result.trace.find(
+        "output"
+    ).value.to_numpy()
+
+
 def _run_audit(text: str) -> Callable[[], object]:
     from symattn.read.audit import audit
 
@@ -158,8 +174,9 @@ def _prepare(name: str, size: int) -> Callable[[], object]:
         from symattn.spec import loads_spec
 
         n = max(1, round(math.sqrt(size)))
-        text = json.dumps(_spec(n, 64, 30))
-        return lambda: loads_spec(text, fmt="json").run()
+        text = _spec_json(n, 64, 30)
+        # run() is lazy: read the scores and the output, as every command does
+        return lambda: _read_scores(loads_spec(text, fmt="json").run())
     if name == "compute-pairs":  # row 19: compute text output; size = query-key pairs L*S
         from symattn.cli.compute import render_text
         from symattn.spec import loads_spec
@@ -182,7 +199,7 @@ def _prepare(name: str, size: int) -> Callable[[], object]:
 OTHER_GENERATORS: dict[str, tuple[str, str, tuple[int, ...], str]] = {
     "spec-load": ("loads_spec of a JSON spec, 2-digit entries", "20", TEXT_SIZES, "bytes"),
     "spec-30-digits": (
-        "loads_spec + run of n tokens, d = 64, 30-digit entries (size = n*n pairs; "
+        "loads_spec + run + scores and output to_numpy, n tokens, d = 64, 30-digit entries (size = n*n pairs; "
         "3000 tokens is the issue's 92 s / 2.4 GB spec, refused by max_bits)",
         "20",
         (100, 10_000, 100_000, 1_000_000, 9_000_000),
@@ -226,9 +243,9 @@ class Point:
     note: str = ""
 
 
-def measure(name: str, size: int) -> Point:
+def measure(name: str, size: int, code: Path) -> Point:
     cmd = [sys.executable, str(Path(__file__).resolve()), "--one", name, str(size)]
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": str(code)}
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=CAP, env=env, check=False)
     except subprocess.TimeoutExpired:
@@ -240,8 +257,9 @@ def measure(name: str, size: int) -> Point:
 
 
 def exponent(points: list[Point], key: str, floor: float) -> float | None:
-    """Least-squares slope of log(value) on log(size) over the three largest sizes."""
-    pts = [(p.size, getattr(p, key)) for p in points if getattr(p, key) is not None]
+    """Least-squares slope of log(value) on log(size) over the three largest sizes that ran."""
+    # a refused size (a LimitError) measures the refusal, not the work: left out of the fit
+    pts = [(p.size, getattr(p, key)) for p in points if getattr(p, key) is not None and not p.note]
     pts = [(s, max(v, floor)) for s, v in pts][-3:]
     if len(pts) < 2 or all(v <= floor for _, v in pts):
         return None
@@ -264,6 +282,9 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true", help="sizes up to 1 MB only")
     ap.add_argument("--only", default="", help="generators whose name starts with this")
     ap.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    ap.add_argument(
+        "--code", type=Path, default=ROOT, help="the checkout whose symattn is measured"
+    )
     args = ap.parse_args()
     if args.one:
         print(json.dumps(one(args.one[0], int(args.one[1]))))
@@ -282,7 +303,7 @@ def main() -> int:
             sizes = sizes[:-1] if len(sizes) > 4 else sizes
         points: list[Point] = []
         for size in sizes:
-            point = measure(name, size)
+            point = measure(name, size, args.code)
             points.append(point)
             shown = "—" if point.seconds is None else f"{point.seconds:.3f}"
             mem = "—" if point.rss_mb is None else f"{point.rss_mb:.0f}"
@@ -310,7 +331,12 @@ def main() -> int:
                 what,
                 " / ".join(
                     f"{_size(p.size, unit)}: "
-                    + ("stopped" if p.seconds is None else f"{p.seconds:.2f} s, {p.rss_mb:.0f} MB")
+                    + (
+                        "stopped"
+                        if p.seconds is None
+                        else f"{p.seconds:.2f} s, {p.rss_mb:.0f} MB"
+                        + (" (refused)" if p.note.startswith("LimitError") else "")
+                    )
                     for p in points
                 ),
                 "—" if t_exp is None else f"{t_exp:.2f}",

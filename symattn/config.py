@@ -31,6 +31,12 @@ class Limits:
     max_file_bytes: int = 20_000_000
     #: longest line audit reads in a document
     max_line_length: int = 100_000
+    #: formulas, arrays and tables audit reads in one text (the rest is said to be not read)
+    max_formulas: int = 5_000
+    #: characters of formulas audit reads in one text (the rest is said to be not read)
+    max_math_length: int = 100_000
+    #: longest formula audit judges, in characters (a longer one is listed as not checked)
+    max_formula_length: int = 20_000
     #: largest total size, in bits, of the numbers of one array given as text or as Python
     #: numbers (each entry's numerator plus denominator; one number counts as an array of
     #: one): 30-digit decimals cost ~200 bits each, and the exact products grow with them.

@@ -24,8 +24,8 @@ def test_compute_text(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(["compute", SEED000], capsys)
     assert code == 0 and err == ""
     assert "d_k used = 2" in out
-    assert "5*sqrt(2)/2 ≈ 3.535533906" in out
-    assert "≈ 12.14083603" in out and "≈ 22.14083603" in out
+    assert "5*sqrt(2)/2 ≈ 3.5355339059" in out  # 10 decimal places by default
+    assert "≈ 12.1408360293" in out and "≈ 22.1408360293" in out
 
 
 def test_compute_json_and_output_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -36,12 +36,13 @@ def test_compute_json_and_output_file(tmp_path: Path, capsys: pytest.CaptureFixt
     assert code == 0 and out == ""
     data = json.loads(target.read_text(encoding="utf-8"))
     steps = {s["name"]: s for s in data["steps"]}
-    assert steps["output"]["approx"] == [["12.1408360293", "22.1408360293"]]
+    assert steps["output"]["approx"] == [["12.140836029303", "22.140836029303"]]  # 12 places
+    assert data["approx_decimals"] == 12
     assert data["spec"]["d_k_stated"] == 2
 
 
 def test_compute_from_embeddings(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(["compute", str(EXAMPLES / "animal_street.toml"), "--digits", "6"], capsys)
+    code, out, _ = run(["compute", str(EXAMPLES / "animal_street.toml"), "--digits", "7"], capsys)
     assert code == 0
     assert "它: [" in out and "≈ 0.0318595" in out
 
@@ -51,7 +52,7 @@ def test_compute_from_embeddings(capsys: pytest.CaptureFixture[str]) -> None:
     [
         (["compute", "does-not-exist.toml"], "does-not-exist.toml"),
         (["compute", str(EXAMPLES / "fruit_dictionary.toml")], "cannot compute"),
-        (["compute", SEED000, "--digits", "0"], "--digits"),
+        (["compute", SEED000, "--digits", "-1"], "--digits"),
         (["compute", SEED000, "--limit", "max_elements=1"], "max_elements"),
     ],
 )
@@ -109,7 +110,7 @@ def test_huge_scores_do_not_hang_and_later_stages_print(
     code, out, _ = run(["compute", str(spec), "--digits", "6"], capsys)
     assert code == 0
     assert "not written out" in out and "2^±262144" in out  # e^(8.7e9) has no printable digits
-    assert "≈ 10.0000, " in out and "≈ 20.0000]" in out  # the output is still exact and printed
+    assert "≈ 10.000000, " in out and "≈ 20.000000]" in out  # the output is exact and printed
 
 
 def test_compute_exact_terms_estimate() -> None:

@@ -66,7 +66,7 @@ CASES = [
     (["compute", "undecodable.json"], "byte offset 11"),
     (["audit", "undecodable.md"], "byte offset"),
     (["compute", "missing.json"], "missing|not given|cannot"),
-    (["compute", "good.json", "--digits", "0"], "--digits"),
+    (["compute", "good.json", "--digits", "-1"], "--digits"),
     (["compute", "good.json", "--digits", "100000"], "--digits"),
     (["explain", "good.json", "--digits", "-1"], "--digits"),
     (["explain", "good.json", "--fragment"], "--fragment"),

@@ -1,4 +1,4 @@
-"""``symattn compute SPEC``: every stage of the attention in a spec, exactly and to N digits.
+"""``symattn compute SPEC``: every stage of the attention in a spec, exactly and to N decimals.
 
 The output is bounded: an entry of the weights holds its whole row sum, an entry of the
 output a sum over every key, so exact forms grow as L*S*S. A stage whose exact forms would
@@ -25,10 +25,10 @@ from symattn.engine.result import AttentionResult
 from symattn.engine.trace import Trace
 from symattn.errors import InputError, LimitError
 from symattn.exact import ExactTensor
-from symattn.numbers import fraction_text
+from symattn.numbers import fraction_text, plain
 from symattn.spec import load_spec
 
-HELP = "compute the attention in a spec and print every stage exactly and to N digits"
+HELP = "compute the attention in a spec and print every stage exactly and to N decimals"
 
 #: (stage, heading) in the order they are printed
 STAGES: tuple[tuple[str, str], ...] = (
@@ -51,9 +51,9 @@ EPILOG = """examples:
   symattn compute big.toml --limit max_exact_terms=100000
 
 Every stage is printed exactly (rationals as decimals when they terminate, else p/q; the
-rest as expressions in exp and sqrt) and, after ≈, correctly rounded to --digits
-significant digits (as `reference --digits`; explain's --digits counts decimal places,
-since a document rounds every number alike). A stage whose exact forms would hold more
+rest as expressions in exp and sqrt) and, after ≈, correctly rounded (ties to even) to
+--digits decimal places, as explain rounds (certified: decided from enclosures, never from
+a float). A stage whose exact forms would hold more
 than max_exact_terms terms (weights and outputs grow as L*S*S) is printed as decimals
 only. See docs/security.md for the limits."""
 
@@ -67,7 +67,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--digits",
         type=int,
         default=10,
-        help="significant digits of the rounded values (default 10)",
+        help="decimal places of the rounded values (default 10)",
     )
     p.add_argument(
         "--format", choices=("text", "json"), default="text", help="output format (default text)"
@@ -132,7 +132,10 @@ def _exact_strings(t: ExactTensor) -> np.ndarray:
 
 
 def _approx_text(d: Decimal) -> str:
-    return "-inf" if d.is_infinite() and d < 0 else str(d)
+    """A rounded value in positional notation (``0.0000000000``, not ``0E-10``), or ``-inf``."""
+    if not d.is_finite():
+        return "-inf" if d < 0 else str(d)
+    return plain(d)
 
 
 def _rows(
@@ -143,7 +146,7 @@ def _rows(
     per_row: bool = False,
     with_exact: bool = True,
 ) -> list[str]:
-    approx = t.evalf(digits)
+    approx = t.round(digits)
     exact = _exact_strings(t) if with_exact else None
     if per_row:  # one number per query row (the softmax denominators)
         approx = approx[..., None]
@@ -230,12 +233,21 @@ def _decimals_only(terms: int, limits: Limits) -> str:
 def render_json(
     result: AttentionResult, digits: int, limits: Limits = DEFAULT_LIMITS
 ) -> dict[str, Any]:
-    """The trace as JSON; a step's ``exact`` strings only within ``max_exact_terms``."""
-    data = result.to_json(digits=digits, exact_limit=0)
+    """The trace as JSON: a step's ``approx`` rounded to ``digits`` decimal places, its
+    ``exact`` strings only within ``max_exact_terms``."""
+    data = result.to_json(digits=1, exact_limit=0)  # the structure; approx is replaced below
+    data["approx_decimals"] = digits
     terms = exact_terms(result.trace)
     for step, out in zip(result.trace, data["steps"], strict=True):
         if not isinstance(step.value, ExactTensor):
             continue
+        try:
+            out["approx"] = np.vectorize(_approx_text, otypes=[object])(
+                step.value.round(digits)
+            ).tolist()
+        except LimitError as e:  # e.g. e^x beyond 2^262144: no digits to write
+            del out["approx"]
+            out["approx_omitted"] = str(e)
         if terms[step.index] <= limits.max_exact_terms:
             out["exact"] = _exact_strings(step.value).tolist()
         else:
@@ -246,8 +258,8 @@ def render_json(
 def run(args: argparse.Namespace) -> int:
     """Run ``compute``."""
     limits = limits_from(args)
-    if not 1 <= args.digits <= 1000:
-        raise InputError(f"--digits {args.digits}: choose between 1 and 1000")
+    if not 0 <= args.digits <= 1000:
+        raise InputError(f"--digits {args.digits}: choose between 0 and 1000")
     spec = load_spec(args.spec, limits=limits)
     result = spec.run()
     if args.format == "json":
