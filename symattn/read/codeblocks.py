@@ -34,7 +34,12 @@ def read_code(r: Reading, i: int, b: Block, line_starts: list[int], limits: Limi
             _text_run(r, i, text, run[0][1].start, run[-1][1].end, run[0][0], line_starts, limits)
             run.clear()
 
-    for st in statements(text, b.start, b.end):
+    sts = statements(text, b.start, b.end)
+    for k, st in enumerate(sts):
+        if st.tree is not None and k + 1 < len(sts) and _continues(sts[k + 1]):
+            # `Scores = [0.1*0.42, ...]` then `= [0.042, ...]`: a chain written as text,
+            # whose first line happens to be Python
+            st = replace(st, tree=None)
         index = len(r.statements)
         r.statements.append((i, st))
         if st.tree is None:
@@ -47,6 +52,16 @@ def read_code(r: Reading, i: int, b: Block, line_starts: list[int], limits: Limi
         for g in _comment_grids(r, st, limits):
             r.grids.append(Placed(g, i, "comment", index))
     flush()
+
+
+def _continues(st: Statement) -> bool:
+    """Whether a line that is not Python continues the chain above it (``= [0.042, …]``,
+    ``≈ 0.5``)."""
+    return st.tree is None and st.text.lstrip().startswith(CONTINUATION)
+
+
+#: how a line that continues a chain begins
+CONTINUATION = ("=", "≈", "\\approx")
 
 
 def _text_run(
