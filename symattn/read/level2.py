@@ -287,6 +287,7 @@ def _one(
                     f.expected,
                     f.message,
                     f"level2:{f.message_key}",
+                    alternatives=f.alternatives,  # (a second cause ``check`` found)
                 ),
             )
         )
