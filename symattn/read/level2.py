@@ -11,7 +11,7 @@ finding; a number both levels judged is counted once.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from symattn.config import Limits
 from symattn.errors import SymattnError
@@ -278,22 +278,23 @@ def _one(
             )
         if spot is None:
             continue
-        out.append(
-            (
-                spot.at,
-                Finding(
-                    f.code,
-                    f.severity,
-                    TextLocation(spot.line, spot.column),
-                    f.claimed,
-                    "" if f.exact == "-" else f.exact,
-                    f.expected,
-                    f.message,
-                    f"level2:{f.message_key}",
-                    alternatives=f.alternatives,  # (a second cause ``check`` found)
-                ),
-            )
+        found = Finding(
+            f.code,
+            f.severity,
+            TextLocation(spot.line, spot.column),
+            f.claimed,
+            "" if f.exact == "-" else f.exact,
+            f.expected,
+            f.message,
+            f"level2:{f.message_key}",
+            alternatives=f.alternatives,  # (a second cause ``check`` found)
         )
+        out.append((spot.at, found))
+        if f.step == "sqrt_d_k":  # the divisor said again (in words): the same finding there
+            for (st, pos), again in problem.spots.items():
+                if st == "sqrt_d_k" and pos:
+                    where = TextLocation(again.line, again.column)
+                    out.append((again.at, replace(found, location=where)))
     return out, rescued
 
 

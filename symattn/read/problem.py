@@ -393,6 +393,13 @@ def _scaling(facts: Sequence[Fact], hyp: Hypothesis, spots: dict[Place, Spot]) -
         elif f.role == "divisor" and "sqrt_d_k" not in out and s.written.value > 0:
             out["sqrt_d_k"] = s.written.text
             spots[("sqrt_d_k", ())] = s
+        elif (
+            f.role == "divisor"
+            and "sqrt_d_k" in out
+            and s.written.value == spots[("sqrt_d_k", ())].written.value
+        ):
+            # the same divisor said again (in words, then as a formula): the same verdict
+            spots[("sqrt_d_k", (str(s.at),))] = s
     return out
 
 

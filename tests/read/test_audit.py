@@ -41,10 +41,11 @@ def test_seed_copies_match_the_shared_folder_when_present() -> None:
 def test_seed_000() -> None:
     r = run(SEED_000)
     # the seed's four findings, then what the corpus expects besides (tests/corpus/texts/
-    # zh_seed000.expect.toml): the sum 14.89 used again, and 5.4 = 0.18 x 30, 7.2 = 0.18 x 40
-    # from the rounded weight 0.18
+    # zh_seed000.expect.toml): the divisor said in words too ("假设根号后为2"), the sum 14.89
+    # used again, and 5.4 = 0.18 x 30, 7.2 = 0.18 x 40 from the rounded weight 0.18
     assert codes(r) == [
         ("conflicting-definition", "d_k = 4"),
+        ("dk-mismatch", "2"),
         ("dk-mismatch", "2"),
         ("truncated", "2.71"),
         ("propagated-rounding", "14.89"),
@@ -53,8 +54,10 @@ def test_seed_000() -> None:
         ("propagated-rounding", "5.4"),
         ("propagated-rounding", "7.2"),
     ]
-    conflict, mismatch, truncated, propagated = r.findings[:4]
-    assert all(f.severity == "warning" for f in r.findings[3:])
+    conflict, in_words, mismatch, truncated, propagated = r.findings[:5]
+    assert all(f.severity == "warning" for f in r.findings[4:])
+    assert (in_words.line, in_words.message) == (mismatch.line, mismatch.message)
+    assert in_words.column < mismatch.column
     assert conflict.line == 48 and "2 (line 17)" in message(conflict)
     assert "holds only with d_k = 4" in message(conflict)
     assert (truncated.line, truncated.exact, truncated.expected) == (69, "2.71828", "2.72")

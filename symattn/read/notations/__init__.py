@@ -43,6 +43,7 @@ from symattn.read.notations.claims import (
     SCALED_ITEMS,
     SCALED_TEXT,
     SQRT_DK,
+    SQRT_DK_TEXT,
     UNSCALED_TEXT,
     VECTOR_TEXT,
 )
@@ -146,6 +147,7 @@ __all__ = [
     "SPELLING_OF",
     "SQRT_CALLS",
     "SQRT_DK",
+    "SQRT_DK_TEXT",
     "SUBSCRIPT_INDEX",
     "TABLE_ENVIRONMENTS",
     "TABLE_RULES",
