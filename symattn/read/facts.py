@@ -17,6 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
+from symattn.errors import SymattnError
+from symattn.numbers import parse_number
 from symattn.read.arrays import Grid
 from symattn.read.dataflow import Derivation, Flows, derive
 from symattn.read.notations import (
@@ -28,6 +30,7 @@ from symattn.read.notations import (
     SCALED_FIRST,
     SCALED_ITEMS,
     SQRT_DK,
+    SQRT_DK_TEXT,
     SUBSCRIPT_INDEX,
 )
 from symattn.read.observations import Spot, Stated
@@ -166,7 +169,28 @@ def facts_of_reading(reading: Reading, stated: tuple[Stated, ...], computed: Flo
         if f is not None:
             out.append(f)
             out.extend(_also(f, (s.label, *s.links[:-1])))
+    out.extend(_divisors_in_prose(reading))
     out.sort(key=lambda f: f.at)
+    return out
+
+
+def _divisors_in_prose(reading: Reading) -> list[Fact]:
+    """``此处假设根号后为2``: the divisor stated in words, a claim like ``\\sqrt{d_k} = 2``."""
+    out = []
+    text = reading.src.text
+    for i, b in enumerate(reading.blocks):
+        if b.kind != "prose":
+            continue
+        for m in SQRT_DK_TEXT.scan(text[b.start : b.end]):
+            group = "n" if m.group("n") is not None else "n2"
+            at = b.start + m.start(group)
+            try:
+                written = parse_number(m.group(group))
+            except SymattnError:
+                continue
+            line, column = reading.src.position(at)
+            spot = Spot(written, line, column, at)
+            out.append(Fact("divisor", (spot,), (), False, "sqrt(d_k)", at, i, "text"))
     return out
 
 

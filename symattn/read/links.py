@@ -16,6 +16,7 @@ from symattn.read.notations import (
     EXPRESSION_START,
     PROSE_END,
     SENTENCE_END,
+    TAIL_NOTE,
     TAIL_SYMBOL,
     WORD_AFTER,
 )
@@ -122,6 +123,12 @@ def read_link(text: str, last: bool, limits: Limits) -> Parsed:
     except SymattnError as first_error:
         if not last:
             raise
+        note = TAIL_NOTE.find(text)
+        if note is not None and any(ch.isdigit() for ch in text[: note.start()]):
+            try:  # `≈ 87% \quad \text{(animal)}`: a note after the value, not math
+                return Parsed("expr", parse(text[: note.start()], limits=limits, normalized=True))
+            except SymattnError:
+                pass
         word = WORD_AFTER.regex.search(text)
         cut = next(
             (i for i, ch in enumerate(text) if ch in PROSE_END.chars or ch == ","),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from .texts import INPUTS, understood
 
 
@@ -53,3 +55,14 @@ def test_q_equals_k_equals_v() -> None:
 def test_a_score_names_its_row_and_key() -> None:
     (f,) = [f for f in understood("$score(它,动物) = 0.47 \\times 0.22 = 0.1034$\n").facts]
     assert (f.role, f.token, f.col) == ("scores", "它", "动物")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "divisor"),
+    [("为简化演示，此处假设根号后为2。", "2"), ("The square root of d_k is 1.41 here.", "1.41")],
+)
+def test_a_divisor_said_in_words_is_a_divisor_claim(sentence: str, divisor: str) -> None:
+    u = understood(INPUTS + "\n" + sentence + "\n", "text")
+    (f,) = [f for f in u.facts if f.role == "divisor"]
+    assert (f.how, f.dims, [s.written.text for s in f.spots if s]) == ("text", (), [divisor])
+    assert u.src.text[f.at : f.at + len(divisor)] == divisor

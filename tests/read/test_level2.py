@@ -205,3 +205,37 @@ def test_a_problem_check_refuses_is_not_checked_and_says_why() -> None:
         INPUTS.replace("v_2 = [30, 40]", "v_2 = [30, 40, 50]") + "weights = [0.89, 0.11]\n"
     )
     assert got.findings == ()
+
+
+#: d_k = 2 stated, the scaled scores divided by 2 (d_k itself), no divisor written
+_DIVIDED_BY_D_K = (
+    INPUTS
+    + "\nd_k = 2\n\n$$ QK^T = [5, 2] $$\n\n$$ \\frac{{QK^T}}{{\\sqrt{{d_k}}}} = {scaled} $$\n"
+)
+
+
+def test_a_divisor_found_from_the_scaled_scores_lands_on_them() -> None:
+    """No divisor is written: ``dk-mismatch`` goes on the scaled scores that hold only with the
+    author's divisor (2.5 = 5/2, exact 5/√2); 1 = 2/2 rounds 2/√2 = 1.41 too: not accused."""
+    r = audit(_DIVIDED_BY_D_K.format(scaled="[2.5, 1]"))
+    got = [(f.code, f.claimed, f.exact) for f in r.findings]
+    assert got == [("dk-mismatch", "2.5", "3.5355")]
+    assert r.findings[0].message.params["divisor"] == "2"
+
+
+def test_scaled_scores_right_with_the_stated_divisor_get_no_dk_mismatch() -> None:
+    assert audit(_DIVIDED_BY_D_K.format(scaled="[3.54, 1.41]")).findings == ()
+
+
+def test_a_divisor_said_in_words_and_as_a_formula_gets_the_finding_at_both() -> None:
+    """Level 2's ``dk-mismatch`` lands on the words and on the formula; the formula
+    ``\\sqrt{d_k} = 2`` is also wrong for d_k = 2 on its own (Level 1), naming both causes."""
+    text = (
+        INPUTS
+        + "\nd_k = 2\n\n此处假设根号后为2，所以 $\\sqrt{d_k} = 2$。\n\n$$ [5, 2] / 2 = [2.5, 1] $$\n"
+    )
+    r = audit(text)
+    got = [(f.code, f.claimed, f.column, f.alternatives) for f in r.findings]
+    assert got == [("dk-mismatch", "2", 9, ()), ("wrong-value", "2", 28, ("dk-mismatch",))]
+    right = text.replace("d_k = 2\n", "d_k = 4\n")
+    assert audit(right).findings == ()

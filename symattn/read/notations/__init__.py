@@ -43,6 +43,7 @@ from symattn.read.notations.claims import (
     SCALED_ITEMS,
     SCALED_TEXT,
     SQRT_DK,
+    SQRT_DK_TEXT,
     UNSCALED_TEXT,
     VECTOR_TEXT,
 )
@@ -83,6 +84,7 @@ from symattn.read.notations.text import (
     TABLE_ENVIRONMENTS,
     TABLE_RULE_NAMES,
     TABLE_RULES,
+    TAIL_NOTE,
     TAIL_SYMBOL,
     WORD_AFTER,
 )
@@ -145,10 +147,12 @@ __all__ = [
     "SPELLING_OF",
     "SQRT_CALLS",
     "SQRT_DK",
+    "SQRT_DK_TEXT",
     "SUBSCRIPT_INDEX",
     "TABLE_ENVIRONMENTS",
     "TABLE_RULES",
     "TABLE_RULE_NAMES",
+    "TAIL_NOTE",
     "TAIL_SYMBOL",
     "TEXT_NAME",
     "TOKEN_RULES",

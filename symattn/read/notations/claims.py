@@ -27,6 +27,7 @@ __all__ = [
     "SCALED_ITEMS",
     "SCALED_TEXT",
     "SQRT_DK",
+    "SQRT_DK_TEXT",
     "UNSCALED_TEXT",
     "VECTOR_TEXT",
 ]
@@ -151,6 +152,24 @@ SQRT_DK: Final = pattern(
     ("\\sqrt d_k", "sqrt(d_k)", "√d_k"),
     ("\\sqrt 2", "d_k"),
     how="match",
+)
+
+SQRT_DK_TEXT: Final = pattern(
+    "sqrt-dk-text",
+    r"(?:根号后|开根号后?|开方后|开平方后)\s*(?:为|是|得|等于|=)\s*\$?\s*(?P<n>\d{1,6}(?:\.\d{1,12})?)"
+    r"(?![\d.]*\d)"
+    r"|(?i:square\s+root\s+of\s+\$?d_?\{?k\}?\$?\s+(?:is|equals|=))\s*\$?\s*"
+    r"(?P<n2>\d{1,6}(?:\.\d{1,12})?)(?![\d.]*\d)",
+    "a sentence that states the divisor, the root of d_k, in words (``根号后为2``, ``the square "
+    "root of d_k is 8``): a claim about the divisor, like ``\\sqrt{d_k} = 2``",
+    (
+        ex("此处假设根号后为2", n="2"),
+        ex("开根号后为 8", n="8"),
+        ex("the square root of d_k is 8.", n2="8"),
+        ex("The square root of $d_k$ is 1.41", n2="1.41"),
+    ),
+    ("the square root of 64 is 8", "根号 2 为 1.414 左右的数", "根号后为x"),
+    hint=r"根号|开方|开平方|[Ss]quare",
 )
 
 SCALED_FIRST: Final = pattern(
