@@ -6,7 +6,9 @@ import pytest
 
 from symattn.config import DEFAULT_LIMITS
 from symattn.read.arrays import scan_arrays
-from symattn.read.page import MAX_FORMULAS, MAX_MATH, heading_level, operand
+from symattn.read.blocks import Block
+from symattn.read.page import MAX_FORMULAS, MAX_MATH, Reading, heading_level, operand
+from symattn.read.source import Source
 
 from .texts import read_text
 
@@ -23,6 +25,29 @@ def test_heading_level(text: str, level: int) -> None:
 def test_operand(text: str, is_operand: bool) -> None:
     (g,) = scan_arrays(text, 0, len(text), DEFAULT_LIMITS)
     assert operand(text, g) == is_operand
+
+
+class _Counted(list[Block]):
+    """A list of blocks that counts how often one is looked at."""
+
+    seen = 0
+
+    def __getitem__(self, k):  # type: ignore[no-untyped-def]
+        _Counted.seen += 1
+        return super().__getitem__(k)
+
+
+def test_the_section_of_every_block_is_found_without_walking_back() -> None:
+    """The query a section's heading names, asked for each of n blocks after it, looks at
+    O(n) blocks, not n^2/2 (a text of thousands of paragraphs under one heading, or none)."""
+    n = 3000
+    text = "## Query love\n\n" + "words\n\n" * n
+    blocks = _Counted([Block("heading", 0, 13)])
+    blocks += [Block("prose", 15 + 7 * i, 20 + 7 * i, section=1) for i in range(n)]
+    r = Reading(Source.of(text), blocks)
+    _Counted.seen = 0
+    assert all(r.section_query(i) == "love" for i in range(n + 1))
+    assert _Counted.seen <= 3 * n
 
 
 def test_the_budget_of_formulas_stops_reading_and_says_so() -> None:
