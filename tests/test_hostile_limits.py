@@ -120,6 +120,10 @@ def test_max_explained_pairs() -> None:
     )
 
 
+#: a text of three formulas, for audit's reading budgets
+THREE_FORMULAS = "$$ 1 + 1 = 2 $$\n\n$$ 2 + 2 = 4 $$\n\n$$ 3 + 3 = 6 $$\n"
+
+
 @pytest.mark.parametrize(
     "name,value,command,content,fragment",
     [
@@ -130,6 +134,10 @@ def test_max_explained_pairs() -> None:
         ("max_file_bytes", "10", "explain", json.dumps(SPEC), "max_file_bytes"),
         ("max_explained_pairs", "1", "explain", json.dumps(SPEC), "max_explained_pairs"),
         ("max_file_bytes", "10", "audit", "$$ 1 + 1 = 2 $$\n", "max_file_bytes"),
+        # audit's reading budgets: what is past them is said "not checked", the rest is judged
+        ("max_formulas", "1", "audit", THREE_FORMULAS, "max_formulas"),
+        ("max_math_length", "5", "audit", THREE_FORMULAS, "max_math_length"),
+        ("max_formula_length", "5", "audit", THREE_FORMULAS, "max_formula_length"),
     ],
 )
 def test_limits_on_the_command_line(
@@ -142,16 +150,31 @@ def test_limits_on_the_command_line(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """Hit the limit with --limit NAME=small: one line naming it and --limit; the default passes."""
+    """Hit the limit with --limit NAME=small: one line naming it and --limit; the default passes.
+    A reading budget of audit ends no command: the text past it is reported as not checked,
+    naming the limit."""
     monkeypatch.chdir(tmp_path)
     f = "in.md" if command == "audit" else "in.json"
     (tmp_path / f).write_text(content, encoding="utf-8")
+    if name in READING_BUDGETS:
+        code = main([command, f, "--limit", f"{name}={value}"])
+        out = capsys.readouterr().out
+        assert code == 0
+        assert re.search(rf"not checked: .*{fragment}={value}\b", out), out
+        assert main([command, f]) == 0
+        out = capsys.readouterr().out
+        assert "not checked" not in out and "Claims checked: 3" in out, out
+        return
     code, err = run_cli([command, f, "--limit", f"{name}={value}"], capsys)
     assert code == 2
     assert len(err.strip().splitlines()) == 1
     assert fragment in err and f"--limit {fragment}=N" in err, err
     code, err = run_cli([command, f], capsys)
     assert code in (0, 1), err
+
+
+#: the limits of audit's reading (the rest of a text is then said not checked)
+READING_BUDGETS = ("max_formulas", "max_math_length", "max_formula_length")
 
 
 @pytest.mark.parametrize(

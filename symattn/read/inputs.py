@@ -25,6 +25,7 @@ __all__ = [
     "latest",
     "lists",
     "repeats",
+    "restated",
     "rows_of",
     "signatures",
     "spec_inputs",
@@ -108,6 +109,26 @@ def gather(facts: Sequence[Fact]) -> dict[int, Input]:
             continue  # ``q_1 = [1, 1]`` repeating a row of a table that names its tokens
         out[first.at] = Input(frozenset({role}), rows, row_names, spots, first.at)
     return out
+
+
+def restated(
+    facts: Sequence[Fact], inputs: dict[int, Input], f: Fact
+) -> tuple[Derivation, bool] | None:
+    """The inputs of a value the code computed in a way the reader cannot follow, when the
+    text also states it outside code: the same stage, row, shape and numbers as written
+    (``z_2`` in LaTeX, then ``print(context_vector)``). The printout repeats that claim, so it
+    comes from the same inputs; a printout that repeats nothing is not judged."""
+    mine = tuple(s.written.text if s is not None else None for s in f.spots)
+    for g in facts:
+        if (
+            g.computed
+            or g.given
+            or (g.role, g.index, g.token, g.dims) != (f.role, f.index, f.token, f.dims)
+            or tuple(s.written.text if s is not None else None for s in g.spots) != mine
+        ):
+            continue
+        return default(facts, inputs, g)
+    return None
 
 
 def latest(inputs: dict[int, Input], roles: tuple[str, ...], at: int) -> int | None:

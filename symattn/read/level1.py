@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Final
 
 from symattn.config import Limits
 from symattn.errors import SymattnError
@@ -181,16 +180,14 @@ def _step(run: _Run, chain: ChainText, name: str) -> str:
     return first.text or name
 
 
-#: the longest formula judged (in characters): no worked example writes a longer one, and a
-#: sum of tens of thousands of terms takes seconds
-MAX_FORMULA: Final = 20_000
-
-
 def _process(run: _Run, chain: ChainText) -> None:
     links = chain.links
     run.at = chain.start
-    if sum(len(ln.text) for ln in links) > MAX_FORMULA:
-        raise ExprError(f"formula longer than {MAX_FORMULA} characters: not judged")
+    # the longest formula judged: no worked example writes one of 20 000 characters, and a
+    # sum of tens of thousands of terms takes seconds
+    if (n := sum(len(ln.text) for ln in links)) > run.limits.max_formula_length:
+        what = f"a formula of {n} characters is not judged"
+        raise ExprError(str(run.limits.exceeded("max_formula_length", what)))
     if not any(ch.isdigit() for ln in links for ch in SUBSCRIPT_INDEX.regex.sub("", ln.text)):
         return  # symbolic formula (``q_{3} = x_{3} W^{Q}``): nothing numeric to check
     first = read_first(links[0].text, run.limits)

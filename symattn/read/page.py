@@ -7,9 +7,8 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
-from typing import Final
 
-from symattn.config import Limits
+from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.read.arrays import Grid
 from symattn.read.blocks import Block
 from symattn.read.code import Statement
@@ -21,8 +20,6 @@ from symattn.read.source import Source
 from symattn.read.tables import Table
 
 __all__ = [
-    "MAX_FORMULAS",
-    "MAX_MATH",
     "Placed",
     "Reading",
     "add_chains",
@@ -75,8 +72,10 @@ class Reading:
     printed: set[int] = field(default_factory=set)
     #: where reading stopped (the end of the text, or where the budget ran out)
     end: int = -1
-    #: characters of formulas read so far (the budget :data:`MAX_MATH`)
+    #: characters of formulas read so far (the budget ``limits.max_math_length``)
     math_read: int = 0
+    #: the budgets of reading (``max_formulas``, ``max_math_length``)
+    limits: Limits = DEFAULT_LIMITS
 
     def __post_init__(self) -> None:
         self._starts = [b.start for b in self.blocks]
@@ -108,10 +107,18 @@ class Reading:
     @property
     def full(self) -> bool:
         """Whether the budget of formulas and arrays is spent."""
-        return (
-            len(self.chains) + len(self.grids) + len(self.tables) >= MAX_FORMULAS
-            or self.math_read >= MAX_MATH
-        )
+        return self.spent() != ""
+
+    def spent(self) -> str:
+        """Why reading stops here (the budget spent, said as a limit), or "" if it goes on."""
+        read = len(self.chains) + len(self.grids) + len(self.tables)
+        if read >= self.limits.max_formulas:
+            what = "the rest is not read: the text holds formulas and arrays"
+            return str(self.limits.exceeded("max_formulas", what))
+        if self.math_read >= self.limits.max_math_length:
+            what = "the rest is not read: the text holds characters of formulas"
+            return str(self.limits.exceeded("max_math_length", what))
+        return ""
 
     def block_of(self, at: int) -> int:
         """The index of the block that holds offset ``at`` (the one before it if none)."""
@@ -153,16 +160,6 @@ def heading_level(text: str) -> int:
         return len(text) - len(text.lstrip("#"))
     m = re.match(r"\\((?:sub)*)section", text)
     return 1 + len(m.group(1)) // 3 if m else 3
-
-
-#: formulas, arrays and tables one text is read for (a budget: each costs a fraction of a
-#: millisecond, and a hostile text of millions of them would take hours)
-MAX_FORMULAS: Final = 5_000
-
-
-#: characters of formulas one text is read for (a sum of tens of thousands of terms takes
-#: seconds to judge exactly)
-MAX_MATH: Final = 100_000
 
 
 def too_long(r: Reading, ln: Mapped, limits: Limits) -> bool:

@@ -32,6 +32,7 @@ from symattn.read.inputs import (
     gather,
     latest,
     repeats,
+    restated,
     signatures,
     spec_inputs,
     v_of,
@@ -215,7 +216,9 @@ def build_problems(
         if f.derivation is not None:
             got: tuple[Derivation, bool] | None = (f.derivation, False)
         elif f.computed:
-            continue  # the code computed it from what the text does not give
+            # the code computed it from what the text does not give, unless the text states
+            # the same numbers as the same stage outside code
+            got = restated(facts, inputs, f)
         else:
             got = default(facts, inputs, f)
         if got is None:

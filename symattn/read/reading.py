@@ -27,8 +27,6 @@ from symattn.read.layout import stack_rows
 from symattn.read.mapped import Mapped, MappedBuilder
 from symattn.read.notations import INLINE_JOIN, PROSE_WORD
 from symattn.read.page import (
-    MAX_FORMULAS,
-    MAX_MATH,
     Placed,
     Reading,
     add_chains,
@@ -39,21 +37,18 @@ from symattn.read.page import (
 from symattn.read.source import Source
 from symattn.read.tables import read_table, text_tables
 
-__all__ = ["MAX_FORMULAS", "MAX_MATH", "Placed", "Reading", "read"]
+__all__ = ["Placed", "Reading", "read"]
 
 
 def read(src: Source, fmt: str, census: Census, limits: Limits) -> Reading:
-    """Read the blocks of ``src`` in order, up to :data:`MAX_FORMULAS` formulas and arrays
-    (the rest of the text is then not read, and said so)."""
-    r = Reading(src, [])
+    """Read the blocks of ``src`` in order, up to ``limits.max_formulas`` formulas and arrays
+    and ``limits.max_math_length`` characters of formulas (the rest of the text is then not
+    read, and said so)."""
+    r = Reading(src, [], limits=limits)
     line_starts = list(src._line_starts)
     for i, b in enumerate(iter_blocks(src, fmt)):
-        if r.full:
+        if reason := r.spent():
             line, _ = src.position(b.start)
-            reason = (
-                f"more than {MAX_FORMULAS} formulas and arrays, or {MAX_MATH} characters of "
-                "formulas: the rest is not read"
-            )
             r.skipped.append(Skipped(line, src.text[b.start : b.start + 80], reason))
             census.why_not(b.start, len(src.text), reason)
             r.end = b.start

@@ -80,12 +80,15 @@ def test_seed_001() -> None:
         ("interpretation", "动物"),  # "让 “它” 更多地关注 “动物” 而不是 “马路”": 马路 weighs more
         ("approximate-constant", "3.3125069954097492"),
         ("precision-mixed", "0.34"),
+        # the weights [0.331, 0.34, 0.329] written again as the coefficients of the output
+        ("precision-mixed", "0.34"),
         ("truncated", "0.031"),
     ]
-    _, approx, mixed, truncated = r.findings
+    _, approx, mixed, again, truncated = r.findings
     assert approx.cause == "approximate-e-float:2.718"
     assert approx.exact.startswith("3.31254106")
     assert mixed.severity == "warning" and mixed.line == 102
+    assert (again.severity, again.line, again.cause) == ("warning", 108, "repeat")
     # the author's own weights give 0.331*0.238 + 0.34*(-0.075) + 0.329*(-0.065) = 0.031893 exactly
     assert (truncated.exact, truncated.expected) == ("0.031893", "0.032")
     # Level 2 rebuilt the problem from the embeddings and WQ/WK/WV, and found the Q/K/V table

@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from symattn.read.inputs import canon, default, gather, latest, signatures, spec_inputs, transposed
+from symattn.read.audit import audit
+from symattn.read.inputs import (
+    canon,
+    default,
+    gather,
+    latest,
+    restated,
+    signatures,
+    spec_inputs,
+    transposed,
+)
 
 from .texts import INPUTS, understood
 
@@ -51,3 +61,29 @@ def test_signatures_and_helpers() -> None:
     assert ("1", "2") in sig and ("10", "20") in sig
     assert canon("0.50") == "1/2" and canon("x") == "x"
     assert transposed((("1", "2"), ("3", "4"))) == (("1", "3"), ("2", "4"))
+
+
+#: the output stated in math, then printed by code the reader cannot follow (a loop)
+_PRINTED = (
+    INPUTS + "\n$$ z = [12.14, 22.15] $$\n\n```python\ncontext_vector = torch.zeros(2)\n"
+    "for i, x in enumerate(q):\n    context_vector += w[i] * x\nprint(context_vector)\n```\n"
+    "```\ntensor([12.14, {last}])\n```\n"
+)
+
+
+def test_a_printout_that_restates_a_claim_comes_from_its_inputs() -> None:
+    u = understood(_PRINTED.format(last="22.15"), "markdown")
+    printed = next(f for f in u.facts if f.how == "printout")
+    stated = next(f for f in u.facts if f.how == "math" and f.role == "output")
+    assert printed.computed and printed.derivation is None
+    inputs = gather(u.facts)
+    assert restated(u.facts, inputs, printed) == default(u.facts, inputs, stated)
+    lines = [f.line for f in audit(_PRINTED.format(last="22.15")).findings]
+    assert lines == [7, 16]  # the printout repeats the wrong 22.15: the same verdict
+
+
+def test_a_printout_that_restates_nothing_is_not_judged() -> None:
+    u = understood(_PRINTED.format(last="22.16"), "markdown")
+    printed = next(f for f in u.facts if f.how == "printout")
+    assert restated(u.facts, gather(u.facts), printed) is None
+    assert [f.line for f in audit(_PRINTED.format(last="22.16")).findings] == [7]

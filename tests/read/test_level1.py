@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from symattn.config import DEFAULT_LIMITS
+from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.judge.verdict import DEFAULT_ACCEPTED
 from symattn.read.audit import audit
 from symattn.read.level1 import Level1, judge_chains
@@ -85,3 +85,11 @@ def test_what_each_chain_states_is_kept_for_level2() -> None:
 def test_prose_with_an_equals_sign_is_not_unparsed_math() -> None:
     got = _level1("This is the sum of all the values = 3 apples\n$x = [1, 2] = 3$\n")
     assert [u.reason for u in got.unparsed] == ["1 numbers claimed for 2 values"]
+
+
+def test_the_longest_formula_judged_is_a_limit() -> None:
+    text = "$$ " + "+".join(["1"] * 20) + " = 21 $$\n"
+    assert [f.code for f in audit(text).findings] == ["wrong-value"]
+    r = audit(text, limits=Limits(max_formula_length=30))
+    assert r.findings == ()
+    assert any("max_formula_length=30" in u.reason for u in r.unparsed), r.unparsed
