@@ -12,7 +12,7 @@ from dataclasses import replace
 from symattn.config import Limits
 from symattn.read.arrays import Grid, plain_rows, scan_arrays
 from symattn.read.blocks import Block
-from symattn.read.code import Statement, statements
+from symattn.read.code import Statement, iter_statements
 from symattn.read.extract import chains_of
 from symattn.read.formulas import text_lines
 from symattn.read.layout import side_by_side, stack_rows
@@ -34,7 +34,10 @@ def read_code(r: Reading, i: int, b: Block, line_starts: list[int], limits: Limi
             _text_run(r, i, text, run[0][1].start, run[-1][1].end, run[0][0], line_starts, limits)
             run.clear()
 
-    for st in statements(text, b.start, b.end):
+    for st in iter_statements(text, b.start, b.end):
+        if r.full:
+            r.stop(st.start)
+            break
         index = len(r.statements)
         r.statements.append((i, st))
         if st.tree is None:
@@ -66,6 +69,7 @@ def _text_run(
         r.grids.append(Placed(g, i, "output", index))
     for ln in text_lines(text, start, end, covered, code=True):
         if r.full:
+            r.stop(ln.at(0) if ln.starts else start)
             break
         if not too_long(r, ln, limits):
             add_chains(r, i, chains_of(ln, r.src, "code"))

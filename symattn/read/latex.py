@@ -209,13 +209,14 @@ def _forced_cut(text: str, pos: int, end: int) -> int:
     return line if line >= 0 else pos
 
 
-def latex_blocks(src: Source) -> Iterator[LatexBlock]:
-    """The blocks of a LaTeX document in order, segment by segment (:func:`segments`: a
-    reader that stops early walks no further)."""
+def latex_blocks(src: Source, end: int = -1) -> Iterator[LatexBlock]:
+    """The blocks of a LaTeX document (up to ``end``) in order, segment by segment
+    (:func:`segments`: a reader that stops early walks no further)."""
     text = src.text
-    begin = _DOCUMENT.search(text)
+    end = len(text) if end < 0 else min(end, len(text))
+    begin = _DOCUMENT.search(text, 0, end)
     body_start = begin.end() if begin else 0
-    for a, b in segments(text, body_start, len(text)):
+    for a, b in segments(text, body_start, end):
         yield from _segment_blocks(text, a, b)
 
 

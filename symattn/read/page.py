@@ -76,6 +76,8 @@ class Reading:
     math_read: int = 0
     #: the budgets of reading (``max_formulas``, ``max_math_length``)
     limits: Limits = DEFAULT_LIMITS
+    #: where a reader stopped inside a block because the budget was spent (-1: none did)
+    cut: int = -1
 
     def __post_init__(self) -> None:
         self._starts = [b.start for b in self.blocks]
@@ -119,6 +121,12 @@ class Reading:
             what = "the rest is not read: the text holds characters of formulas"
             return str(self.limits.exceeded("max_math_length", what))
         return ""
+
+    def stop(self, at: int) -> None:
+        """A reader stops at offset ``at`` of its block: the budget is spent (the rest of the
+        text, from the first such place, is said to be not read)."""
+        if self.cut < 0:
+            self.cut = at
 
     def block_of(self, at: int) -> int:
         """The index of the block that holds offset ``at`` (the one before it if none)."""
