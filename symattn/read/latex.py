@@ -191,8 +191,8 @@ def segments(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
             cut = _forced_cut(text, pos, end)
             yield a, cut
             a, pos, depth, envs, display = cut, cut, 0, 0, False
-    while end - a > SEGMENT_MAX:  # (no structure left: cut at line ends)
-        cut = _forced_cut(text, a + SEGMENT_MAX, end)
+    while end - a > SEGMENT_MAX:  # (one paragraph left, no group: cut at line ends)
+        cut = _forced_cut(text, a + SEGMENT, end)
         yield a, cut
         a = cut
     if a < end:
