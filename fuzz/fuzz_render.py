@@ -28,8 +28,8 @@ FUZZ_LIMITS = fuzz_limits()
 _INPUTS = {"Q": [[1, 0], [0, 1]], "K": [[1, 2], [3, 4]], "V": [[1, 0], [0, 1]]}
 _LATEX_TOKEN = re.compile(r"\\[A-Za-z@]+|\\.|[{}$&#%^_~]", re.DOTALL)
 _LATEX_ESCAPE = re.compile(
-    r"\\text(?:backslash|asciicircum|asciitilde|less|greater|bar)\{\}|\{[][]\}"
-)
+    r"\\text(?:backslash|asciicircum|asciitilde|less|greater|bar)\{\}|\{[][]\}|\\allowbreak\{\}"
+)  # the escapes, and the break opportunities latex_user puts in long runs
 _MD_TOKEN = re.compile(r"\\.|<|\]\(|`|\$|\[", re.DOTALL)
 
 
@@ -43,8 +43,33 @@ def latex_structure(tex: str) -> Counter[str]:
     )
 
 
+_ESCAPE_OR_TICKS = re.compile(r"\\.|`+", re.DOTALL)
+
+
+def outside_code_spans(md: str) -> str:
+    """The text with every code span removed (CommonMark: a backslash-escaped backtick opens
+    nothing; a run of n backticks closes at the next run of exactly n; an unclosed run is
+    literal)."""
+    out, pos, i = [], 0, 0
+    while (m := _ESCAPE_OR_TICKS.search(md, i)) is not None:
+        tick = m.group()
+        if tick.startswith("\\"):
+            i = m.end()
+            continue
+        close = re.compile(rf"(?<!`){tick}(?!`)").search(md, m.end())
+        if close is None:
+            i = m.end()
+            continue
+        out.append(md[pos : m.start()])
+        pos = i = close.end()
+    out.append(md[pos:])
+    return "".join(out)
+
+
 def markdown_structure(md: str) -> Counter[str]:
-    """Raw HTML openers, link syntax, code and math delimiters of a Markdown text."""
+    """Raw HTML openers, link syntax, code and math delimiters of a Markdown text outside
+    code spans (inert: the escaper itself puts backslashes and dollar signs in them)."""
+    md = outside_code_spans(md)
     return Counter(t for t in _MD_TOKEN.findall(md) if not t.startswith("\\"))
 
 

@@ -14,7 +14,7 @@ from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.judge import check
 from symattn.present.assets import katex_assets
 from symattn.present.document import DocMeta, DocOptions, build_document
-from symattn.present.notebook import summary_html, summary_latex, summary_markdown, summary_text
+from symattn.present.notebook import summary_html, summary_latex, summary_markdown
 from symattn.present.render import render_html, render_latex, render_markdown
 from symattn.read import audit
 
@@ -65,9 +65,6 @@ class AttentionResult(engine.AttentionResult):
         :mod:`symattn.present.assets`)."""
         templates = kw.pop("templates", None)
         return render_html(self._document(lang, **kw), templates=templates, assets=katex_assets())
-
-    def __repr__(self) -> str:
-        return summary_text(self)
 
     def _repr_html_(self) -> str:
         return summary_html(self)

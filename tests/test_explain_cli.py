@@ -33,8 +33,6 @@ def test_thinking_machines_zh(capsys: pytest.CaptureFixture[str]) -> None:
 )
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_formats_to_file(tmp_path: Path, fmt: str, marker: str, lang: str) -> None:
-    if fmt == "html":
-        require_module("symattn.present.assets").katex_dir()
     out = tmp_path / "doc.out"
     assert main(["explain", TM, "--format", fmt, "--lang", lang, "-o", str(out)]) == 0
     text = out.read_text(encoding="utf-8")

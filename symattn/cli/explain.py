@@ -25,8 +25,8 @@ EPILOG = """examples:
   symattn explain docs/examples/thinking_machines.toml --check -o errata.md
 
 --digits is the number of decimal places of every rounded number (ties to even).
---format html inlines KaTeX (set SYMATTN_KATEX_DIR to the dist folder of the npm package
-katex; a source checkout finds .ci/node on its own). --templates DIR runs in a jinja2 sandbox.
+--format html inlines the KaTeX shipped with symattn (SYMATTN_KATEX_DIR may name another
+KaTeX 0.16 dist folder): the page works offline. --templates DIR runs in a jinja2 sandbox.
 See docs/explain.md."""
 
 #: output format -> render function name in symattn.present.render

@@ -13,7 +13,7 @@ from symattn.engine.trace import Step, Trace
 from symattn.exact import ExactTensor, Surd
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class AttentionResult:
     """Every stage of one attention computation, exactly.
 
@@ -25,6 +25,24 @@ class AttentionResult:
     trace: Trace
     query_labels: tuple[str, ...] | None = None
     key_labels: tuple[str, ...] | None = None
+
+    def describe(self) -> str:
+        """One line: the shape of the problem (never raises)."""
+        try:
+            w = self.weights.shape
+            lead = f" x {w[:-2]}" if len(w) > 2 else ""
+            return f"AttentionResult: {w[-2]} queries x {w[-1]} keys{lead}"
+        except Exception:  # noqa: BLE001 - a repr must never raise
+            return "AttentionResult"
+
+    def __repr__(self) -> str:
+        """The shape, then the weights and the output as numpy prints arrays (values decided
+        from certified bounds; see :mod:`symattn.exact.display`)."""
+        head = self.describe()
+        try:
+            return f"{head}\nweights = {self.weights!r}\noutput = {self.output!r}"
+        except Exception:  # noqa: BLE001 - a repr must never raise
+            return head
 
     def stage(self, name: str) -> ExactTensor:
         """The value of the last step called ``name`` (``"scores"``, ``"weights"``, ...)."""

@@ -72,6 +72,26 @@ class Surd:
     def __add__(self, other: Fraction | int) -> Surd:
         return Surd(self.p + Fraction(other), self.q, self.r)
 
+    def sign(self) -> int:
+        """The sign of the value (-1, 0 or 1), decided exactly."""
+        sp = (self.p > 0) - (self.p < 0)
+        sq = (self.q > 0) - (self.q < 0)
+        if sq == 0 or sp == sq:
+            return sp if sq == 0 else sq
+        if sp == 0:
+            return sq
+        # opposite signs: compare p^2 with q^2 r
+        big = self.p * self.p - self.q * self.q * self.r
+        return sp * ((big > 0) - (big < 0))
+
+    def compare(self, other: Surd) -> int:
+        """The sign of ``self - other``, decided exactly; both share the radical unless one
+        of them is rational."""
+        if self.r != other.r and self.q != 0 and other.q != 0:
+            raise InputError("cannot compare numbers with different radicals")
+        r = self.r if self.q != 0 else other.r
+        return Surd(self.p - other.p, self.q - other.q, r).sign()
+
     def sympy(self) -> sympy.Expr:
         """The value as a sympy expression, e.g. ``5*sqrt(2)/4``."""
         import sympy  # lazy: importing symattn does not load sympy

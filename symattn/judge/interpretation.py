@@ -43,18 +43,7 @@ def compare(a: Surd | None, b: Surd | None) -> int:
     """The sign of ``a - b`` for two logits of one row (``None`` is a masked ``-inf``)."""
     if a is None or b is None:
         return (a is not None) - (b is not None)
-    if a.r != b.r and a.q != 0 and b.q != 0:
-        raise InputError("logits of one row with different square roots")
-    r = a.r if a.q != 0 else b.r
-    p, q = a.p - b.p, a.q - b.q  # the difference p + q*sqrt(r)
-    if q == 0:
-        return (p > 0) - (p < 0)
-    sp, sq = (p > 0) - (p < 0), (q > 0) - (q < 0)
-    if sp == 0 or sp == sq:
-        return sq if sp == 0 else sp
-    # opposite signs: compare p^2 with q^2 r
-    big = (p * p > q * q * r) - (p * p < q * q * r)
-    return sp * big
+    return a.compare(b)
 
 
 def _logit(res: AttentionResult, index: tuple[int, ...]) -> Surd | None:

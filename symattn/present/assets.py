@@ -1,10 +1,9 @@
 """KaTeX for HTML pages: its script and style sheet, inlined so a page works offline.
 
-symattn does not ship KaTeX. ``--format html`` reads it from the ``dist`` folder of the npm
-package ``katex`` (0.16): the folder named by the environment variable ``SYMATTN_KATEX_DIR``,
-else ``.ci/node/node_modules/katex/dist`` of a source checkout (where ``bash .ci/run`` and
-``npm install --prefix .ci/node katex`` put it). The fonts are inlined as ``data:`` URIs
-(woff2 only), so the page needs no network and no other file.
+symattn ships KaTeX (MIT licence) unchanged in ``templates/assets/katex/``: ``katex.min.js``,
+``katex.min.css`` and the woff2 fonts of the npm package's ``dist`` folder. The environment
+variable ``SYMATTN_KATEX_DIR`` may name another ``dist`` folder (another KaTeX 0.16). The
+fonts are inlined as ``data:`` URIs, so the page needs no network and no other file.
 """
 
 from __future__ import annotations
@@ -18,11 +17,10 @@ from functools import lru_cache
 from pathlib import Path
 
 from symattn.errors import InputError
+from symattn.present.resources import templates_dir
 
 #: the environment variable naming KaTeX's dist folder
 ENV = "SYMATTN_KATEX_DIR"
-#: the checkout's copy (``bash .ci/run`` installs it)
-CHECKOUT = Path(__file__).resolve().parents[2] / ".ci" / "node" / "node_modules" / "katex" / "dist"
 _FONT_FACE = re.compile(r"src:url\(fonts/([A-Za-z0-9_-]+)\.woff2\)[^;}]*")
 
 
@@ -38,15 +36,12 @@ class KatexAssets:
 def katex_dir() -> Path:
     """KaTeX's ``dist`` folder; an error saying how to get it when there is none."""
     named = os.environ.get(ENV)
-    candidates = [Path(named)] if named else []
-    candidates.append(CHECKOUT)
-    for folder in candidates:
-        if (folder / "katex.min.js").is_file() and (folder / "katex.min.css").is_file():
-            return folder
-    raise InputError(
-        "--format html needs KaTeX (it is inlined so the page works offline): run "
-        "'npm install katex@0.16' and set SYMATTN_KATEX_DIR to its node_modules/katex/dist"
-    )
+    folder = Path(named) if named else templates_dir() / "assets" / "katex"
+    if (folder / "katex.min.js").is_file() and (folder / "katex.min.css").is_file():
+        return folder
+    if named:
+        raise InputError(f"{ENV}={named}: no katex.min.js and katex.min.css in that folder")
+    raise InputError(f"KaTeX is missing from {folder}; reinstall symattn")
 
 
 @lru_cache(maxsize=4)
@@ -63,10 +58,11 @@ def _load(folder: str) -> KatexAssets:
     js = (root / "katex.min.js").read_text(encoding="utf-8")
     if "</script" in js.lower() or "</style" in css.lower():
         raise InputError(f"{root}: this KaTeX cannot be inlined in a page")
-    package = root.parent / "package.json"
     version = "unknown"
-    if package.is_file():
-        version = str(json.loads(package.read_text(encoding="utf-8")).get("version", version))
+    for package in (root / "package.json", root.parent / "package.json"):  # shipped; npm's
+        if package.is_file():
+            version = str(json.loads(package.read_text(encoding="utf-8")).get("version", version))
+            break
     return KatexAssets(version, css, js)
 
 

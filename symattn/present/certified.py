@@ -103,20 +103,6 @@ def certified_sign(t: ExactTensor, idx: tuple[int, ...], x: Fraction, limits: Li
     return certified_signs(t, [(idx, x)], limits)[0]
 
 
-def surd_sign(a: Fraction, b: Fraction, r: int) -> int:
-    """The sign of ``a + b*sqrt(r)``, exactly."""
-    if b == 0 or r == 1:
-        v = a + b if r == 1 else a
-        return (v > 0) - (v < 0)
-    if a == 0:
-        return (b > 0) - (b < 0)
-    if (a > 0) == (b > 0):
-        return 1 if a > 0 else -1
-    # opposite signs: compare a^2 with b^2 r
-    big = a * a - b * b * r
-    return (1 if a > 0 else -1) * ((big > 0) - (big < 0))
-
-
 class Numbers:
     """Rounds entries of the result's stages and records every number shown."""
 

@@ -83,6 +83,30 @@ def _escaper(table: Mapping[str, str]) -> Callable[[str], str]:
 escape_latex = _escaper(LATEX_SPECIALS)
 escape_markdown = _escaper(MARKDOWN_SPECIALS)
 
+#: a run this long with no space (a URL, a path) gets break opportunities in LaTeX prose
+_LONG_RUN = re.compile(r"\S{25,}")
+#: ... after its punctuation, and at least every :data:`_CHUNK` characters
+_BREAK_AFTER = re.compile(r"(?<=[/.\-_?&=#:,;])")
+_CHUNK = 20
+
+
+def latex_user(text: str) -> str:
+    """User text in LaTeX prose, escaped; long unbroken runs may break (``\\allowbreak``)
+    after their punctuation or every few characters, so a URL does not run off the page."""
+    out: list[str] = []
+    pos = 0
+    for m in _LONG_RUN.finditer(text):
+        out.append(escape_latex(text[pos : m.start()]))
+        pieces = [
+            part[i : i + _CHUNK]
+            for part in _BREAK_AFTER.split(m.group())
+            for i in range(0, len(part), _CHUNK)
+        ]
+        out.append(r"\allowbreak{}".join(escape_latex(p) for p in pieces))
+        pos = m.end()
+    out.append(escape_latex(text[pos:]))
+    return "".join(out)
+
 
 def escape_html(text: str) -> str:
     """Text for HTML (quotes too: it may sit in an attribute)."""
@@ -146,7 +170,7 @@ FORMATS: Mapping[str, Format] = MappingProxyType(
         "latex": Format(
             "latex",
             escape_latex,
-            escape_latex,
+            latex_user,
             lambda s: r"\texttt{" + escape_latex(s) + "}",
             lambda m: f"${m}$",
             lambda m: f"\\[\n{m}\n\\]",

@@ -2,20 +2,13 @@
 
 from __future__ import annotations
 
-from symattn.errors import InputError, PrecisionError
+from symattn.errors import PrecisionError
 from symattn.exact import Surd
-from symattn.present.certified import Numbers, certified_signs, surd_sign
+from symattn.present.certified import Numbers, certified_signs
 from symattn.present.layout import vector
 from symattn.present.model import Msg, Seg, count_seg, math_seg, msg, token_seg
 from symattn.present.numbers import rational_latex
 from symattn.present.view import View
-
-
-def _compare(a: Surd, b: Surd) -> int:
-    """The sign of ``a - b`` for two scores of one row, exactly."""
-    if a.r == b.r or a.q == 0 or b.q == 0:
-        return surd_sign(a.p - b.p, a.q - b.q, a.r if a.q else b.r)
-    raise InputError("cannot compare scores with different radicals")  # not produced by the engine
 
 
 def top_keys(scores: dict[int, Surd]) -> list[int]:
@@ -23,7 +16,7 @@ def top_keys(scores: dict[int, Surd]) -> list[int]:
     active = list(scores)
     top = [active[0]]
     for j in active[1:]:
-        c = _compare(scores[j], scores[top[0]])
+        c = scores[j].compare(scores[top[0]])
         if c > 0:
             top = [j]
         elif c == 0:

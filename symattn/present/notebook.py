@@ -15,7 +15,6 @@ import html
 from collections.abc import Callable
 
 from symattn.engine.result import AttentionResult
-from symattn.exact.display import tensor_repr
 from symattn.present.certified import Numbers
 from symattn.present.heatmap import heatmap_svg
 from symattn.present.layout import MAX_COLS, MAX_ROWS, matrix, positions, shown
@@ -31,12 +30,7 @@ MAX_VIEWS = 4
 
 def describe(result: AttentionResult) -> str:
     """One line: the shape of the problem (never raises)."""
-    try:
-        w = result.weights.shape
-        lead = f" x {w[:-2]}" if len(w) > 2 else ""
-        return f"AttentionResult: {w[-2]} queries x {w[-1]} keys{lead}"
-    except Exception:  # noqa: BLE001 - a repr must never raise
-        return "AttentionResult"
+    return AttentionResult.describe(result)
 
 
 def _views(result: AttentionResult) -> list[View]:
@@ -44,16 +38,6 @@ def _views(result: AttentionResult) -> list[View]:
     q = result.query_labels or tuple(str(i + 1) for i in range(L))
     k = result.key_labels or tuple(str(j + 1) for j in range(S))
     return list(views_of(result, q, k))[:MAX_VIEWS]
-
-
-def summary_text(result: AttentionResult) -> str:
-    """``repr`` of a result: its shape, then weights and output as numpy would print them."""
-    head = describe(result)
-    try:
-        weights, output = tensor_repr(result.weights), tensor_repr(result.output)
-        return f"{head}\nweights = {weights}\noutput = {output}"
-    except Exception:  # noqa: BLE001
-        return head
 
 
 def _table(view: View, nums: Numbers, stage: str, shape: tuple[int, int], cols: list[str]) -> str:

@@ -207,6 +207,19 @@ def audit_json(reports: Sequence[AuditReport], lang: str = "en") -> dict[str, ob
     }
 
 
+def _audit_counts(r: AuditReport) -> dict[str, int]:
+    """What the summary line counts: claims checked, findings by severity (a note, such as
+    missing-input, accuses nothing), and what was not checked."""
+    by = {s: sum(1 for f in r.findings if f.severity == s) for s in ("error", "warning", "info")}
+    return {
+        "checked": r.checked,
+        "errors": by["error"],
+        "warnings": by["warning"],
+        "notes": by["info"],
+        "unparsed": len(r.unparsed),
+    }
+
+
 def _coverage_json(r: AuditReport) -> dict[str, object]:
     return {**r.coverage(), "not_read": r.not_read()}
 
@@ -232,9 +245,7 @@ def audit_text(reports: Sequence[AuditReport], lang: str = "en") -> str:
             lines.append(
                 f"{_one_line(r.path)}: {words['recognised']} {recognised_text(r.recognised, lang)}"
             )
-        summary = words["audit_summary"].format(
-            findings=len(r.findings), checked=r.checked, unparsed=len(r.unparsed)
-        )
+        summary = words["audit_summary"].format(**_audit_counts(r))
         coverage = catalog(lang, "audit", keys=("report_coverage",))["report_coverage"]
         lines.append(f"{_one_line(r.path)}: {summary} {coverage.format(**r.coverage())}")
     return "\n".join(lines) + "\n"
@@ -254,9 +265,7 @@ def audit_markdown(reports: Sequence[AuditReport], lang: str = "en") -> str:
     files = [
         {
             "path": r.path,
-            "summary": _report_texts(lang)["audit_summary"].format(
-                checked=r.checked, findings=len(r.findings), unparsed=len(r.unparsed)
-            )
+            "summary": _report_texts(lang)["audit_summary"].format(**_audit_counts(r))
             + " "
             + catalog(lang, "audit", keys=("report_coverage",))["report_coverage"].format(
                 **r.coverage()

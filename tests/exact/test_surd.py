@@ -73,3 +73,27 @@ def test_surd_arithmetic_and_arb() -> None:
     with flint.ctx.workprec(80):
         assert (s.arb() * s.arb() - flint.arb(1) / 2).contains(0)
     assert str(s) == "sqrt(2)/2"
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "r", "sign"),
+    [
+        (Fraction(0), Fraction(1), 2, 1),
+        (Fraction(3), Fraction(-2), 2, 1),  # 3 > 2 sqrt(2) = 2.83
+        (Fraction(2), Fraction(-2), 2, -1),  # 2 < 2.83
+        (Fraction(-3), Fraction(2), 2, -1),
+        (Fraction(2), Fraction(-1), 4, 0),  # sqrt(4) = 2, exactly
+        (Fraction(1), Fraction(-1), 1, 0),
+        (Fraction(-1), Fraction(0), 3, -1),
+    ],
+)
+def test_sign(a: Fraction, b: Fraction, r: int, sign: int) -> None:
+    assert Surd(a, b, r).sign() == sign
+    assert Surd(Fraction(0)).compare(Surd(-a, -b, r)) == sign
+
+
+def test_compare_rational_with_any_radical_and_refuses_two_radicals() -> None:
+    assert Surd(Fraction(1), Fraction(1), 2).compare(Surd(Fraction(5, 2))) == -1  # 2.41 < 2.5
+    assert Surd(Fraction(3)).compare(Surd(Fraction(0), Fraction(2), 2)) == 1  # 3 > 2.83
+    with pytest.raises(InputError):
+        Surd(Fraction(0), Fraction(1), 2).compare(Surd(Fraction(0), Fraction(1), 3))

@@ -7,9 +7,8 @@ from pathlib import Path
 import pytest
 
 from symattn.errors import InputError
-from symattn.present.assets import CHECKOUT, ENV, katex_assets, katex_dir
-
-from ..conftest import require_tool
+from symattn.present.assets import ENV, katex_assets, katex_dir
+from symattn.present.resources import templates_dir
 
 
 def _fake_dist(root: Path, js: str = "var katex={};") -> Path:
@@ -38,11 +37,17 @@ def test_the_environment_variable_names_the_folder(
     assert katex_dir() == root
 
 
-def test_no_katex_is_one_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_folder_without_katex_is_one_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv(ENV, str(tmp_path / "absent"))
-    monkeypatch.setattr("symattn.present.assets.CHECKOUT", tmp_path / "none")
-    with pytest.raises(InputError, match="SYMATTN_KATEX_DIR"):
+    with pytest.raises(InputError, match="SYMATTN_KATEX_DIR=.*no katex.min.js"):
         katex_dir()
+
+
+def test_without_the_variable_the_shipped_copy_is_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(ENV, raising=False)
+    assert katex_dir() == templates_dir() / "assets" / "katex"
 
 
 def test_a_script_that_would_end_the_page_is_refused(tmp_path: Path) -> None:
@@ -50,8 +55,8 @@ def test_a_script_that_would_end_the_page_is_refused(tmp_path: Path) -> None:
         katex_assets(_fake_dist(tmp_path / "dist", "a='</script>'"))
 
 
-def test_the_checkout_copy_is_real_katex() -> None:
-    if not (CHECKOUT / "katex.min.js").is_file():
-        require_tool("katex-in-.ci-node")  # skips off CI, fails on CI
-    assets = katex_assets(CHECKOUT)
+def test_the_shipped_copy_is_real_katex_with_its_licence() -> None:
+    root = templates_dir() / "assets" / "katex"
+    assets = katex_assets(root)
     assert assets.version.startswith("0.16") and assets.css.count("data:font/woff2") >= 10
+    assert "MIT License" in (root / "LICENSE").read_text(encoding="utf-8")

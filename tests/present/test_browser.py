@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from symattn.present.assets import CHECKOUT, katex_assets
+from symattn.present.assets import katex_assets
 from symattn.present.document import DocOptions, build_document, meta_from_spec
 from symattn.present.render import render_html
 from symattn.spec import load_spec
@@ -40,8 +40,6 @@ def browser() -> Iterator[Any]:
     sync = require_module("playwright.sync_api")
     if not Path(CHROMIUM).is_file():
         require_tool("chromium")
-    if not (CHECKOUT / "katex.min.js").is_file():
-        require_tool("katex-in-.ci-node")
     with sync.sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield b

@@ -11,7 +11,7 @@ from symattn import scaled_dot_product_attention
 from symattn.config import Limits
 from symattn.exact import Surd
 from symattn.numbers.rounding import round_decimals
-from symattn.present.certified import certified_round, certified_sign, surd_sign
+from symattn.present.certified import certified_round, certified_sign
 from symattn.present.document import DocOptions, build_document, meta_from_spec
 from symattn.spec import load_spec
 
@@ -45,22 +45,6 @@ def test_every_shown_number_is_the_rounding_of_its_exact_value(seed: str, digits
         hi = round_decimals(ball.upper * shown.factor, digits)
         assert lo == hi == Decimal(shown.text), shown
         assert len(shown.text.split(".")[1]) == digits if digits else "." not in shown.text
-
-
-@pytest.mark.parametrize(
-    ("a", "b", "r", "sign"),
-    [
-        (Fraction(0), Fraction(1), 2, 1),
-        (Fraction(3), Fraction(-2), 2, 1),  # 3 > 2 sqrt(2) = 2.83
-        (Fraction(2), Fraction(-2), 2, -1),  # 2 < 2.83
-        (Fraction(-3), Fraction(2), 2, -1),
-        (Fraction(2), Fraction(-1), 4, 0),  # sqrt(4) = 2, exactly
-        (Fraction(1), Fraction(-1), 1, 0),
-        (Fraction(-1), Fraction(0), 3, -1),
-    ],
-)
-def test_surd_sign(a: Fraction, b: Fraction, r: int, sign: int) -> None:
-    assert surd_sign(a, b, r) == sign
 
 
 def test_certified_sign_exact_and_irrational() -> None:

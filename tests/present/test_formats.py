@@ -11,6 +11,7 @@ from symattn.present.formats import (
     code_span,
     escape_latex,
     escape_markdown,
+    latex_user,
     markdown_text,
     math_text,
 )
@@ -121,3 +122,21 @@ def msg_any(key: str, **params: Seg) -> Msg:
     object.__setattr__(m, "params", params)
     object.__setattr__(m, "count", None)
     return m
+
+
+@pytest.mark.parametrize(
+    ("text", "out"),
+    [
+        ("short words stay whole", "short words stay whole"),
+        ("https://ex.org/a_b/c?x=1", r"https://ex.org/a\_b/c?x=1"),  # under 25 characters
+        (
+            "see https://example.org/posts/attention_101",
+            r"see https:\allowbreak{}/\allowbreak{}/\allowbreak{}example.\allowbreak{}org/"
+            r"\allowbreak{}posts/\allowbreak{}attention\_\allowbreak{}101",
+        ),
+        ("a" * 45, "a" * 20 + r"\allowbreak{}" + "a" * 20 + r"\allowbreak{}" + "a" * 5),
+        ("{" * 30, r"\{" * 20 + r"\allowbreak{}" + r"\{" * 10),
+    ],
+)
+def test_latex_user_text_breaks_long_runs_and_stays_escaped(text: str, out: str) -> None:
+    assert latex_user(text) == out

@@ -74,7 +74,7 @@ def test_hostile_names_markdown(lang: str) -> None:
 def test_hostile_names_latex(lang: str) -> None:
     text = render_latex(_hostile_doc(lang))
     assert r"\input{" not in text and r"\textbackslash{}input\{/etc/passwd\}" in text
-    assert r"\$x\$" in text and "a\\_b\\textasciicircum{}c" in text
+    assert r"\$x\$" in text and r"a\_\allowbreak{}b\textasciicircum{}c" in text
 
 
 def test_hostile_names_html() -> None:
@@ -217,6 +217,24 @@ def test_latex_compiles_and_nothing_overflows(
     log = (tmp_path / "doc.log").read_text(encoding="utf-8", errors="replace")
     assert [w for w in overfull_boxes(log) if w > OVERFULL_PT] == []
     assert "Missing character" not in log
+
+
+def test_a_long_source_url_and_title_fit_the_page(tmp_path: Path) -> None:
+    url = "https://example.org/" + "/".join(f"section_{i}" for i in range(12)) + "?q=" + "x" * 60
+    result = scaled_dot_product_attention([[1, 0]], [[1, 0], [0, 1]], [[1, 2], [3, 4]])
+    meta = DocMeta(title="A" * 90, source=url, notes="see " + url, lang="en")
+    xelatex = require_tool("xelatex")
+    (tmp_path / "doc.tex").write_text(render_latex(build_document(result, meta)), "utf-8")
+    run = subprocess.run(
+        [xelatex, "-interaction=nonstopmode", "-halt-on-error", "doc.tex"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stdout[-3000:]
+    log = (tmp_path / "doc.log").read_text(encoding="utf-8", errors="replace")
+    assert [w for w in overfull_boxes(log) if w > OVERFULL_PT] == []
 
 
 def test_hostile_latex_compiles(tmp_path: Path) -> None:

@@ -89,12 +89,21 @@ def test_check_markdown_of_a_clean_report() -> None:
     assert "No wrong or doubtful numbers found." in md and "Claims checked: 3." in md
 
 
+def test_a_note_is_counted_as_a_note_not_as_a_problem() -> None:
+    r = audit("The weights are 0.79, 0.17 and 0.04; the output is [9.68, 42.98].\n", path="w.md")
+    assert [f.code for f in r.findings] == ["missing-input"]
+    line = audit_text([r]).splitlines()[-1]
+    assert "Errors: 0. Warnings: 0. Notes: 1." in line
+
+
 def test_audit_reports() -> None:
     r = _audited()
     text = audit_text([r])
-    assert text.splitlines()[-1].startswith(f"seed.txt: Findings: {len(r.findings)}.")
+    errors = sum(1 for f in r.findings if f.severity == "error")
+    assert errors > 0
+    assert f"Claims checked: {r.checked}. Errors: {errors}. " in text.splitlines()[-1]
     zh = audit_text([r], "zh").splitlines()
-    assert zh[-1].startswith(f"seed.txt: 发现 {len(r.findings)} 处问题")
+    assert zh[-1].startswith(f"seed.txt: 共核对 {r.checked} 个数：错误 {errors} 处")
     assert all(": not checked:" not in line for line in zh)
     data = audit_json([r], "zh")
     files = data["files"]
