@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
 from dataclasses import replace
 
 from symattn.config import Limits
@@ -34,10 +35,14 @@ def read_code(r: Reading, i: int, b: Block, line_starts: list[int], limits: Limi
             _text_run(r, i, text, run[0][1].start, run[-1][1].end, run[0][0], line_starts, limits)
             run.clear()
 
-    for st in iter_statements(text, b.start, b.end):
+    for st, after in _with_next(iter_statements(text, b.start, b.end)):
         if r.full:
             r.stop(st.start)
             break
+        if st.tree is not None and after is not None and _continues(after):
+            # `Scores = [0.1*0.42, ...]` then `= [0.042, ...]`: a chain written as text,
+            # whose first line happens to be Python
+            st = replace(st, tree=None)
         index = len(r.statements)
         r.statements.append((i, st))
         if st.tree is None:
@@ -50,6 +55,25 @@ def read_code(r: Reading, i: int, b: Block, line_starts: list[int], limits: Limi
         for g in _comment_grids(r, st, limits):
             r.grids.append(Placed(g, i, "comment", index))
     flush()
+
+
+def _with_next(items: Iterator[Statement]) -> Iterator[tuple[Statement, Statement | None]]:
+    """Each statement with the one after it (None for the last), parsed one ahead."""
+    current = next(items, None)
+    while current is not None:
+        after = next(items, None)
+        yield current, after
+        current = after
+
+
+def _continues(st: Statement) -> bool:
+    """Whether a line that is not Python continues the chain above it (``= [0.042, …]``,
+    ``≈ 0.5``)."""
+    return st.tree is None and st.text.lstrip().startswith(CONTINUATION)
+
+
+#: how a line that continues a chain begins
+CONTINUATION = ("=", "≈", "\\approx")
 
 
 def _text_run(

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from symattn.numbers import Written
 from symattn.read.dataflow import Derivation
 from symattn.read.facts import INPUT_ROLES, Fact
 from symattn.read.observations import Spot
@@ -29,6 +30,7 @@ __all__ = [
     "rows_of",
     "signatures",
     "spec_inputs",
+    "spec_text",
     "transposed",
     "v_of",
 ]
@@ -50,7 +52,7 @@ class Input:
 
 
 def rows_of(f: Fact) -> tuple[tuple[str, ...], ...]:
-    vals = tuple(s.written.text if s is not None else "0" for s in f.spots)
+    vals = tuple(spec_text(s.written) if s is not None else "0" for s in f.spots)
     if len(f.dims) == 1:
         return (vals,)
     width = f.dims[-1]
@@ -192,6 +194,20 @@ def signatures(inputs: dict[int, Input]) -> set[tuple[str, ...]]:
         out.add(tuple(canon(x) for r in transposed(i.rows) for x in r))
         out.update(tuple(canon(x) for x in r) for r in i.rows)
     return out
+
+
+def spec_text(w: Written) -> str:
+    """A number as a spec reads it: as written, but ``87%`` as ``0.87`` (the same decimals,
+    in units: a percentage with n decimals is a fraction with n + 2)."""
+    if not w.text.endswith("%") or w.decimals is None:
+        return w.text
+    q = w.value * 10**w.decimals
+    if q.denominator != 1:
+        return w.text
+    n = abs(q.numerator)
+    digits = str(n).rjust(w.decimals + 1, "0")
+    sign = "-" if w.value < 0 else ""
+    return f"{sign}{digits[: -w.decimals]}.{digits[-w.decimals :]}" if w.decimals else sign + digits
 
 
 def canon(text: str) -> str:

@@ -270,6 +270,9 @@ def _one(
             if st == f.step and pos[:1] == f.position[:1]
         ):
             continue
+        if f.code == "dk-mismatch" and (f.step, f.position) not in problem.spots:
+            out += _divided_wrongly(spec, problem, f, flagged, accepted, limits)
+            continue
         spot: Spot | None = problem.spots.get((f.step, f.position)) if f.step else None
         if spot is None and f.step == "weights" and len(f.position) == 1:
             spot = next(
@@ -294,10 +297,45 @@ def _one(
                     f.expected,
                     f.message,
                     f"level2:{f.message_key}",
+                    alternatives=f.alternatives,  # (a second cause ``check`` found)
                 ),
             )
         )
     return out, rescued
+
+
+def _divided_wrongly(
+    spec: Spec,
+    problem: Problem,
+    f: Finding,
+    flagged: set[tuple[str, tuple[str, ...]]],
+    accepted: frozenset[Rounding],
+    limits: Limits,
+) -> list[tuple[int, Finding]]:
+    """``dk-mismatch`` found from the scaled scores (the text writes no divisor): on each
+    scaled score the text writes that is wrong with the stated divisor and that ``check``
+    judged right in the author's frame (it holds only with the author's divisor)."""
+    result = spec.run()
+    queries, keys = list(spec.query_tokens), list(spec.tokens)
+    out: list[tuple[int, Finding]] = []
+    for (step, pos), spot in problem.spots.items():
+        if step != "scaled_scores" or (step, pos) in flagged or len(pos) != 2:
+            continue
+        if pos[0] not in queries or pos[1] not in keys:
+            continue
+        entry = TensorEntry(result.scaled_scores, (queries.index(pos[0]), keys.index(pos[1])))
+        try:
+            v = judge(spot.written, entry, accepted=accepted, limits=limits)
+        except (ValueError, OverflowError):
+            continue
+        if v.code is None or v.code in ("float-representation", "undecided"):
+            continue
+        where = TextLocation(spot.line, spot.column)
+        claimed, msg = spot.written.text, f.message
+        out.append(
+            (spot.at, Finding(f.code, f.severity, where, claimed, v.exact, v.expected, msg, "dk"))
+        )
+    return out
 
 
 #: the stages of a query row, in order (the first stated one confirms an assumed problem)

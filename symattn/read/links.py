@@ -16,6 +16,7 @@ from symattn.read.notations import (
     EXPRESSION_START,
     PROSE_END,
     SENTENCE_END,
+    TAIL_NOTE,
     TAIL_SYMBOL,
     WORD_AFTER,
 )
@@ -117,6 +118,8 @@ def read_link(text: str, last: bool, limits: Limits) -> Parsed:
     """A later link; the last one may end in prose (``= 0.82，即…``, ``= 2 here.``, ``= 2.``)."""
     if last and (end := SENTENCE_END.regex.match(text)) is not None:
         text = end.group("body")
+    if last and (note := TAIL_NOTE.find(text)) is not None:
+        text = text[: note.start()]  # `≈ 87% \quad \text{(animal)}`: a note, not math
     try:
         return Parsed("expr", parse(text, limits=limits, normalized=True))
     except SymattnError as first_error:

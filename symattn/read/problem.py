@@ -35,6 +35,7 @@ from symattn.read.inputs import (
     restated,
     signatures,
     spec_inputs,
+    spec_text,
     v_of,
 )
 from symattn.read.observations import Spot
@@ -116,7 +117,9 @@ class _Built:
             old = rc[stage]
             if partial and isinstance(old, dict) and not mine & set(old):
                 # ``w_1 ≈ 0.89`` then ``w_2 ≈ 0.11``: one row of weights, key by key
-                old.update({c: v.written.text for c, v in zip(cols, values, strict=True) if v})
+                old.update(
+                    {c: spec_text(v.written) for c, v in zip(cols, values, strict=True) if v}
+                )
                 used.add(i)
                 for c, v in zip(cols, values, strict=True):
                     if v is not None:
@@ -128,12 +131,12 @@ class _Built:
             s = values[0]
             if s is None:
                 return
-            rc["sum"] = s.written.text
+            rc["sum"] = spec_text(s.written)
             spots[(_STEP["sum"], (row,))] = s
             self.owners[k][(_STEP["sum"], (row,))] = i
             used.add(i)
             return
-        texts = [s.written.text if s is not None else None for s in values]
+        texts = [spec_text(s.written) if s is not None else None for s in values]
         if any(t is None for t in texts):
             if stage == "output":
                 return
@@ -439,7 +442,9 @@ def _token_claims(
         width = f.dims[-1]
         for r, t in enumerate(chosen):
             cells = f.spots[r * width : (r + 1) * width]
-            tokens.setdefault(t, {})[f.role] = [s.written.text for s in cells if s is not None]
+            tokens.setdefault(t, {})[f.role] = [
+                spec_text(s.written) for s in cells if s is not None
+            ]
             for j, spot in enumerate(cells):
                 if spot is not None:
                     built.layer(0)[1][(f.role.upper(), (t, str(j)))] = spot

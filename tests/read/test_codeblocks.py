@@ -24,3 +24,19 @@ def test_code_lines_that_are_text_are_read_as_text() -> None:
     text = "```\nScores = [1, 2] = [1, 2]\n```\n"
     r = read_text(text)
     assert [c.text for c in r.chains] == ["Scores = [1, 2] = [1, 2]"]
+
+
+def test_a_python_line_continued_by_equals_lines_is_a_chain() -> None:
+    """``Scores = [0.1*0.42 + ...]`` parses as Python, but the ``= ...`` lines under it make it
+    the first link of a chain written as text."""
+    text = "```\nS = [0.1*0.42 + 0.2*0.40]\n  = [0.042 + 0.08]\n  = [0.122]\n```\n"
+    r = read_text(text)
+    assert [c.text for c in r.chains] == ["S = [0.1*0.42 + 0.2*0.40] = [0.042 + 0.08] = [0.122]"]
+    assert r.grids == [] or all(p.how != "code" for p in r.grids)
+
+
+def test_a_python_line_alone_stays_python() -> None:
+    r = read_text("```python\nS = [0.12, 0.2]\nprint(S)\n```\n")
+    assert r.chains == [] and [p.how for p in r.grids] == ["code"]
+    r = read_text("```python\nS = [0.12, 0.2]\n= [0.12, 0.2]\n```\n")
+    assert [c.text for c in r.chains] == ["S = [0.12, 0.2] = [0.12, 0.2]"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from symattn.read.audit import audit
 from symattn.read.inputs import (
     canon,
@@ -11,8 +13,10 @@ from symattn.read.inputs import (
     restated,
     signatures,
     spec_inputs,
+    spec_text,
     transposed,
 )
+from symattn.read.syntax import literal_numbers, parse
 
 from .texts import INPUTS, understood
 
@@ -87,3 +91,12 @@ def test_a_printout_that_restates_nothing_is_not_judged() -> None:
     printed = next(f for f in u.facts if f.how == "printout")
     assert restated(u.facts, gather(u.facts), printed) is None
     assert [f.line for f in audit(_PRINTED.format(last="22.16")).findings] == [7]
+
+
+@pytest.mark.parametrize(
+    ("text", "spec"),
+    [("87%", "0.87"), ("3%", "0.03"), ("12.5%", "0.125"), ("100%", "1.00"), ("0.5", "0.5")],
+)
+def test_spec_text_writes_a_percentage_in_units(text: str, spec: str) -> None:
+    ((w, _),) = literal_numbers(parse(text, normalized=True)) or []
+    assert spec_text(w) == spec

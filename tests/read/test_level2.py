@@ -228,3 +228,23 @@ def test_the_same_spec_is_checked_once(monkeypatch: pytest.MonkeyPatch) -> None:
         [problem, problem], "t", accepted=DEFAULT_ACCEPTED, limits=DEFAULT_LIMITS, facts=u.facts
     )
     assert len(calls) == 2 and once.findings == twice.findings and once.findings
+
+
+#: d_k = 2 stated, the scaled scores divided by 2 (d_k itself), no divisor written
+_DIVIDED_BY_D_K = (
+    INPUTS
+    + "\nd_k = 2\n\n$$ QK^T = [5, 2] $$\n\n$$ \\frac{{QK^T}}{{\\sqrt{{d_k}}}} = {scaled} $$\n"
+)
+
+
+def test_a_divisor_found_from_the_scaled_scores_lands_on_them() -> None:
+    """No divisor is written: ``dk-mismatch`` goes on the scaled scores that hold only with the
+    author's divisor (2.5 = 5/2, exact 5/√2); 1 = 2/2 rounds 2/√2 = 1.41 too: not accused."""
+    r = audit(_DIVIDED_BY_D_K.format(scaled="[2.5, 1]"))
+    got = [(f.code, f.claimed, f.exact) for f in r.findings]
+    assert got == [("dk-mismatch", "2.5", "3.5355")]
+    assert r.findings[0].message.params["divisor"] == "2"
+
+
+def test_scaled_scores_right_with_the_stated_divisor_get_no_dk_mismatch() -> None:
+    assert audit(_DIVIDED_BY_D_K.format(scaled="[3.54, 1.41]")).findings == ()

@@ -60,3 +60,9 @@ def test_a_middle_link_is_math_or_an_error() -> None:
 def test_label_of() -> None:
     assert label_of("output_{它}", DEFAULT_LIMITS) == "output_它"
     assert label_of("1 + x", DEFAULT_LIMITS) is None
+
+
+@pytest.mark.parametrize("note", ["\\quad \\text{(animal)}", "(animal)", "\\text{（动物）}"])
+def test_a_note_after_the_last_value_names_its_token(note: str) -> None:
+    r = audit(f"$$ P_1 = \\frac{{1}}{{4}} \\approx {{26\\%}} {note} $$\n")
+    assert r.unparsed == () and [f.code for f in r.findings] == ["wrong-value"]

@@ -48,3 +48,10 @@ def test_a_text_that_starts_from_scores() -> None:
 
 def test_no_inputs_no_problem() -> None:
     assert understood("$$softmax = [0.5, 0.5]$$\n").problems == ()
+
+
+def test_weights_written_as_percentages_are_claims_in_units() -> None:
+    text = INPUTS + "\nd_k = 2\n\n$$softmax = [89\\%, 11\\%]$$\n"
+    (p,) = understood(text).problems
+    assert p.data["claims"]["rows"] == {"Thinking": {"weights": ["0.89", "0.11"]}}  # type: ignore[index]
+    build_spec(p.data, "<test>", DEFAULT_LIMITS)  # (a spec reads them)

@@ -83,6 +83,7 @@ from symattn.read.notations.text import (
     TABLE_ENVIRONMENTS,
     TABLE_RULE_NAMES,
     TABLE_RULES,
+    TAIL_NOTE,
     TAIL_SYMBOL,
     WORD_AFTER,
 )
@@ -149,6 +150,7 @@ __all__ = [
     "TABLE_ENVIRONMENTS",
     "TABLE_RULES",
     "TABLE_RULE_NAMES",
+    "TAIL_NOTE",
     "TAIL_SYMBOL",
     "TEXT_NAME",
     "TOKEN_RULES",

@@ -37,6 +37,7 @@ __all__ = [
     "TABLE_ENVIRONMENTS",
     "TABLE_RULES",
     "TABLE_RULE_NAMES",
+    "TAIL_NOTE",
     "TAIL_SYMBOL",
     "WORD_AFTER",
 ]
@@ -251,6 +252,25 @@ SENTENCE_END: Final = pattern(
     ("4", "4.5"),
     how="match",
 )
+
+TAIL_NOTE: Final = pattern(
+    "tail-note",
+    r"\s+\{?\s*[(\uff08]\s*\{?\s*[\u201c\u2018\x22']?"
+    r"(?:[A-Za-z][A-Za-z \-']*[A-Za-z]|[\u4e00-\u9fff]+)"
+    r"[\u201d\u2019\x22']?\s*\}?\s*[)\uff09]\s*\}?\s*$"
+    r"|\s+\{\s*[\u201c\u2018\x22']?(?:[A-Za-z]{2,}|[\u4e00-\u9fff]+)[\u201d\u2019\x22']?\s*\}\s*$",
+    "words in parentheses (or braces, from ``\\text{…}``) after the value: a note naming "
+    "the token it is about (``≈ 87% \\quad \\text{(animal)}``), not part of the math",
+    (
+        "{33%}   {(animal)}",
+        "0.5 (animal)",
+        "[0.43, 0.15]   ({\u201cYour\u201d})",
+        "0.3 \uff08\u52a8\u7269\uff09",
+        "0.9 {street}",
+    ),
+    ("0.5 (x)", "softmax(x)", "2 (3)", "0.5 {x}", "(animal) 0.5"),
+)
+
 
 WORD_AFTER: Final = pattern(
     "word-after",
