@@ -31,8 +31,9 @@ class Limits:
     max_file_bytes: int = 20_000_000
     #: longest line audit reads in a document
     max_line_length: int = 100_000
-    #: formulas, arrays and tables audit reads in one text (the rest is said to be not read)
-    max_formulas: int = 5_000
+    #: formulas, arrays and tables audit reads in one text (the rest is said to be not read);
+    #: a real post of 100 KB holds ~500, each costs up to a millisecond to judge
+    max_formulas: int = 2_000
     #: characters of formulas audit reads in one text (the rest is said to be not read)
     max_math_length: int = 100_000
     #: longest formula audit judges, in characters (a longer one is listed as not checked)
