@@ -40,8 +40,8 @@ class Limits:
     max_formula_length: int = 20_000
     #: characters of one text audit reads (parses into blocks, then formulas): the rest is
     #: counted by the census of numbers and said to be not read. A budget: a real post of
-    #: 100 KB is read whole in under a second; the LaTeX walker costs up to ~10 us a character
-    max_read_length: int = 500_000
+    #: 100 KB is read whole in under a second; LaTeX dense with math costs ~10 us a character
+    max_read_length: int = 300_000
     #: largest total size, in bits, of the numbers of one array given as text or as Python
     #: numbers (each entry's numerator plus denominator; one number counts as an array of
     #: one): 30-digit decimals cost ~200 bits each, and the exact products grow with them.
