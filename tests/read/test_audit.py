@@ -187,8 +187,9 @@ def test_a_number_judged_by_both_levels_is_counted_once(tail: str, checked: int)
 
 # --------------------------------------------------------------------------- issue 15, rows 1-7
 
-#: generous bounds (the suite runs on loaded machines); benchmarks/hostile.py measures
-BUDGET_S = 10.0
+#: a guard against quadratic reading, in CPU seconds (wall time depends on the machine's
+#: load); benchmarks/hostile.py measures the real times and growth exponents
+BUDGET_CPU_S = 10.0
 
 
 def _lines(make: Callable[[int], str], size: int) -> str:
@@ -217,9 +218,9 @@ def _lines(make: Callable[[int], str], size: int) -> str:
 def test_hostile_text_is_read_in_bounded_time(row: str, text: str) -> None:
     """Issue 15 rows 1-6 at 0.4 MB (benchmarks/hostile.py runs them up to 10 MB): bounded time,
     and what is not read is said."""
-    start = time.perf_counter()
+    start = time.process_time()
     r = audit(text, path="hostile.md")
-    assert time.perf_counter() - start < BUDGET_S, row
+    assert time.process_time() - start < BUDGET_CPU_S, row
     cov = r.coverage()
     assert cov["numbers"] >= cov["read"] >= cov["judged"]
     if cov["numbers"] > cov["read"]:
