@@ -16,7 +16,8 @@ The reading pipeline, one module per stage:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import Final
 
 from symattn.config import DEFAULT_LIMITS, Limits
@@ -136,7 +137,7 @@ def audit(
     for at in level1.seen | level2.judged:
         census.judged(at)
     taken = {(f.line, f.column) for f in level1.findings}
-    merged = list(level1.findings)
+    merged = _with_level2_causes(level1.findings, level2.findings)
     for f in level2.findings:
         if f.code == "not-normalized":
             merged.append(f)  # (about a row's sum, not its first number: it takes no place)
@@ -166,3 +167,23 @@ def audit(
         counts=census.coverage(),
         lang=language_of(text),
     )
+
+
+def _with_level2_causes(level1: Sequence[Finding], level2: Sequence[Finding]) -> list[Finding]:
+    """Level 1's findings, each naming as alternatives the causes Level 2 found for the same
+    number (``0.0167`` is wrong for the formula it ends, and it is the author's wrong score
+    divided by the author's wrong divisor: ``propagated-error``, ``dk-mismatch``)."""
+    flagged = ("error", "warning")
+    other: dict[tuple[int, int], list[str]] = {}
+    for g in level2:
+        if g.severity in flagged and g.code != "not-normalized":
+            other.setdefault((g.line, g.column), []).extend((g.code, *g.alternatives))
+    out = []
+    for f in level1:
+        found = other.get((f.line, f.column))
+        if found and f.severity in flagged:
+            causes = (*f.alternatives, *found)
+            extra = tuple(dict.fromkeys(c for c in causes if c != f.code))
+            f = replace(f, alternatives=extra)
+        out.append(f)
+    return out

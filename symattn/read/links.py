@@ -118,13 +118,17 @@ def read_link(text: str, last: bool, limits: Limits) -> Parsed:
     """A later link; the last one may end in prose (``= 0.82，即…``, ``= 2 here.``, ``= 2.``)."""
     if last and (end := SENTENCE_END.regex.match(text)) is not None:
         text = end.group("body")
-    if last and (note := TAIL_NOTE.find(text)) is not None:
-        text = text[: note.start()]  # `≈ 87% \quad \text{(animal)}`: a note, not math
     try:
         return Parsed("expr", parse(text, limits=limits, normalized=True))
     except SymattnError as first_error:
         if not last:
             raise
+        note = TAIL_NOTE.find(text)
+        if note is not None and any(ch.isdigit() for ch in text[: note.start()]):
+            try:  # `≈ 87% \quad \text{(animal)}`: a note after the value, not math
+                return Parsed("expr", parse(text[: note.start()], limits=limits, normalized=True))
+            except SymattnError:
+                pass
         word = WORD_AFTER.regex.search(text)
         cut = next(
             (i for i, ch in enumerate(text) if ch in PROSE_END.chars or ch == ","),

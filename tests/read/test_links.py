@@ -66,3 +66,10 @@ def test_label_of() -> None:
 def test_a_note_after_the_last_value_names_its_token(note: str) -> None:
     r = audit(f"$$ P_1 = \\frac{{1}}{{4}} \\approx {{26\\%}} {note} $$\n")
     assert r.unparsed == () and [f.code for f in r.findings] == ["wrong-value"]
+
+
+def test_a_call_with_a_word_argument_is_no_note() -> None:
+    """Only math that does not parse loses a note: ``softmax (scores)`` stays a call."""
+    got = read_link("softmax (scores)", True, DEFAULT_LIMITS)
+    assert got.kind == "expr" and type(got.node).__name__ == "Call"
+    assert read_link("{26%} {(animal)}", True, DEFAULT_LIMITS).kind == "expr"
