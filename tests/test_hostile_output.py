@@ -132,11 +132,15 @@ def docs() -> list[object]:
 
 
 def latex_bare(tex: str) -> list[str]:
-    """Control words and bare specials of LaTeX text, escapes of specials removed."""
+    """Control words and bare specials of LaTeX text, escapes of specials (and the break
+    opportunities ``\\allowbreak{}`` that long runs of user text get) removed."""
     import re
 
     tex = re.sub(
-        r"\\text(?:backslash|asciicircum|asciitilde|less|greater|bar)\{\}|\{[][]\}", "", tex
+        r"\\text(?:backslash|asciicircum|asciitilde|less|greater|bar)\{\}|\{[][]\}"
+        r"|\\allowbreak\{\}",
+        "",
+        tex,
     )
     return [
         t

@@ -192,6 +192,23 @@ def overfull_boxes(log: str) -> list[float]:
     return [float(w) for w in re.findall(r"Overfull \\[hv]box \(([0-9.]+)pt too", log)]
 
 
+def compile_latex(tmp_path: Path, text: str) -> tuple[str, str]:
+    """Run xelatex (no shell escape) on ``text`` in ``tmp_path``; its stdout and its log. The
+    run must succeed and write a PDF."""
+    xelatex = require_tool("xelatex")
+    (tmp_path / "doc.tex").write_text(text, encoding="utf-8")
+    run = subprocess.run(
+        [xelatex, "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape", "doc.tex"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stdout[-3000:]
+    assert (tmp_path / "doc.pdf").stat().st_size > 0
+    return run.stdout, (tmp_path / "doc.log").read_text(encoding="utf-8", errors="replace")
+
+
 def test_overfull_boxes_are_read_from_the_log() -> None:
     log = "Overfull \\hbox (12.5pt too wide) in paragraph\nOverfull \\hbox (0.3pt too wide)\n"
     assert overfull_boxes(log) == [12.5, 0.3]
@@ -203,18 +220,7 @@ def test_overfull_boxes_are_read_from_the_log() -> None:
 def test_latex_compiles_and_nothing_overflows(
     tmp_path: Path, name: str, lang: str, suffix: str, text: str
 ) -> None:
-    xelatex = require_tool("xelatex")
-    (tmp_path / "doc.tex").write_text(text, encoding="utf-8")
-    run = subprocess.run(
-        [xelatex, "-interaction=nonstopmode", "-halt-on-error", "doc.tex"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert run.returncode == 0, run.stdout[-3000:]
-    assert (tmp_path / "doc.pdf").stat().st_size > 0
-    log = (tmp_path / "doc.log").read_text(encoding="utf-8", errors="replace")
+    _, log = compile_latex(tmp_path, text)
     assert [w for w in overfull_boxes(log) if w > OVERFULL_PT] == []
     assert "Missing character" not in log
 
@@ -223,32 +229,13 @@ def test_a_long_source_url_and_title_fit_the_page(tmp_path: Path) -> None:
     url = "https://example.org/" + "/".join(f"section_{i}" for i in range(12)) + "?q=" + "x" * 60
     result = scaled_dot_product_attention([[1, 0]], [[1, 0], [0, 1]], [[1, 2], [3, 4]])
     meta = DocMeta(title="A" * 90, source=url, notes="see " + url, lang="en")
-    xelatex = require_tool("xelatex")
-    (tmp_path / "doc.tex").write_text(render_latex(build_document(result, meta)), "utf-8")
-    run = subprocess.run(
-        [xelatex, "-interaction=nonstopmode", "-halt-on-error", "doc.tex"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert run.returncode == 0, run.stdout[-3000:]
-    log = (tmp_path / "doc.log").read_text(encoding="utf-8", errors="replace")
+    _, log = compile_latex(tmp_path, render_latex(build_document(result, meta)))
     assert [w for w in overfull_boxes(log) if w > OVERFULL_PT] == []
 
 
 def test_hostile_latex_compiles(tmp_path: Path) -> None:
-    xelatex = require_tool("xelatex")
-    (tmp_path / "doc.tex").write_text(render_latex(_hostile_doc("zh")), encoding="utf-8")
-    run = subprocess.run(
-        [xelatex, "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape", "doc.tex"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert run.returncode == 0, run.stdout[-3000:]
-    assert not re.search(r"\(/etc/passwd", run.stdout)
+    stdout, _ = compile_latex(tmp_path, render_latex(_hostile_doc("zh")))
+    assert not re.search(r"\(/etc/passwd", stdout)
 
 
 def test_regen_golden_check_finds_nothing_stale(capsys: pytest.CaptureFixture[str]) -> None:
@@ -281,15 +268,5 @@ def test_a_large_example_stays_small_and_fits_the_page(tmp_path: Path) -> None:
     (row,) = doc.parts[0].rows
     dots = row.step("dots")
     assert dots is not None and [m.key for m in dots.after][0] == "keys_elided"
-    xelatex = require_tool("xelatex")
-    (tmp_path / "doc.tex").write_text(text, encoding="utf-8")
-    run = subprocess.run(
-        [xelatex, "-interaction=nonstopmode", "-halt-on-error", "doc.tex"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert run.returncode == 0, run.stdout[-3000:]
-    log = (tmp_path / "doc.log").read_text(encoding="utf-8", errors="replace")
+    _, log = compile_latex(tmp_path, text)
     assert [w for w in overfull_boxes(log) if w > OVERFULL_PT] == []
