@@ -69,7 +69,7 @@ def read(src: Source, fmt: str, census: Census, limits: Limits) -> Reading:
         if r.cut >= 0:  # (the budget spent inside the last block)
             _not_read(r, census, r.cut, r.spent())
         elif end < len(src.text):
-            what = "the rest is not read (its numbers are counted): the text holds characters"
+            what = "the rest is not read: the text holds characters"
             _not_read(r, census, end, str(limits.exceeded("max_read_length", what)))
     link_code(r)
     for placed in r.grids:
