@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from symattn.cli.main import main
+from symattn.cli.options import command_line_words
 
 from .conftest import EXAMPLES, ROOT
 
@@ -155,3 +156,21 @@ def test_compute_help_has_examples(capsys: pytest.CaptureFixture[str]) -> None:
         main(["compute", "--help"])
     out = capsys.readouterr().out
     assert "examples:" in out and "symattn compute docs/examples/thinking_machines.toml" in out
+
+
+@pytest.mark.parametrize(
+    ("api", "cli"),
+    [
+        (
+            "more than max_bits=8 (raise it with Limits(max_bits=...))",
+            "more than max_bits=8 (raise it with --limit max_bits=N)",
+        ),
+        ("NotLimits(x=...) stays", "NotLimits(x=...) stays"),
+        (
+            "Limits(max_formulas=3) is a value, not the phrase",
+            "Limits(max_formulas=3) is a value, not the phrase",
+        ),
+    ],
+)
+def test_limits_are_said_the_command_line_way(api: str, cli: str) -> None:
+    assert command_line_words(api) == cli

@@ -162,6 +162,7 @@ def test_limits_on_the_command_line(
         out = capsys.readouterr().out
         assert code == 0
         assert re.search(rf"not checked: .*{fragment}={value}\b", out), out
+        assert f"--limit {name}=N" in out and "Limits(" not in out, out
         assert main([command, f]) == 0
         out = capsys.readouterr().out
         assert "not checked" not in out and "Claims checked: 3" in out, out

@@ -8,9 +8,10 @@ import os
 import sys
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
-from symattn.cli.options import limits_from
+from symattn.cli.options import command_line_words, limits_from
 from symattn.config import LANGS, Limits
 from symattn.errors import InputError
 from symattn.io import read_text
@@ -110,6 +111,12 @@ def _reports(files: list[str], limits: Limits, jobs: int) -> Iterator[AuditRepor
             yield _audit_file(f, limits)
 
 
+def _command_line_reasons(report: AuditReport) -> AuditReport:
+    """The report with each "not checked" reason naming limits as ``--limit NAME=N``."""
+    unparsed = tuple(replace(u, reason=command_line_words(u.reason)) for u in report.unparsed)
+    return replace(report, unparsed=unparsed)
+
+
 def _language(reports: list[AuditReport]) -> str:
     """The language the texts are written in (English when they differ)."""
     langs = {r.lang for r in reports}
@@ -132,6 +139,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"\raudit: {i}/{len(files)} files", end="", file=sys.stderr, flush=True)
     if progress:
         print(file=sys.stderr)
+    reports = [_command_line_reasons(r) for r in reports]
     lang = args.lang or _language(reports)
     if args.format == "json":
         text = json.dumps(audit_json(reports, lang), ensure_ascii=False, indent=1) + "\n"

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import sys
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType, ModuleType
 from typing import NoReturn
 
 from symattn.cli import audit, check, compute, explain, reference
-from symattn.cli.options import parse_limit
+from symattn.cli.options import command_line_words, parse_limit
 from symattn.cli.output import Terminated, end_by_signal, safe_streams
 from symattn.errors import SymattnError
 from symattn.version import __version__
@@ -123,5 +122,4 @@ def _run(args: argparse.Namespace) -> int:
 
 def one_line(message: str) -> str:
     """An error message as one line, ``Limits(NAME=...)`` said the command line's way."""
-    message = re.sub(r"\bLimits\((\w+)=\.\.\.\)", r"--limit \1=N", message)
-    return " ".join(message.splitlines())
+    return " ".join(command_line_words(message).splitlines())

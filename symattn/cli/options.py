@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 from dataclasses import fields, replace
 
 from symattn.config import DEFAULT_LIMITS, Limits
@@ -25,3 +26,12 @@ def limits_from(args: argparse.Namespace) -> Limits:
     """The :class:`Limits` the command line asked for."""
     pairs = dict(getattr(args, "limit", None) or [])
     return replace(DEFAULT_LIMITS, **pairs) if pairs else DEFAULT_LIMITS
+
+
+_API_LIMIT = re.compile(r"\bLimits\((\w+)=\.\.\.\)")
+
+
+def command_line_words(message: str) -> str:
+    """``message`` with ``Limits(NAME=...)`` (how the API raises a limit) said the command
+    line's way, ``--limit NAME=N``."""
+    return _API_LIMIT.sub(r"--limit \1=N", message)
