@@ -129,6 +129,51 @@ TEXT_GENERATORS: dict[str, tuple[str, str, Callable[[int], str]]] = {
         "7",
         lambda n: _lines(lambda i: ROW7[i % len(ROW7)], n),
     ),
+    "audit-code": (
+        "one Python code block of N lines `x_i = [i, i.5, 0.25]`",
+        "1-7",
+        lambda n: "```python\n" + _lines(lambda i: f"x{i} = [{i}, {i}.5, 0.25]", n),
+    ),
+    "audit-table": (
+        "one Markdown table of N rows of numbers",
+        "1-7",
+        lambda n: "| a | b | c |\n|---|---|---|\n" + _lines(lambda i: f"| {i} | {i}.5 | 1 |", n),
+    ),
+    "audit-latex": (
+        "a .tex text: paragraphs with `$w_i = 0.5$` and `\\[ a_i = i + 1 = i+1 \\]`",
+        "1-7",
+        lambda n: _lines(
+            lambda i: (
+                f"The weight $w_{{{i}}} = 0.5$ holds.\n"
+                if i % 2
+                else f"\\[ a_{{{i}}} = {i} + 1 = {i + 1} \\]\n"
+            ),
+            n,
+        ),
+    ),
+    "audit-latex-dollars": (
+        "a .tex text of `$a$ $a$ ...` (the LaTeX walker's dearest input, no formula)",
+        "1-7",
+        lambda n: "$a$ " * (n // 4),
+    ),
+    "audit-latex-open": (
+        "a .tex text: an unclosed `\\begin{align}`, then aligned rows",
+        "3",
+        lambda n: "\\begin{align}\n" + _lines(lambda i: f"a_{{{i}}} &= {i} + 1 \\\\", n),
+    ),
+    "audit-text-chains": (
+        "a .txt text of N lines `x_i = i.5 + 0.25 = i.75`",
+        "2",
+        lambda n: _lines(lambda i: f"x_{i} = {i}.5 + 0.25 = {i}.75", n),
+    ),
+}
+
+#: the file name each text generator is audited as (its format); others are Markdown
+PATHS: dict[str, str] = {
+    "audit-latex": "bench.tex",
+    "audit-latex-dollars": "bench.tex",
+    "audit-latex-open": "bench.tex",
+    "audit-text-chains": "bench.txt",
 }
 
 
@@ -154,16 +199,16 @@ def _read_scores(result: Any) -> object:
     ).value.to_numpy()
 
 
-def _run_audit(text: str) -> Callable[[], object]:
+def _run_audit(text: str, path: str = "bench.md") -> Callable[[], object]:
     from symattn.read.audit import audit
 
-    return lambda: audit(text, path="bench.md")
+    return lambda: audit(text, path=path)
 
 
 def _prepare(name: str, size: int) -> Callable[[], object]:
     """The call to time for generator ``name`` at ``size`` (inputs built before timing)."""
     if name in TEXT_GENERATORS:
-        return _run_audit(TEXT_GENERATORS[name][2](size))
+        return _run_audit(TEXT_GENERATORS[name][2](size), PATHS.get(name, "bench.md"))
     if name == "spec-load":  # parse and validate a spec file of `size` bytes (2-digit entries)
         from symattn.spec import loads_spec
 
@@ -232,7 +277,12 @@ def one(name: str, size: int) -> dict[str, Any]:
         error = f"{type(e).__name__}: {str(e)[:80]}"
     seconds = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return {"seconds": seconds, "rss_mb": (after - before) / 1024, "error": error}
+    return {
+        "seconds": seconds,
+        "rss_mb": (after - before) / 1024,
+        "peak_mb": after / 1024,  # the whole process: interpreter, imports, input, the call
+        "error": error,
+    }
 
 
 @dataclass
@@ -241,6 +291,7 @@ class Point:
     seconds: float | None
     rss_mb: float | None
     note: str = ""
+    peak_mb: float | None = None
 
 
 def measure(name: str, size: int, code: Path) -> Point:
@@ -253,7 +304,7 @@ def measure(name: str, size: int, code: Path) -> Point:
     if p.returncode != 0:
         return Point(size, None, None, f"crashed: {p.stderr.strip().splitlines()[-1:]}")
     data = json.loads(p.stdout)
-    return Point(size, data["seconds"], data["rss_mb"], data["error"] or "")
+    return Point(size, data["seconds"], data["rss_mb"], data["error"] or "", data["peak_mb"])
 
 
 def exponent(points: list[Point], key: str, floor: float) -> float | None:
@@ -307,8 +358,10 @@ def main() -> int:
             points.append(point)
             shown = "—" if point.seconds is None else f"{point.seconds:.3f}"
             mem = "—" if point.rss_mb is None else f"{point.rss_mb:.0f}"
+            peak = "—" if point.peak_mb is None else f"{point.peak_mb:.0f}"
             print(
-                f"  {name:24} {_size(size, unit):>16} {shown:>9} s {mem:>6} MB  {point.note}",
+                f"  {name:24} {_size(size, unit):>16} {shown:>9} s {mem:>6} MB"
+                f" (peak {peak:>5} MB)  {point.note}",
                 file=sys.stderr,
                 flush=True,
             )
@@ -334,7 +387,7 @@ def main() -> int:
                     + (
                         "stopped"
                         if p.seconds is None
-                        else f"{p.seconds:.2f} s, {p.rss_mb:.0f} MB"
+                        else f"{p.seconds:.2f} s, {p.rss_mb:.0f} MB (peak {p.peak_mb:.0f})"
                         + (" (refused)" if p.note.startswith("LimitError") else "")
                     )
                     for p in points
@@ -348,7 +401,7 @@ def main() -> int:
         "generator",
         "row",
         "input",
-        "time, peak RSS growth by size",
+        "time, peak RSS growth (process peak RSS) by size",
         "time exp.",
         "memory exp.",
         "",

@@ -31,12 +31,17 @@ class Limits:
     max_file_bytes: int = 20_000_000
     #: longest line audit reads in a document
     max_line_length: int = 100_000
-    #: formulas, arrays and tables audit reads in one text (the rest is said to be not read)
-    max_formulas: int = 5_000
+    #: formulas, arrays and tables audit reads in one text (the rest is said to be not read);
+    #: a real post of 100 KB holds ~500, each costs up to a millisecond to judge
+    max_formulas: int = 2_000
     #: characters of formulas audit reads in one text (the rest is said to be not read)
     max_math_length: int = 100_000
     #: longest formula audit judges, in characters (a longer one is listed as not checked)
     max_formula_length: int = 20_000
+    #: characters of one text audit reads (parses into blocks, then formulas): the rest is
+    #: counted by the census of numbers and said to be not read. A budget: a real post of
+    #: 100 KB is read whole in under a second; LaTeX dense with math costs ~10 us a character
+    max_read_length: int = 300_000
     #: largest total size, in bits, of the numbers of one array given as text or as Python
     #: numbers (each entry's numerator plus denominator; one number counts as an array of
     #: one): 30-digit decimals cost ~200 bits each, and the exact products grow with them.

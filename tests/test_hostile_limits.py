@@ -138,6 +138,7 @@ THREE_FORMULAS = "$$ 1 + 1 = 2 $$\n\n$$ 2 + 2 = 4 $$\n\n$$ 3 + 3 = 6 $$\n"
         ("max_formulas", "1", "audit", THREE_FORMULAS, "max_formulas"),
         ("max_math_length", "5", "audit", THREE_FORMULAS, "max_math_length"),
         ("max_formula_length", "5", "audit", THREE_FORMULAS, "max_formula_length"),
+        ("max_read_length", "20", "audit", THREE_FORMULAS, "max_read_length"),
     ],
 )
 def test_limits_on_the_command_line(
@@ -175,7 +176,7 @@ def test_limits_on_the_command_line(
 
 
 #: the limits of audit's reading (the rest of a text is then said not checked)
-READING_BUDGETS = ("max_formulas", "max_math_length", "max_formula_length")
+READING_BUDGETS = ("max_formulas", "max_math_length", "max_formula_length", "max_read_length")
 
 
 @pytest.mark.parametrize(

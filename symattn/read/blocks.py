@@ -90,20 +90,23 @@ def blocks(src: Source, fmt: str) -> tuple[Block, ...]:
     return tuple(iter_blocks(src, fmt))
 
 
-def iter_blocks(src: Source, fmt: str) -> Iterator[Block]:
+def iter_blocks(src: Source, fmt: str, end: int = -1) -> Iterator[Block]:
     """The blocks of a document in order, as they are parsed: a long Markdown or plain text
-    is parsed in pieces of about :data:`CHUNK` characters cut at blank lines outside fences
-    (so that a reader may stop early, and no parse sees more than one piece at a time)."""
+    is parsed in pieces of about :data:`CHUNK` characters cut at blank lines outside fences,
+    LaTeX in segments (:func:`~symattn.read.latex.segments`), so that a reader may stop
+    early and no parse sees more than one piece at a time. Only ``src.text[:end]`` is
+    parsed when ``end`` is given (a block left open there ends there)."""
+    end = len(src.text) if end < 0 else min(end, len(src.text))
     if fmt == "latex":
         found: Iterable[Block] = (
             piece
-            for k, a, b, m, c, i in latex_blocks(src)
+            for k, a, b, m, c, i in latex_blocks(src, end)
             for piece in _headings(src.text, Block(k, a, b, math=m, cells=c, info=i))
         )
     else:
         md = _MD if fmt == "markdown" else _PLAIN
         blocks_only = _MD_BLOCKS if fmt == "markdown" else _PLAIN_BLOCKS
-        found = (b for a, e in _chunks(src) for b in _markdown(src, md, a, e, blocks_only))
+        found = (b for a, e in _chunks(src, end) for b in _markdown(src, md, a, e, blocks_only))
     section = 0
     for b in found:
         if b.kind == "heading":
@@ -117,34 +120,34 @@ CHUNK: Final = 200_000
 _FENCE_LINE: Final = re.compile(r"^ {0,3}(?:`{3,}|~{3,}|\$\$)", re.M)
 
 
-def _chunks(src: Source) -> Iterator[Span]:
-    """Pieces of the text, cut at a blank line (else a line end) after every :data:`CHUNK`
-    characters, where as many fence lines are before the cut as open them."""
+def _chunks(src: Source, end: int) -> Iterator[Span]:
+    """Pieces of ``src.text[:end]``, cut at a blank line (else a line end) after every
+    :data:`CHUNK` characters, where as many fence lines are before the cut as open them."""
     text = src.text
-    if len(text) <= CHUNK:
-        yield 0, len(text)
+    if end <= CHUNK:
+        yield 0, end
         return
-    fences = [m.start() for m in _FENCE_LINE.finditer(text)]
+    fences = [m.start() for m in _FENCE_LINE.finditer(text, 0, end)]
     start = 0
-    while start < len(text):
+    while start < end:
         target = start + CHUNK
-        if target >= len(text):
-            yield start, len(text)
+        if target >= end:
+            yield start, end
             return
         cut = -1
-        blank = text.find("\n\n", target, target + CHUNK // 4)
+        blank = text.find("\n\n", target, min(end, target + CHUNK // 4))
         if blank >= 0 and bisect.bisect_left(fences, blank) % 2 == 0:
             cut = blank + 1
         else:  # the first line end after the target outside every fence
-            at = text.find("\n", target)
+            at = text.find("\n", target, end)
             while 0 <= at < target + CHUNK // 4:
                 if bisect.bisect_left(fences, at) % 2 == 0:
                     cut = at + 1
                     break
                 k = bisect.bisect_left(fences, at)
-                at = text.find("\n", fences[k]) if k < len(fences) else -1
+                at = text.find("\n", fences[k], end) if k < len(fences) else -1
         if cut < 0:
-            yield start, len(text)  # inside a fence to the end: one last piece
+            yield start, end  # inside a fence to the end: one last piece
             return
         yield start, cut
         start = cut

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import ast
 import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final
 
-__all__ = ["Statement", "offset_of", "statements"]
+__all__ = ["Statement", "iter_statements", "offset_of", "statements"]
 
 #: most lines one statement may span (a longer run is read as text)
 MAX_STATEMENT_LINES: Final = 400
@@ -109,6 +110,12 @@ def _blank_fences(text: str) -> str:
 
 def statements(text: str, start: int, end: int) -> list[Statement]:
     """The statements of the code block ``text[start:end]`` in order."""
+    return list(iter_statements(text, start, end))
+
+
+def iter_statements(text: str, start: int, end: int) -> Iterator[Statement]:
+    """:func:`statements`, parsed as they are asked for (a reader whose budget is spent
+    parses no further)."""
     body = _blank_fences(text[start:end])
     lines: list[tuple[int, int]] = []
     pos = 0
@@ -117,7 +124,6 @@ def statements(text: str, start: int, end: int) -> list[Statement]:
         eol = len(body) if eol < 0 else eol
         lines.append((pos, eol))
         pos = eol + 1
-    out: list[Statement] = []
     lexer = _Lexer()
     i = 0
     while i < len(lines):
@@ -136,7 +142,7 @@ def statements(text: str, start: int, end: int) -> list[Statement]:
             lexer = _Lexer()
             ga, gb = lines[group_start][0], lines[j - 1][1]
             starts = [lines[k][0] for k in range(group_start, j)]
-            out.append(_parse(body, ga, gb, start, comments, starts))
+            yield _parse(body, ga, gb, start, comments, starts)
             i = j
             continue
         comments = lexer.line(body, a, b)
@@ -165,11 +171,8 @@ def statements(text: str, start: int, end: int) -> list[Statement]:
             break
         lexer = _Lexer()
         ga, gb = lines[group_start][0], lines[j - 1][1]
-        out.append(
-            _parse(body, ga, gb, start, comments, [lines[k][0] for k in range(group_start, j)])
-        )
+        yield _parse(body, ga, gb, start, comments, [lines[k][0] for k in range(group_start, j)])
         i = j
-    return out
 
 
 def _parse(

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
 from dataclasses import replace
 
 from symattn.config import Limits
 from symattn.read.arrays import Grid, plain_rows, scan_arrays
 from symattn.read.blocks import Block
-from symattn.read.code import Statement, statements
+from symattn.read.code import Statement, iter_statements
 from symattn.read.extract import chains_of
 from symattn.read.formulas import text_lines
 from symattn.read.layout import side_by_side, stack_rows
@@ -34,9 +35,11 @@ def read_code(r: Reading, i: int, b: Block, line_starts: list[int], limits: Limi
             _text_run(r, i, text, run[0][1].start, run[-1][1].end, run[0][0], line_starts, limits)
             run.clear()
 
-    sts = statements(text, b.start, b.end)
-    for k, st in enumerate(sts):
-        if st.tree is not None and k + 1 < len(sts) and _continues(sts[k + 1]):
+    for st, after in _with_next(iter_statements(text, b.start, b.end)):
+        if r.full:
+            r.stop(st.start)
+            break
+        if st.tree is not None and after is not None and _continues(after):
             # `Scores = [0.1*0.42, ...]` then `= [0.042, ...]`: a chain written as text,
             # whose first line happens to be Python
             st = replace(st, tree=None)
@@ -52,6 +55,15 @@ def read_code(r: Reading, i: int, b: Block, line_starts: list[int], limits: Limi
         for g in _comment_grids(r, st, limits):
             r.grids.append(Placed(g, i, "comment", index))
     flush()
+
+
+def _with_next(items: Iterator[Statement]) -> Iterator[tuple[Statement, Statement | None]]:
+    """Each statement with the one after it (None for the last), parsed one ahead."""
+    current = next(items, None)
+    while current is not None:
+        after = next(items, None)
+        yield current, after
+        current = after
 
 
 def _continues(st: Statement) -> bool:
@@ -81,6 +93,7 @@ def _text_run(
         r.grids.append(Placed(g, i, "output", index))
     for ln in text_lines(text, start, end, covered, code=True):
         if r.full:
+            r.stop(ln.at(0) if ln.starts else start)
             break
         if not too_long(r, ln, limits):
             add_chains(r, i, chains_of(ln, r.src, "code"))

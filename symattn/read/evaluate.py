@@ -75,6 +75,27 @@ def _sum_of(terms: list[Scalar], ctx: _Ctx) -> Scalar:
     )
 
 
+def _add_all(values: list[Value], ctx: _Ctx) -> Value:
+    """The sum of ``values`` (a number is added to every entry of a list), built at once:
+    one sum of all the terms, never a sum per partial sum (a chain of n terms costs O(n),
+    not O(n^2))."""
+    scalars = [v for v in values if isinstance(v, Scalar)]
+    if len(scalars) == len(values):
+        _spend(ctx, len(values) - 1)
+        return _sum_of(scalars, ctx)
+    n = -1
+    for v in values:
+        if isinstance(v, Scalar):
+            continue
+        if n < 0:
+            n = len(v)
+        elif len(v) != n:
+            raise ExprError(f"lengths {n} and {len(v)} do not match")
+    return tuple(
+        _add_all([v if isinstance(v, Scalar) else v[i] for v in values], ctx) for i in range(n)
+    )
+
+
 def _prod_of(a: Scalar, op: str, b: Scalar, ctx: _Ctx) -> Scalar:
     if a.op == "prod":
         return Scalar(
@@ -187,12 +208,11 @@ def _eval(node: Node, ctx: _Ctx) -> Value:
     if isinstance(node, Chain):
         acc = _eval(node.first, ctx)
         if node.rest and node.rest[0][0] in "+-":
+            terms = [acc]
             for op, term in node.rest:
                 y = _eval(term, ctx)
-                if op == "-":
-                    y = _negate(y, ctx)
-                acc = _map2(acc, y, lambda a, b: _sum_of([a, b], ctx), ctx)
-            return acc
+                terms.append(_negate(y, ctx) if op == "-" else y)
+            return _add_all(terms, ctx)
         for op, term in node.rest:
             acc = _multiply(acc, _eval(term, ctx), op, ctx)
         return acc

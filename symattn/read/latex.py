@@ -26,7 +26,7 @@ from pylatexenc.latexwalker import (
 from symattn.read.notations import CODE_ENVIRONMENTS, MATH_ENVIRONMENTS, TABLE_ENVIRONMENTS
 from symattn.read.source import Source
 
-__all__ = ["LatexBlock", "latex_blocks", "math_nodes"]
+__all__ = ["SEGMENT", "LatexBlock", "latex_blocks", "math_nodes", "segments"]
 
 #: (kind, start, end, inline math spans, table cells, info)
 LatexBlock = tuple[
@@ -138,24 +138,105 @@ def _split(text: str, a: int, b: int, sep: str) -> Iterator[tuple[int, int]]:
         start = k + len(sep)
 
 
-def latex_blocks(src: Source) -> Iterator[LatexBlock]:
-    """The blocks of a LaTeX document in order."""
+#: a LaTeX body is walked in segments of about this many characters, cut at a blank line
+#: outside every group, environment and display math (the walker costs a few microseconds
+#: per character and more per character the longer its input: pieces keep it linear)
+SEGMENT: Final = 20_000
+#: a segment that finds no such blank line is cut anyway after this many characters (an
+#: environment or a brace left open: the rest is read in pieces, as TeX would not)
+SEGMENT_MAX: Final = 100_000
+#: what opens or closes a group, an environment or display math, a comment, a blank line
+_STRUCTURE: Final = re.compile(
+    r"\\begin\s*\{([^{}\n]*)\}|\\end\s*\{[^{}\n]*\}|\\[\[\]]|\\.|\$\$|[{}]|%[^\n]*|\n[ \t]*\n",
+    re.S,
+)
+#: a segment holding none of these has no math, table, code or comment: it is not walked
+_SPECIAL: Final = re.compile(r"[\\$%]")
+
+
+def segments(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    """``[start, end)`` cut into segments of about :data:`SEGMENT` characters at blank lines
+    outside every brace group, environment and display math (one linear pass); a segment
+    that meets no such line by :data:`SEGMENT_MAX` characters is cut at the next blank line,
+    else line end, else where it is."""
+    a = pos = start
+    depth = envs = 0
+    display = False
+    while end - a > SEGMENT:
+        m = _STRUCTURE.search(text, pos, end)
+        if m is None:
+            break
+        pos, tok = m.end(), m.group()
+        if tok[0] == "\n":
+            if m.start() - a >= (SEGMENT if depth == envs == 0 and not display else SEGMENT_MAX):
+                yield a, m.start()
+                a, depth, envs, display = m.start(), 0, 0, False
+            continue
+        if m.group(1) is not None:
+            envs += 1
+            if m.group(1).strip().rstrip("*") in CODE_ENVIRONMENTS.words:
+                # (verbatim: nothing inside counts, up to its end if that is near)
+                close = text.find("\\end{" + m.group(1) + "}", pos, end)
+                if 0 <= close - pos <= SEGMENT_MAX:
+                    pos = close
+        elif tok.startswith("\\end"):
+            envs = max(0, envs - 1)
+        elif tok in ("\\[", "\\]", "$$"):
+            display = tok == "\\[" or (tok == "$$" and not display)
+        elif tok == "{":
+            depth += 1
+        elif tok == "}":
+            depth = max(0, depth - 1)
+        if pos - a > SEGMENT_MAX:
+            cut = _forced_cut(text, pos, end)
+            yield a, cut
+            a, pos, depth, envs, display = cut, cut, 0, 0, False
+    while end - a > SEGMENT_MAX:  # (one paragraph left, no group: cut at line ends)
+        cut = _forced_cut(text, a + SEGMENT, end)
+        yield a, cut
+        a = cut
+    if a < end:
+        yield a, end
+
+
+def _forced_cut(text: str, pos: int, end: int) -> int:
+    """Where a segment without a safe cut ends: the next blank line, else line end, within
+    :data:`SEGMENT` characters, else ``pos``."""
+    m = _BLANK_LINES.search(text, pos, min(end, pos + SEGMENT))
+    if m is not None:
+        return m.start()
+    line = text.find("\n", pos, min(end, pos + SEGMENT))
+    return line if line >= 0 else pos
+
+
+def latex_blocks(src: Source, end: int = -1) -> Iterator[LatexBlock]:
+    """The blocks of a LaTeX document (up to ``end``) in order, segment by segment
+    (:func:`segments`: a reader that stops early walks no further)."""
     text = src.text
-    begin = _DOCUMENT.search(text)
+    end = len(text) if end < 0 else min(end, len(text))
+    begin = _DOCUMENT.search(text, 0, end)
     body_start = begin.end() if begin else 0
-    nodes = [] if too_deep(text) else math_nodes(text[body_start:], body_start)
+    for a, b in segments(text, body_start, end):
+        yield from _segment_blocks(text, a, b)
+
+
+def _segment_blocks(text: str, start: int, end: int) -> list[LatexBlock]:
+    """The blocks of ``text[start:end]`` (a segment: its paragraphs end inside it)."""
+    piece = text[start:end]
+    walk = _SPECIAL.search(piece) is not None and not too_deep(piece)
+    nodes = math_nodes(piece, start) if walk else []
     display = [n for n in nodes if n[0] in ("display", "table", "code", "comment")]
     inline = [n for n in nodes if n[0] == "inline"]
     # paragraphs: the text between blank lines, outside display math, tables and code
     cuts = [(n[4], n[5]) for n in display]
     k = 0
     j = 0
-    pos = body_start
+    pos = start
     pieces: list[tuple[int, int]] = []
-    for m in list(_BLANK_LINES.finditer(text, body_start)) + [None]:
-        end = m.start() if m is not None else len(text)
-        pieces.append((pos, end))
-        pos = m.end() if m is not None else len(text)
+    for m in [*_BLANK_LINES.finditer(text, start, end), None]:
+        stop = m.start() if m is not None else end
+        pieces.append((pos, stop))
+        pos = m.end() if m is not None else end
     events: list[LatexBlock] = []
     for kind, a, b, name, _, _ in display:
         if kind == "comment":
@@ -191,4 +272,4 @@ def latex_blocks(src: Source) -> Iterator[LatexBlock]:
                 jj += 1
             events.append(("prose", x, y, tuple(spans), (), ""))
     events.sort(key=lambda e: e[1])
-    yield from events
+    return events

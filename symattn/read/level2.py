@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from symattn.config import Limits
 from symattn.errors import SymattnError
-from symattn.judge.check import check
+from symattn.judge.check import CheckReport, check
 from symattn.judge.findings import Finding, TextLocation
 from symattn.judge.quantities import TensorEntry
 from symattn.judge.verdict import consistent_with, judge
@@ -232,13 +232,20 @@ def _same(a: object, b: TensorEntry) -> bool:
 
 
 def _one(
-    problem: Problem, path: str, accepted: frozenset[Rounding], limits: Limits
+    problem: Problem,
+    path: str,
+    accepted: frozenset[Rounding],
+    limits: Limits,
+    checked: dict[str, CheckReport],
 ) -> tuple[list[tuple[int, Finding]], set[int]] | str:
     """The findings of one problem, each with the offset of its number; or why it could not be
-    checked."""
+    checked. ``checked``: the reports of the specs checked so far, by their data (a text
+    often gives rise to the same spec twice: it is checked once)."""
     try:
         spec = build_spec(problem.data, path, limits)
-        report = check(spec, accepted=accepted, limits=limits)
+        key = repr(problem.data)
+        report = checked.get(key) or check(spec, accepted=accepted, limits=limits)
+        checked[key] = report
         shaped = _misshapen(spec, problem, accepted, limits)
         flagged = {
             (f.step, f.position) for f in report.findings if f.severity in ("error", "warning")
@@ -365,8 +372,9 @@ def judge_problems(
     unparsed: list[Unparsed] = []
     judged: set[int] = set()
     known: dict[str, dict[int, Known | None]] = {}
+    checked: dict[str, CheckReport] = {}
     for group in by_layer.values():
-        results = [_one(p, path, accepted, limits) for p in group]
+        results = [_one(p, path, accepted, limits, checked) for p in group]
         pairs = [(p, r) for p, r in zip(group, results, strict=True) if not isinstance(r, str)]
         ok = [r[0] for _, r in pairs]
         if not ok:

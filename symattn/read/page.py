@@ -76,27 +76,34 @@ class Reading:
     math_read: int = 0
     #: the budgets of reading (``max_formulas``, ``max_math_length``)
     limits: Limits = DEFAULT_LIMITS
+    #: where a reader stopped inside a block because the budget was spent (-1: none did)
+    cut: int = -1
 
     def __post_init__(self) -> None:
         self._starts = [b.start for b in self.blocks]
         if self.end < 0:
             self.end = len(self.src.text)
+        #: the indexes of the heading blocks among the first ``_scanned`` blocks
+        self._headings: list[int] = []
+        self._scanned = 0
 
     def section_query(self, block: int) -> str:
         """The query token the heading of ``block``'s section names (``## Query love``), or
-        "" (the nearest headings are looked at, up to one of level 1 or 2 that names none)."""
-        k, seen = block, 0
-        while k >= 0 and seen < 12:
+        "" (the nearest 12 headings are looked at, up to one of level 1 or 2 that names none;
+        through the list of headings, not block by block: no walk over the blocks between)."""
+        for k in range(self._scanned, len(self.blocks)):
+            if self.blocks[k].kind == "heading":
+                self._headings.append(k)
+        self._scanned = len(self.blocks)
+        last = bisect.bisect_right(self._headings, block)
+        for k in reversed(self._headings[max(0, last - 12) : last]):
             b = self.blocks[k]
-            if b.kind == "heading":
-                seen += 1
-                text = self.src.text[b.start : b.end].strip()
-                m = QUERY_HEADING.find(text)
-                if m is not None:
-                    return m.group("token")
-                if heading_level(text) <= 2:
-                    return ""
-            k -= 1
+            text = self.src.text[b.start : b.end].strip()
+            m = QUERY_HEADING.find(text)
+            if m is not None:
+                return m.group("token")
+            if heading_level(text) <= 2:
+                return ""
         return ""
 
     @property
@@ -114,6 +121,12 @@ class Reading:
             what = "the rest is not read: the text holds characters of formulas"
             return str(self.limits.exceeded("max_math_length", what))
         return ""
+
+    def stop(self, at: int) -> None:
+        """A reader stops at offset ``at`` of its block: the budget is spent (the rest of the
+        text, from the first such place, is said to be not read)."""
+        if self.cut < 0:
+            self.cut = at
 
     def block_of(self, at: int) -> int:
         """The index of the block that holds offset ``at`` (the one before it if none)."""

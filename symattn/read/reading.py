@@ -37,21 +37,20 @@ from symattn.read.page import (
 from symattn.read.source import Source
 from symattn.read.tables import read_table, text_tables
 
-__all__ = ["Placed", "Reading", "read"]
+__all__ = ["Placed", "Reading", "read", "read_end"]
 
 
 def read(src: Source, fmt: str, census: Census, limits: Limits) -> Reading:
-    """Read the blocks of ``src`` in order, up to ``limits.max_formulas`` formulas and arrays
-    and ``limits.max_math_length`` characters of formulas (the rest of the text is then not
-    read, and said so)."""
+    """Read the blocks of ``src`` in order, up to ``limits.max_formulas`` formulas and arrays,
+    ``limits.max_math_length`` characters of formulas and ``limits.max_read_length``
+    characters of text (the rest of the text is then not read, and said so: its numbers are
+    counted by the census, each with that reason)."""
     r = Reading(src, [], limits=limits)
     line_starts = list(src._line_starts)
-    for i, b in enumerate(iter_blocks(src, fmt)):
+    end = read_end(src.text, limits.max_read_length)
+    for i, b in enumerate(iter_blocks(src, fmt, end)):
         if reason := r.spent():
-            line, _ = src.position(b.start)
-            r.skipped.append(Skipped(line, src.text[b.start : b.start + 80], reason))
-            census.why_not(b.start, len(src.text), reason)
-            r.end = b.start
+            _not_read(r, census, b.start if r.cut < 0 else r.cut, reason)
             break
         r.blocks.append(b)  # (the readers look back at the blocks before)
         r._starts.append(b.start)
@@ -66,6 +65,12 @@ def read(src: Source, fmt: str, census: Census, limits: Limits) -> Reading:
             r.tables.append((i, table))
         elif b.kind == "code":
             read_code(r, i, b, line_starts, limits)
+    else:
+        if r.cut >= 0:  # (the budget spent inside the last block)
+            _not_read(r, census, r.cut, r.spent())
+        elif end < len(src.text):
+            what = "the rest is not read: the text holds characters"
+            _not_read(r, census, end, str(limits.exceeded("max_read_length", what)))
     link_code(r)
     for placed in r.grids:
         for e in placed.grid.entries:
@@ -75,6 +80,25 @@ def read(src: Source, fmt: str, census: Census, limits: Limits) -> Reading:
         for e in t.entries():
             census.read(e.at)
     return r
+
+
+def read_end(text: str, budget: int) -> int:
+    """Where reading stops: the end of the text, or the end of the line ``budget`` characters
+    are in (of the 10 000 characters after it, else right there)."""
+    if len(text) <= budget:
+        return len(text)
+    line_end = text.find("\n", budget, budget + 10_000)
+    return line_end + 1 if line_end >= 0 else budget
+
+
+def _not_read(r: Reading, census: Census, at: int, reason: str) -> None:
+    """The text from ``at`` on is not read: said once, and its numbers counted as such."""
+    head = r.src.text[at : at + 1000]
+    shown = at + len(head) - len(head.lstrip())  # (the line it is said at: the first word)
+    line, _ = r.src.position(shown)
+    r.skipped.append(Skipped(line, r.src.text[shown : shown + 80], reason))
+    census.why_not(at, len(r.src.text), reason)
+    r.end = at
 
 
 def _math(r: Reading, block: int, a: int, b: int, kind: str, limits: Limits) -> None:
@@ -90,6 +114,7 @@ def _math(r: Reading, block: int, a: int, b: int, kind: str, limits: Limits) -> 
         return
     for row in math_rows(r.src.text, a, b):
         if r.full:
+            r.stop(row.at(0) if row.starts else a)
             break
         add_chains(r, block, chains_of(row, r.src, kind))
 
@@ -162,6 +187,7 @@ def _prose(r: Reading, i: int, b: Block, fmt: str, line_starts: list[int], limit
     markdown = fmt in ("markdown", "text")
     for ln in text_lines(text, b.start, b.end, skip, markdown=markdown):
         if r.full:
+            r.stop(ln.at(0) if ln.starts else b.start)
             break
         if too_long(r, ln, limits):
             continue

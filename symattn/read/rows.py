@@ -40,8 +40,9 @@ class Pattern:
     kind: str = ""
     #: how the readers apply it: ``search`` anywhere, ``match`` at the start, ``fullmatch``
     how: str = "search"
-    #: for a pattern searched through a whole text: a fast pattern (literal fragments, no
-    #: flags) that every match contains; only the text around its matches is searched
+    #: for a pattern searched through a whole text: a fast pattern (literal fragments) that
+    #: every match contains and that few other texts do; only the text around its matches
+    #: is searched
     hint: re.Pattern[str] | None = None
 
     def scan(self, text: str) -> Iterator[re.Match[str]]:

@@ -8,8 +8,9 @@ from fractions import Fraction
 import pytest
 
 from symattn.errors import SymattnError
+from symattn.read import evaluate as ev
 from symattn.read.evaluate import Value, evaluate, flatten
-from symattn.read.scalar import lit
+from symattn.read.scalar import Scalar, lit
 from symattn.read.syntax import names, parse
 from symattn.read.tokens import ExprError
 
@@ -95,3 +96,29 @@ def test_hostile_input_is_refused_quickly(text: str) -> None:
             if s.rational() is None:
                 s.arb(64)
     assert time.monotonic() - start < 2
+
+
+@pytest.mark.parametrize("terms", [1000, 4000])
+def test_a_long_sum_is_built_once(terms: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 15 row 5: ``1+1+…+1`` of n terms builds one sum of n terms, not a sum per
+    partial sum (n^2/2 terms copied); counted, not timed."""
+    built = [0]
+    original = ev._sum_of
+
+    def counting(values: list[Scalar], ctx: object) -> Scalar:
+        out = original(values, ctx)  # type: ignore[arg-type]
+        built[0] += len(out.args)
+        return out
+
+    monkeypatch.setattr(ev, "_sum_of", counting)
+    (total,) = values("+".join(["1"] * terms))
+    assert total == terms
+    assert built[0] <= terms
+    vector = evaluate(parse(" + ".join(["[1, 2]"] * terms) + " - 1"))
+    assert [s.rational() for s in flatten(vector)] == [terms - 1, 2 * terms - 1]
+    assert built[0] <= 3 * terms + 2
+
+
+def test_a_sum_of_lists_of_different_lengths_is_refused() -> None:
+    with pytest.raises(ExprError, match="lengths 2 and 3 do not match"):
+        evaluate(parse("1 + [1, 2] + [1, 2, 3]"))

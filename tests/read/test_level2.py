@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from symattn.config import DEFAULT_LIMITS
 from symattn.errors import SymattnError
 from symattn.judge.verdict import DEFAULT_ACCEPTED
+from symattn.read import level2
 from symattn.read.audit import AuditReport, audit
 from symattn.read.level2 import Level2, judge_problems
 
@@ -205,6 +206,28 @@ def test_a_problem_check_refuses_is_not_checked_and_says_why() -> None:
         INPUTS.replace("v_2 = [30, 40]", "v_2 = [30, 40, 50]") + "weights = [0.89, 0.11]\n"
     )
     assert got.findings == ()
+
+
+def test_the_same_spec_is_checked_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A text often gives rise to the same spec twice (two frames that agree, a problem
+    restated): ``check`` runs once per spec, and the findings are those of one run."""
+    u = understood(INPUTS + "weights = [0.89, 0.12]\n")
+    problem = u.problems[0]
+    calls: list[object] = []
+    original = level2.check
+
+    def counting(spec: object, **kw: object) -> object:
+        calls.append(spec)
+        return original(spec, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(level2, "check", counting)
+    once = judge_problems(
+        [problem], "t", accepted=DEFAULT_ACCEPTED, limits=DEFAULT_LIMITS, facts=u.facts
+    )
+    twice = judge_problems(
+        [problem, problem], "t", accepted=DEFAULT_ACCEPTED, limits=DEFAULT_LIMITS, facts=u.facts
+    )
+    assert len(calls) == 2 and once.findings == twice.findings and once.findings
 
 
 #: d_k = 2 stated, the scaled scores divided by 2 (d_k itself), no divisor written

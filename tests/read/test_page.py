@@ -6,7 +6,9 @@ import pytest
 
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.read.arrays import scan_arrays
-from symattn.read.page import heading_level, operand
+from symattn.read.blocks import Block
+from symattn.read.page import Reading, heading_level, operand
+from symattn.read.source import Source
 
 from .texts import read_text
 
@@ -28,11 +30,34 @@ def test_operand(text: str, is_operand: bool) -> None:
     assert operand(text, g) == is_operand
 
 
+class _Counted(list[Block]):
+    """A list of blocks that counts how often one is looked at."""
+
+    seen = 0
+
+    def __getitem__(self, k):  # type: ignore[no-untyped-def]
+        _Counted.seen += 1
+        return super().__getitem__(k)
+
+
+def test_the_section_of_every_block_is_found_without_walking_back() -> None:
+    """The query a section's heading names, asked for each of n blocks after it, looks at
+    O(n) blocks, not n^2/2 (a text of thousands of paragraphs under one heading, or none)."""
+    n = 3000
+    text = "## Query love\n\n" + "words\n\n" * n
+    blocks = _Counted([Block("heading", 0, 13)])
+    blocks += [Block("prose", 15 + 7 * i, 20 + 7 * i, section=1) for i in range(n)]
+    r = Reading(Source.of(text), blocks)
+    _Counted.seen = 0
+    assert all(r.section_query(i) == "love" for i in range(n + 1))
+    assert _Counted.seen <= 3 * n
+
+
 def test_the_budget_of_formulas_stops_reading_and_says_so() -> None:
     text = "".join(f"x_{i} = {i} + 1 = {i + 1}\n\n" for i in range(MAX_FORMULAS + 50))
     r = read_text(text, "text")
     assert MAX_FORMULAS <= len(r.chains) < MAX_FORMULAS + 50
-    assert r.skipped and "max_formulas=5000" in r.skipped[-1].reason
+    assert r.skipped and f"max_formulas={MAX_FORMULAS}" in r.skipped[-1].reason
     assert "Limits(max_formulas=...)" in r.skipped[-1].reason
     assert r.end < len(r.src.text)
 

@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+import pytest
+
 from symattn.config import Limits
+from symattn.read import reading
+from symattn.read.blocks import Block
+from symattn.read.census import Census
+from symattn.read.reading import Reading, read
+from symattn.read.source import Source
 
 from .texts import read_text
 
@@ -45,3 +54,53 @@ def test_context_reaches_back_to_the_heading() -> None:
 def test_a_block_over_the_limit_is_not_read() -> None:
     r = read_text("x = 1 + 1 = 2\n", "text", Limits(max_file_bytes=4))
     assert r.chains == []
+
+
+def _census_of(text: str, limits: Limits) -> tuple[Reading, Census]:
+    src = Source.of(text)
+    census = Census.of(src)
+    return read(src, "markdown", census, limits), census
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "latex", "text"])
+def test_the_reading_budget_parses_no_further_and_says_so(
+    fmt: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``max_read_length``: a text past it is parsed up to the end of the line the budget
+    ends in; the rest is said to be not read, naming the limit, and its numbers are counted
+    with that reason."""
+    text = "".join(f"Paragraph {i}: the weight is 0.5, the score 3.\n\n" for i in range(500))
+    limits = Limits(max_read_length=1000)
+    parsed: list[int] = []
+    original = reading.iter_blocks
+
+    def recording(src: Source, fmt: str, end: int = -1) -> Iterator[Block]:
+        parsed.append(end)
+        return original(src, fmt, end)
+
+    monkeypatch.setattr(reading, "iter_blocks", recording)
+    src = Source.of(text)
+    census = Census.of(src)
+    r = read(src, fmt, census, limits)
+    assert parsed == [text.index("\n", 1000) + 1] and r.end == parsed[0]
+    assert all(b.end <= r.end for b in r.blocks)
+    (skipped,) = r.skipped
+    assert "max_read_length=1000" in skipped.reason and skipped.line == 45
+    assert skipped.text.startswith("Paragraph 22:")
+    cov = census.coverage()
+    beyond = dict(cov.not_read)[skipped.reason]
+    assert beyond == 3 * text[r.end :].count("Paragraph")  # (i, 0.5 and 3 on each line after)
+
+
+def test_a_budget_spent_inside_a_block_says_where() -> None:
+    """A code block of 300 arrays with a budget of 100: reading stops at the 101st
+    statement, and the rest of the block (and of the text) is said to be not read from
+    there, naming the limit (not "code that computes nothing")."""
+    code = "".join(f"x{i} = [{i}, 0.5]\n" for i in range(300))
+    text = "```python\n" + code + "```\n"
+    r, census = _census_of(text, Limits(max_formulas=100))
+    (skipped,) = r.skipped
+    assert "max_formulas=100" in skipped.reason
+    assert r.cut == text.index("x100 =") and skipped.line == 102
+    assert len(r.statements) == 100  # (parsed as asked for: no further)
+    assert dict(census.coverage().not_read)[skipped.reason] == 2 * 200

@@ -236,7 +236,8 @@ ATTENDS: Final[tuple[Pattern, ...]] = (
             ex("它最关注动物", q="它", k="动物"),
         ),
         ("关注度很高",),
-        hint=r"关注|注意|聚焦",
+        # (the verb after the adverb: "注意力" alone, in every post about attention, is no hint)
+        hint=r"[地加更要最]\s*(?:关注|注意|聚焦)",
     ),
     pattern(
         "attends-en",
@@ -251,6 +252,7 @@ ATTENDS: Final[tuple[Pattern, ...]] = (
             ),
         ),
         ("attention to detail",),
-        hint=r"[aA]ttends|[aA]ttention|[lL]ooks",
+        # (the verb and the adverb: "attention" alone, in every post about it, is no hint)
+        hint=r"(?i)(?:attends|attention|looks)\s+(?:most|more|strongly|primarily)",
     ),
 )

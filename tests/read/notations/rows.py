@@ -34,6 +34,8 @@ def check_pattern(row: Pattern, clean: Callable[[str], str] = str) -> None:
         for group, expected in example.groups:
             got = m.group(int(group) if group.isdigit() else group)
             assert got == expected, f"{row.name}: {example.text!r} gives {group}={got!r}"
+        if row.hint is not None:  # the hint is in every match: the scan finds it too
+            assert row.first(text) is not None, f"{row.name}: the hint misses {example.text!r}"
     for text in row.counterexamples:
         text = clean(text)
         assert row.find(text) is None, f"{row.name}: {text!r} must not be recognised"

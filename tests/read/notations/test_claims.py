@@ -88,3 +88,15 @@ def test_prose_number_is_a_single_weight() -> None:
     u = understood("the model attends to apple (权重 0.79)\n")
     (f,) = u.facts
     assert (f.role, f.dims) == ("weights", ())
+
+
+def test_attends_hints_skip_prose_about_attention() -> None:
+    """A post about attention says "attention" and "注意力" in every line: the hints of the
+    sentences that say where a query looks must not send each line to the full pattern
+    (issue 15 row 6: plain prose costs a regular-expression pass, not one per window)."""
+    prose = (
+        "Attention weighs every key by how well it matches the query; the attention weights "
+        "sum to one. 注意力机制根据查询与键的匹配程度为每个键分配注意力权重。"
+    )
+    for row in table.ATTENDS:
+        assert row.hint is not None and row.hint.search(prose) is None, row.name
