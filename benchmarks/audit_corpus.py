@@ -23,12 +23,18 @@ and coverage records are matched to it by line and column. The table:
     python benchmarks/audit_corpus.py            # the table, one row per text and the total
     python benchmarks/audit_corpus.py --misses   # also every missed error and every accusation
     python benchmarks/audit_corpus.py -k zh16    # only texts whose name contains zh16
+
+At the end it times a real 100 KB post (five corpus texts and prose; issue 12: "audit of a
+100 KB post stays under 1 s"): CPU and wall time, medians of five runs after a warm-up, with
+the load average.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import re
+import statistics
 import sys
 import time
 import tomllib
@@ -286,6 +292,57 @@ def run(paths: Iterable[Path], misses: bool) -> Row:
     return total
 
 
+#: the texts of the 100 KB post (read whole: no reading budget is spent)
+POST_TEXTS = (
+    "zh07_dw-llms-scratch-simple-self-attention.md",
+    "en06_blazewild-multihead-numpy.md",
+    "en12_rodrigocesar-walkthrough-multihead.md",
+    "zh05_dw-llms-scratch-causal-mask.md",
+    "en24_blazewild-nn-multiheadattention.md",
+)
+
+
+def post_100kb() -> str:
+    """A real 100 KB post: five corpus texts as its parts, then prose up to 100 000 characters."""
+    body = "\n\n".join(
+        f"# Part {i}\n\n" + (TEXTS / n).read_text(encoding="utf-8")
+        for i, n in enumerate(POST_TEXTS)
+    )
+    prose = (
+        "Attention weighs every key by how well it matches the query; the weights sum to one.\n\n"
+    )
+    return body + "\n\n" + prose * ((100_000 - len(body)) // len(prose))
+
+
+def dense_100kb() -> str:
+    """100 KB of nothing but worked examples: corpus texts one after another (in name order)
+    up to 100 000 characters, far denser in numbers than a real post."""
+    parts, size = [], 0
+    for path in sorted(TEXTS.glob("*.md")):
+        text = path.read_text(encoding="utf-8")
+        if size + len(text) > 100_000:
+            break
+        parts.append(f"# {path.stem}\n\n{text}")
+        size += len(parts[-1]) + 2
+    return "\n\n".join(parts)
+
+
+def time_post(post: str, what: str, runs: int = 5) -> str:
+    """The audit time of ``post``: CPU and wall medians of ``runs`` after a warm-up."""
+    audit(post, path="post.md")
+    cpu, wall = [], []
+    for _ in range(runs):
+        c, w = time.process_time(), time.perf_counter()
+        audit(post, path="post.md")
+        cpu.append(time.process_time() - c)
+        wall.append(time.perf_counter() - w)
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    return (
+        f"{what} ({len(post)} characters): CPU {statistics.median(cpu):.2f} s, wall "
+        f"{statistics.median(wall):.2f} s (medians of {runs}; load average {load})"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--misses", action="store_true", help="list missed errors and accusations")
@@ -293,6 +350,9 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     paths = sorted(p for p in TEXTS.glob("*.expect.toml") if args.k in p.name)
     run(paths, args.misses)
+    if not args.k:
+        print("\n" + time_post(post_100kb(), "100 KB post (5 corpus texts and prose)"))
+        print(time_post(dense_100kb(), "100 KB of worked examples only (corpus texts end to end)"))
     return 0
 
 

@@ -78,10 +78,10 @@ def test_max_elements_engine() -> None:
 
 def test_max_precision_bits_stops_refinement() -> None:
     r = scaled_dot_product_attention([[1, 2]], [[1, 2], [0, 1]], [[10, 20], [30, 40]])
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     with pytest.raises(PrecisionError, match=r"undecided at 64 bits.*max_precision_bits"):
         r.output.enclose(200, limits=Limits(max_precision_bits=64))
-    assert time.perf_counter() - t0 < FAST
+    assert time.process_time() - t0 < FAST
     assert r.output.enclose(10, limits=Limits(max_precision_bits=64)).shape == (1, 2)
 
 
@@ -194,9 +194,9 @@ def test_ten_megabyte_line_returns_fast(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "big.md").write_text("$$ x = " + "1+" * 5_000_000 + "1 = 3 $$", encoding="utf-8")
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     code = main(["audit", "big.md"])
-    elapsed = time.perf_counter() - t0
+    elapsed = time.process_time() - t0
     out = capsys.readouterr().out
     assert elapsed < FAST
     assert code == 0
@@ -204,9 +204,9 @@ def test_ten_megabyte_line_returns_fast(
 
 
 def test_fifty_level_nesting_returns_fast() -> None:
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     report = audit("$$ x = " + "(" * 50 + "1+1" + ")" * 50 + " = 3 $$\n")
-    assert time.perf_counter() - t0 < FAST
+    assert time.process_time() - t0 < FAST
     assert report.findings == ()
     assert any("nested" in u.reason for u in report.unparsed), report
 
@@ -221,9 +221,9 @@ def test_fifty_level_nesting_returns_fast() -> None:
     ],
 )
 def test_power_towers_return_fast(text: str) -> None:
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     report = audit(text + "\n")
-    assert time.perf_counter() - t0 < FAST
+    assert time.process_time() - t0 < FAST
     assert report.findings == ()
     assert report.unparsed and any(
         w in u.reason for w in ("max_", "large", "not supported") for u in report.unparsed
@@ -296,12 +296,12 @@ def test_row10_huge_values_in_a_document(
     never a traceback, and fast."""
     monkeypatch.chdir(tmp_path)
     Path("p.md").write_text(text + "\n", encoding="utf-8")
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     for fmt in ("text", "json", "markdown"):
         code = main(["audit", "p.md", "--format", fmt])
         out, err = capsys.readouterr()
         assert code in (0, 1) and err == "", err
-    assert time.perf_counter() - t0 < FAST
+    assert time.process_time() - t0 < FAST
     report = audit(text + "\n")
     assert len(report.findings) + len(report.unparsed) >= 1  # never silently dropped
 
@@ -320,9 +320,9 @@ def test_row19_compute_output_is_bounded(
     the exact forms of the weights and the output (each holds a row sum) are left out beyond
     max_exact_terms, with a line saying so; the decimals are all there."""
     spec = _spec_file(tmp_path, _compute_spec(100, 64))
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     assert main(["compute", spec, "--format", fmt]) == 0
-    elapsed = time.perf_counter() - t0
+    elapsed = time.process_time() - t0
     out = capsys.readouterr().out
     assert elapsed < FAST
     assert len(out) < 4_000_000  # about 20 characters per certified decimal
@@ -417,12 +417,12 @@ def test_row20_the_issues_spec_is_refused_fast() -> None:
         return f'{{"tokens": {tokens}, "inputs": {{"Q": {rows}, "K": {rows}, "V": {rows}}}}}'
 
     limits = Limits(max_bits=64 * 100 * 200)  # 100 tokens of ~200-bit entries
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     with pytest.raises(
         LimitError, match=r"inputs\.Q holds \d+ bits of numbers, more than max_bits"
     ):
         loads_spec(spec(300), fmt="json", limits=limits)
-    assert time.perf_counter() - t0 < FAST
+    assert time.process_time() - t0 < FAST
     result = loads_spec(spec(20), fmt="json", limits=limits).run()
     assert result.trace.find("output").value.to_numpy().shape == (20, 64)
 

@@ -50,13 +50,17 @@ class Rounding(Enum):
 
 def round_to_int(x: Fraction, mode: Rounding = Rounding.HALF_EVEN) -> int:
     """``x`` rounded to an integer under ``mode``."""
-    sign = -1 if x < 0 else 1
-    a = abs(x)
-    whole, rest = divmod(a.numerator, a.denominator)
+    return _round_ratio(x.numerator, x.denominator, mode)
+
+
+def _round_ratio(n: int, d: int, mode: Rounding) -> int:
+    """``n / d`` (``d > 0``) rounded to an integer under ``mode``, in integers only."""
+    sign = -1 if n < 0 else 1
+    whole, rest = divmod(abs(n), d)
     twice = 2 * rest
-    if mode is Rounding.TRUNCATE or twice < a.denominator:
+    if mode is Rounding.TRUNCATE or twice < d:
         up = False
-    elif twice > a.denominator:
+    elif twice > d:
         up = True
     elif mode is Rounding.HALF_UP:
         up = True
@@ -103,8 +107,12 @@ def scaled_decimal(n: int, exponent: int) -> Decimal:
 
 def round_decimals(x: Fraction, decimals: int, mode: Rounding = Rounding.HALF_EVEN) -> Decimal:
     """``x`` rounded to ``decimals`` places after the point (negative: tens, hundreds)."""
-    scaled = x * Fraction(10) ** decimals
-    return scaled_decimal(round_to_int(scaled, mode), -decimals)
+    n, d = x.numerator, x.denominator
+    if decimals >= 0:
+        n *= 10**decimals
+    else:
+        d *= 10**-decimals
+    return scaled_decimal(_round_ratio(n, d, mode), -decimals)
 
 
 def decimal_exponent(x: Fraction) -> int:

@@ -80,9 +80,9 @@ def test_large_results_stay_small_and_quick() -> None:
     rng = np.random.default_rng(1)
     x = rng.random((300, 4))
     r = symattn.scaled_dot_product_attention(x, x, x)
-    start = time.perf_counter()
+    start = time.process_time()
     html, md, text = summary_html(r), summary_markdown(r), repr(r)
-    assert time.perf_counter() - start < 30
+    assert time.process_time() - start < 30
     assert len(html) < 60_000 and len(md) < 5_000 and len(text) < 3_000
     assert "\u2026" in html and r"\cdots" in md and "..." in text
 

@@ -94,6 +94,6 @@ def test_deep_nesting_is_refused_not_recursed() -> None:
 
 def test_linear_time_on_unclosed_brackets() -> None:
     text = "[1, " * 50_000
-    start = time.perf_counter()
+    start = time.process_time()
     scan(text)
-    assert time.perf_counter() - start < 2
+    assert time.process_time() - start < 2

@@ -48,9 +48,9 @@ def test_records_are_capped_but_counts_are_not() -> None:
 
 
 def test_a_million_numbers_are_compact_and_fast() -> None:
-    start = time.perf_counter()
+    start = time.process_time()
     c = Census.of(Source.of("1+" * 1_000_000))
     cov = c.coverage()
     records = c.records()
     assert cov.numbers == 1_000_000 and len(records) == 100_000
-    assert time.perf_counter() - start < 5
+    assert time.process_time() - start < 5

@@ -53,6 +53,6 @@ def test_offsets_of_nodes_count_characters() -> None:
 
 def test_long_blocks_are_linear() -> None:
     text = "x = 1\n" * 50_000
-    start = time.perf_counter()
+    start = time.process_time()
     assert len(statements(text, 0, len(text))) >= 1
-    assert time.perf_counter() - start < 5
+    assert time.process_time() - start < 5
