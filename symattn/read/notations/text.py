@@ -20,6 +20,7 @@ __all__ = [
     "DIGIT",
     "ECHOED_NAME",
     "EXPRESSION_START",
+    "HEAD_LABEL",
     "FORMULA_BREAK",
     "INLINE_JOIN",
     "INVISIBLE",
@@ -204,6 +205,21 @@ ECHOED_NAME: Final = pattern(
     ),
     ("Output", "Dot product scores:", "print(scores)", "x = 1", "the weights"),
     how="fullmatch",
+)
+HEAD_LABEL: Final = pattern(
+    "head-label",
+    r"(?:^|[\s*(（>|])(?:(?:头|[Hh]ead)\s*(?P<head>\d+)|第\s*(?P<nth>\d+)\s*个?头)\s*[:：]",
+    "a label opening the part of a line (and the lines after it) that computes one attention "
+    "head (``头 2:``, ``Head 1:``, ``第 2 个头：``): a name given again under another head is "
+    "that head's own, not a second value",
+    (
+        ex("头 1: $S_{2,1}=0$", head="1"),
+        ex("**第 2 步.** 头 2: $S_{2,1}=1$", head="2"),
+        ex("Head 2: the scores are", head="2"),
+        ex("- 第 2 个头：", nth="2"),
+    ),
+    ("头部: x", "heading 2: x", "the head 2 output", "头 2 的输出", "ahead 2: x"),
+    flags=re.M,
 )
 EXPRESSION_LINE: Final = pattern(
     "expression-line",
