@@ -21,6 +21,7 @@ __all__ = [
     "ECHOED_NAME",
     "EXPRESSION_START",
     "HEAD_LABEL",
+    "PROJECTION_LINK",
     "FORMULA_BREAK",
     "INLINE_JOIN",
     "INVISIBLE",
@@ -220,6 +221,16 @@ HEAD_LABEL: Final = pattern(
     ),
     ("头部: x", "heading 2: x", "the head 2 output", "头 2 的输出", "ahead 2: x"),
     flags=re.M,
+)
+PROJECTION_LINK: Final = pattern(
+    "projection-link",
+    r"^\s*(?:\\mathbf\s*\{\s*)?[Xx](?:_\{?[\w,]+\}?)?\s*\}?\s*(?:\\cdot|\\times|·|×|\*|@)?\s*"
+    r"(?:\\mathbf\s*\{\s*)?W",
+    "a link of a chain that multiplies the input by a projection matrix: the array written "
+    "after it is computed (a claim, ``x · W``) even under an input's name "
+    "(``Q = XW_Q = [[1, 2], [4, 3]]``)",
+    ("XW_Q", "X W^Q", "x_2W_Q^{(1)}", "X \\cdot W_Q", "\\mathbf{X}\\mathbf{W}_1^Q", "XW_1^K"),
+    ("W_Q", "X", "Q", "W_Q X", "softmax(QK^T)", "x_1", "XX^T"),
 )
 EXPRESSION_LINE: Final = pattern(
     "expression-line",
