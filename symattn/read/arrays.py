@@ -23,6 +23,7 @@ from symattn.numbers import Written, parse_number
 from symattn.read.notations import (
     ARRAY_WRAPPER,
     ELISION,
+    NOTEBOOK_PROMPT,
     PRINT_NOISE,
     PROSE_NUMBER,
     SHAPE_WRAPPER,
@@ -242,6 +243,10 @@ def scan_arrays(
             continue
         if SHAPE_WRAPPER.regex.search(text, max(start, k - 12), k):
             i = k + 1  # torch.Size([5, 4]): a shape, not values
+            continue
+        prompt = NOTEBOOK_PROMPT.regex.search(text, max(start, k - 4), min(end, k + 12))
+        if prompt is not None and prompt.start() < k < prompt.end():
+            i = prompt.end()  # In [16]: a notebook's cell prompt, not an array
             continue
         try:
             tree, after, notes = _group(text, k, end, braces, limits)

@@ -22,7 +22,9 @@ from symattn.numbers import parse_number
 from symattn.read.arrays import Grid
 from symattn.read.dataflow import Derivation, Flows, derive
 from symattn.read.notations import (
+    ARRAY_WRAPPER,
     ATTENTION_CALL,
+    ECHOED_NAME,
     EXP_FIRST,
     EXPRESSION_LINE,
     LABEL_SYMBOL,
@@ -134,10 +136,27 @@ def _role(names: list[str], label: str, context: str) -> tuple[Role | None, str]
         if r is not None:
             return r, label
     if context:
+        echoed = _echoed_name(context)
+        if echoed is not None:
+            return echoed
         r = phrase_role(context)
         if r is not None:
             return r, ""
     return None, names[0] if names else label
+
+
+def _echoed_name(context: str) -> tuple[Role, str] | None:
+    """``In [16]:`` / ``scaled_scores`` right above a printout: the name a notebook cell echoes
+    names the array below it (rather than a stage the code lines above it mention)."""
+    before = context.rstrip()
+    opening = ARRAY_WRAPPER.regex.search(before)
+    if opening is not None:
+        before = before[: opening.start()].rstrip()  # (``array(`` opens the printout itself)
+    m = ECHOED_NAME.regex.fullmatch(before.rsplit("\n", 1)[-1].strip())
+    if m is None:
+        return None
+    r = symbol_role(m.group("name"))
+    return (r, m.group("name")) if r is not None else None
 
 
 def _from_role(r: Role | None) -> dict[str, object]:

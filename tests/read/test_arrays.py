@@ -51,6 +51,14 @@ def test_shape_is_no_values() -> None:
     assert scan("torch.Size([5, 4])") == []
 
 
+@pytest.mark.parametrize("prompt", ["In [16]:", "Out[3]:", "In [ ]:"])
+def test_notebook_prompt_is_no_array(prompt: str) -> None:
+    # (held-out text en36: `In [16]:` above a printout was an array of one number)
+    text = f"{prompt}\nscaled_scores\n\narray([[1.5, 0.5]])\n"
+    (g,) = scan_arrays(text, 0, len(text), DEFAULT_LIMITS)
+    assert [e.text for e in g.entries] == ["1.5", "0.5"]
+
+
 def test_row_comments_are_notes() -> None:
     (g,) = scan("K = [\n  [1, 0],  # I\n  [0, 1],  # love\n]")
     assert g.notes == ("I", "love")

@@ -33,6 +33,20 @@ def test_role_from_the_prose_before() -> None:
     assert roles(text) == [("weights", (2,), False)]
 
 
+@pytest.mark.parametrize(
+    "echo",
+    ["In [16]:\nscaled_scores\n\n", "In [16]: scaled_scores\n\n", ">>> scaled_scores\n"],
+)
+def test_the_name_a_notebook_echoes_names_the_printout_below(echo: str) -> None:
+    # (held-out text en36: the assignment above mentions `scores`; the echo says what is shown)
+    text = (
+        "dk = Q.shape[-1]\nscaled_scores = scores / np.sqrt(dk)\n\n"
+        + echo
+        + "array([[1.04644736, 0.65673593],\n       [0.65673593, 1.21965244]])\n"
+    )
+    assert roles(text) == [("scaled", (2, 2), False)]
+
+
 def test_unknown_role_is_kept_without_one() -> None:
     assert roles("```\n[[0.5, 0.5]]\n```\n") == [("", (2,), False)]
 

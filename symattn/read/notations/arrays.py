@@ -18,6 +18,7 @@ __all__ = [
     "ELISION",
     "EXP_CALLS",
     "MATMUL_CALLS",
+    "NOTEBOOK_PROMPT",
     "PRINT_NOISE",
     "PROJECTION_NAMES",
     "ROW_NAME",
@@ -137,6 +138,15 @@ PRINT_NOISE: Final = pattern(
     'what is not a label in the text before a printed array (``print("…",``, quotes, ``\\n``)',
     ('print("Attention weights:", ', 'f"W_q: \\n'),
     ("Attention weights",),
+)
+
+NOTEBOOK_PROMPT: Final = pattern(
+    "notebook-prompt",
+    r"\b(?:In|Out)\s?\[\s*\d*\s*\]:",
+    "a notebook's cell prompt pasted with its cells (``In [16]:``, ``Out[3]:``): a label, "
+    "not an array",
+    ("In [16]:", "Out[3]:", "In [ ]:"),
+    ("In [1, 2]", "x[0]: 1", "Inside [3]:"),
 )
 
 SIDE_BY_SIDE: Final = pattern(

@@ -18,6 +18,7 @@ __all__ = [
     "CODE_ENVIRONMENTS",
     "CODE_LINE",
     "DIGIT",
+    "ECHOED_NAME",
     "EXPRESSION_START",
     "FORMULA_BREAK",
     "INLINE_JOIN",
@@ -186,6 +187,22 @@ RESULT_LABEL: Final = pattern(
     ("乘积结果", "结果", "result", "The result", "the final result"),
     ("total", "results"),
     flags=re.I,
+    how="fullmatch",
+)
+ECHOED_NAME: Final = pattern(
+    "echoed-name",
+    r"(?:(?:In\s*\[\s*\d*\s*\]\s*:|>>>)\s*)?(?P<name>(?!(?i:out(?:put)?|results?|answer)\b)"
+    r"[A-Za-z_][A-Za-z0-9_]*)",
+    "the last line above a printout holding only a name: a notebook cell or a console echoing "
+    "a variable (``In [16]: scaled_scores``, ``>>> attn_weights``) names the array printed "
+    "below it, whatever the lines above it say",
+    (
+        ex("scaled_scores", name="scaled_scores"),
+        ex("In [16]: scaled_scores", name="scaled_scores"),
+        ex(">>> attn_weights", name="attn_weights"),
+        ex("V", name="V"),
+    ),
+    ("Output", "Dot product scores:", "print(scores)", "x = 1", "the weights"),
     how="fullmatch",
 )
 EXPRESSION_LINE: Final = pattern(
