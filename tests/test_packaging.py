@@ -76,6 +76,19 @@ def _dist_info(zf: zipfile.ZipFile, name: str) -> str:
     return zf.read(member).decode("utf-8")
 
 
+def test_wheel_ships_every_module(wheel: zipfile.ZipFile) -> None:
+    """Every module of the source tree is in the wheel (a subpackage missing from
+    pyproject's package list once broke every command of a non-editable install)."""
+    names = set(wheel.namelist())
+    modules = sorted(
+        p.relative_to(ROOT).as_posix()
+        for p in (ROOT / "symattn").rglob("*.py")
+        if "__pycache__" not in p.parts
+    )
+    missing = [m for m in modules if m not in names]
+    assert not missing, f"modules missing from the wheel: {missing}"
+
+
 def test_wheel_ships_every_template(wheel: zipfile.ZipFile) -> None:
     names = set(wheel.namelist())
     assert "symattn/templates/README.md" in names
