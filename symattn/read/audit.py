@@ -33,6 +33,7 @@ from symattn.read.interpretation import judge_sentences, sentences
 from symattn.read.level1 import Level1, judge_chains
 from symattn.read.level2 import judge_problems
 from symattn.read.missing import missing_inputs, unnormalized
+from symattn.read.notations import HEAD_LABEL
 from symattn.read.problem import Problem, build_problems
 from symattn.read.reading import Reading, read
 from symattn.read.repeats import repeated
@@ -41,6 +42,7 @@ from symattn.read.scaling import hypotheses, masks
 from symattn.read.source import Source
 
 __all__ = [
+    "scopes",
     "AuditReport",
     "Finding",
     "Recognised",
@@ -84,6 +86,28 @@ class Understanding:
     problems: tuple[Problem, ...]
 
 
+def scopes(src: Source, reading: Reading) -> list[int]:
+    """The scope of each chain: its section (heading), and within it the attention head that a
+    label on its line opened (``头 2: $S_{2,1}=1$``; it holds for the lines after it, up to the
+    next label or heading). A name given again in another scope is that scope's own."""
+    ids: dict[tuple[int, int], int] = {}
+    out: list[int] = []
+    section, head, seen = -1, 0, 0
+    for chain, b in zip(reading.chains, reading.chain_blocks, strict=True):
+        if reading.blocks[b].section != section:
+            section, head = reading.blocks[b].section, 0
+        start = chain.start
+        # (each stretch of text is searched once: from the line's start or the last chain)
+        labels = list(
+            HEAD_LABEL.regex.finditer(src.text, max(src.line_start(chain.line), seen), start)
+        )
+        seen = max(seen, start)
+        if labels:
+            head = int(labels[-1]["head"] or labels[-1]["nth"])
+        out.append(ids.setdefault((section, head), len(ids)))
+    return out
+
+
 def understand(
     text: str,
     *,
@@ -103,8 +127,9 @@ def understand(
         census.why_not(a, src.line_end(skipped.line), skipped.reason)
     for b in reading.blocks:
         census.why_not(b.start, b.end, _NOT_READ.get(b.kind, "prose"))
-    sections = [reading.blocks[b].section for b in reading.chain_blocks]
-    level1 = judge_chains(reading.chains, accepted=accepted, limits=limits, sections=sections)
+    level1 = judge_chains(
+        reading.chains, accepted=accepted, limits=limits, sections=scopes(src, reading)
+    )
     computed = flows(
         reading.code_facts, [st.tree for _, st in reading.statements], reading.literal_roles
     )
@@ -130,9 +155,12 @@ def audit(
     level2 = judge_problems(problems, path, accepted=accepted, limits=limits, facts=facts)
     if level2.known:
         # again, now that the numbers the problem states have their exact values
-        sections = [reading.blocks[b].section for b in reading.chain_blocks]
         level1 = judge_chains(
-            reading.chains, accepted=accepted, limits=limits, known=level2.known, sections=sections
+            reading.chains,
+            accepted=accepted,
+            limits=limits,
+            known=level2.known,
+            sections=scopes(u.src, reading),
         )
     for at in level1.seen | level2.judged:
         census.judged(at)

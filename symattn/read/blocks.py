@@ -1,7 +1,8 @@
 """Stage 1 of reading: a document cut into blocks by real parsers.
 
 Markdown goes through ``markdown-it-py`` (CommonMark with tables, and ``mdit-py-plugins``
-``dollarmath`` for ``$``/``$$``; an environment written outside ``$$`` is read as math from
+``dollarmath`` for ``$``/``$$``, and LaTeX's ``\\(``/``\\[`` delimiters, which notes written in
+Markdown often use; an environment written outside ``$$`` is read as math from
 the prose it is in, so a ``\begin{bmatrix}`` at the start of a line inside ``$$…$$`` does not
 break the math in two), LaTeX through
 ``pylatexenc``'s ``LatexWalker``, plain text is cut into paragraphs at blank lines. Every
@@ -23,6 +24,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from markdown_it import MarkdownIt
+from markdown_it.rules_block import StateBlock
+from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
@@ -174,9 +177,56 @@ def _headings(text: str, b: Block) -> Iterator[Block]:
 # --------------------------------------------------------------------------- Markdown
 
 
+def _bracket_block(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """``\\[ … \\]`` display math, also right after a line of prose (as notes write it); like
+    ``$$`` it ends at the first line ending in ``\\]`` and never spans a blank line."""
+    if state.sCount[start_line] - state.blkIndent >= 4:
+        return False
+    at, end = state.bMarks[start_line] + state.tShift[start_line], state.eMarks[start_line]
+    if not state.src.startswith("\\[", at, end):
+        return False
+    line, text = start_line, state.src[at + 2 : end]
+    while not text.rstrip().endswith("\\]"):
+        line += 1
+        if line >= end_line:
+            return False
+        text = state.src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]]
+        if not text.strip():
+            return False
+    if not silent:
+        state.line = line + 1
+        token = state.push("math_block", "math", 0)
+        token.block, token.markup, token.map = True, "\\[", [start_line, state.line]
+    return True
+
+
+def _paren_inline(state: StateInline, silent: bool) -> bool:
+    """``\\( … \\)`` inline math. Where no ``\\)`` follows, none is looked for again in the
+    rest of the paragraph (a paragraph of ``\\(`` stays linear)."""
+    pos = state.pos
+    if not state.src.startswith("\\(", pos) or pos >= state.env.get("no-paren-after", 1 << 62):
+        return False
+    close = state.src.find("\\)", pos + 2, state.posMax)
+    if close < 0:
+        state.env["no-paren-after"] = pos
+        return False
+    if not silent:
+        token = state.push("math_inline", "math", 0)
+        token.markup, token.content = "\\(", state.src[pos + 2 : close]
+    state.pos = close + 2
+    return True
+
+
 def _parser() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": True}).enable("table")
     dollarmath_plugin(md, allow_space=True, allow_digits=True, double_inline=True)
+    md.block.ruler.before(
+        "fence",
+        "bracket_math",
+        _bracket_block,
+        {"alt": ["paragraph", "reference", "blockquote", "list"]},
+    )
+    md.inline.ruler.before("escape", "paren_math", _paren_inline)
     return md
 
 
@@ -218,19 +268,20 @@ def _inline_spans(src: Source, span: Span, children: list[Token]) -> tuple[tuple
     code: list[Span] = []
     for c in children:
         if c.type in ("math_inline", "math_inline_double"):
-            delim = "$$" if c.type == "math_inline_double" else "$"
-            at = text.find(delim + c.content + delim, cursor, end)
+            delim = "$$" if c.type == "math_inline_double" else c.markup or "$"
+            shut = "\\)" if delim == "\\(" else delim
+            at = text.find(delim + c.content + shut, cursor, end)
             if at >= 0:
                 math.append((at + len(delim), at + len(delim) + len(c.content)))
-                cursor = at + 2 * len(delim) + len(c.content)
+                cursor = at + len(delim) + len(shut) + len(c.content)
                 continue
             # the parser trims the content: find the delimiters around it instead
             at = text.find(delim, cursor, end)
-            close = text.find(delim, at + len(delim), end) if at >= 0 else -1
+            close = text.find(shut, at + len(delim), end) if at >= 0 else -1
             inner = text[at + len(delim) : close] if close >= 0 else ""
             if at >= 0 and close >= 0 and inner.strip() == c.content.strip():
                 math.append((at + len(delim), close))
-                cursor = close + len(delim)
+                cursor = close + len(shut)
         elif c.type == "code_inline" and c.content:
             marks = c.markup or "`"
             at = text.find(c.content, cursor, end)
@@ -322,7 +373,7 @@ def _markdown(
                 kind = "heading" if t.type == "heading_open" else "prose"
                 yield Block(kind, span[0], span[1], math=math, code=code)
             elif t.type in ("math_block", "math_block_label"):
-                a, b = _between(src, span, "$$", "$$")
+                a, b = _between(src, span, *(("\\[", "\\]") if t.markup == "\\[" else ("$$", "$$")))
                 yield Block("math", a, b)
             elif t.type == "amsmath":
                 yield Block("math", span[0], span[1], info="amsmath")

@@ -28,6 +28,7 @@ from symattn.read.notations import (
     EXP_FIRST,
     EXPRESSION_LINE,
     LABEL_SYMBOL,
+    PROJECTION_LINK,
     ROW_PHRASE,
     SCALED_FIRST,
     SCALED_ITEMS,
@@ -440,7 +441,9 @@ def _stated_fact(reading: Reading, s: Stated) -> Fact | None:
         if found_roles:
             role = max(found_roles, key=lambda r: stage_rank(r.role))
     spots = tuple(last)
-    given = role is not None and role.role in INPUT_ROLES
+    # (``Q = XW_Q = [...]``: a projection written before the array makes it computed)
+    projected = any(PROJECTION_LINK.regex.match(t) for t in s.links[:-1])
+    given = role is not None and role.role in INPUT_ROLES and not projected
     fact = Fact(
         spots=spots,
         dims=dims,

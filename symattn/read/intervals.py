@@ -4,16 +4,47 @@ only within the sum of those half-units. A claim after it (``≈ 4.5105``) is ri
 rounding of some value in that interval: the author may have summed the exact terms.
 
 Integers are taken as exact (``0.2483 × 2``: the 2 is a value of V, not a rounding).
+
+A decimal printed with six or more significant digits (``2.828427``) is a computed value shown
+rounded, as a float printout is: ``e^{2.828427} = 16.918829`` may be the exponential of the
+unrounded value (e^{2√2} = 16.9188287), so the box of values such numbers stand for is given by
+its corners (:func:`printed_corners`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
+from typing import Final
 
+import flint
+
+from symattn.config import Limits
+from symattn.errors import SymattnError
+from symattn.exact.ball import arb_to_fraction
+from symattn.judge.intervals import rounding_interval
 from symattn.numbers import Written
-from symattn.read.syntax import Chain, Node, Num, Unary
+from symattn.read.evaluate import Value, evaluate, flatten
+from symattn.read.scalar import lit
+from symattn.read.syntax import Chain, Node, Num, Unary, numbers_in
+from symattn.read.tokens import ExprError
 
-__all__ = ["half_unit", "overlaps", "rounded_interval"]
+__all__ = [
+    "PRINTED_DIGITS",
+    "half_unit",
+    "overlaps",
+    "printed_corners",
+    "right_within_printed",
+    "rounded_interval",
+]
+
+#: significant digits from which a written decimal is a computed value shown rounded (the
+#: look of a float printout, as ``float-representation`` has it), not a given exact number
+PRINTED_DIGITS: Final = 6
+#: at most this many printed numbers of one expression are widened (2**n corners)
+MAX_PRINTED: Final = 3
+#: working precision of the corners' enclosures
+_BITS: Final = 128
 
 Interval = tuple[Fraction, Fraction]
 
@@ -68,3 +99,54 @@ def overlaps(claim: Written, interval: Interval) -> bool:
     the interval)."""
     h = half_unit(claim) if claim.kind == "decimal" else Fraction(0)
     return claim.value - h <= interval[1] and interval[0] <= claim.value + h
+
+
+def printed_corners(node: Node) -> list[dict[int, Fraction]]:
+    """The corners of the box of values the printed numbers of ``node`` (decimals of
+    :data:`PRINTED_DIGITS` or more significant digits) may stand for, each as a map from the
+    number's offset to one end of its rounding; ``[]`` when it has none, or more than
+    :data:`MAX_PRINTED`."""
+    printed = [
+        n
+        for n in numbers_in(node)
+        if n.pos >= 0
+        and n.written.kind == "decimal"
+        and (n.written.significant or 0) >= PRINTED_DIGITS
+    ]
+    if not printed or len(printed) > MAX_PRINTED:
+        return []
+    corners: list[dict[int, Fraction]] = [{}]
+    for n in printed:
+        v, h = n.written.value, half_unit(n.written)
+        corners = [{**c, n.pos: v + s * h} for c in corners for s in (-1, 1)]
+    return corners
+
+
+def right_within_printed(
+    node: Node, claim: Written, index: int, env: Mapping[str, Value], limits: Limits
+) -> bool:
+    """Whether ``claim`` (entry ``index`` of the value of ``node``) rounds some value that
+    ``node`` takes when its printed numbers stand for values inside their roundings
+    (``e^{2.828427} = 16.918829``: right for e^{2√2}, whose exponent prints as 2.828427). The
+    box is taken between its corners; this only ever withholds an accusation."""
+    corners = printed_corners(node)
+    if not corners:
+        return False
+    lows: list[Fraction] = []
+    highs: list[Fraction] = []
+    for corner in corners:
+        over = {k: lit(x, limits.max_precision_bits) for k, x in corner.items()}
+        try:
+            scalars = flatten(evaluate(node, env, limits=limits, overrides=over))
+            if index >= len(scalars):
+                return False
+            ball = scalars[index].arb(_BITS)
+        except (ExprError, SymattnError, ZeroDivisionError):
+            return False
+        if not ball.is_finite():
+            return False
+        with flint.ctx.workprec(_BITS):
+            lows.append(arb_to_fraction(ball.lower()))
+            highs.append(arb_to_fraction(ball.upper()))
+    lo, hi = rounding_interval(claim)
+    return min(lows) <= hi and lo <= max(highs)

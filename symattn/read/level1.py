@@ -24,7 +24,7 @@ from symattn.read.claims import Judging, Known
 from symattn.read.definitions import Definition, Definitions, holds
 from symattn.read.evaluate import Value, evaluate, flatten
 from symattn.read.extract import ChainText, Link
-from symattn.read.intervals import overlaps, rounded_interval
+from symattn.read.intervals import overlaps, right_within_printed, rounded_interval
 from symattn.read.links import NOTHING, Parsed, label_of, read_first, read_link, unknown_math
 from symattn.read.messages import fraction_text, say
 from symattn.read.notations import PROSE_SENTENCE, SUBSCRIPT_INDEX
@@ -372,10 +372,16 @@ def _judge_claims(
         for j, ((claim, off), v, x) in enumerate(zip(lits, scalars, exact_scalars, strict=False)):
             alternatives = [o[j] for o in others if len(o) == len(lits)]
             link = links[i]
-            if not run.judging.consistent(claim, v) and any(
-                run.judging.consistent(claim, alt) for alt in alternatives
+            if not run.judging.consistent(claim, v) and (
+                any(run.judging.consistent(claim, alt) for alt in alternatives)
+                or (
+                    target_node is not None
+                    and right_within_printed(target_node, claim, j, run.names.env, run.limits)
+                )
             ):
-                run.judging.checked += 1  # right for an earlier, more exact form of it
+                # right for an earlier, more exact form of it, or for the unrounded value of a
+                # number printed rounded (``e^{2.828427} = 16.918829``: e^{2√2})
+                run.judging.checked += 1
                 run.judging.seen.add(link.offset(off + p.offset))
             else:
                 run.judging.one(

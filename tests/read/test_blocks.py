@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from symattn.read.blocks import blocks, format_of
@@ -73,3 +75,28 @@ def test_positions_are_exact() -> None:
     src = Source.of(text)
     (_, m) = blocks(src, "markdown")
     assert src.position(src.text.index("z", m.start)) == (4, 1)
+
+
+def test_latex_delimiters_in_markdown() -> None:
+    # held-out en40: notes that write \[ … \] right under a line of prose, and \( … \)
+    text = "Assume:\n\\[\nX = 1 + 1\n\\]\n- **Heads:** \\(h = 2\\) and $d = 4$.\n"
+    src = Source.of(text)
+    got = list(blocks(src, "markdown"))
+    assert [b.kind for b in got] == ["prose", "math", "prose"]
+    assert src.text[got[1].start : got[1].end].strip() == "X = 1 + 1"
+    assert [src.text[a:b] for a, b in got[2].math] == ["h = 2", "d = 4"]
+    one_line = list(blocks(Source.of("\\[ y = 2 \\]\n"), "markdown"))
+    assert [b.kind for b in one_line] == ["math"]
+    # unclosed, or closed only after a blank line: prose, as with $$
+    for text in ("\\[\nx = 1\n", "\\[\nx = 1\n\nx = 2\n\\]\n", "a \\(b\n"):
+        assert "math" not in [b.kind for b in blocks(Source.of(text), "markdown")]
+        assert not any(b.math for b in blocks(Source.of(text), "markdown"))
+
+
+def test_an_unclosed_paren_delimiter_is_looked_for_once() -> None:
+    # a paragraph of \( without \): linear (each one would otherwise search to the end)
+    text = "\\(" * 20_000 + "x\n"
+    start = time.process_time()
+    got = list(blocks(Source.of(text), "markdown"))
+    assert time.process_time() - start < 2.0
+    assert [b.kind for b in got] == ["prose"] and not got[0].math

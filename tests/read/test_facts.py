@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from symattn.read.audit import audit
+
 from .texts import INPUTS, understood
 
 
@@ -80,3 +82,28 @@ def test_a_divisor_said_in_words_is_a_divisor_claim(sentence: str, divisor: str)
     (f,) = [f for f in u.facts if f.role == "divisor"]
     assert (f.how, f.dims, [s.written.text for s in f.spots if s]) == ("text", (), [divisor])
     assert u.src.text[f.at : f.at + len(divisor)] == divisor
+
+
+def test_an_input_written_after_a_projection_is_computed() -> None:
+    # held-out zh30: `Q = XW_Q = [[1,2],[4,3]]` claims Q = X·W_Q (and is wrong), it gives no Q
+    got = roles("$$Q = XW_Q = \\begin{bmatrix} 1 & 2 \\\\ 4 & 3 \\end{bmatrix}$$\n")
+    assert got == [("q", (2, 2), False)]
+    assert roles("$$Q = \\begin{bmatrix} 1 & 2 \\\\ 4 & 3 \\end{bmatrix}$$\n") == [
+        ("q", (2, 2), True)
+    ]
+    assert roles("$$Q = K = \\begin{bmatrix} 1 & 2 \\\\ 4 & 3 \\end{bmatrix}$$\n")[0][2]
+
+
+def test_a_wrong_projection_is_found_and_what_follows_carried() -> None:
+    text = (
+        "$$X = \\begin{bmatrix} 1 & 2 & 3 & 4 \\\\ 4 & 3 & 2 & 1 \\end{bmatrix}$$\n\n"
+        "$$W_Q = W_V = \\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\\\ 1 & 0 \\\\ 0 & 1 \\end{bmatrix},"
+        " W_K = \\begin{bmatrix} 0 & 1 \\\\ 1 & 0 \\\\ 0 & 1 \\\\ 1 & 0 \\end{bmatrix}$$\n\n"
+        "$$Q = XW_Q = \\begin{bmatrix} 1 & 2 \\\\ 4 & 3 \\end{bmatrix}, "
+        "K = XW_K = \\begin{bmatrix} 2 & 1 \\\\ 3 & 4 \\end{bmatrix}, "
+        "V = XW_V = \\begin{bmatrix} 1 & 2 \\\\ 4 & 3 \\end{bmatrix}$$\n\n"
+        "$$QK^T = \\begin{bmatrix} 4 & 11 \\\\ 11 & 24 \\end{bmatrix}$$\n"
+    )
+    found = [(f.line, f.code) for f in audit(text).findings]
+    assert [c for line, c in found if line == 5].count("wrong-value") == 12
+    assert [c for line, c in found if line == 7] == ["propagated-error"] * 4

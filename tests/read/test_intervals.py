@@ -1,0 +1,67 @@
+"""Tests of symattn.read.intervals: what arithmetic on rounded and printed numbers can be worth."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from symattn.config import DEFAULT_LIMITS
+from symattn.numbers import Written
+from symattn.read.intervals import (
+    MAX_PRINTED,
+    overlaps,
+    printed_corners,
+    right_within_printed,
+    rounded_interval,
+)
+from symattn.read.syntax import parse
+
+
+def written(text: str) -> Written:
+    w = parse(text)
+    return w.written  # type: ignore[union-attr]
+
+
+def test_a_sum_of_roundings_is_known_within_their_half_units() -> None:
+    iv = rounded_interval(parse("0.4965 + 0.9930 + 3.0209"))
+    assert iv == (Fraction("4.51025"), Fraction("4.51055"))
+    assert overlaps(written("4.5105"), iv)
+    assert not overlaps(written("4.5107"), iv)
+
+
+def test_printed_numbers_have_corners_and_short_ones_none() -> None:
+    # 2.828427 has 7 significant digits: a computed value printed rounded
+    corners = printed_corners(parse("e^{2.828427}"))
+    assert sorted(x for c in corners for x in c.values()) == [
+        Fraction("2.8284265"),
+        Fraction("2.8284275"),
+    ]
+    assert printed_corners(parse("e^{0.7071}")) == []  # 4 digits: taken as written
+    assert printed_corners(parse("e^{2}")) == []
+    many = " + ".join(["1.234567"] * (MAX_PRINTED + 1))
+    assert printed_corners(parse(many)) == []
+    assert len(printed_corners(parse("1.234567 + 2.345678"))) == 4
+
+
+@pytest.mark.parametrize(
+    ("expression", "claim", "right"),
+    [
+        # e^{2√2} = 16.9188287: its exponent prints as 2.828427, whose own exponential is
+        # 16.9188266; 16.918829 is right for a value inside the printed rounding
+        ("e^{2.828427}", "16.918829", True),
+        ("e^{2.121320}", "8.342145", True),  # e^{3/√2} = 8.3421447
+        ("e^{2.828427}", "16.918900", False),  # beyond any value the rounding allows
+        ("e^{0.7071}", "2.0282", False),  # 0.7071 is no printout: nothing is widened
+        ("1.414214 + 1.414214", "2.828427", True),  # 2√2 from two printed √2
+    ],
+)
+def test_right_within_printed(expression: str, claim: str, right: bool) -> None:
+    got = right_within_printed(parse(expression), written(claim), 0, {}, DEFAULT_LIMITS)
+    assert got is right
+
+
+def test_an_index_beyond_the_value_is_not_right() -> None:
+    assert not right_within_printed(
+        parse("e^{2.828427}"), written("16.918829"), 1, {}, DEFAULT_LIMITS
+    )
