@@ -29,6 +29,7 @@ from symattn.read.notations import (
     MATRIX_ENVIRONMENTS,
     RELATION,
 )
+from symattn.read.source import outside
 
 __all__ = ["math_rows", "text_lines"]
 
@@ -179,19 +180,7 @@ def text_lines(
     while pos <= end:
         eol = text.find("\n", pos, end)
         eol = end if eol < 0 else eol
-        a, b = pos, eol
-        while k < len(skip) and skip[k][1] <= a:
-            k += 1
-        parts: list[tuple[int, int]] = []
-        cur = a
-        kk = k
-        while kk < len(skip) and skip[kk][0] < b:
-            if skip[kk][0] > cur:
-                parts.append((cur, skip[kk][0]))
-            cur = max(cur, skip[kk][1])
-            kk += 1
-        if cur < b:
-            parts.append((cur, b))
+        parts, k = outside(pos, eol, skip, k)
         for x, y in parts:
             body = text[x:y]
             stripped = body.lstrip()

@@ -24,7 +24,7 @@ from pylatexenc.latexwalker import (
 )
 
 from symattn.read.notations import CODE_ENVIRONMENTS, MATH_ENVIRONMENTS, TABLE_ENVIRONMENTS
-from symattn.read.source import Source
+from symattn.read.source import Source, outside
 
 __all__ = ["SEGMENT", "LatexBlock", "latex_blocks", "math_nodes", "segments"]
 
@@ -247,18 +247,7 @@ def _segment_blocks(text: str, start: int, end: int) -> list[LatexBlock]:
             events.append(("math" if kind == "display" else "code", a, b, (), (), name))
     for a, b in pieces:
         # cut out the display parts inside the paragraph
-        while k < len(cuts) and cuts[k][1] <= a:
-            k += 1
-        segs: list[tuple[int, int]] = []
-        cur = a
-        kk = k
-        while kk < len(cuts) and cuts[kk][0] < b:
-            if cuts[kk][0] > cur:
-                segs.append((cur, cuts[kk][0]))
-            cur = max(cur, cuts[kk][1])
-            kk += 1
-        if cur < b:
-            segs.append((cur, b))
+        segs, k = outside(a, b, cuts, k)
         for x, y in segs:
             if not text[x:y].strip():
                 continue

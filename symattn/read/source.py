@@ -119,6 +119,27 @@ class Source:
         return self.text[self.line_start(line) : self.line_end(line)]
 
 
+def outside(
+    a: int, b: int, cuts: Sequence[tuple[int, int]], k: int = 0
+) -> tuple[list[tuple[int, int]], int]:
+    """The parts of ``[a, b)`` outside ``cuts`` (sorted spans), and the index of the first cut
+    that ends after ``a``: pass it back for the next, later range, so a sweep over the text
+    is linear."""
+    while k < len(cuts) and cuts[k][1] <= a:
+        k += 1
+    parts: list[tuple[int, int]] = []
+    cur = a
+    i = k
+    while i < len(cuts) and cuts[i][0] < b:
+        if cuts[i][0] > cur:
+            parts.append((cur, cuts[i][0]))
+        cur = max(cur, cuts[i][1])
+        i += 1
+    if cur < b:
+        parts.append((cur, b))
+    return parts, k
+
+
 def _removed_before(at: Sequence[int], total: Sequence[int], offset: int) -> int:
     """How many characters were removed before clean ``offset``."""
     k = bisect.bisect_right(at, offset)

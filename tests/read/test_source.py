@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from symattn.read.notations import INVISIBLE
-from symattn.read.source import Source
+from symattn.read.source import Source, outside
 
 
 @pytest.mark.parametrize("ch", sorted(INVISIBLE.chars), ids=lambda c: f"U+{ord(c):04X}")
@@ -41,3 +41,28 @@ def test_linear_in_many_invisible_characters() -> None:
     text = ("1\u200b" * 200_000) + "\n"
     src = Source.of(text)
     assert len(src.text) == 200_001 and src.position(len(src.text) - 1) == (1, 400_001)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "cuts", "parts"),
+    [
+        (0, 10, [], [(0, 10)]),
+        (0, 10, [(2, 4), (6, 7)], [(0, 2), (4, 6), (7, 10)]),
+        (3, 8, [(0, 4), (7, 12)], [(4, 7)]),
+        (0, 5, [(0, 5)], []),
+        (5, 9, [(0, 2), (3, 4)], [(5, 9)]),
+        (0, 6, [(1, 3), (2, 4)], [(0, 1), (4, 6)]),
+    ],
+)
+def test_outside_cuts_the_spans_out(
+    a: int, b: int, cuts: list[tuple[int, int]], parts: list[tuple[int, int]]
+) -> None:
+    assert outside(a, b, cuts)[0] == parts
+
+
+def test_outside_resumes_where_the_last_range_left_off() -> None:
+    cuts = [(1, 2), (5, 6), (9, 10)]
+    first, k = outside(0, 4, cuts)
+    assert first == [(0, 1), (2, 4)] and k == 0
+    second, k = outside(4, 8, cuts, k)
+    assert second == [(4, 5), (6, 8)] and k == 1
