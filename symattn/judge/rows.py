@@ -18,7 +18,7 @@ from symattn.judge.diagnose import diagnose
 from symattn.judge.findings import SpecLocation
 from symattn.judge.formatting import frac_text
 from symattn.judge.frames import Frame
-from symattn.judge.graph import Graph, Node
+from symattn.judge.graph import ORDER, Graph, Node
 from symattn.judge.interpretation import judge_interpretation
 from symattn.judge.programs import arithmetics_for
 from symattn.judge.run import Run
@@ -29,23 +29,9 @@ from symattn.stages import BY_CLAIM, TOKEN_STAGES
 
 #: the row fields checked for mixed precision (scores are often integers)
 MIXED_STAGES = tuple(BY_CLAIM[f] for f in ("scaled", "exp", "weights", "output"))
-#: the graph steps whose claimed vectors are checked for mixed precision
-MIXED_STEPS = frozenset(
-    {
-        "Q",
-        "K",
-        "V",
-        "Q_heads",
-        "K_heads",
-        "V_heads",
-        "scaled_scores",
-        "exp_scores",
-        "weights",
-        "output",
-        "head_outputs",
-        "concat",
-    }
-)
+#: the graph steps whose claimed vectors are checked for mixed precision: every step but the
+#: raw scores (often integers) and the row sums (one number per row)
+MIXED_STEPS = frozenset(ORDER) - {"scores", "exp_sums"}
 
 
 def all_rows(run: Run) -> Iterator[tuple[tuple[str, ...], str, RowClaims]]:
