@@ -20,7 +20,7 @@ precision (``flint.ctx.workprec``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal, TypeAlias
@@ -319,8 +319,8 @@ class Values:
         u, eta = arb_of(a.u), arb_of(a.eta)
         n = len(keys)
         gam = arb_of(a.gamma(max(n - 1, 1)))
-        top_lo = _max_lower(xs.values())
-        top_hi = _max_upper(xs.values())
+        top_lo = max(x.lower() for x in xs.values())  # exact Arb numbers: compared exactly
+        top_hi = max(x.upper() for x in xs.values())
 
         def naive(k: int) -> tuple[flint.arb, flint.arb]:
             return xs[k].lower(), xs[k].upper()
@@ -352,23 +352,3 @@ class Values:
         if not (w_hi.is_finite() and w_lo.is_finite()):
             return between(Fraction(0), Fraction(1))
         return between(lower(w_lo), upper(w_hi))
-
-
-def _max_lower(xs: Iterable[flint.arb]) -> flint.arb:
-    """The largest lower end of some balls (an exact Arb number)."""
-    out: flint.arb | None = None
-    for x in xs:
-        lo = x.lower()
-        out = lo if out is None or lo > out else out
-    assert out is not None
-    return out
-
-
-def _max_upper(xs: Iterable[flint.arb]) -> flint.arb:
-    """The largest upper end of some balls (an exact Arb number)."""
-    out: flint.arb | None = None
-    for x in xs:
-        up = x.upper()
-        out = up if out is None or up > out else out
-    assert out is not None
-    return out
