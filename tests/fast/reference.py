@@ -9,6 +9,7 @@ import numpy as np
 
 import symattn
 from symattn.config import DEFAULT_LIMITS
+from symattn.exact import ExactTensor, Places, Significant
 from symattn.fast.float64 import run
 from symattn.fast.problem import prepare
 
@@ -106,3 +107,13 @@ def correctly_rounded(values: np.ndarray, balls: np.ndarray) -> bool:
             if not (abs(flint.arb(got) - ref) - half).upper() <= 0:
                 return False
     return True
+
+
+def assert_same_decimals(got: np.ndarray, exact: ExactTensor, decide: Significant | Places) -> None:
+    """``got`` (Decimals from a fast path) is what the per-entry exact path gives for the
+    same significant digits (``Significant``) or places (``Places``)."""
+    if isinstance(decide, Significant):
+        want = exact.evalf(decide.digits, method="exact")
+    else:
+        want = exact.round(decide.decimals, method="exact")
+    assert [str(x) for x in got.reshape(-1)] == [str(x) for x in want.reshape(-1)]

@@ -13,6 +13,8 @@ from symattn.exact import Ball, Narrow, Places, Significant, float_of
 from symattn.fast.outputs import certify_outputs
 from symattn.fast.problem import prepare
 
+from .reference import assert_same_decimals
+
 
 def _inputs(kind: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict, bool]:
     rng = np.random.default_rng(17)
@@ -54,11 +56,7 @@ def test_outputs_decided_like_the_arb_path(kind: str, decide: object) -> None:
         want = exact.to_numpy(method="exact")
         assert np.array(got, dtype=float).tolist() == want.tolist()
         return
-    if isinstance(decide, Significant):
-        want = exact.evalf(decide.digits, method="exact")
-    else:
-        want = exact.round(decide.decimals, method="exact")
-    assert [str(x) for x in got.reshape(-1)] == [str(x) for x in want.reshape(-1)]
+    assert_same_decimals(got, exact, decide)
 
 
 def test_every_row_masked_or_zero() -> None:

@@ -15,7 +15,7 @@ from symattn.config import DEFAULT_LIMITS
 from symattn.exact import Narrow, Places, Significant, inv_sqrt
 from symattn.fast.problem import prepare
 from symattn.fast.weights import certify_weights, weights_run
-from tests.fast.reference import arb_weights
+from tests.fast.reference import arb_weights, assert_same_decimals
 
 
 def _kind(name: str, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict, bool]:
@@ -93,11 +93,7 @@ def test_decisions_equal_the_arb_path(kind: str, decide: object) -> None:
             assert ball.width < Fraction(1, 10**decide.digits)
             assert ball.lower <= ref.upper and ref.lower <= ball.upper
         return
-    if isinstance(decide, Significant):
-        want = exact.evalf(decide.digits, method="exact")
-    else:
-        want = exact.round(decide.decimals, method="exact")
-    assert [str(x) for x in got.reshape(-1)] == [str(x) for x in want.reshape(-1)]
+    assert_same_decimals(got, exact, decide)
 
 
 def test_weights_far_below_the_double_range_are_rounded() -> None:
