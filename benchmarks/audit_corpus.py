@@ -1,4 +1,9 @@
-"""``symattn audit`` measured on the corpus of real worked examples (tests/corpus/texts).
+"""``symattn audit`` measured on the corpus of real worked examples (tests/corpus).
+
+The corpus has two parts: ``tests/corpus/fresh/`` holds the texts of a round of first contact
+(collected before the round's changes and measured once on the code they had never been run on;
+the figure of that run is in docs/audit.md with its commit), ``tests/corpus/dev/`` the texts the
+reader has been developed on (fresh texts join it once their first-contact figure is recorded).
 
 Every text is audited as it is; each number its ``.expect.toml`` lists (a line, the number
 as written and its occurrence on that line) is found in the text, and the audit's findings
@@ -20,9 +25,26 @@ and coverage records are matched to it by line and column. The table:
 - **coverage**: numbers the audit read (its coverage record says ``read`` or ``judged`` at
   that place) over the numbers the corpus lists; **judged**: those it judged.
 
+Then the summary a reviewer would count (issue 19), per corpus part and language:
+
+- **direct errors**: the author's own errors (every error verdict but ``dk-mismatch``) that
+  get a finding of severity error or warning;
+- **carried errors**: numbers right for the author's own earlier wrong number
+  (``carried-error``) that get a finding (ideally ``propagated-error``);
+- **frame errors**: a wrong divisor counted once per text (a text whose expectations hold a
+  ``dk-mismatch``), found when the audit reports ``dk-mismatch`` anywhere in the text;
+- **false accusations**: every error-severity finding that is not on an author's error: on a
+  number the corpus says is right, on an input, on a number that cannot be checked, and on a
+  number the corpus does not list at all (a number that is no claim).
+
     python benchmarks/audit_corpus.py            # the table, one row per text and the total
     python benchmarks/audit_corpus.py --misses   # also every missed error and every accusation
     python benchmarks/audit_corpus.py -k zh16    # only texts whose name contains zh16
+    python benchmarks/audit_corpus.py --corpus fresh   # one part (dev, fresh, all, or a folder)
+    python benchmarks/audit_corpus.py --round 2026-12-01   # only the texts of one round
+
+A text of a first-contact round keeps ``round = "<date>"`` and ``first_contact = "<commit>"``
+in its expect file when it joins ``dev/``; ``--round`` picks those texts out again.
 
 At the end it times a real 100 KB post (five corpus texts and prose; issue 12: "audit of a
 100 KB post stays under 1 s"): CPU and wall time, medians of five runs after a warm-up, with
@@ -48,7 +70,11 @@ sys.path.insert(0, str(ROOT))
 
 from symattn.read.audit import AuditReport, audit  # noqa: E402
 
-TEXTS = ROOT / "tests" / "corpus" / "texts"
+CORPUS = ROOT / "tests" / "corpus"
+#: the texts the reader is developed on
+TEXTS = CORPUS / "dev"
+#: the texts of the current round of first contact
+FRESH = CORPUS / "fresh"
 
 #: verdicts the corpus counts as findings a reader must see
 ERRORS = frozenset(
@@ -116,7 +142,7 @@ def expected_of(path: Path) -> tuple[Path, list[Expected]]:
     """The text an expect file describes and its numbers, placed."""
     data = tomllib.loads(path.read_text(encoding="utf-8"))
     stem = path.name.removesuffix(".expect.toml")
-    text_path = next(p for p in TEXTS.glob(stem + ".*") if not p.name.endswith(".toml"))
+    text_path = next(p for p in path.parent.glob(stem + ".*") if not p.name.endswith(".toml"))
     lines = text_path.read_text(encoding="utf-8").split("\n")
     out = []
     for n in data.get("number", []):
@@ -144,6 +170,7 @@ class Row:
     """The measures of one text."""
 
     name: str
+    lang: str = ""
     numbers: int = 0
     read: int = 0
     judged: int = 0
@@ -156,8 +183,19 @@ class Row:
     false_unchecked: int = 0
     false_unlisted: int = 0
     false_warnings: int = 0
+    direct: int = 0
+    direct_found: int = 0
+    carried: int = 0
+    carried_found: int = 0
+    frames: int = 0
+    frames_found: int = 0
     seconds: float = 0.0
     misses: list[str] = field(default_factory=list)
+
+    @property
+    def accusations(self) -> int:
+        """Error findings not on an author's error (issue 19's false accusations)."""
+        return self.false_ok + self.false_input + self.false_unchecked + self.false_unlisted
 
     def add(self, other: Row) -> None:
         for k in (
@@ -173,6 +211,12 @@ class Row:
             "false_unchecked",
             "false_unlisted",
             "false_warnings",
+            "direct",
+            "direct_found",
+            "carried",
+            "carried_found",
+            "frames",
+            "frames_found",
         ):
             setattr(self, k, getattr(self, k) + getattr(other, k))
         self.seconds += other.seconds
@@ -190,7 +234,8 @@ def measure(expect_path: Path) -> Row:
     text = text_path.read_text(encoding="utf-8")
     start = time.perf_counter()
     report = audit(text, path=text_path.name)
-    row = Row(text_path.name, seconds=time.perf_counter() - start)
+    lang = tomllib.loads(expect_path.read_text(encoding="utf-8")).get("lang", "")
+    row = Row(text_path.name, lang=lang, seconds=time.perf_counter() - start)
     lines = text.split("\n")
     status = coverage_of(report)
     at: dict[tuple[int, int], list[tuple[str, str]]] = {}
@@ -216,6 +261,16 @@ def measure(expect_path: Path) -> Row:
         flagged = [c for c, sev in got if sev in ("error", "warning")]
         accused = [c for c, sev in got if sev == "error"]
         where = f"{text_path.name}:{e.line}:{e.column} {e.text}"
+        if e.verdict == "dk-mismatch":
+            row.frames = 1
+        elif e.verdict in ERRORS:
+            row.direct += 1
+            row.direct_found += bool(flagged)
+        elif e.verdict == "carried-error":
+            row.carried += 1
+            row.carried_found += bool(flagged)
+            if not flagged:
+                row.misses.append(f"  carry  {where}: carried error, no finding")
         if e.verdict in ERRORS or e.verdict in WARNINGS:
             row.errors += 1
             if flagged:
@@ -245,6 +300,12 @@ def measure(expect_path: Path) -> Row:
         if (line, column) not in listed and any(sev == "error" for _, sev in got):
             row.false_unlisted += 1
             row.misses.append(f"  stray  {text_path.name}:{line}:{column}: {got}")
+    if row.frames:
+        row.frames_found = int(
+            any("dk-mismatch" in (f.code, *f.alternatives) for f in report.findings)
+        )
+        if not row.frames_found:
+            row.misses.append(f"  frame  {text_path.name}: the wrong divisor is not reported")
     return row
 
 
@@ -268,8 +329,42 @@ def line_of(r: Row) -> str:
     )
 
 
-def run(paths: Iterable[Path], misses: bool) -> Row:
+SUMMARY_HEADER = (
+    f"{'part':8} {'lang':4} {'texts':>5} {'direct errors':>15} {'carried errors':>15} "
+    f"{'frame errors':>13} {'false acc.':>10} {'coverage':>9}"
+)
+
+
+def summary_of(part: str, lang: str, texts: int, r: Row) -> str:
+    """One line of the reviewer's summary: found/total and the share for each kind."""
+
+    def share(a: int, b: int) -> str:
+        return f"{a}/{b} {pct(a, b).strip():>6}"
+
+    return (
+        f"{part:8} {lang:4} {texts:5d} {share(r.direct_found, r.direct):>15} "
+        f"{share(r.carried_found, r.carried):>15} {f'{r.frames_found}/{r.frames}':>13} "
+        f"{r.accusations:10d} {pct(r.read, r.numbers):>9}"
+    )
+
+
+def round_of(expect_path: Path) -> str:
+    """The first-contact round a text was collected in (``round`` of its expect file)."""
+    return str(tomllib.loads(expect_path.read_text(encoding="utf-8")).get("round", ""))
+
+
+def parts_of(choice: str) -> list[tuple[str, Path]]:
+    """The corpus parts ``--corpus`` names: dev, fresh, all (both), or a folder."""
+    if choice == "all":
+        return [("dev", TEXTS), ("fresh", FRESH)]
+    if choice in ("dev", "fresh"):
+        return [(choice, TEXTS if choice == "dev" else FRESH)]
+    return [(Path(choice).name, Path(choice))]
+
+
+def run(paths: Iterable[Path], misses: bool, part: str = "") -> Row:
     total = Row("TOTAL")
+    by_lang: dict[str, tuple[int, Row]] = {}
     print(HEADER)
     for p in paths:
         r = measure(p)
@@ -277,7 +372,14 @@ def run(paths: Iterable[Path], misses: bool) -> Row:
         if misses and r.misses:
             print("\n".join(r.misses))
         total.add(r)
+        n, lang_row = by_lang.get(r.lang, (0, Row(r.lang, lang=r.lang)))
+        lang_row.add(r)
+        by_lang[r.lang] = (n + 1, lang_row)
     print(line_of(total))
+    print("\n" + SUMMARY_HEADER)
+    for lang in sorted(by_lang):
+        print(summary_of(part, lang, *by_lang[lang]))
+    print(summary_of(part, "all", sum(n for n, _ in by_lang.values()), total))
     codes = Counter(m.split()[0] for m in total.misses)
     print(
         f"\nrecall {pct(total.found, total.errors).strip()} ({total.found}/{total.errors}), "
@@ -347,10 +449,23 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--misses", action="store_true", help="list missed errors and accusations")
     ap.add_argument("-k", default="", help="only texts whose name contains this")
+    ap.add_argument(
+        "--corpus", default="all", help="dev, fresh, all (default) or a folder of texts"
+    )
+    ap.add_argument("--round", default="", help="only the texts of this first-contact round")
     args = ap.parse_args(argv)
-    paths = sorted(p for p in TEXTS.glob("*.expect.toml") if args.k in p.name)
-    run(paths, args.misses)
-    if not args.k:
+    for part, folder in parts_of(args.corpus):
+        paths = sorted(
+            p
+            for p in folder.glob("*.expect.toml")
+            if args.k in p.name and (not args.round or round_of(p) == args.round)
+        )
+        if paths:
+            print(
+                f"\n== {part}: {folder.relative_to(ROOT) if folder.is_relative_to(ROOT) else folder}"
+            )
+            run(paths, args.misses, part)
+    if not args.k and args.corpus in ("all", "dev"):
         print("\n" + time_post(post_100kb(), "100 KB post (5 corpus texts and prose)"))
         print(time_post(dense_100kb(), "100 KB of worked examples only (corpus texts end to end)"))
     return 0

@@ -2,7 +2,7 @@
 
 Runs ``check`` on every spec of ``tests/corpus/specs/`` and compares each claim's findings
 with the verdict its sidecar ``<id>.expect.toml`` expects (transcribed from the hand
-judgements of ``tests/corpus/texts/``; see ``tests/corpus/README.md``), then prints:
+judgements of ``tests/corpus/dev/``; see ``tests/corpus/README.md``), then prints:
 
 - **recall**: real errors (expected ``wrong-value``, ``truncated``, ``approximate-constant``,
   ``dk-mismatch``, ``not-normalized``, ``conflicting-definition``, ``interpretation``) with a
@@ -66,7 +66,7 @@ TEXT_VERDICTS = {
     "carried-error": "propagated-error",
     "not-checkable": "missing-input",
 }
-TEXTS = ROOT / "tests" / "corpus" / "texts"
+TEXTS = ROOT / "tests" / "corpus" / "dev"
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ from benchmarks.verdicts import (
 from symattn.spec import load_spec
 
 PATHS = spec_paths()
-TEXTS = SPECS.parent / "texts"
+TEXTS = SPECS.parent / "dev"
 #: findings of a spec that are not about one claimed number (the row, an inferred divisor)
 SPEC_LEVEL = ("sqrt_d_k", "weights[")
 

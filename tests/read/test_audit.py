@@ -40,7 +40,7 @@ def test_seed_copies_match_the_shared_folder_when_present() -> None:
 
 def test_seed_000() -> None:
     r = run(SEED_000)
-    # the seed's four findings, then what the corpus expects besides (tests/corpus/texts/
+    # the seed's four findings, then what the corpus expects besides (tests/corpus/dev/
     # zh_seed000.expect.toml): the divisor said in words too ("假设根号后为2"), the sum 14.89
     # used again, and 5.4 = 0.18 x 30, 7.2 = 0.18 x 40 from the rounded weight 0.18
     assert codes(r) == [

@@ -3,7 +3,7 @@
     python tests/corpus/specs/draft_expect.py tests/corpus/specs/<id>.toml > draft.toml
 
 Every claim of the spec (in ``symattn.judge.claims.all_claims`` order) is matched to the
-first unused number of ``texts/<id>.expect.toml`` with the same text and a matching stage,
+first unused number of ``dev/<id>.expect.toml`` with the same text and a matching stage,
 in line order, and gets that number's line, verdict (mapped to a finding code) and why.
 The draft is then reviewed by hand: every non-``ok`` verdict re-verified with the exact
 engine (``symattn check``), differences from the text's judgement explained in ``why``.
@@ -22,7 +22,7 @@ from benchmarks.verdicts import TEXT_VERDICTS as VERDICTS
 from symattn.judge.claims import all_claims
 from symattn.spec import load_spec
 
-TEXTS = Path(__file__).resolve().parent.parent / "texts"
+TEXTS = Path(__file__).resolve().parent.parent / "dev"
 
 #: spec step -> the stages of the text's judgements it may match
 STAGES = {
