@@ -145,3 +145,31 @@ def test_precision_mixed_has_no_exact_in_text(capsys: pytest.CaptureFixture[str]
     assert len(lines) == 2  # (the weights, and the same weights written again on line 108)
     for line in lines:
         assert ": precision-mixed claimed 0.34 — " in line and "exact" not in line
+
+
+def test_emit_spec_writes_specs_that_check_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 19: ``--emit-spec DIR`` writes what was read as specs; check gives the findings."""
+    out = tmp_path / "specs"
+    seed = SEEDS / "001_b0b3fceff32b9228.txt"
+    assert main(["audit", str(seed), str(SEEDS), "--emit-spec", str(out)]) == 1
+    err = capsys.readouterr().err
+    written = sorted(p.name for p in out.iterdir())
+    # (the seed named twice: its second copy's spec gets a suffix instead of replacing it)
+    assert written == ["000_089920b9c8cb4dc4.1.toml", "001_b0b3fceff32b9228.1-2.toml",
+                       "001_b0b3fceff32b9228.1.toml"]  # fmt: skip
+    assert f"wrote {out / '001_b0b3fceff32b9228.1.toml'}" in err
+    assert "004_a00461eb897f5725.txt: no attention problem to write as a spec" in err
+    assert main(["check", str(out / "001_b0b3fceff32b9228.1.toml"), "--lang", "en"]) == 1
+    checked = capsys.readouterr().out
+    assert "output[它,1]: truncated claimed 0.031" in checked
+
+
+def test_emit_spec_into_a_file_is_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "f").write_text("", encoding="utf-8")
+    assert main(["audit", str(SEED_000), "--emit-spec", str(tmp_path / "f")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "cannot create the folder" in err[0]

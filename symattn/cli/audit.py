@@ -17,6 +17,7 @@ from symattn.errors import InputError
 from symattn.io import read_text
 from symattn.present.reports import audit_json, audit_markdown, audit_text
 from symattn.read.audit import AuditReport, audit
+from symattn.read.emit import write_specs
 
 HELP = "find the wrong numbers in a worked example (Markdown, LaTeX or plain text) as it is"
 
@@ -31,6 +32,7 @@ EPILOG = """examples:
   symattn audit notes/ --format json > audit.json
   symattn audit chapter.tex --format markdown --lang zh > errata.md
   cat post.txt | symattn audit -
+  symattn audit post.md --emit-spec specs/ && symattn check specs/post.1.toml
 
 Every number of the text is accounted for: judged (checked exactly), read (understood but
 not judged: the report says why), or not read (prose, code that is not attention). The exit
@@ -61,6 +63,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--jobs", type=int, default=1, metavar="N", help="audit N files in parallel (default 1)"
+    )
+    p.add_argument(
+        "--emit-spec",
+        metavar="DIR",
+        default=None,
+        help="write each attention problem the audit read as a spec that `symattn check` "
+        "runs (DIR/<file>.<n>.toml; what was inferred rather than read is said in each)",
     )
 
 
@@ -148,4 +157,29 @@ def run(args: argparse.Namespace) -> int:
     else:
         text = audit_text(reports, lang)
     sys.stdout.write(text)
+    if args.emit_spec is not None:
+        _emit(reports, Path(args.emit_spec))
     return 1 if any(r.has_errors for r in reports) else 0
+
+
+def _emit(reports: list[AuditReport], directory: Path) -> None:
+    """Write every report's specs into ``directory``; say on stderr where each one is."""
+    names: set[str] = set()
+    written = 0
+    for r in reports:
+        specs = []
+        for s in r.specs:
+            name, n = s.name, 1
+            while name in names:  # (two files of the same name in different folders)
+                n += 1
+                name = s.name.removesuffix(".toml") + f"-{n}.toml"
+            names.add(name)
+            specs.append(replace(s, name=name))
+        for path, s in zip(write_specs(specs, directory), specs, strict=True):
+            inferred = sum(line.startswith("# Inferred:") for line in s.toml.splitlines())
+            note = f" ({inferred} inferred item(s) said in its header)" if inferred else ""
+            print(f"audit: {r.path}: wrote {path}{note}", file=sys.stderr)
+            written += 1
+        if not r.specs:
+            print(f"audit: {r.path}: no attention problem to write as a spec", file=sys.stderr)
+    print(f"audit: {written} spec(s) in {directory}", file=sys.stderr)

@@ -28,6 +28,7 @@ from symattn.numbers.rounding import Rounding
 from symattn.read.blocks import format_of
 from symattn.read.census import Census
 from symattn.read.dataflow import flows
+from symattn.read.emit import emitted_specs
 from symattn.read.facts import Fact, facts_of_reading
 from symattn.read.interpretation import judge_sentences, sentences
 from symattn.read.level1 import Level1, judge_chains
@@ -194,6 +195,7 @@ def audit(
         numbers=census.records(),
         counts=census.coverage(),
         lang=language_of(text),
+        specs=emitted_specs(level2.problems, path),
     )
 
 

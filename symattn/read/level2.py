@@ -21,6 +21,7 @@ from symattn.judge.quantities import TensorEntry
 from symattn.judge.verdict import consistent_with, judge
 from symattn.numbers.rounding import Rounding
 from symattn.read.claims import Known
+from symattn.read.emit import JudgedProblem
 from symattn.read.facts import Fact
 from symattn.read.level1 import value_key
 from symattn.read.messages import say
@@ -46,6 +47,9 @@ class Level2:
     #: the exact value of each number the problem states, by its value as written, with where
     #: it is written (for the formulas that use it as an ingredient: ``0.18 × 30``)
     known: Mapping[str, tuple[tuple[int, Known], ...]] = field(default_factory=dict)
+    #: each problem judged (the frame the text fits best), with the claims whose verdicts
+    #: were withheld (frames disagree, or the number is another stage's)
+    problems: tuple[JudgedProblem, ...] = ()
 
 
 #: the trace step of each stage a misshapen claim may be about
@@ -373,6 +377,7 @@ def judge_problems(
     judged: set[int] = set()
     known: dict[str, dict[int, Known | None]] = {}
     checked: dict[str, CheckReport] = {}
+    judged_problems: list[JudgedProblem] = []
     for group in by_layer.values():
         results = [_one(p, path, accepted, limits, checked) for p in group]
         pairs = [(p, r) for p, r in zip(group, results, strict=True) if not isinstance(r, str)]
@@ -409,10 +414,22 @@ def judge_problems(
             except SymattnError:
                 pass
         judged.update(s.at for f, _ in group[0].misshapen for s in f.spots if s is not None)
+        withheld = set()
         for at, f in found:
             if f.severity in ("error", "warning") and at not in agreed:
+                withheld.add(at)
                 continue
             findings.append(f)
+        judged_problems.append(
+            JudgedProblem(
+                problem,
+                frozenset(
+                    place
+                    for place, spot in problem.spots.items()
+                    if spot.at in withheld or problem.owner.get(place) in rescued
+                ),
+            )
+        )
     return Level2(
         tuple(findings),
         tuple(unparsed),
@@ -422,4 +439,5 @@ def judge_problems(
             k: tuple(sorted((at, v) for at, v in places.items() if v is not None))
             for k, places in known.items()
         },
+        tuple(judged_problems),
     )

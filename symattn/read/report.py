@@ -3,6 +3,7 @@ attention problem it rebuilt."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from symattn.judge.findings import Finding, Message, TextLocation
@@ -37,6 +38,17 @@ class Recognised:
 
 
 @dataclass(frozen=True)
+class EmittedSpec:
+    """A problem the audit judged, written as a spec (:mod:`symattn.read.emit`): its file
+    name, its TOML text, and the place in the text (line, column) of each claim it holds, by
+    the claim's path in the spec (table keys and list indexes)."""
+
+    name: str
+    toml: str
+    places: Mapping[tuple[str | int, ...], tuple[int, int]]
+
+
+@dataclass(frozen=True)
 class AuditReport:
     """What the audit of one text found."""
 
@@ -51,6 +63,8 @@ class AuditReport:
     lang: str = "en"
     #: the counts of every number (``numbers`` lists at most census.MAX_RECORDS of them)
     counts: Coverage | None = None
+    #: each problem the audit judged, as a spec ``check`` runs (``--emit-spec``)
+    specs: tuple[EmittedSpec, ...] = ()
 
     def coverage(self) -> dict[str, int]:
         """How many numbers the text holds, and how many were read and judged."""
