@@ -178,7 +178,7 @@ def emitted_specs(judged: Sequence[JudgedProblem], text_path: str) -> tuple[Emit
             EmittedSpec(
                 f"{stem}.{n}.toml",
                 spec_to_toml(data, comments, "\n".join(header)),
-                MappingProxyType({p: (s.line, s.column) for p, s in kept.items()}),
+                {p: (s.line, s.column) for p, s in kept.items()},  # (a dict: reports pickle)
             )
         )
     return tuple(out)
