@@ -5,63 +5,28 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
+from symattn.cli.lintrun import finish, refuse_output_over_input, selectors
 from symattn.cli.options import command_line_words, limits_from
-from symattn.config import LANGS, Limits
+from symattn.cli.progress import progress_display
+from symattn.config import Limits
 from symattn.errors import InputError
 from symattn.io import read_text
+from symattn.present.outcome import FileOutcome, Placed, not_checked_of, outcome, suppressions
 from symattn.present.reports import audit_json, audit_markdown, audit_text
 from symattn.read.audit import AuditReport, audit
 
-HELP = "find the wrong numbers in a worked example (Markdown, LaTeX or plain text) as it is"
-
 #: file name endings read when a directory is given
 SUFFIXES: tuple[str, ...] = (".md", ".tex", ".txt", ".markdown")
-#: more files than this show a progress line on a terminal
-_PROGRESS_FROM = 4
-
-
-EPILOG = """examples:
-  symattn audit post.md
-  symattn audit notes/ --format json > audit.json
-  symattn audit chapter.tex --format markdown --lang zh > errata.md
-  cat post.txt | symattn audit -
-
-Every number of the text is accounted for: judged (checked exactly), read (understood but
-not judged: the report says why), or not read (prose, code that is not attention). The exit
-code is 1 when an error is found, 0 otherwise, 2 for a usage error. See docs/audit.md."""
-
-
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    """Arguments of ``audit``."""
-    p.epilog = EPILOG
-    p.formatter_class = argparse.RawDescriptionHelpFormatter
-    p.add_argument(
-        "files",
-        nargs="+",
-        metavar="FILE",
-        help="files or directories (*.md *.tex *.txt); - for stdin",
-    )
-    p.add_argument(
-        "--format",
-        choices=("text", "json", "markdown"),
-        default="text",
-        help="output format (default text)",
-    )
-    p.add_argument(
-        "--lang",
-        choices=LANGS,
-        default=None,
-        help="language of the messages (default: the language the texts are written in)",
-    )
-    p.add_argument(
-        "--jobs", type=int, default=1, metavar="N", help="audit N files in parallel (default 1)"
-    )
+#: a run of fewer files is always serial: a process pool costs more than it saves
+#: (measured in docs/ci.md: on 50 files, 2 processes on 2 cores took 0.9x to 1.7x the serial time)
+POOL_FROM = 16
+#: the progress display (stderr, a terminal only) appears after this many seconds
+PROGRESS_AFTER = 1.0
 
 
 def expand(paths: list[str]) -> list[str]:
@@ -96,16 +61,16 @@ def _files_under(top: str) -> list[str]:
     return sorted(found)
 
 
-def _audit_file(path: str, limits: Limits) -> AuditReport:
-    return audit(
-        read_text(path, limits=limits), path="<stdin>" if path == "-" else path, limits=limits
-    )
+def _audit_file(path: str, limits: Limits) -> tuple[AuditReport, str]:
+    text = read_text(path, limits=limits)
+    return audit(text, path="<stdin>" if path == "-" else path, limits=limits), text
 
 
-def _reports(files: list[str], limits: Limits, jobs: int) -> Iterator[AuditReport]:
-    if jobs > 1 and len(files) > 1 and "-" not in files:
+def _reports(files: list[str], limits: Limits, jobs: int) -> Iterator[tuple[AuditReport, str]]:
+    if jobs > 1 and len(files) >= POOL_FROM and "-" not in files:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            yield from pool.map(_audit_file, files, [limits] * len(files))
+            chunk = max(1, len(files) // (4 * jobs))
+            yield from pool.map(_audit_file, files, [limits] * len(files), chunksize=chunk)
     else:
         for f in files:
             yield _audit_file(f, limits)
@@ -123,29 +88,54 @@ def _language(reports: list[AuditReport]) -> str:
     return langs.pop() if len(langs) == 1 else "en"
 
 
+def text_outcome(
+    r: AuditReport, text: str, select: frozenset[str], ignore: frozenset[str]
+) -> FileOutcome:
+    """What the run reports of one text: its findings, silenced ones, and its counts (every
+    claim is judged or not checked: a missing-input or undecided finding, or a statement
+    the audit could not understand, :attr:`AuditReport.unparsed`)."""
+    not_checked = not_checked_of(r.findings)
+    undecided = not_checked.get("undecided", 0)
+    if r.unparsed:
+        not_checked["unparsed"] = len(r.unparsed)
+    judged = max(r.checked - undecided, 0)
+    return outcome(
+        r.path,
+        [Placed(f, f.line, f.column) for f in r.findings],
+        claims=judged + sum(not_checked.values()),
+        judged=judged,
+        not_checked=not_checked,
+        silenced=suppressions(text),
+        select=select,
+        ignore=ignore,
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``audit``."""
     limits = limits_from(args)
-    if not 1 <= args.jobs <= 256:
-        raise InputError(f"--jobs {args.jobs}: choose between 1 and 256")
+    jobs = 1 if args.jobs is None else args.jobs
+    if not 1 <= jobs <= 256:
+        raise InputError(f"--jobs {jobs}: choose between 1 and 256")
     files = expand(args.files)
     if not files:
         raise InputError("no *.md, *.tex or *.txt files found")
-    progress = len(files) >= _PROGRESS_FROM and sys.stderr.isatty()
-    reports = []
-    for i, r in enumerate(_reports(files, limits, args.jobs), start=1):
-        reports.append(r)
-        if progress:
-            print(f"\raudit: {i}/{len(files)} files", end="", file=sys.stderr, flush=True)
-    if progress:
-        print(file=sys.stderr)
-    reports = [_command_line_reasons(r) for r in reports]
-    lang = args.lang or _language(reports)
-    if args.format == "json":
-        text = json.dumps(audit_json(reports, lang), ensure_ascii=False, indent=1) + "\n"
-    elif args.format == "markdown":
-        text = audit_markdown(reports, lang)
-    else:
-        text = audit_text(reports, lang)
-    sys.stdout.write(text)
-    return 1 if any(r.has_errors for r in reports) else 0
+    refuse_output_over_input(args.output, files)
+    select, ignore = selectors(args)
+    audited = []
+    with progress_display(len(files), "audit") as step:
+        for r, text in _reports(files, limits, jobs):
+            r = _command_line_reasons(r)
+            audited.append((r, text_outcome(r, text, select, ignore)))
+            step()
+    outcomes = [o for _, o in audited]
+    lang = args.lang or _language([r for r, _ in audited])
+
+    def render(fmt: str) -> str:
+        if fmt == "json":
+            return json.dumps(audit_json(audited, lang), ensure_ascii=False, indent=1) + "\n"
+        if fmt == "markdown":
+            return audit_markdown(audited, lang)
+        return audit_text(audited, lang, show_suppressed=bool(args.show_suppressed))
+
+    return finish(args, outcomes, lang, render)

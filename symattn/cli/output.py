@@ -264,6 +264,13 @@ class SafeStream:
         return getattr(self._stream, name)
 
 
+def raw_stream(stream: TextIO) -> TextIO:
+    """The stream a :class:`SafeStream` passes text on to (for text made safe beforehand,
+    such as a report coloured after :func:`terminal_text`), or ``stream`` itself."""
+    inner = stream._stream if isinstance(stream, SafeStream) else stream
+    return inner
+
+
 def _is_terminal(stream: TextIO) -> bool:
     try:
         return bool(stream.isatty())
