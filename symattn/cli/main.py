@@ -91,7 +91,8 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser with every subcommand; with ``only``, the arguments of that one alone are
-    declared (the others keep their help line), so no other command module is imported."""
+    declared (the others keep their help line; ``""``: none), so no other command module
+    is imported."""
     parser = _Parser(
         prog="symattn",
         description=(
@@ -140,7 +141,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code."""
     words = list(sys.argv[1:] if argv is None else argv)
     command = _command_named(words)
-    parser = build_parser(command)
+    parser = build_parser(command or "")  # "": no command named, none is loaded
     with safe_streams():
         try:
             repeated = _configure(parser, command, words)
