@@ -26,8 +26,6 @@ from symattn.version import __version__
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 #: severity -> SARIF level
 LEVELS = {"error": "error", "warning": "warning", "info": "note"}
-#: where the codes are explained
-HELP_URI = "https://github.com/symattn/symattn/blob/main/docs/check.md#finding-codes"
 
 
 def _rules() -> list[dict[str, Any]]:
@@ -37,8 +35,10 @@ def _rules() -> list[dict[str, Any]]:
             "name": "".join(w.capitalize() for w in c.code.split("-")),
             "shortDescription": {"text": c.meaning},
             "fullDescription": {"text": f"{c.code} ({c.severity}): {c.meaning}."},
-            "help": {"text": f"{c.meaning}. See docs/check.md, section Finding codes."},
-            "helpUri": HELP_URI,
+            "help": {
+                "text": f"{c.meaning}. See docs/check.md, table 'Findings, and which "
+                "explanation wins', for when it is reported and what explains it instead."
+            },
             "defaultConfiguration": {"level": LEVELS[c.severity]},
             "properties": {"severity": c.severity},
         }
@@ -102,7 +102,6 @@ def sarif(outcomes: Sequence[FileOutcome], lang: str = "en") -> dict[str, Any]:
                     "driver": {
                         "name": "symattn",
                         "version": __version__,
-                        "informationUri": "https://github.com/symattn/symattn",
                         "rules": _rules(),
                     }
                 },

@@ -53,7 +53,10 @@ def test_rules_are_the_code_table_with_meaning_and_help() -> None:
     assert [r["id"] for r in rules] == [c.code for c in CODES]
     for rule, code in zip(rules, CODES, strict=True):
         assert rule["shortDescription"]["text"] == code.meaning
-        assert rule["help"]["text"] and rule["helpUri"].endswith("#finding-codes")
+        assert (
+            rule["help"]["text"].startswith(code.meaning)
+            and "docs/check.md" in rule["help"]["text"]
+        )
 
 
 def test_results_have_locations_and_the_exact_value() -> None:
