@@ -16,7 +16,7 @@ from symattn.cli.progress import progress_display
 from symattn.config import Limits
 from symattn.errors import InputError
 from symattn.io import read_text
-from symattn.present.outcome import FileOutcome, Placed, not_checked_of, outcome, suppressions
+from symattn.present.outcome import suppressions, text_outcome
 from symattn.present.reports import audit_json, audit_markdown, audit_text
 from symattn.read.audit import AuditReport, audit
 
@@ -98,29 +98,6 @@ def _language(reports: list[AuditReport]) -> str:
     return langs.pop() if len(langs) == 1 else "en"
 
 
-def text_outcome(
-    r: AuditReport, text: str, select: frozenset[str], ignore: frozenset[str]
-) -> FileOutcome:
-    """What the run reports of one text: its findings, silenced ones, and its counts (every
-    claim is judged or not checked: a missing-input or undecided finding, or a statement
-    the audit could not understand, :attr:`AuditReport.unparsed`)."""
-    not_checked = not_checked_of(r.findings)
-    undecided = not_checked.get("undecided", 0)
-    if r.unparsed:
-        not_checked["unparsed"] = len(r.unparsed)
-    judged = max(r.checked - undecided, 0)
-    return outcome(
-        r.path,
-        [Placed(f, f.line, f.column) for f in r.findings],
-        claims=judged + sum(not_checked.values()),
-        judged=judged,
-        not_checked=not_checked,
-        silenced=suppressions(text),
-        select=select,
-        ignore=ignore,
-    )
-
-
 def run(args: argparse.Namespace) -> int:
     """Run ``audit``."""
     limits = limits_from(args)
@@ -136,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
     with progress_display(len(files), "audit") as step:
         for r, text in _reports(files, limits, jobs):
             r = _command_line_reasons(r)
-            audited.append((r, text_outcome(r, text, select, ignore)))
+            audited.append((r, text_outcome(r, suppressions(text), select, ignore)))
             step()
     outcomes = [o for _, o in audited]
     lang = args.lang or _language([r for r, _ in audited])

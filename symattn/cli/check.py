@@ -19,13 +19,7 @@ from symattn.io import read_text
 from symattn.judge.check import CheckReport, check
 from symattn.judge.findings import Finding
 from symattn.numbers.rounding import Rounding
-from symattn.present.outcome import (
-    FileOutcome,
-    Placed,
-    not_checked_of,
-    outcome,
-    suppressions,
-)
+from symattn.present.outcome import FileOutcome, Placed, check_outcome, suppressions
 from symattn.present.reports import check_json, check_markdown, check_text, position_text
 from symattn.spec import Spec, load_spec
 from symattn.spec.positions import Positions, claim_path, positions
@@ -72,18 +66,7 @@ def spec_outcome(
     text = read_text(path, limits=limits)
     where = positions(text, os.path.splitext(path)[1])
     placed = [_placed(f, where, spec.tokens) for f in report.findings]
-    not_checked = not_checked_of(report.findings)
-    judged = max(report.checked - sum(not_checked.values()), 0)
-    return outcome(
-        report.path,
-        placed,
-        claims=report.checked,
-        judged=judged,
-        not_checked=not_checked,
-        silenced=suppressions(text),
-        select=select,
-        ignore=ignore,
-    )
+    return check_outcome(report, placed, suppressions(text), select, ignore)
 
 
 def _placed(f: Finding, where: Positions, tokens: tuple[str, ...]) -> Placed:

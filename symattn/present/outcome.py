@@ -24,8 +24,10 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from symattn.errors import InputError
+from symattn.judge.check import CheckReport
 from symattn.judge.codes import CODES, SEVERITIES
 from symattn.judge.findings import Finding
+from symattn.read.audit import AuditReport
 
 #: codes of findings that say a claim could not be checked (not a verdict)
 NOT_CHECKED_CODES: tuple[str, ...] = ("missing-input", "undecided")
@@ -164,3 +166,58 @@ def judged_share(outcomes: Sequence[FileOutcome]) -> float:
     """Percent of all claims that were judged (100 when there is no claim)."""
     claims = sum(o.claims for o in outcomes)
     return 100.0 if claims == 0 else 100.0 * sum(o.judged for o in outcomes) / claims
+
+
+def check_outcome(
+    report: CheckReport,
+    placed: Sequence[Placed] | None = None,
+    silenced: Mapping[int, frozenset[str]] | None = None,
+    select: frozenset[str] = frozenset(),
+    ignore: frozenset[str] = frozenset(),
+) -> FileOutcome:
+    """What a run reports of one spec: every claim judged or not checked (a missing-input or
+    undecided finding); ``placed`` gives each finding its line (default: none known)."""
+    from_report = [Placed(f, 0, 0, spec_position(f)) for f in report.findings]
+    not_checked = not_checked_of(report.findings)
+    return outcome(
+        report.path,
+        from_report if placed is None else placed,
+        claims=report.checked,
+        judged=max(report.checked - sum(not_checked.values()), 0),
+        not_checked=not_checked,
+        silenced=silenced or {},
+        select=select,
+        ignore=ignore,
+    )
+
+
+def spec_position(f: Finding) -> str:
+    """``step[row,col]`` as docs/spec.md writes it: an index counts from 0, as in the spec."""
+    if not f.position:
+        return f.step
+    return f"{f.step}[{','.join(f.position)}]"
+
+
+def text_outcome(
+    r: AuditReport,
+    silenced: Mapping[int, frozenset[str]] | None = None,
+    select: frozenset[str] = frozenset(),
+    ignore: frozenset[str] = frozenset(),
+) -> FileOutcome:
+    """What a run reports of one text: every claim is judged or not checked (a missing-input
+    or undecided finding, or a statement the audit could not understand, ``unparsed``)."""
+    not_checked = not_checked_of(r.findings)
+    undecided = not_checked.get("undecided", 0)
+    if r.unparsed:
+        not_checked["unparsed"] = len(r.unparsed)
+    judged = max(r.checked - undecided, 0)
+    return outcome(
+        r.path,
+        [Placed(f, f.line, f.column) for f in r.findings],
+        claims=judged + sum(not_checked.values()),
+        judged=judged,
+        not_checked=not_checked,
+        silenced=silenced or {},
+        select=select,
+        ignore=ignore,
+    )

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
+from symattn.judge.check import CheckReport
 from symattn.judge.findings import Finding, Message
 from symattn.present.keys import (
     AUDIT_REPORT_TEXTS,
@@ -19,7 +20,13 @@ from symattn.present.keys import (
     lookup,
 )
 from symattn.present.messages import Catalog, catalog, load_messages, say
-from symattn.present.outcome import FileOutcome, Placed
+from symattn.present.outcome import (
+    FileOutcome,
+    Placed,
+    check_outcome,
+    spec_position,
+    text_outcome,
+)
 from symattn.present.render import render_report
 from symattn.read.audit import AuditReport, Recognised, Unparsed
 
@@ -31,11 +38,15 @@ def message(finding: Finding, lang: str = "en") -> str:
     return say(finding.message, load_messages(lang))
 
 
-def position_text(f: Finding) -> str:
-    """``step[row,col]`` as docs/spec.md writes it: an index counts from 0, as in the spec."""
-    if not f.position:
-        return f.step
-    return f"{f.step}[{','.join(f.position)}]"
+#: ``step[row,col]`` of a spec finding, indexes from 0 (as docs/spec.md counts)
+position_text = spec_position
+
+#: what the check reports accept: the outcomes of a run, or one plain report
+Checked = Sequence[FileOutcome] | CheckReport
+
+
+def _check_outcomes(checked: Checked) -> Sequence[FileOutcome]:
+    return [check_outcome(checked)] if isinstance(checked, CheckReport) else checked
 
 
 def _report_texts(lang: str) -> Catalog:
@@ -141,10 +152,9 @@ def _finding_lines(o: FileOutcome, lang: str, show_suppressed: bool) -> list[str
     return lines
 
 
-def check_text(
-    outcomes: Sequence[FileOutcome], lang: str = "en", *, show_suppressed: bool = False
-) -> str:
+def check_text(checked: Checked, lang: str = "en", *, show_suppressed: bool = False) -> str:
     """One line per finding, like a linter, a summary line per spec, then the total."""
+    outcomes = _check_outcomes(checked)
     lines = []
     for o in outcomes:
         lines += _finding_lines(o, lang, show_suppressed)
@@ -155,6 +165,7 @@ def check_text(
 
 
 def _finding_json(p: Placed, messages: Mapping[str, str]) -> dict[str, object]:
+    """A finding of a spec (``check``): where, what, why."""
     f = p.finding
     return {
         "code": f.code,
@@ -170,6 +181,21 @@ def _finding_json(p: Placed, messages: Mapping[str, str]) -> dict[str, object]:
         "expected": f.expected,
         "message": say(f.message, messages),
         "alternatives": list(f.alternatives),
+    }
+
+
+def _text_finding_json(p: Placed, messages: Mapping[str, str]) -> dict[str, object]:
+    """A finding of a text (``audit``)."""
+    f = p.finding
+    return {
+        "code": f.code,
+        "severity": f.severity,
+        "line": f.line,
+        "column": f.column,
+        "claimed": f.claimed,
+        "exact": f.exact,
+        "expected": f.expected,
+        "message": say(f.message, messages),
         "cause": f.cause,
     }
 
@@ -188,26 +214,28 @@ def summary_json(o: FileOutcome) -> dict[str, object]:
     }
 
 
-def outcome_json(o: FileOutcome, lang: str = "en") -> dict[str, object]:
+def outcome_json(o: FileOutcome, lang: str = "en", *, text: bool = False) -> dict[str, object]:
     """One file: its findings (with line and column), the suppressed ones, the counts."""
     messages = load_messages(lang)
+    shape = _text_finding_json if text else _finding_json
     return {
-        "findings": [_finding_json(p, messages) for p in o.reported],
-        "suppressed": [_finding_json(p, messages) for p in o.suppressed],
+        "findings": [shape(p, messages) for p in o.reported],
+        "suppressed": [shape(p, messages) for p in o.suppressed],
         "summary": summary_json(o),
     }
 
 
-def check_json(outcomes: Sequence[FileOutcome], lang: str = "en") -> dict[str, Any]:
+def check_json(checked: Checked, lang: str = "en") -> dict[str, Any]:
     """``{"specs": [{"spec": PATH, "findings": [...], "checked": N, ...}], "total": {...}}``."""
+    outcomes = _check_outcomes(checked)
     specs = [{"spec": o.path, **outcome_json(o, lang), "checked": o.judged} for o in outcomes]
     return {"specs": specs, "total": summary_json(total(outcomes))}
 
 
-def check_markdown(
-    outcomes: Sequence[FileOutcome], lang: str = "en", titles: Sequence[str] = ()
-) -> str:
+def check_markdown(checked: Checked, lang: str = "en", titles: Sequence[str] | str = ()) -> str:
     """The errata page of each spec, through ``templates/markdown/check_report.md.j2``."""
+    outcomes = _check_outcomes(checked)
+    titles = [titles] if isinstance(titles, str) else titles
     messages = load_messages(lang)
     cat = _check_texts(lang)
     pages = []
@@ -283,26 +311,31 @@ def _unparsed_json(u: Unparsed) -> dict[str, object]:
     return {"line": u.line, "text": u.text, "reason": u.reason}
 
 
-#: a file's audit and what the run reports of it
-Audited = tuple[AuditReport, FileOutcome]
+#: a file's audit and what the run reports of it (a plain report: all of it, nothing silenced)
+Audited = tuple[AuditReport, FileOutcome] | AuditReport
+
+
+def _pairs(audited: Sequence[Audited]) -> list[tuple[AuditReport, FileOutcome]]:
+    return [(a, text_outcome(a)) if isinstance(a, AuditReport) else a for a in audited]
 
 
 def audit_json(audited: Sequence[Audited], lang: str = "en") -> dict[str, object]:
     """``{"files": [...], "total": {...}}``: one object per audited text."""
+    pairs = _pairs(audited)
     return {
         "files": [
             {
                 "path": r.path,
-                **outcome_json(o, lang),
+                **outcome_json(o, lang, text=True),
                 "checked": o.judged,
                 "unparsed": [_unparsed_json(u) for u in r.unparsed],
                 "recognised": recognised_json(r.recognised) if r.recognised is not None else None,
                 "coverage": _coverage_json(r),
                 "lang": r.lang,
             }
-            for r, o in audited
+            for r, o in pairs
         ],
-        "total": summary_json(total([o for _, o in audited])),
+        "total": summary_json(total([o for _, o in pairs])),
     }
 
 
@@ -320,9 +353,10 @@ def audit_text(
 ) -> str:
     """Linter lines ``FILE:LINE:COL: CODE claimed X, exact Y — reason`` (no ``exact`` when there is
     none, as for ``precision-mixed``), a summary per file, and the total."""
+    pairs = _pairs(audited)
     words = _report_texts(lang)
     lines = []
-    for r, o in audited:
+    for r, o in pairs:
         lines += _finding_lines(o, lang, show_suppressed)
         for u in r.unparsed:
             text, reason = _one_line(u.text)[:80], _one_line(u.reason)
@@ -331,8 +365,8 @@ def audit_text(
             what = recognised_text(r.recognised, lang, judged=o.judged)
             lines.append(f"{_one_line(r.path)}: {words['recognised']} {what}")
         lines.append(f"{_one_line(r.path)}: {_file_summary(r, o, lang)}")
-    if len(audited) > 1:
-        lines.append(total_text([o for _, o in audited], lang))
+    if len(pairs) > 1:
+        lines.append(total_text([o for _, o in pairs], lang))
     return "\n".join(lines) + "\n"
 
 
@@ -345,6 +379,7 @@ def _one_line(text: str) -> str:
 
 def audit_markdown(audited: Sequence[Audited], lang: str = "en") -> str:
     """The errata page, through ``templates/markdown/audit_report.md.j2``."""
+    pairs = _pairs(audited)
     messages = load_messages(lang)
     cat = _audit_texts(lang)
     files = [
@@ -375,9 +410,9 @@ def audit_markdown(audited: Sequence[Audited], lang: str = "en") -> str:
                 for u in r.unparsed
             ],
         }
-        for r, o in audited
+        for r, o in pairs
     ]
     text = render_report("audit_report", lang, files=files, cat=cat)
-    if len(audited) > 1:
-        text += "\n" + total_text([o for _, o in audited], lang) + "\n"
+    if len(pairs) > 1:
+        text += "\n" + total_text([o for _, o in pairs], lang) + "\n"
     return text
