@@ -250,8 +250,6 @@ REPORT_TEXTS: tuple[str, ...] = (
     "exact",
     "not_checked",
     "recognised",
-    "check_summary",
-    "audit_summary",
     "lint_summary",
     "lint_why",
     "lint_suppressed",

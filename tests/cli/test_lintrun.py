@@ -3,15 +3,17 @@ several files with a total, inline suppression in a spec, colour, fail-under."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from symattn.cli.lintrun import colour, colour_wanted
 from symattn.cli.main import main
 
-from ..conftest import EXAMPLES
+from ..conftest import EXAMPLES, ROOT
 
 TM = EXAMPLES / "thinking_machines.toml"
 
@@ -80,3 +82,18 @@ def test_colour(monkeypatch: pytest.MonkeyPatch) -> None:
     assert colour_wanted("auto", False) and not colour_wanted("never", True)
     painted = colour("a.md:1:2: truncated claimed 1\n", {"truncated": "error"})
     assert painted == "a.md:1:2: \x1b[31mtruncated\x1b[0m claimed 1\n"
+
+
+def test_audit_sarif_and_github_from_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    post = tmp_path / "post.md"
+    post.write_text("Two: $1 + 1 = 3$\n", encoding="utf-8")
+    assert main(["audit", str(post), "--format", "sarif"]) == 1
+    log = json.loads(capsys.readouterr().out)
+    schema = json.loads((ROOT / "tests/fixtures/sarif/sarif-schema-2.1.0.json").read_text("utf-8"))
+    jsonschema.Draft7Validator(schema).validate(log)
+    region = log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]
+    assert region == {"startLine": 1, "startColumn": 15}
+    assert main(["audit", str(post), "--format", "github"]) == 1
+    assert capsys.readouterr().out.startswith(f"::error file={post},line=1,col=15,")
