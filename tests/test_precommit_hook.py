@@ -1,9 +1,12 @@
-"""The hook definition (.pre-commit-hooks.yaml) run through ``pre-commit try-repo`` on a
-temporary git repository: a wrong number fails the commit, a correct one passes."""
+"""The hook definitions (.pre-commit-hooks.yaml): which files each hook is given, and the
+audit hook run through ``pre-commit try-repo`` on a temporary git repository: a wrong
+number fails the commit, the same number silenced in place passes."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -12,6 +15,8 @@ from pathlib import Path
 import pytest
 
 from .conftest import ROOT
+
+HOOKS = (ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8")
 
 
 def _git(cwd: Path, *args: str) -> None:
@@ -22,7 +27,8 @@ def _git(cwd: Path, *args: str) -> None:
 def test_the_audit_hook_through_pre_commit_try_repo(tmp_path: Path) -> None:
     if shutil.which("git") is None:
         pytest.fail("git is needed for the pre-commit test")
-    import pre_commit  # noqa: F401  (in the test extra: a missing one fails, never skips)
+    if importlib.util.find_spec("pre_commit") is None:  # in the test extra: fail, never skip
+        pytest.fail("pre-commit is needed (pip install -e '.[test]')")
 
     source = tmp_path / "symattn"  # a clean copy: try-repo installs from a git repository
     subprocess.run(
@@ -61,3 +67,27 @@ def test_the_audit_hook_through_pre_commit_try_repo(tmp_path: Path) -> None:
         cwd=work, env=env, capture_output=True, text=True, timeout=900,
     )  # fmt: skip
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+def _pattern(hook: str) -> re.Pattern[str]:
+    block = HOOKS.split(f"- id: {hook}\n", 1)[1].split("\n- id:", 1)[0]
+    m = re.search(r"^  files: '([^']+)'$", block, re.MULTILINE)
+    assert m is not None, block
+    return re.compile(m.group(1))
+
+
+@pytest.mark.parametrize(
+    ("hook", "path", "taken"),
+    [
+        ("symattn-audit", "docs/post.md", True),
+        ("symattn-audit", "notes/ch1.tex", True),
+        ("symattn-audit", "a.txt", True),
+        ("symattn-audit", "code.py", False),
+        ("symattn-audit", "pyproject.toml", False),
+        ("symattn-check", "examples/seed.symattn.toml", True),
+        ("symattn-check", "pyproject.toml", False),
+    ],
+)
+def test_hook_files(hook: str, path: str, taken: bool) -> None:
+    assert bool(_pattern(hook).search(path)) is taken
+    assert f"- id: {hook}\n" in HOOKS and "language: python" in HOOKS
