@@ -28,9 +28,7 @@ def test_text_lines(capsys: pytest.CaptureFixture[str]) -> None:
     truncated = next(line for line in lines if " truncated output[它,0] " in line)
     assert truncated.startswith(f"{path}:")
     assert " truncated output[它,0] claimed 0.031, exact 0.031859… — " in truncated
-    assert lines[-1] == (
-        f"{path}: Claims: 30: 30 judged, 0 not checked. Errors: 2. Warnings: 1. Notes: 0."
-    )
+    assert lines[-1] == (f"{path}: 30 claim(s): 30 judged. Errors: 2. Warnings: 1. Notes: 0.")
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -251,7 +251,7 @@ REPORT_TEXTS: tuple[str, ...] = (
     "not_checked",
     "recognised",
     "lint_summary",
-    "lint_why",
+    "lint_not_checked",
     "lint_suppressed",
     "lint_deselected",
     "lint_total",

@@ -72,11 +72,11 @@ def summary_text(o: FileOutcome, lang: str = "en") -> str:
     what was suppressed or left out, in ``lang``."""
     words = _report_texts(lang)
     why = ", ".join(f"{code}: {n}" for code, n in sorted(o.not_checked.items()))
+    not_checked = words["lint_not_checked"].format(n=o.not_checked_total, reasons=why)
     text = words["lint_summary"].format(
         claims=o.claims,
         judged=o.judged,
-        not_checked=o.not_checked_total,
-        why=words["lint_why"].format(reasons=why) if why else "",
+        not_checked=not_checked if o.not_checked_total else "",
         errors=o.count("error"),
         warnings=o.count("warning"),
         notes=o.count("info"),

@@ -57,7 +57,7 @@ def test_several_specs_and_a_total(capsys: pytest.CaptureFixture[str]) -> None:
     fruit = EXAMPLES / "fruit_dictionary.toml"
     assert main(["check", str(fruit), str(TM), "--lang", "en"]) == 1
     lines = capsys.readouterr().out.splitlines()
-    assert lines[-1].startswith("Total over 2 files: Claims: 20: 13 judged, 7 not checked")
+    assert lines[-1].startswith("Total over 2 files: 20 claim(s): 13 judged, 7 not checked")
     assert any(
         t.startswith(f"{fruit}:26:12: missing-input weights[fruit,apple] claimed 0.79")
         for t in lines
@@ -67,7 +67,7 @@ def test_several_specs_and_a_total(capsys: pytest.CaptureFixture[str]) -> None:
 def test_fruit_dictionary_says_nothing_was_judged(capsys: pytest.CaptureFixture[str]) -> None:
     fruit = str(EXAMPLES / "fruit_dictionary.toml")
     assert main(["check", fruit, "--lang", "en"]) == 0
-    assert "Claims: 7: 0 judged, 7 not checked (missing-input: 7)." in capsys.readouterr().out
+    assert "7 claim(s): 0 judged, 7 not checked (missing-input: 7)." in capsys.readouterr().out
     assert main(["check", fruit, "--fail-under", "1"]) == 1
 
 

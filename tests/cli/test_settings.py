@@ -57,7 +57,7 @@ def test_precedence_cli_then_config_then_defaults(
         monkeypatch,
         capsys,
     )
-    assert "Claims: 7: 0 judged" in out  # the command line wins; lang from the file
+    assert "7 claim(s): 0 judged" in out  # the command line wins; lang from the file
     assert "missing-input" in out  # --ignore error replaced the file's ignore = ["info"]
 
 

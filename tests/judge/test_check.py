@@ -136,9 +136,7 @@ def test_reports() -> None:
     r = seed("thinking_machines")
     text = check_text(r)
     assert " truncated exp_scores[Thinking,Machines] claimed 2.71, exact 2.71828… " in text
-    assert text.rstrip().endswith(
-        "Claims: 13: 13 judged, 0 not checked. Errors: 3. Warnings: 1. Notes: 0."
-    )
+    assert text.rstrip().endswith("13 claim(s): 13 judged. Errors: 3. Warnings: 1. Notes: 0.")
     data = check_json(r)["specs"][0]
     assert data["checked"] == 13
     assert set(data["findings"][0]) == {

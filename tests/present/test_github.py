@@ -67,5 +67,5 @@ def test_summary_lines_cannot_become_commands() -> None:
     )
     lines = github([o, o]).splitlines()
     assert sum(1 for line in lines if line.startswith("::")) == 2
-    assert lines[2].startswith("symattn: ::error::x.md: Claims: 1: 1 judged")
+    assert lines[2].startswith("symattn: ::error::x.md: 1 claim(s): 1 judged")
     assert lines[-1].startswith("symattn: Total over 2 files:")

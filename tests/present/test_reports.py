@@ -76,7 +76,7 @@ def test_position_text_counts_columns_from_0() -> None:
 
 
 @pytest.mark.parametrize(
-    ("lang", "words"), [("en", "Claims: 13: 13 judged, 0 not checked."), ("zh", "共 13 个数")]
+    ("lang", "words"), [("en", "13 claim(s): 13 judged."), ("zh", "共 13 个数")]
 )
 def test_summary_in_each_language(lang: str, words: str) -> None:
     assert words in summary_text(_outcome(_checked()), lang)
@@ -85,7 +85,7 @@ def test_summary_in_each_language(lang: str, words: str) -> None:
 def test_summary_says_what_could_not_be_checked() -> None:
     """Issue 21: 7 missing-input claims are 0 judged, 7 not checked, not "7 checked"."""
     summary = summary_text(_outcome(_checked("fruit_dictionary")))
-    assert summary.startswith("Claims: 7: 0 judged, 7 not checked (missing-input: 7).")
+    assert summary.startswith("7 claim(s): 0 judged, 7 not checked (missing-input: 7).")
 
 
 def test_check_text_is_one_line_per_finding_and_a_summary() -> None:
@@ -101,7 +101,7 @@ def test_check_text_is_one_line_per_finding_and_a_summary() -> None:
 
 def test_a_grand_total_over_several_files() -> None:
     both = [_outcome(_checked()), _outcome(_checked("fruit_dictionary"))]
-    assert total_text(both).startswith("Total over 2 files: Claims: 20: 13 judged, 7 not checked")
+    assert total_text(both).startswith("Total over 2 files: 20 claim(s): 13 judged, 7 not checked")
     assert check_text(both).splitlines()[-1] == total_text(both)
     assert total_text(both[:1]) == ""
 
@@ -127,7 +127,7 @@ def test_check_markdown_escapes_and_labels_columns() -> None:
 def test_check_markdown_of_a_clean_report() -> None:
     clean = _outcome(CheckReport("clean.toml", (), 3))
     md = check_markdown([clean], "en")
-    assert "No wrong or doubtful numbers found." in md and "Claims: 3: 3 judged" in md
+    assert "No wrong or doubtful numbers found." in md and "3 claim(s): 3 judged" in md
 
 
 def test_a_note_is_counted_as_a_note_not_as_a_problem() -> None:
@@ -142,7 +142,7 @@ def test_audit_reports() -> None:
     text = audit_text([_text(r)])
     errors = sum(1 for f in r.findings if f.severity == "error")
     assert errors > 0
-    assert f"{r.checked} judged, 0 not checked. Errors: {errors}. " in text.splitlines()[-1]
+    assert f"{r.checked} claim(s): {r.checked} judged. Errors: {errors}. " in text.splitlines()[-1]
     assert f"(of the {r.checked} judged claims)" in text  # one count, said once
     zh = audit_text([_text(r)], "zh").splitlines()
     assert zh[-1].startswith(f"seed.txt: 共 {r.checked} 个数：判定 {r.checked} 个")
