@@ -163,7 +163,7 @@ def test_emit_spec_writes_specs_that_check_runs(
     assert "004_a00461eb897f5725.txt: no attention problem to write as a spec" in err
     assert main(["check", str(out / "001_b0b3fceff32b9228.1.toml"), "--lang", "en"]) == 1
     checked = capsys.readouterr().out
-    assert "output[它,1]: truncated claimed 0.031" in checked
+    assert ":24:5: truncated output[它,0] claimed 0.031" in checked  # (its line in the spec)
 
 
 def test_emit_spec_into_a_file_is_one_line_and_exit_2(

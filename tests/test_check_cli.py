@@ -25,14 +25,16 @@ def test_text_lines(capsys: pytest.CaptureFixture[str]) -> None:
     path = str(EXAMPLES / "animal_street.toml")
     main(["check", path, "--lang", "en"])
     lines = capsys.readouterr().out.splitlines()
-    assert f"{path}:output[它,1]: truncated claimed 0.031, exact 0.031859… — " in lines[-2]
-    assert lines[-1] == "Claims checked: 30. Errors: 2. Warnings: 1."
+    truncated = next(line for line in lines if " truncated output[它,0] " in line)
+    assert truncated.startswith(f"{path}:")
+    assert " truncated output[它,0] claimed 0.031, exact 0.031859… — " in truncated
+    assert lines[-1] == (f"{path}: 30 claim(s): 30 judged. Errors: 2. Warnings: 1. Notes: 0.")
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_json(lang: str, capsys: pytest.CaptureFixture[str]) -> None:
     main(["check", str(EXAMPLES / "thinking_machines.toml"), "--format", "json", "--lang", lang])
-    data = json.loads(capsys.readouterr().out)
+    data = json.loads(capsys.readouterr().out)["specs"][0]
     assert data["checked"] == 13
     assert {f["code"] for f in data["findings"]} >= {"dk-mismatch", "truncated"}
 
@@ -94,7 +96,7 @@ def test_corpus_specs(
     name: str, rc: int, codes: set[str], capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["check", str(CORPUS / f"{name}.toml"), "--format", "json"]) == rc
-    data = json.loads(capsys.readouterr().out)
+    data = json.loads(capsys.readouterr().out)["specs"][0]
     assert codes <= {f["code"] for f in data["findings"]}
 
 

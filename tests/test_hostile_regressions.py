@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import pytest
 
+from symattn.cli.main import main
 from symattn.errors import SymattnError
 from symattn.spec import loads_spec
+
+from .conftest import EXAMPLES
 
 # fuzz_spec, first run: Decimal("333.3E333333333333333333333333") raised decimal.InvalidOperation
 # from inside json.loads / tomllib.loads (parse_float=Decimal).
@@ -70,3 +73,13 @@ def test_render_control_characters_in_notes() -> None:
     assert json.loads(render_json(doc))["notes"] == notes.strip()
     for text in (render_latex(doc), render_markdown(doc)):
         assert "\x03" not in text
+
+
+# issue 24 row 19: `check` named entry 0 of the weights `weights[1]`, while input errors and
+# docs/spec.md count from 0. Every index in a message now counts from 0.
+def test_issue24_row19_check_names_entries_from_0(capsys: pytest.CaptureFixture[str]) -> None:
+    spec = str(EXAMPLES / "animal_street.toml")
+    main(["check", spec, "--lang", "en"])
+    out = capsys.readouterr().out
+    assert " output[它,0] claimed 0.031," in out  # the first output component
+    assert "output[它,2]" not in out  # (the output is 2 wide: entries 0 and 1)

@@ -11,66 +11,21 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
+from symattn.cli.lintrun import finish, refuse_output_over_input, selectors
 from symattn.cli.options import command_line_words, limits_from
-from symattn.config import LANGS, Limits
+from symattn.cli.progress import progress_display
+from symattn.config import Limits
 from symattn.errors import InputError
 from symattn.io import read_text
+from symattn.present.outcome import suppressions, text_outcome
 from symattn.present.reports import audit_json, audit_markdown, audit_text
 from symattn.read.audit import AuditReport, audit
 from symattn.read.emit import write_specs
 
-HELP = "find the wrong numbers in a worked example (Markdown, LaTeX or plain text) as it is"
-
 #: file name endings read when a directory is given
 SUFFIXES: tuple[str, ...] = (".md", ".tex", ".txt", ".markdown")
-#: more files than this show a progress line on a terminal
-_PROGRESS_FROM = 4
-
-
-EPILOG = """examples:
-  symattn audit post.md
-  symattn audit notes/ --format json > audit.json
-  symattn audit chapter.tex --format markdown --lang zh > errata.md
-  cat post.txt | symattn audit -
-  symattn audit post.md --emit-spec specs/ && symattn check specs/post.1.toml
-
-Every number of the text is accounted for: judged (checked exactly), read (understood but
-not judged: the report says why), or not read (prose, code that is not attention). The exit
-code is 1 when an error is found, 0 otherwise, 2 for a usage error. See docs/audit.md."""
-
-
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    """Arguments of ``audit``."""
-    p.epilog = EPILOG
-    p.formatter_class = argparse.RawDescriptionHelpFormatter
-    p.add_argument(
-        "files",
-        nargs="+",
-        metavar="FILE",
-        help="files or directories (*.md *.tex *.txt); - for stdin",
-    )
-    p.add_argument(
-        "--format",
-        choices=("text", "json", "markdown"),
-        default="text",
-        help="output format (default text)",
-    )
-    p.add_argument(
-        "--lang",
-        choices=LANGS,
-        default=None,
-        help="language of the messages (default: the language the texts are written in)",
-    )
-    p.add_argument(
-        "--jobs", type=int, default=1, metavar="N", help="audit N files in parallel (default 1)"
-    )
-    p.add_argument(
-        "--emit-spec",
-        metavar="DIR",
-        default=None,
-        help="write each attention problem the audit read as a spec that `symattn check` "
-        "runs (DIR/<file>.<n>.toml; what was inferred rather than read is said in each)",
-    )
+#: a run of fewer files is always serial: a process pool costs more than it saves
+POOL_FROM = 16
 
 
 def expand(paths: list[str]) -> list[str]:
@@ -105,16 +60,29 @@ def _files_under(top: str) -> list[str]:
     return sorted(found)
 
 
-def _audit_file(path: str, limits: Limits) -> AuditReport:
-    return audit(
-        read_text(path, limits=limits), path="<stdin>" if path == "-" else path, limits=limits
-    )
+def _audit_file(path: str, limits: Limits) -> tuple[AuditReport, str]:
+    text = read_text(path, limits=limits)
+    return audit(text, path="<stdin>" if path == "-" else path, limits=limits), text
 
 
-def _reports(files: list[str], limits: Limits, jobs: int) -> Iterator[AuditReport]:
-    if jobs > 1 and len(files) > 1 and "-" not in files:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            yield from pool.map(_audit_file, files, [limits] * len(files))
+def pool_size(jobs: int, files: int) -> int:
+    """How many processes pay for ``--jobs N`` on ``files`` files: 1 (serial) for a short
+    run, and never more than the cores that are idle (a pool on busy cores only adds its own
+    cost: on 50 files, 2 processes on 2 busy cores took 17.3 s against 14.9 s serial)."""
+    if jobs < 2 or files < POOL_FROM:
+        return 1
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    busy = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
+    idle = int((cores or 1) - busy + 0.5)
+    return max(1, min(jobs, idle, files))
+
+
+def _reports(files: list[str], limits: Limits, jobs: int) -> Iterator[tuple[AuditReport, str]]:
+    workers = 1 if "-" in files else pool_size(jobs, len(files))
+    if workers > 1:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            chunk = max(1, len(files) // (4 * workers))
+            yield from pool.map(_audit_file, files, [limits] * len(files), chunksize=chunk)
     else:
         for f in files:
             yield _audit_file(f, limits)
@@ -135,31 +103,33 @@ def _language(reports: list[AuditReport]) -> str:
 def run(args: argparse.Namespace) -> int:
     """Run ``audit``."""
     limits = limits_from(args)
-    if not 1 <= args.jobs <= 256:
-        raise InputError(f"--jobs {args.jobs}: choose between 1 and 256")
+    jobs = 1 if args.jobs is None else args.jobs
+    if not 1 <= jobs <= 256:
+        raise InputError(f"--jobs {jobs}: choose between 1 and 256")
     files = expand(args.files)
     if not files:
         raise InputError("no *.md, *.tex or *.txt files found")
-    progress = len(files) >= _PROGRESS_FROM and sys.stderr.isatty()
-    reports = []
-    for i, r in enumerate(_reports(files, limits, args.jobs), start=1):
-        reports.append(r)
-        if progress:
-            print(f"\raudit: {i}/{len(files)} files", end="", file=sys.stderr, flush=True)
-    if progress:
-        print(file=sys.stderr)
-    reports = [_command_line_reasons(r) for r in reports]
-    lang = args.lang or _language(reports)
-    if args.format == "json":
-        text = json.dumps(audit_json(reports, lang), ensure_ascii=False, indent=1) + "\n"
-    elif args.format == "markdown":
-        text = audit_markdown(reports, lang)
-    else:
-        text = audit_text(reports, lang)
-    sys.stdout.write(text)
+    refuse_output_over_input(args.output, files)
+    select, ignore = selectors(args)
+    audited = []
+    with progress_display(len(files), "audit") as step:
+        for r, text in _reports(files, limits, jobs):
+            r = _command_line_reasons(r)
+            audited.append((r, text_outcome(r, suppressions(text), select, ignore)))
+            step()
+    outcomes = [o for _, o in audited]
+    lang = args.lang or _language([r for r, _ in audited])
+
+    def render(fmt: str) -> str:
+        if fmt == "json":
+            return json.dumps(audit_json(audited, lang), ensure_ascii=False, indent=1) + "\n"
+        if fmt == "markdown":
+            return audit_markdown(audited, lang)
+        return audit_text(audited, lang, show_suppressed=bool(args.show_suppressed))
+
     if args.emit_spec is not None:
-        _emit(reports, Path(args.emit_spec))
-    return 1 if any(r.has_errors for r in reports) else 0
+        _emit([r for r, _ in audited], Path(args.emit_spec))
+    return finish(args, outcomes, lang, render)
 
 
 def _emit(reports: list[AuditReport], directory: Path) -> None:

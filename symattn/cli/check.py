@@ -1,79 +1,76 @@
-"""``symattn check SPEC``: judge the numbers an author claims against the exact computation."""
+"""``symattn check SPEC...``: judge the numbers an author claims against the exact computation.
+
+Each finding is reported at the ``line:column`` of its claim in the spec (found by
+:mod:`symattn.spec.positions`); a ``# symattn: ignore[...]`` comment in a TOML spec silences
+it there (see :mod:`symattn.present.outcome`). Arguments: :mod:`symattn.cli.lint`.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
+import os
 
+from symattn.cli.lintrun import finish, refuse_output_over_input, selectors
 from symattn.cli.options import limits_from
-from symattn.cli.output import write_text_atomic
-from symattn.config import LANGS
+from symattn.config import LANGS, Limits
 from symattn.errors import InputError
-from symattn.judge.check import check
+from symattn.io import read_text
+from symattn.judge.check import CheckReport, check
+from symattn.judge.findings import Finding
 from symattn.numbers.rounding import Rounding
-from symattn.present.reports import check_json, check_markdown, check_text
-from symattn.spec import load_spec
-
-HELP = "check the numbers a spec's author claims: one finding per wrong or doubtful number"
-
-_MODES = tuple(m.value for m in Rounding)
-
-EPILOG = """examples:
-  symattn check docs/examples/thinking_machines.toml
-  symattn check docs/examples/animal_street.toml --format markdown --lang zh -o errata.md
-  symattn check notebook.toml --format json
-
-A claim is judged against the exact value rounded to its written decimals, then in the
-frames that explain it without an error: a float printout (`precision`, or 6+ significant
-digits: a rigorous error bound of the computation in float32/float64/...), unrounded inputs
-(`rounded_inputs`), the author's own earlier numbers, the author's divisor. Exit code 1 when
-a finding of severity error remains. See docs/check.md and docs/spec.md."""
-
-
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    """Arguments of ``check``."""
-    p.epilog = EPILOG
-    p.formatter_class = argparse.RawDescriptionHelpFormatter
-    p.add_argument("spec", help="spec file with claims (.toml or .json); see docs/spec.md")
-    p.add_argument(
-        "--format", choices=("text", "markdown", "json"), default="text", help="report format"
-    )
-    p.add_argument(
-        "--lang", choices=LANGS, default=None, help="report language (default: the spec's)"
-    )
-    p.add_argument(
-        "--rounding",
-        choices=_MODES,
-        action="append",
-        metavar="MODE",
-        help=(
-            f"accepted rounding mode, repeatable ({', '.join(_MODES)}; "
-            "default half-up and half-down)"
-        ),
-    )
-    p.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE (atomically)")
+from symattn.present.outcome import FileOutcome, Placed, check_outcome, suppressions
+from symattn.present.reports import check_json, check_markdown, check_text, position_text
+from symattn.spec import Spec, load_spec
+from symattn.spec.positions import Positions, claim_path, positions
 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``check``: exit 0 when nothing is wrong, 1 when a finding of severity error exists."""
     limits = limits_from(args)
-    spec = load_spec(args.spec, limits=limits)
-    lang = args.lang or (spec.lang if spec.lang in LANGS else "en")
+    refuse_output_over_input(args.output, args.specs)
     modes = args.rounding or ["half-up", "half-down"]
     try:
         accepted = frozenset(Rounding.parse(m) for m in modes)
     except ValueError as exc:
         raise InputError(str(exc)) from None
-    report = check(spec, accepted=accepted, limits=limits)
-    if args.format == "json":
-        text = json.dumps(check_json(report, lang), ensure_ascii=False, indent=1) + "\n"
-    elif args.format == "markdown":
-        text = check_markdown(report, lang, spec.title)
-    else:
-        text = check_text(report, lang)
-    if args.output:
-        write_text_atomic(args.output, text)
-    else:
-        sys.stdout.write(text)
-    return 1 if report.has_errors else 0
+    select, ignore = selectors(args)
+    outcomes, titles, langs = [], [], set()
+    for path in args.specs:
+        spec = load_spec(path, limits=limits)
+        report = check(spec, accepted=accepted, limits=limits)
+        outcomes.append(spec_outcome(spec, report, path, limits, select, ignore))
+        titles.append(spec.title)
+        langs.add(spec.lang if spec.lang in LANGS else "en")
+    lang = args.lang or (langs.pop() if len(langs) == 1 else "en")
+
+    def render(fmt: str) -> str:
+        if fmt == "json":
+            return json.dumps(check_json(outcomes, lang), ensure_ascii=False, indent=1) + "\n"
+        if fmt == "markdown":
+            return check_markdown(outcomes, lang, titles)
+        return check_text(outcomes, lang, show_suppressed=bool(args.show_suppressed))
+
+    return finish(args, outcomes, lang, render)
+
+
+def spec_outcome(
+    spec: Spec,
+    report: CheckReport,
+    path: str,
+    limits: Limits,
+    select: frozenset[str],
+    ignore: frozenset[str],
+) -> FileOutcome:
+    """The report of one spec with each finding at its claim's line and column."""
+    text = read_text(path, limits=limits)
+    where = positions(text, os.path.splitext(path)[1])
+    placed = [_placed(f, where, spec.tokens) for f in report.findings]
+    return check_outcome(report, placed, suppressions(text), select, ignore)
+
+
+def _placed(f: Finding, where: Positions, tokens: tuple[str, ...]) -> Placed:
+    line, column = next(
+        (where[p] for p in claim_path(f.step, f.position, tokens) if p in where), (0, 0)
+    )
+    return Placed(f, line, column, position_text(f))

@@ -6,6 +6,7 @@ import argparse
 import sys
 from dataclasses import replace
 
+from symattn.cli.lintrun import refuse_output_over_input
 from symattn.cli.options import limits_from
 from symattn.cli.output import write_bytes_atomic, write_text_atomic
 from symattn.errors import InputError
@@ -92,6 +93,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--fragment only applies to --format latex")
     plot_fmt = plot_format(args.plot) if args.plot else None
     assets = katex_assets() if args.format == "html" else None
+    refuse_output_over_input(args.output, [args.spec, *([args.plot] if args.plot else [])])
     spec = load_spec(args.spec, limits=limits)
     meta = replace(meta_from_spec(spec), lang=args.lang or spec.lang)
     result = spec.run() if spec.computable else None

@@ -10,22 +10,72 @@ reach a terminal); ``-o FILE`` is written by :mod:`symattn.cli.output`, and
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
-from collections.abc import Mapping, Sequence
-from types import MappingProxyType, ModuleType
-from typing import NoReturn
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import NoReturn, cast
 
-from symattn.cli import audit, check, compute, explain, reference
 from symattn.cli.options import command_line_words, parse_limit
 from symattn.cli.output import Terminated, end_by_signal, safe_streams
+from symattn.cli.settings import apply, config_for, options_of
 from symattn.errors import SymattnError
 from symattn.version import __version__
 
-#: the subcommands in help order; each module defines ``HELP`` (one line),
-#: ``add_arguments(parser)`` and ``run(args) -> int``
-COMMANDS: Mapping[str, ModuleType] = MappingProxyType(
-    {"compute": compute, "explain": explain, "check": check, "audit": audit, "reference": reference}
+
+@dataclass(frozen=True)
+class Command:
+    """A subcommand: its one-line help, where its arguments are declared and where it runs.
+
+    Both are ``"module:function"`` paths, imported with :mod:`importlib` only when the
+    command is asked for. This is dispatch (a linter run once per file in pre-commit must
+    start in well under 0.1 s, and the judge pulls in sympy and numpy), not an import hidden
+    to dodge a cycle: every module named here imports only downwards, at its top.
+    """
+
+    help: str
+    arguments: str  #: ``add_arguments(parser)``
+    runner: str  #: ``run(args) -> int``
+
+
+def _load(path: str) -> Callable[..., object]:
+    """The function a ``"module:function"`` path names."""
+    module, _, name = path.partition(":")
+    return cast(Callable[..., object], getattr(importlib.import_module(module), name))
+
+
+#: the subcommands in help order (their ``HELP`` strings are tested to be these)
+COMMANDS: Mapping[str, Command] = MappingProxyType(
+    {
+        "compute": Command(
+            "compute the attention in a spec and print every stage exactly and to N decimals",
+            "symattn.cli.compute:add_arguments",
+            "symattn.cli.compute:run",
+        ),
+        "explain": Command(
+            "write the worked example of a spec step by step "
+            "(Markdown, LaTeX, HTML or JSON; zh or en)",
+            "symattn.cli.explain:add_arguments",
+            "symattn.cli.explain:run",
+        ),
+        "check": Command(
+            "check the numbers a spec's author claims: one finding per wrong or doubtful number",
+            "symattn.cli.lint:add_check_arguments",
+            "symattn.cli.check:run",
+        ),
+        "audit": Command(
+            "find the wrong numbers in a worked example (Markdown, LaTeX or plain text) as it is",
+            "symattn.cli.lint:add_audit_arguments",
+            "symattn.cli.audit:run",
+        ),
+        "reference": Command(
+            "correctly rounded attention of .npy inputs (a test oracle for kernels), and --compare",
+            "symattn.cli.reference:add_arguments",
+            "symattn.cli.reference:run",
+        ),
+    }
 )
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -39,8 +89,10 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full parser with every subcommand."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser with every subcommand; with ``only``, the arguments of that one alone are
+    declared (the others keep their help line; ``""``: none), so no other command module
+    is imported."""
     parser = _Parser(
         prog="symattn",
         description=(
@@ -50,8 +102,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"symattn {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
-    for name, module in COMMANDS.items():
-        p = sub.add_parser(name, help=module.HELP, description=module.HELP)
+    for name, command in COMMANDS.items():
+        p = sub.add_parser(name, help=command.help, description=command.help)
+        if only is not None and name != only:
+            continue
         p.add_argument(
             "--limit",
             action="append",
@@ -59,7 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
             metavar="NAME=N",
             help="raise or lower a safety limit (see docs/security.md), e.g. max_elements=10000000",
         )
-        module.add_arguments(p)
+        _load(command.arguments)(p)
         if _has_output(p):
             p.add_argument(
                 "--follow-symlinks",
@@ -67,7 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
                 help="if -o FILE is a symbolic link, replace the file it points to "
                 "(without this, a link is refused)",
             )
-        p.set_defaults(_run=module.run)
+        p.set_defaults(_run=command.runner)
     return parser
 
 
@@ -85,17 +139,56 @@ def _resolve_output(args: argparse.Namespace) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code."""
-    parser = build_parser()
+    words = list(sys.argv[1:] if argv is None else argv)
+    command = _command_named(words)
+    parser = build_parser(command or "")  # "": no command named, none is loaded
     with safe_streams():
-        args = parser.parse_args(argv)
+        try:
+            repeated = _configure(parser, command, words)
+        except SymattnError as e:
+            print(f"symattn {command}: error: {one_line(str(e))}", file=sys.stderr)
+            return EXIT_USAGE
+        args = parser.parse_args(words)
+        for dest, value in repeated.items():
+            if getattr(args, dest, None) is None:
+                setattr(args, dest, value)
         return _run(args)
+
+
+def _configure(
+    parser: argparse.ArgumentParser, command: str | None, words: list[str]
+) -> dict[str, object]:
+    """Apply the configuration file's options to ``command``'s parser (see
+    :mod:`symattn.cli.settings`); return the repeatable ones."""
+    if command is None or "-h" in words or "--help" in words:
+        return {}
+    found = config_for(words)
+    if found is None:
+        return {}
+    path, table = found
+    sub = _subparsers(parser)[command]
+    return apply(sub, options_of(table, command), path)
+
+
+def _subparsers(parser: argparse.ArgumentParser) -> Mapping[str, argparse.ArgumentParser]:
+    """The subcommand parsers by name."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return cast(Mapping[str, argparse.ArgumentParser], action.choices)
+    raise LookupError("no subcommands")  # pragma: no cover - build_parser adds them
+
+
+def _command_named(words: list[str]) -> str | None:
+    """The subcommand the words ask for: the first word that is not an option."""
+    first = next((w for w in words if not w.startswith("-")), None)
+    return first if first in COMMANDS else None
 
 
 def _run(args: argparse.Namespace) -> int:
     """Run the command; every error becomes one line on stderr."""
     try:
         _resolve_output(args)
-        return int(args._run(args))
+        return int(cast(int, _load(args._run)(args)))
     except SymattnError as e:
         print(f"symattn {args.command}: error: {one_line(str(e))}", file=sys.stderr)
         return EXIT_USAGE

@@ -26,7 +26,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import secrets
 import signal
 import stat
 import sys
@@ -155,7 +154,7 @@ def _create_temp(target: Path, shown: str | os.PathLike[str]) -> tuple[int, str]
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
     flags |= getattr(os, "O_NOFOLLOW", 0)
     for _ in range(100):
-        tmp = str(target.parent / f".{target.name}.{secrets.token_hex(6)}.tmp")
+        tmp = str(target.parent / f".{target.name}.{os.urandom(6).hex()}.tmp")
         try:
             return os.open(tmp, flags, 0o666), tmp
         except FileExistsError:
@@ -262,6 +261,13 @@ class SafeStream:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
+
+
+def raw_stream(stream: TextIO) -> TextIO:
+    """The stream a :class:`SafeStream` passes text on to (for text made safe beforehand,
+    such as a report coloured after :func:`terminal_text`), or ``stream`` itself."""
+    inner = stream._stream if isinstance(stream, SafeStream) else stream
+    return inner
 
 
 def _is_terminal(stream: TextIO) -> bool:

@@ -250,8 +250,14 @@ REPORT_TEXTS: tuple[str, ...] = (
     "exact",
     "not_checked",
     "recognised",
-    "check_summary",
-    "audit_summary",
+    "lint_summary",
+    "lint_not_checked",
+    "lint_suppressed",
+    "lint_deselected",
+    "lint_total",
+    "suppressed_tag",
+    "exact_of_author",
+    "recognised_of",
 )
 
 #: keys of the ``[check]`` table that the check reports print around the findings

@@ -7,6 +7,7 @@ for (:mod:`symattn.present.messages`), the Markdown through the one jinja2 envir
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from symattn.judge.check import CheckReport
@@ -19,9 +20,15 @@ from symattn.present.keys import (
     lookup,
 )
 from symattn.present.messages import Catalog, catalog, load_messages, say
+from symattn.present.outcome import (
+    FileOutcome,
+    Placed,
+    check_outcome,
+    spec_position,
+    text_outcome,
+)
 from symattn.present.render import render_report
 from symattn.read.audit import AuditReport, Recognised, Unparsed
-from symattn.stages import ROW_STAGES, TOKEN_STAGES
 
 # --------------------------------------------------------------------------- findings
 
@@ -31,18 +38,15 @@ def message(finding: Finding, lang: str = "en") -> str:
     return say(finding.message, load_messages(lang))
 
 
-#: steps whose position names a column by its index (shown counted from 1)
-INDEXED_STEPS = frozenset({*TOKEN_STAGES.values(), *(s.step for s in ROW_STAGES if not s.per_key)})
+#: ``step[row,col]`` of a spec finding, indexes from 0 (as docs/spec.md counts)
+position_text = spec_position
+
+#: what the check reports accept: the outcomes of a run, or one plain report
+Checked = Sequence[FileOutcome] | CheckReport
 
 
-def position_text(f: Finding) -> str:
-    """``step[row,col]`` as a person reads it: a column index counts from 1."""
-    if not f.position:
-        return f.step
-    parts = list(f.position)
-    if f.step in INDEXED_STEPS and len(parts) > 1 and parts[-1].isdigit():
-        parts[-1] = str(int(parts[-1]) + 1)
-    return f"{f.step}[{','.join(parts)}]"
+def _check_outcomes(checked: Checked) -> Sequence[FileOutcome]:
+    return [check_outcome(checked)] if isinstance(checked, CheckReport) else checked
 
 
 def _report_texts(lang: str) -> Catalog:
@@ -63,82 +67,215 @@ def _audit_texts(lang: str) -> Catalog:
     return catalog(lang, "audit", keys=AUDIT_REPORT_TEXTS)
 
 
-def check_summary(report: CheckReport, lang: str = "en") -> str:
-    """How many claims were checked, errors and warnings, in ``lang``."""
-    return _report_texts(lang)["check_summary"].format(
-        checked=report.checked, errors=report.count("error"), warnings=report.count("warning")
+def summary_text(o: FileOutcome, lang: str = "en") -> str:
+    """What was judged, what could not be checked and why, the findings by severity, and
+    what was suppressed or left out, in ``lang``."""
+    words = _report_texts(lang)
+    why = ", ".join(f"{code}: {n}" for code, n in sorted(o.not_checked.items()))
+    not_checked = words["lint_not_checked"].format(n=o.not_checked_total, reasons=why)
+    text = words["lint_summary"].format(
+        claims=o.claims,
+        judged=o.judged,
+        not_checked=not_checked if o.not_checked_total else "",
+        errors=o.count("error"),
+        warnings=o.count("warning"),
+        notes=o.count("info"),
+    )
+    if o.suppressed:
+        text += " " + words["lint_suppressed"].format(n=len(o.suppressed))
+    if o.deselected:
+        text += " " + words["lint_deselected"].format(n=o.deselected)
+    return text
+
+
+def total(outcomes: Sequence[FileOutcome]) -> FileOutcome:
+    """The grand total over several files (one outcome whose path is empty)."""
+    not_checked: dict[str, int] = {}
+    for o in outcomes:
+        for code, n in o.not_checked.items():
+            not_checked[code] = not_checked.get(code, 0) + n
+    return FileOutcome(
+        "",
+        tuple(p for o in outcomes for p in o.reported),
+        tuple(p for o in outcomes for p in o.suppressed),
+        sum(o.deselected for o in outcomes),
+        sum(o.claims for o in outcomes),
+        sum(o.judged for o in outcomes),
+        MappingProxyType(not_checked),
     )
 
 
-def check_text(report: CheckReport, lang: str = "en") -> str:
-    """One line per finding, like a linter, then the summary line."""
-    messages = load_messages(lang)
+def total_text(outcomes: Sequence[FileOutcome], lang: str = "en") -> str:
+    """``Total over N files: <summary>`` (empty for one file)."""
+    if len(outcomes) < 2:
+        return ""
     words = _report_texts(lang)
-    lines = [
-        f"{report.path}:{position_text(f)}: {f.code} {words['claimed']} {f.claimed}, "
-        f"{words['exact']} {f.exact_text} — {say(f.message, messages)}"
-        for f in report.findings
-    ]
-    lines.append(check_summary(report, lang))
+    return words["lint_total"].format(
+        files=len(outcomes), summary=summary_text(total(outcomes), lang)
+    )
+
+
+def exact_words(f: Finding, lang: str = "en") -> str:
+    """``exact 3.31229…`` and, when the claim was judged in the author's frame (the
+    author's divisor), which problem that exact value is of."""
+    words = _report_texts(lang)
+    text = f"{words['exact']} {f.exact_text}"
+    if f.frame is not None:
+        text += " " + words["exact_of_author"].format(d_k=f.frame)
+    return text
+
+
+def finding_body(p: Placed, lang: str, *, tag: str = "") -> str:
+    """``CODE [where] claimed X, exact Y — reason`` (one line)."""
+    f = p.finding
+    words = _report_texts(lang)
+    name = f" {p.where}" if p.where else ""
+    exact = f", {exact_words(f, lang)}" if f.exact else ""
+    prefix = f"{tag} " if tag else ""
+    return (
+        f"{prefix}{f.code}{name} {words['claimed']} {_one_line(f.claimed)}{exact} — "
+        f"{_one_line(say(f.message, load_messages(lang)))}"
+    )
+
+
+def finding_line(path: str, p: Placed, lang: str, *, tag: str = "") -> str:
+    """``PATH:LINE:COL: CODE [where] claimed X, exact Y — reason`` (one line)."""
+    where = f"{_one_line(path)}:{p.line}:{p.column}" if p.line else _one_line(path)
+    return f"{where}: {finding_body(p, lang, tag=tag)}"
+
+
+def _finding_lines(o: FileOutcome, lang: str, show_suppressed: bool) -> list[str]:
+    lines = [finding_line(o.path, p, lang) for p in o.reported]
+    if show_suppressed:
+        tag = f"[{_report_texts(lang)['suppressed_tag']}]"
+        lines += [finding_line(o.path, p, lang, tag=tag) for p in o.suppressed]
+    return lines
+
+
+def check_text(checked: Checked, lang: str = "en", *, show_suppressed: bool = False) -> str:
+    """One line per finding, like a linter, a summary line per spec, then the total."""
+    outcomes = _check_outcomes(checked)
+    lines = []
+    for o in outcomes:
+        lines += _finding_lines(o, lang, show_suppressed)
+        lines.append(f"{_one_line(o.path)}: {summary_text(o, lang)}")
+    if len(outcomes) > 1:
+        lines.append(total_text(outcomes, lang))
     return "\n".join(lines) + "\n"
 
 
-def check_json(report: CheckReport, lang: str = "en") -> dict[str, Any]:
-    """``{"spec": PATH, "findings": [...], "checked": N}``."""
-    messages = load_messages(lang)
+def _finding_json(p: Placed, messages: Mapping[str, str]) -> dict[str, object]:
+    """A finding of a spec (``check``): where, what, why."""
+    f = p.finding
     return {
-        "spec": report.path,
-        "findings": [
-            {
-                "code": f.code,
-                "severity": f.severity,
-                "step": f.step,
-                "position": list(f.position),
-                "claimed": f.claimed,
-                "exact": f.exact,
-                "expected": f.expected,
-                "message": say(f.message, messages),
-                "alternatives": list(f.alternatives),
-            }
-            for f in report.findings
-        ],
-        "checked": report.checked,
+        "code": f.code,
+        "severity": f.severity,
+        "line": p.line,
+        "column": p.column,
+        "step": f.step,
+        "position": list(f.position),
+        "claimed": f.claimed,
+        "exact": f.exact,
+        "exact_rounded": f.inexact,
+        "exact_frame": None if f.frame is None else f"author d_k = {f.frame}",
+        "expected": f.expected,
+        "message": say(f.message, messages),
+        "alternatives": list(f.alternatives),
     }
 
 
-def check_markdown(report: CheckReport, lang: str = "en", title: str = "") -> str:
-    """The errata page, through ``templates/markdown/check_report.md.j2``."""
+def _text_finding_json(p: Placed, messages: Mapping[str, str]) -> dict[str, object]:
+    """A finding of a text (``audit``)."""
+    f = p.finding
+    return {
+        "code": f.code,
+        "severity": f.severity,
+        "line": f.line,
+        "column": f.column,
+        "claimed": f.claimed,
+        "exact": f.exact,
+        "expected": f.expected,
+        "message": say(f.message, messages),
+        "cause": f.cause,
+    }
+
+
+def summary_json(o: FileOutcome) -> dict[str, object]:
+    """The summary's counts."""
+    return {
+        "claims": o.claims,
+        "judged": o.judged,
+        "not_checked": dict(o.not_checked),
+        "errors": o.count("error"),
+        "warnings": o.count("warning"),
+        "notes": o.count("info"),
+        "suppressed": len(o.suppressed),
+        "deselected": o.deselected,
+    }
+
+
+def outcome_json(o: FileOutcome, lang: str = "en", *, text: bool = False) -> dict[str, object]:
+    """One file: its findings (with line and column), the suppressed ones, the counts."""
+    messages = load_messages(lang)
+    shape = _text_finding_json if text else _finding_json
+    return {
+        "findings": [shape(p, messages) for p in o.reported],
+        "suppressed": [shape(p, messages) for p in o.suppressed],
+        "summary": summary_json(o),
+    }
+
+
+def check_json(checked: Checked, lang: str = "en") -> dict[str, Any]:
+    """``{"specs": [{"spec": PATH, "findings": [...], "checked": N, ...}], "total": {...}}``."""
+    outcomes = _check_outcomes(checked)
+    specs = [{"spec": o.path, **outcome_json(o, lang), "checked": o.judged} for o in outcomes]
+    return {"specs": specs, "total": summary_json(total(outcomes))}
+
+
+def check_markdown(checked: Checked, lang: str = "en", titles: Sequence[str] | str = ()) -> str:
+    """The errata page of each spec, through ``templates/markdown/check_report.md.j2``."""
+    outcomes = _check_outcomes(checked)
+    titles = [titles] if isinstance(titles, str) else titles
     messages = load_messages(lang)
     cat = _check_texts(lang)
-    rows = [
-        {
-            "code": f.code,
-            "severity": f.severity,
-            "where": position_text(f),
-            "claimed": f.claimed,
-            "exact": f.exact_text,
-            "expected": f.expected or "",
-            "message": say(f.message, messages),
-        }
-        for f in report.findings
-    ]
-    return render_report(
-        "check_report",
-        lang,
-        heading=cat["heading"],
-        title=title or report.path,
-        path=report.path,
-        rows=rows,
-        summary=check_summary(report, lang),
-        labels=cat,
-    )
+    pages = []
+    for i, o in enumerate(outcomes):
+        rows = [
+            {
+                "code": p.finding.code,
+                "severity": p.finding.severity,
+                "where": f"{p.line}:{p.column} {p.where}" if p.line else p.where,
+                "claimed": p.finding.claimed,
+                "exact": exact_words(p.finding, lang).partition(" ")[2],
+                "expected": p.finding.expected or "",
+                "message": say(p.finding.message, messages),
+            }
+            for p in o.reported
+        ]
+        title = titles[i] if i < len(titles) and titles[i] else o.path
+        pages.append(
+            render_report(
+                "check_report",
+                lang,
+                heading=cat["heading"],
+                title=title,
+                path=o.path,
+                rows=rows,
+                summary=summary_text(o, lang),
+                labels=cat,
+            )
+        )
+    if len(outcomes) > 1:
+        pages.append(total_text(outcomes, lang) + "\n")
+    return "\n".join(pages)
 
 
 # --------------------------------------------------------------------------- audit
 
 
-def recognised_text(r: Recognised, lang: str = "en") -> str:
-    """One line saying which attention problem an audit rebuilt, in ``lang``."""
+def recognised_text(r: Recognised, lang: str = "en", judged: int | None = None) -> str:
+    """One line saying which attention problem an audit rebuilt, in ``lang``; with
+    ``judged``, how many of the judged claims were checked against it."""
     cat = _audit_texts(lang)
     parts = [f"{n} {', '.join(t)}" for n, t in (("Q", r.q), ("K", r.k), ("V", r.v))]
     if r.x:
@@ -156,7 +293,7 @@ def recognised_text(r: Recognised, lang: str = "en") -> str:
             },
         ),
         load_messages(lang),
-    )
+    ) + ("" if judged is None else _report_texts(lang)["recognised_of"].format(judged=judged))
 
 
 def recognised_json(r: Recognised) -> dict[str, object]:
@@ -174,49 +311,31 @@ def _unparsed_json(u: Unparsed) -> dict[str, object]:
     return {"line": u.line, "text": u.text, "reason": u.reason}
 
 
-def _audit_finding_json(f: Finding, messages: Mapping[str, str]) -> dict[str, object]:
-    return {
-        "code": f.code,
-        "severity": f.severity,
-        "line": f.line,
-        "column": f.column,
-        "claimed": f.claimed,
-        "exact": f.exact,
-        "expected": f.expected,
-        "message": say(f.message, messages),
-        "cause": f.cause,
-    }
+#: a file's audit and what the run reports of it (a plain report: all of it, nothing silenced)
+Audited = tuple[AuditReport, FileOutcome] | AuditReport
 
 
-def audit_json(reports: Sequence[AuditReport], lang: str = "en") -> dict[str, object]:
-    """``{"files": [...]}``: one object per audited text."""
-    messages = load_messages(lang)
+def _pairs(audited: Sequence[Audited]) -> list[tuple[AuditReport, FileOutcome]]:
+    return [(a, text_outcome(a)) if isinstance(a, AuditReport) else a for a in audited]
+
+
+def audit_json(audited: Sequence[Audited], lang: str = "en") -> dict[str, object]:
+    """``{"files": [...], "total": {...}}``: one object per audited text."""
+    pairs = _pairs(audited)
     return {
         "files": [
             {
                 "path": r.path,
-                "findings": [_audit_finding_json(f, messages) for f in r.findings],
-                "checked": r.checked,
+                **outcome_json(o, lang, text=True),
+                "checked": o.judged,
                 "unparsed": [_unparsed_json(u) for u in r.unparsed],
                 "recognised": recognised_json(r.recognised) if r.recognised is not None else None,
                 "coverage": _coverage_json(r),
                 "lang": r.lang,
             }
-            for r in reports
-        ]
-    }
-
-
-def _audit_counts(r: AuditReport) -> dict[str, int]:
-    """What the summary line counts: claims checked, findings by severity (a note, such as
-    missing-input, accuses nothing), and what was not checked."""
-    by = {s: sum(1 for f in r.findings if f.severity == s) for s in ("error", "warning", "info")}
-    return {
-        "checked": r.checked,
-        "errors": by["error"],
-        "warnings": by["warning"],
-        "notes": by["info"],
-        "unparsed": len(r.unparsed),
+            for r, o in pairs
+        ],
+        "total": summary_json(total([o for _, o in pairs])),
     }
 
 
@@ -224,30 +343,30 @@ def _coverage_json(r: AuditReport) -> dict[str, object]:
     return {**r.coverage(), "not_read": r.not_read()}
 
 
-def audit_text(reports: Sequence[AuditReport], lang: str = "en") -> str:
+def _file_summary(r: AuditReport, o: FileOutcome, lang: str) -> str:
+    coverage = catalog(lang, "audit", keys=("report_coverage",))["report_coverage"]
+    return f"{summary_text(o, lang)} {coverage.format(**r.coverage())}"
+
+
+def audit_text(
+    audited: Sequence[Audited], lang: str = "en", *, show_suppressed: bool = False
+) -> str:
     """Linter lines ``FILE:LINE:COL: CODE claimed X, exact Y — reason`` (no ``exact`` when there is
-    none, as for ``precision-mixed``) and a summary per file."""
-    messages = load_messages(lang)
+    none, as for ``precision-mixed``), a summary per file, and the total."""
+    pairs = _pairs(audited)
     words = _report_texts(lang)
     lines = []
-    for r in reports:
-        for f in r.findings:
-            exact = f", {words['exact']} {f.exact}" if f.exact else ""
-            where = f"{_one_line(r.path)}:{f.line}:{f.column}"
-            lines.append(
-                f"{where}: {f.code} {words['claimed']} {f.claimed}{exact} — "
-                f"{say(f.message, messages)}"
-            )
+    for r, o in pairs:
+        lines += _finding_lines(o, lang, show_suppressed)
         for u in r.unparsed:
             text, reason = _one_line(u.text)[:80], _one_line(u.reason)
             lines.append(f"{_one_line(r.path)}:{u.line}: {words['not_checked']}: {text} ({reason})")
         if r.recognised is not None:
-            lines.append(
-                f"{_one_line(r.path)}: {words['recognised']} {recognised_text(r.recognised, lang)}"
-            )
-        summary = words["audit_summary"].format(**_audit_counts(r))
-        coverage = catalog(lang, "audit", keys=("report_coverage",))["report_coverage"]
-        lines.append(f"{_one_line(r.path)}: {summary} {coverage.format(**r.coverage())}")
+            what = recognised_text(r.recognised, lang, judged=o.judged)
+            lines.append(f"{_one_line(r.path)}: {words['recognised']} {what}")
+        lines.append(f"{_one_line(r.path)}: {_file_summary(r, o, lang)}")
+    if len(pairs) > 1:
+        lines.append(total_text([o for _, o in pairs], lang))
     return "\n".join(lines) + "\n"
 
 
@@ -258,40 +377,42 @@ def _one_line(text: str) -> str:
     return "".join(" " if ch < " " or "\x7f" <= ch <= "\x9f" else ch for ch in flat)
 
 
-def audit_markdown(reports: Sequence[AuditReport], lang: str = "en") -> str:
+def audit_markdown(audited: Sequence[Audited], lang: str = "en") -> str:
     """The errata page, through ``templates/markdown/audit_report.md.j2``."""
+    pairs = _pairs(audited)
     messages = load_messages(lang)
     cat = _audit_texts(lang)
     files = [
         {
             "path": r.path,
-            "summary": _report_texts(lang)["audit_summary"].format(**_audit_counts(r))
-            + " "
-            + catalog(lang, "audit", keys=("report_coverage",))["report_coverage"].format(
-                **r.coverage()
-            ),
+            "summary": _file_summary(r, o, lang),
             "recognised": (
-                cat["report_recognised"].format(what=recognised_text(r.recognised, lang))
+                cat["report_recognised"].format(
+                    what=recognised_text(r.recognised, lang, judged=o.judged)
+                )
                 if r.recognised
                 else ""
             ),
             "findings": [
                 {
-                    "line": f.line,
-                    "column": f.column,
-                    "code": f.code,
-                    "claimed": f.claimed,
-                    "exact": f.exact,
-                    "expected": f.expected,
-                    "message": say(f.message, messages),
+                    "line": p.line,
+                    "column": p.column,
+                    "code": p.finding.code,
+                    "claimed": p.finding.claimed,
+                    "exact": p.finding.exact_text,
+                    "expected": p.finding.expected,
+                    "message": say(p.finding.message, messages),
                 }
-                for f in r.findings
+                for p in o.reported
             ],
             "unparsed": [
                 (cat["report_line"].format(line=u.line), _one_line(u.text), _one_line(u.reason))
                 for u in r.unparsed
             ],
         }
-        for r in reports
+        for r, o in pairs
     ]
-    return render_report("audit_report", lang, files=files, cat=cat)
+    text = render_report("audit_report", lang, files=files, cat=cat)
+    if len(pairs) > 1:
+        text += "\n" + total_text([o for _, o in pairs], lang) + "\n"
+    return text

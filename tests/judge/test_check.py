@@ -135,17 +135,21 @@ def test_messages_in_both_languages() -> None:
 def test_reports() -> None:
     r = seed("thinking_machines")
     text = check_text(r)
-    assert "exp_scores[Thinking,Machines]: truncated claimed 2.71, exact 2.71828… — " in text
-    assert text.rstrip().endswith("Claims checked: 13. Errors: 3. Warnings: 1.")
-    data = check_json(r)
+    assert " truncated exp_scores[Thinking,Machines] claimed 2.71, exact 2.71828… " in text
+    assert text.rstrip().endswith("13 claim(s): 13 judged. Errors: 3. Warnings: 1. Notes: 0.")
+    data = check_json(r)["specs"][0]
     assert data["checked"] == 13
     assert set(data["findings"][0]) == {
         "code",
         "severity",
+        "line",
+        "column",
         "step",
         "position",
         "claimed",
         "exact",
+        "exact_rounded",
+        "exact_frame",
         "expected",
         "message",
         "alternatives",

@@ -8,18 +8,20 @@ import pytest
 
 from symattn.errors import InputError
 from symattn.judge.check import CheckReport, check
+from symattn.present.outcome import FileOutcome, Placed, not_checked_of, outcome
 from symattn.present.reports import (
     audit_json,
     audit_markdown,
     audit_text,
     check_json,
     check_markdown,
-    check_summary,
     check_text,
     message,
     position_text,
     recognised_json,
     recognised_text,
+    summary_text,
+    total_text,
 )
 from symattn.read.audit import AuditReport, Recognised, audit
 from symattn.spec import load_spec
@@ -37,78 +39,118 @@ def _audited() -> AuditReport:
     return audit(SEED_000.read_text(encoding="utf-8"), path="seed.txt")
 
 
+def _outcome(report: CheckReport) -> FileOutcome:
+    """A check report as the command line reports it (no positions: line 0)."""
+    missing = not_checked_of(report.findings)
+    return outcome(
+        report.path,
+        [Placed(f, 0, 0, position_text(f)) for f in report.findings],
+        claims=report.checked,
+        judged=report.checked - sum(missing.values()),
+        not_checked=missing,
+        silenced={},
+    )
+
+
+def _text(r: AuditReport) -> tuple[AuditReport, FileOutcome]:
+    return r, outcome(
+        r.path,
+        [Placed(f, f.line, f.column) for f in r.findings],
+        claims=r.checked + len(not_checked_of(r.findings)),
+        judged=r.checked,
+        not_checked=not_checked_of(r.findings),
+        silenced={},
+    )
+
+
 def test_position_text() -> None:
     report = _checked()
     assert {position_text(f) for f in report.findings} >= {"d_k", "exp_scores[Thinking,Machines]"}
 
 
-def test_position_text_counts_columns_from_one() -> None:
+def test_position_text_counts_columns_from_0() -> None:
+    """Issue 24 row 19: entry 0 of a row is named [...,0], as docs/spec.md counts."""
     report = _checked("animal_street")
     where = {position_text(f) for f in report.findings}
-    assert "output[它,1]" in where  # the first output component (the judge counts from 0)
-    assert not any(w.endswith(",0]") for w in where)
+    assert "output[它,0]" in where  # the first output component
 
 
-@pytest.mark.parametrize(("lang", "words"), [("en", "Claims checked"), ("zh", "共核对")])
-def test_check_summary_in_each_language(lang: str, words: str) -> None:
-    report = _checked()
-    summary = check_summary(report, lang)
-    assert words in summary and str(report.checked) in summary
+@pytest.mark.parametrize(
+    ("lang", "words"), [("en", "13 claim(s): 13 judged."), ("zh", "共 13 个数")]
+)
+def test_summary_in_each_language(lang: str, words: str) -> None:
+    assert words in summary_text(_outcome(_checked()), lang)
+
+
+def test_summary_says_what_could_not_be_checked() -> None:
+    """Issue 21: 7 missing-input claims are 0 judged, 7 not checked, not "7 checked"."""
+    summary = summary_text(_outcome(_checked("fruit_dictionary")))
+    assert summary.startswith("7 claim(s): 0 judged, 7 not checked (missing-input: 7).")
 
 
 def test_check_text_is_one_line_per_finding_and_a_summary() -> None:
     report = _checked()
-    lines = check_text(report).splitlines()
+    lines = check_text([_outcome(report)]).splitlines()
     assert len(lines) == len(report.findings) + 1
     first = report.findings[0]
-    assert lines[0].startswith(f"{report.path}:{position_text(first)}: {first.code} claimed")
+    assert lines[0].startswith(f"{report.path}: {first.code} {position_text(first)} claimed")
     assert lines[0].endswith(message(first))
-    zh = check_text(report, "zh").splitlines()
-    assert f"{first.code} 原文 " in zh[0] and "精确值" in zh[0] and zh[-1].startswith("共核对")
+    zh = check_text([_outcome(report)], "zh").splitlines()
+    assert f"{first.code} d_k 原文 " in zh[0] and "精确值" in zh[0] and "共 13 个数" in zh[-1]
+
+
+def test_a_grand_total_over_several_files() -> None:
+    both = [_outcome(_checked()), _outcome(_checked("fruit_dictionary"))]
+    assert total_text(both).startswith("Total over 2 files: 20 claim(s): 13 judged, 7 not checked")
+    assert check_text(both).splitlines()[-1] == total_text(both)
+    assert total_text(both[:1]) == ""
 
 
 def test_check_json_is_plain_data() -> None:
     report = _checked()
-    data = check_json(report, "zh")
+    data = check_json([_outcome(report)], "zh")
     assert json.loads(json.dumps(data, ensure_ascii=False)) == data
-    assert data["checked"] == report.checked and len(data["findings"]) == len(report.findings)
-    assert data["findings"][0]["message"] == message(report.findings[0], "zh")
+    spec = data["specs"][0]
+    assert spec["checked"] == report.checked and len(spec["findings"]) == len(report.findings)
+    assert spec["findings"][0]["message"] == message(report.findings[0], "zh")
+    assert data["total"]["claims"] == report.checked
 
 
 def test_check_markdown_escapes_and_labels_columns() -> None:
-    md = check_markdown(_checked(), "en", "A *title*")
+    md = check_markdown([_outcome(_checked())], "en", ["A *title*"])
     assert md.startswith(r"# Errata: A \*title\*")
-    hostile = check_markdown(_checked(), "en", r"\(\href{javascript:alert(1)}{x}\)")
+    hostile = check_markdown([_outcome(_checked())], "en", [r"\(\href{javascript:alert(1)}{x}\)"])
     assert hostile.startswith(r"# Errata: `\`(`\`href\{javascript:alert(1)\}\{x\}`\`)")
     assert "| Where | Finding | Claimed | Exact | Correct | Why |" in md
 
 
 def test_check_markdown_of_a_clean_report() -> None:
-    clean = CheckReport("clean.toml", (), 3)
-    md = check_markdown(clean, "en")
-    assert "No wrong or doubtful numbers found." in md and "Claims checked: 3." in md
+    clean = _outcome(CheckReport("clean.toml", (), 3))
+    md = check_markdown([clean], "en")
+    assert "No wrong or doubtful numbers found." in md and "3 claim(s): 3 judged" in md
 
 
 def test_a_note_is_counted_as_a_note_not_as_a_problem() -> None:
     r = audit("The weights are 0.79, 0.17 and 0.04; the output is [9.68, 42.98].\n", path="w.md")
     assert [f.code for f in r.findings] == ["missing-input"]
-    line = audit_text([r]).splitlines()[-1]
-    assert "Errors: 0. Warnings: 0. Notes: 1." in line
+    line = audit_text([_text(r)]).splitlines()[-1]
+    assert "0 judged, 1 not checked (missing-input: 1). Errors: 0. Warnings: 0. Notes: 1." in line
 
 
 def test_audit_reports() -> None:
     r = _audited()
-    text = audit_text([r])
+    text = audit_text([_text(r)])
     errors = sum(1 for f in r.findings if f.severity == "error")
     assert errors > 0
-    assert f"Claims checked: {r.checked}. Errors: {errors}. " in text.splitlines()[-1]
-    zh = audit_text([r], "zh").splitlines()
-    assert zh[-1].startswith(f"seed.txt: 共核对 {r.checked} 个数：错误 {errors} 处")
+    assert f"{r.checked} claim(s): {r.checked} judged. Errors: {errors}. " in text.splitlines()[-1]
+    assert f"(of the {r.checked} judged claims)" in text  # one count, said once
+    zh = audit_text([_text(r)], "zh").splitlines()
+    assert zh[-1].startswith(f"seed.txt: 共 {r.checked} 个数：判定 {r.checked} 个")
     assert all(": not checked:" not in line for line in zh)
-    data = audit_json([r], "zh")
+    data = audit_json([_text(r)], "zh")
     files = data["files"]
     assert isinstance(files, list) and files[0]["path"] == "seed.txt"
-    md = audit_markdown([r], "en")
+    md = audit_markdown([_text(r)], "en")
     assert md.startswith("# Errata") and "| Line | Col | Code |" in md
     assert "## seed.txt" in md
 
@@ -135,10 +177,10 @@ def test_audit_text_lines_never_break(brk: str) -> None:
     """Issue 15 row 27: every line of the text report starts with the file name."""
     text = f"$$ 1 + 1 = 3 $$\n\n\\(=\\]&\\frac{{1}}{{2}}1{brk}$=\\)\n"
     path = f"a{brk}b.md"
-    out = audit_text([audit(text, path=path)])
+    out = audit_text([_text(audit(text, path=path))])
     assert all(line.startswith("a b.md:") for line in out.splitlines()), out
 
 
 def test_check_json_carries_the_alternatives() -> None:
-    data = check_json(_checked())
-    assert all(isinstance(f["alternatives"], list) for f in data["findings"])
+    data = check_json([_outcome(_checked())])
+    assert all(isinstance(f["alternatives"], list) for f in data["specs"][0]["findings"])
