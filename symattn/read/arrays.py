@@ -29,10 +29,10 @@ from symattn.read.notations import (
     SHAPE_WRAPPER,
     SPECIAL_ENTRY,
 )
+from symattn.read.numerals import number_at
 
 __all__ = ["Entry", "Grid", "plain_rows", "prose_numbers", "scan_arrays"]
 
-_NUMBER: Final = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 #: LaTeX sizes and spaces inside a written array (``\left[1,\ 0\right]``)
 _LATEX_SIZING: Final = re.compile(r"\\(?:left|right|[bB]igg?[lr]?|quad|qquad|[,;:! ])")
 #: a LaTeX size right before an opening bracket (then the bracket is no index)
@@ -151,7 +151,7 @@ def _group(
                         notes[-1] = rest.lstrip("# ").strip()
                 return root, i, notes
             continue
-        m = _NUMBER.match(text, i, end)
+        m = number_at(text, i, end)
         if m is not None and not (i > 0 and (text[i - 1].isalnum() or text[i - 1] == "_")):
             after = m.end()
             if after < end and (text[after].isalpha() or text[after] == "_"):
@@ -273,7 +273,7 @@ def _plain_row(text: str, a: int, b: int, limits: Limits) -> list[Entry] | None:
         if ch in " \t\r,":
             i += 1
             continue
-        m = _NUMBER.match(text, i, b)
+        m = number_at(text, i, b)
         if m is None or (m.end() < b and text[m.end()] not in " \t\r,"):
             return None
         row.append(_entry(m.group(), i, limits))

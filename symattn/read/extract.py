@@ -18,6 +18,7 @@ from typing import Final
 
 from symattn.read.mapped import Mapped
 from symattn.read.notations import EXPRESSION_LINE, FORMULA_BREAK, NEW_DEFINITION, RESULT_LABEL
+from symattn.read.numerals import numbers_in
 from symattn.read.source import Source
 from symattn.read.tokens import RELATIONS, respell
 
@@ -28,8 +29,6 @@ LINKS: Final = RELATIONS + "→"
 __all__ = ["ChainText", "Link", "Skipped", "chains_of", "with_result_expression"]
 
 Pos = tuple[int, int]  # (line, column), both 1-based
-
-_NUMBER: Final = re.compile(r"(?<![A-Za-z0-9_.])(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
 
 
 @dataclass(frozen=True)
@@ -81,7 +80,7 @@ class ChainText:
     def number_offsets(self) -> Iterator[int]:
         """Source offsets of the numbers written in the chain."""
         for ln in self.links:
-            for m in _NUMBER.finditer(ln.text):
+            for m in numbers_in(ln.text):
                 yield ln.offset(m.start())
 
     @property

@@ -13,6 +13,8 @@ from typing import Final
 from symattn.read.rows import Spelling, TokenRule, Word, ex, pattern
 
 __all__ = [
+    "NUMERAL",
+    "NUMERAL_TEXT",
     "BRACED_SUBSCRIPT",
     "CJK",
     "FUNCTIONS",
@@ -106,12 +108,27 @@ TEXT_NAME: Final = pattern(
 #: CJK ideographs a name of the grammar may hold (``总和``, ``v_它``)
 CJK: Final = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 
+#: the one spelling of the digits of a number (``12``, ``0.47``, ``2.``, ``.5``, ``1e-3``):
+#: the grammar's tokens, the census and every reader scan numbers with it
+#: (:mod:`symattn.read.numerals`)
+NUMERAL_TEXT: Final = r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?"
+
+NUMERAL: Final = pattern(
+    "numeral",
+    NUMERAL_TEXT,
+    "the digits of a number as texts write them (a sign, and what a number is part of, are "
+    "the scanner's: :mod:`symattn.read.numerals`)",
+    ("0.47", "2.", ".5", "12", "1e-3", "2.5E+4", "4.6888194e-230"),
+    ("1,5", "x", "-", ".", "1e", "½"),
+    how="fullmatch",
+)
+
 #: the tokens of the grammar, tried in this order
 TOKEN_RULES: Final[tuple[TokenRule, ...]] = (
     TokenRule("space", r"\s+", (" ", "\t ")),
     TokenRule(
         "num",
-        r"(?:[0-9]+\.[0-9]*|\.[0-9]+|[0-9]+)(?:[eE][+-]?[0-9]+)?",
+        NUMERAL_TEXT,
         ("0.47", "2.", ".5", "12", "1e-3", "2.5E+4"),
     ),
     TokenRule(
