@@ -29,6 +29,7 @@ from symattn.read.notations import (
     SHAPE_WRAPPER,
     SPECIAL_ENTRY,
 )
+from symattn.read.notes import plain_label
 from symattn.read.numerals import number_at
 
 __all__ = ["Entry", "Grid", "plain_rows", "prose_numbers", "scan_arrays"]
@@ -199,7 +200,8 @@ _LABEL_REACH: Final = 160
 
 def _label(text: str, at: int, lo: int) -> tuple[str, str]:
     """(label, wrapper) of an array starting at ``at``: the words before it on its line
-    (``print("Attention weights:", …)`` noise dropped), else a line above ending in ``:``."""
+    (``print("Attention weights:", …)`` noise dropped), else a line above ending in ``:``;
+    as a name (:func:`~symattn.read.notes.plain_label`: ``**Q**（5×4）：`` is ``Q``)."""
     lo = max(lo, at - _LABEL_REACH)
     start = max(text.rfind("\n", lo, at) + 1, lo)
     before = text[start:at]
@@ -215,7 +217,7 @@ def _label(text: str, at: int, lo: int) -> tuple[str, str]:
         prev = text[prev_start:prev_end].strip()
         if prev.endswith((":", "：")):
             label = PRINT_NOISE.regex.sub(" ", prev).strip(" \t=:：")
-    return label, wrapper
+    return plain_label(label), wrapper
 
 
 def scan_arrays(

@@ -30,6 +30,7 @@ from symattn.read.formulas import math_rows, text_lines
 from symattn.read.layout import stack_rows
 from symattn.read.mapped import Mapped, MappedBuilder
 from symattn.read.notations import INLINE_JOIN, PROSE_WORD
+from symattn.read.notes import plain_label
 from symattn.read.page import (
     Placed,
     Reading,
@@ -212,7 +213,7 @@ def _inline_code(s: BlockState) -> bool:
         for g in scan_arrays(text, a, e, s.limits):
             if not g.label:
                 line_start = text.rfind("\n", b.start, a) + 1
-                g = replace(g, label=text[max(line_start, b.start, a - 80) : a - 1].strip(" `:："))
+                g = replace(g, label=plain_label(text[max(line_start, b.start, a - 80) : a - 1]))
             r.grids.append(Placed(g, s.i, "operand" if operand(text, g) else "text"))
     return False
 

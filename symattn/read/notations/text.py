@@ -40,6 +40,9 @@ __all__ = [
     "TABLE_ENVIRONMENTS",
     "TABLE_RULES",
     "TABLE_RULE_NAMES",
+    "INDEX_NOTE",
+    "NOTE_START",
+    "SHAPE_NOTE",
     "TAIL_NOTE",
     "TAIL_SYMBOL",
     "WORD_AFTER",
@@ -332,3 +335,50 @@ TABLE_RULES: Final[tuple[Word, ...]] = tuple(
 
 #: the names of the LaTeX table rules
 TABLE_RULE_NAMES: Final = frozenset(w.text for w in TABLE_RULES)
+
+
+# A value may be followed by a note (rule: read/notes.py): words, marks and symbols that hold
+# no number, or whose numbers are a shape or an index. These rows say what a note is.
+
+SHAPE_NOTE: Final = pattern(
+    "shape-note",
+    r"(?:\b(?:shape|size|Size|dims?)\b|形状|维度|大小)\s*[:：=]?\s*(?:torch\.Size\s*\(\s*)?"
+    r"[\[(（]\s*\d{1,6}(?:\s*[,，×xX*]\s*\d{1,6})*\s*[\])）]\)?"
+    r"|_\s*\{\s*\(?\s*\d{1,6}(?:\s*(?:×|\\times|[xX*])\s*\d{1,6})+\s*\)?\s*\}"
+    r"|[\[(（]\s*\d{1,6}(?:\s*(?:×|\\times|[xX*])\s*\d{1,6})+\s*[\])）]"
+    r"|(?<![\d.])\d{1,6}(?:\s*(?:×|\\times)\s*\d{1,6})+(?![\d.])",
+    "the size of an array written beside it (``shape: [3, 3]``, ``_{2\\times 2}``, "
+    "``(2 × 3)``, ``（5×4）``, ``torch.Size([2, 4])``): sizes, not values",
+    (
+        "shape: [3, 3]",
+        "_{2× 2}",
+        "_{2\\times 2}",
+        "(2 × 3)",
+        "（5×4）",
+        "shape=(2, 4)",
+        "2×3",
+        "形状 [2, 3]",
+        "size torch.Size([2, 4])",
+    ),
+    ("[0.5, 0.5]", "(0.5 × 2)", "2.5 × 3", "(2, 3)", "x_{2}", "S_{2,1}"),
+)
+
+INDEX_NOTE: Final = pattern(
+    "index-note",
+    r"(?:\b[A-Za-z]{2,}|[\u4e00-\u9fff]|#)\s*\d{1,4}(?![\d.])",
+    "a number that says which one in a note (``token 1``, ``第 2 行``, ``#3``): an index",
+    ("← token 1 的 query", "第 2 行", "#3", "row 2"),
+    ("0.5", "x 2", "2 tokens"),
+)
+
+NOTE_START: Final = pattern(
+    "note-start",
+    r"\s*(?:[(（\[{#%←⟵⇐✅✓✔☑❌✗✘⚠!！。.,，;；:：\u201c\u2018\x22'<]|"
+    r"[\u4e00-\u9fff]|\\(?:quad|qquad|text|tag|[,;:! ])|(?<=\s)[A-Za-z]{2,}\b)",
+    "how a note after a value starts: a bracket, a mark (``←``, ``#``, ``✅``), punctuation "
+    "(a sentence's final period), CJK, ``\\quad``/``\\text``, or a word; never an operator or "
+    "a relation (then the value goes on)",
+    ("  ← token 1", " ✅", ".", '（"吃"的 Query）', "  # 平滑分布", " \\quad x", " here"),
+    (" + 0.5", " = 1", " x", "^2", " \\ln 2", " - 1", "end{bmatrix}"),
+    how="match",
+)
