@@ -116,6 +116,21 @@ def _depth0(text: str, chars: str) -> list[tuple[int, int, str]]:
     return pieces
 
 
+def _balanced(text: str, a: int, b: int) -> bool:
+    """Whether the brackets of ``text[a:b]`` close in order (a link of a line of text that
+    opens or closes one more is part of an array laid out over several lines: the formula
+    ends before it)."""
+    depth = 0
+    for ch in text[a:b]:
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth < 0:
+                return False
+    return depth == 0
+
+
 def _formulas(norm: str) -> list[tuple[int, int]]:
     """Where the formulas of one row are: cut at breaks, at new definitions, and at commas
     between formulas."""
@@ -205,6 +220,8 @@ def chains_of(piece: Mapped, src: Source, kind: str, before: str = "") -> list[C
                 x += 1
             while y > x and text[y - 1].isspace():
                 y -= 1
+            if kind in ("text", "code") and not _balanced(text, x, y):
+                break  # ``[0,1],  ×  [0,1,1]] = …``: a line of arrays laid out over lines
             links.append(Link(text[x:y], rel, norm.slice(x, max(y, x + 1)), src))
         if len(links) >= 2 and kind == "text" and _BARE_BRACE.search(text, a, b):
             continue  # ``z = {{7*7}}`` in prose: braces outside math group nothing

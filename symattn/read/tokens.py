@@ -15,7 +15,7 @@ from typing import Final
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.errors import InputError, LimitError
 from symattn.read.mapped import Mapped
-from symattn.read.notations import SPELLING_OF, SPELLINGS, TEXT_NAME, TOKEN_RULES
+from symattn.read.notations import FRAC_DIGITS, SPELLING_OF, SPELLINGS, TEXT_NAME, TOKEN_RULES
 
 __all__ = ["RELATIONS", "ExprError", "Token", "normalize", "respell", "tokenize"]
 
@@ -50,7 +50,15 @@ def respell(text: Mapped) -> Mapped:
         if old.startswith("\\") and old[-1].isalpha() and new and new[-1].isalpha():
             new += " "  # \exp{x}: keep the name apart from what follows
         out.append((m.start(), m.end(), new))
-    return text.replace(out) if out else text
+    text = text.replace(out) if out else text
+    if "\\frac" in text.text:  # ``\frac13`` is ``\frac{1}{3}``
+        digits = [
+            (m.start(), m.end(), f"\\frac{{{m.group('num')}}}{{{m.group('den')}}}")
+            for m in FRAC_DIGITS.regex.finditer(text.text)
+        ]
+        if digits:
+            text = text.replace(digits)
+    return text
 
 
 def normalize(text: str) -> tuple[str, tuple[int, ...]]:

@@ -51,6 +51,7 @@ from symattn.read.notations.claims import (
 from symattn.read.notations.grammar import (
     BRACED_SUBSCRIPT,
     CJK,
+    FRAC_DIGITS,
     FUNCTION_NAMES,
     FUNCTIONS,
     MULTIPLY_OP,
@@ -61,6 +62,7 @@ from symattn.read.notations.grammar import (
     SPELLINGS,
     TEXT_NAME,
     TOKEN_RULES,
+    TUPLE_OPEN,
 )
 from symattn.read.notations.text import (
     CODE_ENVIRONMENTS,
@@ -123,6 +125,7 @@ __all__ = [
     "EXP_CALLS",
     "EXP_FIRST",
     "FORMULA_BREAK",
+    "FRAC_DIGITS",
     "FUNCTIONS",
     "FUNCTION_NAMES",
     "INLINE_JOIN",
@@ -174,6 +177,7 @@ __all__ = [
     "TAIL_SYMBOL",
     "TEXT_NAME",
     "TOKEN_RULES",
+    "TUPLE_OPEN",
     "TRANSPOSE_CALLS",
     "UNSCALED_TEXT",
     "VECTOR_TEXT",

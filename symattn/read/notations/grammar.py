@@ -10,9 +10,11 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Final
 
-from symattn.read.rows import Spelling, TokenRule, Word, ex, pattern
+from symattn.read.rows import Spelling, TokenRule, Word, ex, pattern, words
 
 __all__ = [
+    "FRAC_DIGITS",
+    "TUPLE_OPEN",
     "NUMERAL",
     "NUMERAL_TEXT",
     "BRACED_SUBSCRIPT",
@@ -121,6 +123,24 @@ NUMERAL: Final = pattern(
     ("0.47", "2.", ".5", "12", "1e-3", "2.5E+4", "4.6888194e-230"),
     ("1,5", "x", "-", ".", "1e", "½"),
     how="fullmatch",
+)
+
+FRAC_DIGITS: Final = pattern(
+    "frac-digits",
+    r"\\frac\s*(?P<num>[0-9])\s*(?P<den>[0-9])",
+    "``\\frac13`` (after ``\\tfrac``/``\\dfrac`` are respelled): LaTeX takes one digit for "
+    "each argument, so it is ``\\frac{1}{3}``",
+    (ex("\\frac13", num="1", den="3"), ex("\\frac 1 2", num="1", den="2")),
+    ("\\frac{13}{2}", "\\frac{1}{3}"),
+)
+
+TUPLE_OPEN: Final = words(
+    "tuple-open",
+    "the bracket whose list, where a value stands, is a vector written as a tuple "
+    "(``q = (1, 0)``, ``\\left( 1, 0 \\right)``, ``0.14(2, 1)``); never the arguments of a "
+    "call (``softmax(a, b)``, ``f(a, b)``)",
+    "(",
+    counterexamples=("{",),
 )
 
 #: the tokens of the grammar, tried in this order

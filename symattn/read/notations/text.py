@@ -125,11 +125,18 @@ FORMULA_BREAK: Final = Chars(
 
 NEW_DEFINITION: Final = pattern(
     "new-definition",
-    r"\s+(?P<name>(?:[A-Za-z]+|[\u4e00-\u9fff]+)(?:_(?:\{[^{}]{0,20}\}|[A-Za-z0-9]+))?'*)"
+    r"\s+(?:(?:[A-Za-z]{2,}|[\u4e00-\u9fff]+)[,，]?\s+){0,6}"
+    r"(?P<name>(?:[A-Za-z]+|[\u4e00-\u9fff]+)(?:_(?:\{[^{}]{0,20}\}|[A-Za-z0-9]+))?'*)"
     r"\s*[=≈]",
-    "after a complete value, ``NAME =`` starts the next formula on the same line",
-    (ex(" V = [[1,2]]", name="V"), ex(" d_k = 2", name="d_k"), ex(" r_{1,2} = h", name="r_{1,2}")),
-    (" + x", " V"),
+    "after a complete value, ``NAME =`` starts the next formula on the same line, also after "
+    "a few words (``q = (1, 0) and the keys are k_1 = (1, 0)``)",
+    (
+        ex(" V = [[1,2]]", name="V"),
+        ex(" d_k = 2", name="d_k"),
+        ex(" r_{1,2} = h", name="r_{1,2}"),
+        ex(" and the keys are k_1 = (1, 0)", name="k_1"),
+    ),
+    (" + x", " V", " x y = 3"),
     how="match",
 )
 
@@ -273,14 +280,17 @@ PROSE_SENTENCE: Final = pattern(
 TAIL_SYMBOL: Final = pattern(
     "tail-symbol",
     r"(?:[A-Za-z\u4e00-\u9fff]{2}[^=]*?[\s,，:：\u4e00-\u9fff])"
-    r"(?P<sym>[A-Za-z][A-Za-z0-9]*_\{?[A-Za-z0-9]{1,8}\}?)\s*$",
-    "prose, then the symbol the chain defines (``We assume that d_k``, ``假设 d_k``)",
+    r"(?P<sym>[A-Za-z][A-Za-z0-9]*_\{?[A-Za-z0-9]{1,8}\}?|(?<![A-Za-z])[B-Zb-z])\s*$",
+    "prose, then the symbol the chain defines (``We assume that d_k``, ``假设 d_k``, ``The "
+    "query is q``; a one-letter symbol is never the word ``a``)",
     (
         ex("We assume that d_k", sym="d_k"),
         ex("假设 d_k", sym="d_k"),
         ex("设维度 d_{k}", sym="d_{k}"),
+        ex("The query is q", sym="q"),
+        ex("查询向量 q", sym="q"),
     ),
-    ("d_k",),
+    ("d_k", "The weight is a", "the sum"),
 )
 
 SUBSCRIPT_INDEX: Final = pattern(
