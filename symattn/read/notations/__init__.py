@@ -60,9 +60,11 @@ from symattn.read.notations.grammar import (
     NUMERAL_TEXT,
     SPELLING_OF,
     SPELLINGS,
+    SUBSCRIPT_OF,
     TEXT_NAME,
     TOKEN_RULES,
     TUPLE_OPEN,
+    UNICODE_SUBSCRIPT,
 )
 from symattn.read.notations.text import (
     CODE_ENVIRONMENTS,
@@ -178,6 +180,8 @@ __all__ = [
     "TEXT_NAME",
     "TOKEN_RULES",
     "TUPLE_OPEN",
+    "SUBSCRIPT_OF",
+    "UNICODE_SUBSCRIPT",
     "TRANSPOSE_CALLS",
     "UNSCALED_TEXT",
     "VECTOR_TEXT",

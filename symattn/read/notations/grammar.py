@@ -14,6 +14,8 @@ from symattn.read.rows import Spelling, TokenRule, Word, ex, pattern, words
 
 __all__ = [
     "FRAC_DIGITS",
+    "SUBSCRIPT_OF",
+    "UNICODE_SUBSCRIPT",
     "TUPLE_OPEN",
     "NUMERAL",
     "NUMERAL_TEXT",
@@ -132,6 +134,20 @@ FRAC_DIGITS: Final = pattern(
     "each argument, so it is ``\\frac{1}{3}``",
     (ex("\\frac13", num="1", den="3"), ex("\\frac 1 2", num="1", den="2")),
     ("\\frac{13}{2}", "\\frac{1}{3}"),
+)
+
+#: the Unicode subscript characters and what they are written for (``K₂`` is ``K_2``)
+SUBSCRIPT_OF: Final[Mapping[str, str]] = MappingProxyType(
+    dict(zip("₀₁₂₃₄₅₆₇₈₉ₐₑₒₓₕₖₗₘₙₚₛₜᵢⱼ", "0123456789aeoxhklmnpstij", strict=True))
+)
+
+UNICODE_SUBSCRIPT: Final = pattern(
+    "unicode-subscript",
+    "[" + "".join(SUBSCRIPT_OF) + "]+",
+    "a subscript in Unicode characters (``K₂``, ``dₖ``, ``h₁₂``): the name's subscript, "
+    "``K_2``, ``d_k``, ``h_{12}``, as LaTeX writes it",
+    ("K₂", "√dₖ", "h₁₂"),
+    ("K2", "k_2", "x²"),
 )
 
 TUPLE_OPEN: Final = words(

@@ -96,3 +96,26 @@ def test_tuple_open_reads_a_vector_in_prose_and_a_call_stays_a_label() -> None:
     ]
     u = understood("$$f(a, b) = 1$$\n\n$$\\text{softmax}(2, 0) = 0.88$$\n")
     assert not any(f.dims == (2,) for f in u.facts)
+
+
+@pytest.mark.parametrize(
+    ("written", "spelled"), [("K₂", "K_2"), ("√dₖ", "√d_k"), ("h₁₂", "h_{12}"), ("x²", "x²")]
+)
+def test_unicode_subscript_is_the_names_subscript(written: str, spelled: str) -> None:
+    assert normalize(written)[0] == spelled
+
+
+def test_unicode_subscripts_name_the_inputs_of_a_problem() -> None:
+    text = (
+        "q₁ = [1, 0], k₁ = [1, 0], k₂ = [0, 1], v₁ = [1, 2], v₂ = [3, 4], dₖ = 2\n\n"
+        "softmax([1, 0]/√2) = [0.67, 0.33]\n"
+    )
+    u = understood(text)
+    assert [(f.role, f.index) for f in u.facts if f.given] == [
+        ("q", 1),
+        ("k", 1),
+        ("k", 2),
+        ("v", 1),
+        ("v", 2),
+    ]
+    assert len(u.problems) == 1
