@@ -29,7 +29,7 @@ from symattn.read.notations import (
     SHAPE_WRAPPER,
     SPECIAL_ENTRY,
 )
-from symattn.read.notes import plain_label
+from symattn.read.notes import is_note, plain_label
 from symattn.read.numerals import number_at
 
 __all__ = ["Entry", "Grid", "plain_rows", "prose_numbers", "scan_arrays"]
@@ -217,7 +217,32 @@ def _label(text: str, at: int, lo: int) -> tuple[str, str]:
         prev = text[prev_start:prev_end].strip()
         if prev.endswith((":", "：")):
             label = PRINT_NOISE.regex.sub(" ", prev).strip(" \t=:：")
+    if not label and not text[lo:at].strip():
+        label = _label_above_fence(text, lo)
     return plain_label(label), wrapper
+
+
+#: the line that opens a fenced block (```python, ~~~)
+_FENCE: Final = re.compile(r"\s*(?:`{3,}|~{3,})[^`]*")
+
+
+def _label_above_fence(text: str, at: int) -> str:
+    """``Q:``, a blank line, then a fenced block whose first thing is the array: the line
+    ending in ``:`` right above the fence names it (a few lines back, one fence crossed)."""
+    end, fences = at, 0
+    for _ in range(4):
+        if end <= 0 or at - end > _LABEL_REACH:
+            return ""
+        start = text.rfind("\n", 0, end - 1) + 1
+        line = text[start:end].strip()
+        if _FENCE.fullmatch(line):
+            fences += 1
+        elif line:
+            if fences == 1 and line.endswith((":", "：")):
+                return PRINT_NOISE.regex.sub(" ", line).strip(" \t=:：")
+            return ""
+        end = start
+    return ""
 
 
 def scan_arrays(
@@ -267,7 +292,8 @@ def scan_arrays(
 
 
 def _plain_row(text: str, a: int, b: int, limits: Limits) -> list[Entry] | None:
-    """The numbers of a line that holds only numbers (spaces, tabs or commas between)."""
+    """The numbers of a line that holds only numbers (spaces, tabs or commas between), and
+    perhaps a note after two or more of them (:func:`~symattn.read.notes.is_note`)."""
     row: list[Entry] = []
     i = a
     while i < b:
@@ -277,6 +303,8 @@ def _plain_row(text: str, a: int, b: int, limits: Limits) -> list[Entry] | None:
             continue
         m = number_at(text, i, b)
         if m is None or (m.end() < b and text[m.end()] not in " \t\r,"):
+            if len(row) >= 2 and text[i - 1] in " \t" and is_note(text[i:b], marked=True):
+                return row  # ``0.1 0.9   ← token 1``: a row, then its note
             return None
         row.append(_entry(m.group(), i, limits))
         i = m.end()

@@ -28,11 +28,17 @@ __all__ = ["NOTE_REACH", "is_note", "note_cuts", "plain_label", "without_shape"]
 NOTE_REACH: Final = 160
 
 
-def is_note(rest: str) -> bool:
-    """Whether ``rest``, the text right after a value, is a note."""
+def is_note(rest: str, *, marked: bool = False) -> bool:
+    """Whether ``rest``, the text right after a value, is a note (``marked``: only one that
+    starts with a mark or a bracket, or is a shape; not with a word: after a row of bare
+    numbers, ``2 3 个 token`` is prose)."""
     if not rest.strip() or len(rest) > NOTE_REACH:
         return False
-    if NOTE_START.regex.match(rest) is None and SHAPE_NOTE.regex.match(rest.lstrip()) is None:
+    shape = SHAPE_NOTE.regex.match(rest.lstrip()) is not None
+    if NOTE_START.regex.match(rest) is None and not shape:
+        return False
+    first = rest.lstrip()[:1]
+    if marked and not shape and (first.isalnum() or first in "\\.,，;；:：。"):
         return False
     bare = INDEX_NOTE.regex.sub(" ", SHAPE_NOTE.regex.sub(" ", rest))
     return not any(ch.isdigit() for ch in bare)
