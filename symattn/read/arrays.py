@@ -24,6 +24,7 @@ from symattn.read.notations import (
     ARRAY_WRAPPER,
     ELISION,
     NOTEBOOK_PROMPT,
+    PLACEHOLDER_CELL,
     PRINT_NOISE,
     PROSE_NUMBER,
     SHAPE_WRAPPER,
@@ -54,8 +55,8 @@ class Entry:
 
     @property
     def elided(self) -> bool:
-        """Whether this entry stands for entries not shown (``...``)."""
-        return self.text in ELISION.words
+        """Whether this entry stands for entries not shown (``...``, a table's ``·``)."""
+        return self.text in ELISION.words or self.text in PLACEHOLDER_CELL.words
 
 
 @dataclass(frozen=True)

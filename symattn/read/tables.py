@@ -17,7 +17,7 @@ from symattn.errors import SymattnError
 from symattn.numbers import parse_number
 from symattn.read.arrays import Entry, Grid, scan_arrays
 from symattn.read.blocks import Block
-from symattn.read.notations import TABLE_RULE_NAMES
+from symattn.read.notations import PLACEHOLDER_CELL, TABLE_RULE_NAMES
 from symattn.read.numerals import words_in
 from symattn.read.source import Source
 
@@ -76,6 +76,11 @@ def _cell(src: Source, a: int, b: int, limits: Limits) -> Cell:
         and not text[grids[0].end : b].strip(" $`\\")
     ):
         return Cell(a, b, words, grids[0])
+    if words in PLACEHOLDER_CELL.words:  # ``·``: an entry not written
+        at = a + raw.index(words)
+        return Cell(
+            a, b, words, Grid(at, at + len(words), (Entry(words, at, None),), (), notation="table")
+        )
     nums = list(words_in(text, a, b))
     if len(nums) == 1:
         g = scan_single(text, nums[0].start(), nums[0].end(), limits)
