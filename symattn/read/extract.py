@@ -147,8 +147,10 @@ def _formulas(norm: str) -> list[tuple[int, int]]:
             depth = max(0, depth - 1)
             ends_value = depth == 0
         elif depth == 0:
-            if ch in FORMULA_BREAK.chars:
-                cuts.append(i)
+            if ch in FORMULA_BREAK.chars or (
+                ch == "." and i > 0 and norm[i - 1] in ")]}" and norm[i + 1 : i + 2].isspace()
+            ):  # (``q = [1, 0]. Keys are …``: a sentence ends after a value)
+                cuts.append(i + 1 if ch == "." else i)
                 ends_value = False
             elif ch.isspace() and ends_value:
                 m = NEW_DEFINITION.regex.match(norm, i)

@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
-from symattn.read.notations import INDEX_NOTE, NOTE_START, SHAPE_NOTE
+from symattn.read.notations import INDEX_NOTE, LABEL_COPULA, NOTE_START, SHAPE_NOTE
 
 #: a shape written last in a name or label (``Q (2 × 3)``, ``**Q**（5×4）：``)
 _SHAPE_LAST: Final = re.compile(rf"\s*(?:{SHAPE_NOTE.regex.pattern})\s*[:：]?\s*$")
@@ -79,7 +79,10 @@ def without_shape(name: str) -> str:
 
 
 def plain_label(label: str) -> str:
-    """The label of an array as its name: emphasis marks, a shape after it and the colon
-    that ends it dropped (``**Q**（5×4）：`` -> ``Q``)."""
-    label = _EMPHASIS.sub("", label).strip(" \t=:：,，")
-    return without_shape(label).strip(" \t=:：,，")
+    """The label of an array as its name: emphasis marks, a shape after it, the colon that
+    ends it and a verb after its subject dropped (``**Q**（5×4）：`` -> ``Q``, ``Keys are``
+    -> ``Keys``)."""
+    label = _EMPHASIS.sub("", label).strip(" \t=:：,，").lstrip(".。;；")
+    label = without_shape(label).strip(" \t=:：,，")
+    copula = LABEL_COPULA.regex.fullmatch(label) if len(label) <= NOTE_REACH else None
+    return copula.group("name") if copula is not None else label

@@ -27,7 +27,7 @@ from symattn.read.census import Census
 from symattn.read.codeblocks import link_code, read_code
 from symattn.read.extract import ChainText, Link, Skipped, chains_of, with_result_expression
 from symattn.read.formulas import math_rows, text_lines
-from symattn.read.layout import stack_rows
+from symattn.read.layout import listed_rows, stack_rows
 from symattn.read.mapped import Mapped, MappedBuilder
 from symattn.read.notations import INLINE_JOIN, PROSE_WORD
 from symattn.read.notes import plain_label
@@ -235,12 +235,12 @@ def _text_lines(s: BlockState) -> bool:
 
 
 def _text_arrays(s: BlockState) -> bool:
-    """Arrays written in the prose (outside its math and code), one-line vectors on
-    consecutive lines stacked into matrices."""
+    """Arrays written in the prose (outside its math and code): vectors listed after one
+    label joined into a matrix, one-line vectors on consecutive lines stacked into matrices."""
     r, b, text = s.r, s.b, s.text
     grids = scan_arrays(text, b.start, b.end, s.limits)
     grids = outside(grids, s.skip + [(a, e) for a, e in b.code])
-    for g in stack_rows(text, grids, s.line_starts):
+    for g in stack_rows(text, listed_rows(text, grids), s.line_starts):
         r.grids.append(Placed(g, s.i, "operand" if operand(text, g) else "text"))
     return False
 

@@ -41,6 +41,8 @@ __all__ = [
     "TABLE_RULES",
     "TABLE_RULE_NAMES",
     "INDEX_NOTE",
+    "LABEL_COPULA",
+    "LIST_SEPARATOR",
     "NOTE_START",
     "SHAPE_NOTE",
     "TAIL_NOTE",
@@ -391,4 +393,30 @@ NOTE_START: Final = pattern(
     ("  ← token 1", " ✅", ".", '（"吃"的 Query）', "  # 平滑分布", " \\quad x", " here"),
     (" + 0.5", " = 1", " x", "^2", " \\ln 2", " - 1", "end{bmatrix}"),
     how="match",
+)
+
+LIST_SEPARATOR: Final = pattern(
+    "list-separator",
+    r"\s*(?:[,，、;；]\s*(?:and\s+|和|及)?|and|和|及|与|以及)\s*",
+    "what stands between vectors listed in one sentence after one label (``Keys are [1, 0], "
+    "[0, 1] and [1, 1]``, ``键为 [1, 0]、[0, 1]``): they are the rows of one matrix",
+    (", ", " and ", "、", ", and ", "和"),
+    (" → ", " + ", " k = ", " x "),
+    how="fullmatch",
+)
+
+LABEL_COPULA: Final = pattern(
+    "label-copula",
+    r"(?:(?:and|And|the|The|以及|和|而)\s*)*(?P<name>.+?)\s*"
+    r"(?:\s(?:are|is|were|was|become|becomes|equals?)|分别为|分别是|为|是)",
+    "a label that is a sentence's subject and its verb (``Keys are``, ``and values are``, "
+    "``键分别为``): the name is the subject",
+    (
+        ex("Keys are", name="Keys"),
+        ex("and values are", name="values"),
+        ex("The weights are", name="weights"),
+        ex("键分别为", name="键"),
+    ),
+    ("Keys", "Attention weights", "are"),
+    how="fullmatch",
 )
