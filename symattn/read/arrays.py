@@ -24,15 +24,17 @@ from symattn.read.notations import (
     ARRAY_WRAPPER,
     ELISION,
     NOTEBOOK_PROMPT,
+    PLACEHOLDER_CELL,
     PRINT_NOISE,
     PROSE_NUMBER,
     SHAPE_WRAPPER,
     SPECIAL_ENTRY,
 )
+from symattn.read.notes import is_note, plain_label
+from symattn.read.numerals import number_at
 
 __all__ = ["Entry", "Grid", "plain_rows", "prose_numbers", "scan_arrays"]
 
-_NUMBER: Final = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 #: LaTeX sizes and spaces inside a written array (``\left[1,\ 0\right]``)
 _LATEX_SIZING: Final = re.compile(r"\\(?:left|right|[bB]igg?[lr]?|quad|qquad|[,;:! ])")
 #: a LaTeX size right before an opening bracket (then the bracket is no index)
@@ -53,8 +55,8 @@ class Entry:
 
     @property
     def elided(self) -> bool:
-        """Whether this entry stands for entries not shown (``...``)."""
-        return self.text in ELISION.words
+        """Whether this entry stands for entries not shown (``...``, a table's ``·``)."""
+        return self.text in ELISION.words or self.text in PLACEHOLDER_CELL.words
 
 
 @dataclass(frozen=True)
@@ -151,7 +153,7 @@ def _group(
                         notes[-1] = rest.lstrip("# ").strip()
                 return root, i, notes
             continue
-        m = _NUMBER.match(text, i, end)
+        m = number_at(text, i, end)
         if m is not None and not (i > 0 and (text[i - 1].isalnum() or text[i - 1] == "_")):
             after = m.end()
             if after < end and (text[after].isalpha() or text[after] == "_"):
@@ -199,7 +201,8 @@ _LABEL_REACH: Final = 160
 
 def _label(text: str, at: int, lo: int) -> tuple[str, str]:
     """(label, wrapper) of an array starting at ``at``: the words before it on its line
-    (``print("Attention weights:", …)`` noise dropped), else a line above ending in ``:``."""
+    (``print("Attention weights:", …)`` noise dropped), else a line above ending in ``:``;
+    as a name (:func:`~symattn.read.notes.plain_label`: ``**Q**（5×4）：`` is ``Q``)."""
     lo = max(lo, at - _LABEL_REACH)
     start = max(text.rfind("\n", lo, at) + 1, lo)
     before = text[start:at]
@@ -215,7 +218,32 @@ def _label(text: str, at: int, lo: int) -> tuple[str, str]:
         prev = text[prev_start:prev_end].strip()
         if prev.endswith((":", "：")):
             label = PRINT_NOISE.regex.sub(" ", prev).strip(" \t=:：")
-    return label, wrapper
+    if not label and not text[lo:at].strip():
+        label = _label_above_fence(text, lo)
+    return plain_label(label), wrapper
+
+
+#: the line that opens a fenced block (```python, ~~~)
+_FENCE: Final = re.compile(r"\s*(?:`{3,}|~{3,})[^`]*")
+
+
+def _label_above_fence(text: str, at: int) -> str:
+    """``Q:``, a blank line, then a fenced block whose first thing is the array: the line
+    ending in ``:`` right above the fence names it (a few lines back, one fence crossed)."""
+    end, fences = at, 0
+    for _ in range(4):
+        if end <= 0 or at - end > _LABEL_REACH:
+            return ""
+        start = text.rfind("\n", 0, end - 1) + 1
+        line = text[start:end].strip()
+        if _FENCE.fullmatch(line):
+            fences += 1
+        elif line:
+            if fences == 1 and line.endswith((":", "：")):
+                return PRINT_NOISE.regex.sub(" ", line).strip(" \t=:：")
+            return ""
+        end = start
+    return ""
 
 
 def scan_arrays(
@@ -265,7 +293,8 @@ def scan_arrays(
 
 
 def _plain_row(text: str, a: int, b: int, limits: Limits) -> list[Entry] | None:
-    """The numbers of a line that holds only numbers (spaces, tabs or commas between)."""
+    """The numbers of a line that holds only numbers (spaces, tabs or commas between), and
+    perhaps a note after two or more of them (:func:`~symattn.read.notes.is_note`)."""
     row: list[Entry] = []
     i = a
     while i < b:
@@ -273,8 +302,10 @@ def _plain_row(text: str, a: int, b: int, limits: Limits) -> list[Entry] | None:
         if ch in " \t\r,":
             i += 1
             continue
-        m = _NUMBER.match(text, i, b)
+        m = number_at(text, i, b)
         if m is None or (m.end() < b and text[m.end()] not in " \t\r,"):
+            if len(row) >= 2 and text[i - 1] in " \t" and is_note(text[i:b], marked=True):
+                return row  # ``0.1 0.9   ← token 1``: a row, then its note
             return None
         row.append(_entry(m.group(), i, limits))
         i = m.end()

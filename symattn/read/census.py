@@ -9,19 +9,15 @@ numbers they judged, by source offset; the blocks say why the others were not re
 from __future__ import annotations
 
 import bisect
-import re
 from array import array
 from dataclasses import dataclass, field
 from typing import Final
 
+from symattn.read.numerals import SIGNS, numbers_in
 from symattn.read.source import Source
 
 __all__ = ["MAX_RECORDS", "Census", "Coverage", "NumberRecord"]
 
-#: a number in running text: not part of a name (``x_2``, ``W1``, ``3D``, ``2nd``)
-_NUMBER: Final = re.compile(
-    r"(?<![A-Za-z0-9_.])(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?(?![A-Za-z0-9_])"
-)
 #: statuses by their byte
 STATUSES: Final = ("not read", "read", "judged")
 _READ, _JUDGED = 1, 2
@@ -67,7 +63,7 @@ class Census:
         """The census of ``src`` (every number, none read yet)."""
         c = cls(src)
         start, length = c.offsets.append, c.lengths.append
-        for m in _NUMBER.finditer(src.text):
+        for m in numbers_in(src.text):
             a, b = m.span()
             start(a)
             length(b - a)
@@ -80,7 +76,7 @@ class Census:
     def index(self, at: int) -> int | None:
         """The number whose first digit is at offset ``at`` (or after its sign), or None."""
         text = self.src.text
-        while at < len(text) and text[at] in "-+−":
+        while at < len(text) and text[at] in SIGNS:
             at += 1
         k = bisect.bisect_left(self.offsets, at)
         return k if k < len(self.offsets) and self.offsets[k] == at else None

@@ -18,6 +18,7 @@ from typing import Final
 
 from symattn.read.mapped import Mapped
 from symattn.read.notations import EXPRESSION_LINE, FORMULA_BREAK, NEW_DEFINITION, RESULT_LABEL
+from symattn.read.numerals import numbers_in
 from symattn.read.source import Source
 from symattn.read.tokens import RELATIONS, respell
 
@@ -28,8 +29,6 @@ LINKS: Final = RELATIONS + "→"
 __all__ = ["ChainText", "Link", "Skipped", "chains_of", "with_result_expression"]
 
 Pos = tuple[int, int]  # (line, column), both 1-based
-
-_NUMBER: Final = re.compile(r"(?<![A-Za-z0-9_.])(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
 
 
 @dataclass(frozen=True)
@@ -81,7 +80,7 @@ class ChainText:
     def number_offsets(self) -> Iterator[int]:
         """Source offsets of the numbers written in the chain."""
         for ln in self.links:
-            for m in _NUMBER.finditer(ln.text):
+            for m in numbers_in(ln.text):
                 yield ln.offset(m.start())
 
     @property
@@ -117,6 +116,21 @@ def _depth0(text: str, chars: str) -> list[tuple[int, int, str]]:
     return pieces
 
 
+def _balanced(text: str, a: int, b: int) -> bool:
+    """Whether the brackets of ``text[a:b]`` close in order (a link of a line of text that
+    opens or closes one more is part of an array laid out over several lines: the formula
+    ends before it)."""
+    depth = 0
+    for ch in text[a:b]:
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth < 0:
+                return False
+    return depth == 0
+
+
 def _formulas(norm: str) -> list[tuple[int, int]]:
     """Where the formulas of one row are: cut at breaks, at new definitions, and at commas
     between formulas."""
@@ -133,8 +147,10 @@ def _formulas(norm: str) -> list[tuple[int, int]]:
             depth = max(0, depth - 1)
             ends_value = depth == 0
         elif depth == 0:
-            if ch in FORMULA_BREAK.chars:
-                cuts.append(i)
+            if ch in FORMULA_BREAK.chars or (
+                ch == "." and i > 0 and norm[i - 1] in ")]}" and norm[i + 1 : i + 2].isspace()
+            ):  # (``q = [1, 0]. Keys are …``: a sentence ends after a value)
+                cuts.append(i + 1 if ch == "." else i)
                 ends_value = False
             elif ch.isspace() and ends_value:
                 m = NEW_DEFINITION.regex.match(norm, i)
@@ -206,6 +222,8 @@ def chains_of(piece: Mapped, src: Source, kind: str, before: str = "") -> list[C
                 x += 1
             while y > x and text[y - 1].isspace():
                 y -= 1
+            if kind in ("text", "code") and not _balanced(text, x, y):
+                break  # ``[0,1],  ×  [0,1,1]] = …``: a line of arrays laid out over lines
             links.append(Link(text[x:y], rel, norm.slice(x, max(y, x + 1)), src))
         if len(links) >= 2 and kind == "text" and _BARE_BRACE.search(text, a, b):
             continue  # ``z = {{7*7}}`` in prose: braces outside math group nothing

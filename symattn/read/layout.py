@@ -17,9 +17,9 @@ from typing import Final
 
 from symattn.config import Limits
 from symattn.read.arrays import Entry, Grid, scan_arrays
-from symattn.read.notations import ROW_NAME, SIDE_BY_SIDE
+from symattn.read.notations import LIST_SEPARATOR, ROW_NAME, SIDE_BY_SIDE
 
-__all__ = ["side_by_side", "stack_rows"]
+__all__ = ["listed_rows", "side_by_side", "stack_rows"]
 
 #: most lines one side-by-side layout may span
 _MAX_LINES: Final = 64
@@ -64,6 +64,53 @@ def stack_rows(text: str, grids: list[Grid], line_starts: list[int]) -> list[Gri
             out.extend(run[0])
         i = j
     out.sort(key=lambda g: g.start)
+    return out
+
+
+def listed_rows(text: str, grids: list[Grid]) -> list[Grid]:
+    """``grids`` with vectors of one length listed one after another in a sentence, after
+    one label and with only separators between (``Keys are [1, 0], [0, 1] and [1, 1]``),
+    joined into the matrix of those rows, named by the label (one pass)."""
+    out: list[Grid] = []
+    run: list[Grid] = []
+
+    def flush() -> None:
+        if len(run) >= 2:
+            first, width = run[0], (run[0].dims or (0,))[0]
+            entries = tuple(e for g in run for e in g.entries)
+            notation = "listed-rows"
+            out.append(
+                Grid(
+                    first.start,
+                    run[-1].end,
+                    entries,
+                    (len(run), width),
+                    (),
+                    "",
+                    first.label,
+                    notation,
+                )
+            )
+        else:
+            out.extend(run)
+        run.clear()
+
+    for g in grids:
+        vector = g.dims is not None and len(g.dims) == 1 and not g.elided and not g.wrapper
+        if (
+            vector
+            and run
+            and g.dims == run[0].dims
+            and LIST_SEPARATOR.regex.fullmatch(text, run[-1].end, g.start) is not None
+        ):
+            run.append(g)
+            continue
+        flush()
+        if vector and any(ch.isalpha() for ch in g.label):  # (a label: ``Keys are``, ``键``)
+            run.append(g)
+        else:
+            out.append(g)
+    flush()
     return out
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import islice
 from typing import Final
 
 from symattn.config import Limits
@@ -20,6 +21,7 @@ from symattn.read.notations import (
     TAIL_SYMBOL,
     WORD_AFTER,
 )
+from symattn.read.notes import note_cuts, without_shape
 from symattn.read.syntax import Node, canonical_name, parse
 from symattn.read.tokens import tokenize
 
@@ -74,7 +76,7 @@ def read_first(text: str, limits: Limits) -> Parsed:
         if not piece:
             continue
         off = start + (len(text[start:]) - len(text[start:].lstrip()))
-        label = label_of(piece, limits)
+        label = label_of(without_shape(piece), limits)  # (``Q (2 × 3)`` names Q)
         if label is not None:
             tail = TAIL_SYMBOL.regex.search(piece)
             if tail is not None:
@@ -123,6 +125,11 @@ def read_link(text: str, last: bool, limits: Limits) -> Parsed:
     except SymattnError as first_error:
         if not last:
             raise
+        for k in islice(note_cuts(text), 3):
+            try:  # `[1, 0] ← token 1`, `\end{bmatrix}_{2×2}`, `… \end{bmatrix}.`: a note
+                return Parsed("expr", parse(text[:k], limits=limits, normalized=True))
+            except SymattnError:
+                continue
         note = TAIL_NOTE.find(text)
         if note is not None and any(ch.isdigit() for ch in text[: note.start()]):
             try:  # `≈ 87% \quad \text{(animal)}`: a note after the value, not math

@@ -1,4 +1,8 @@
-"""Stage 2 of reading: what each block holds, found by the reader of its kind.
+"""Stage 2 of reading: what each block holds, found by the reading rules of its kind.
+
+:data:`READERS` is the ordered list of reading rules (a :class:`~symattn.read.ruler.Ruler`,
+like markdown-it's block rules): each takes the one :class:`BlockState` of a block and reads
+what its notation finds there:
 
 - prose and headings: the formulas of their inline math (and of LaTeX environments written
   in prose), of their inline code and of their lines; arrays written in them;
@@ -9,12 +13,12 @@
 
 The result, a :class:`Reading`, holds the chains, the arrays (each with the block it is in
 and the text around it) and the statements; :mod:`symattn.read.census` is told which numbers
-were read.
-"""
+were read."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from typing import Final
 
 from symattn.config import Limits
 from symattn.read.arrays import plain_rows, prose_numbers, scan_arrays
@@ -23,9 +27,10 @@ from symattn.read.census import Census
 from symattn.read.codeblocks import link_code, read_code
 from symattn.read.extract import ChainText, Link, Skipped, chains_of, with_result_expression
 from symattn.read.formulas import math_rows, text_lines
-from symattn.read.layout import stack_rows
+from symattn.read.layout import listed_rows, stack_rows
 from symattn.read.mapped import Mapped, MappedBuilder
 from symattn.read.notations import INLINE_JOIN, PROSE_WORD
+from symattn.read.notes import plain_label
 from symattn.read.page import (
     Placed,
     Reading,
@@ -34,10 +39,11 @@ from symattn.read.page import (
     outside,
     too_long,
 )
+from symattn.read.ruler import Rule, Ruler
 from symattn.read.source import Source
 from symattn.read.tables import read_table, text_tables
 
-__all__ = ["Placed", "Reading", "read", "read_end"]
+__all__ = ["READERS", "BlockState", "Placed", "Reading", "read", "read_end"]
 
 
 def read(src: Source, fmt: str, census: Census, limits: Limits) -> Reading:
@@ -56,15 +62,7 @@ def read(src: Source, fmt: str, census: Census, limits: Limits) -> Reading:
         r._starts.append(b.start)
         if b.end - b.start > limits.max_file_bytes:
             continue
-        if b.kind in ("prose", "heading"):
-            _prose(r, i, b, fmt, line_starts, limits)
-        elif b.kind == "math":
-            _math(r, i, b.start, b.end, "math", limits)
-        elif b.kind == "table":
-            table = read_table(src, b, limits)
-            r.tables.append((i, table))
-        elif b.kind == "code":
-            read_code(r, i, b, line_starts, limits)
+        READERS.run(BlockState(r, i, b, fmt, line_starts, limits), b.kind)
     else:
         if r.cut >= 0:  # (the budget spent inside the last block)
             _not_read(r, census, r.cut, r.spent())
@@ -119,8 +117,32 @@ def _math(r: Reading, block: int, a: int, b: int, kind: str, limits: Limits) -> 
         add_chains(r, block, chains_of(row, r.src, kind))
 
 
-def _prose(r: Reading, i: int, b: Block, fmt: str, line_starts: list[int], limits: Limits) -> None:
-    text = r.src.text
+@dataclass
+class BlockState:
+    """What the reading rules of one block share: the reading so far, the block and its
+    index, the format, the line starts of the text and the budgets."""
+
+    r: Reading
+    i: int
+    b: Block
+    fmt: str
+    line_starts: list[int]
+    limits: Limits
+
+    @property
+    def text(self) -> str:
+        return self.r.src.text
+
+    @property
+    def skip(self) -> list[tuple[int, int]]:
+        """The inline math of the block with its delimiters (read by the math rules)."""
+        return [(a - 2, e + 2) for a, e in self.b.math]
+
+
+def _inline_math(s: BlockState) -> bool:
+    """The formulas of the block's inline math; ``$k_1$ (Thinking) $= [1, 2]$`` joined; an
+    array alone in inline math named by the words before it."""
+    r, i, b, text = s.r, s.i, s.b, s.text
     prev: ChainText | None = None
     prev_added = False  # whether ``prev`` is the last chain added (or a lone piece)
     prev_end = b.start
@@ -151,7 +173,7 @@ def _prose(r: Reading, i: int, b: Block, fmt: str, line_starts: list[int], limit
         add_chains(r, i, found)
         if not found and prev_end <= a:
             # `当前注意力权重： $[0.82, 0.18]$`: an array named by the words before it
-            grids = scan_arrays(text, a, e, limits)
+            grids = scan_arrays(text, a, e, s.limits)
             if (
                 len(grids) == 1
                 and not text[a : grids[0].start].strip()
@@ -165,44 +187,120 @@ def _prose(r: Reading, i: int, b: Block, fmt: str, line_starts: list[int], limit
         elif any(ch.isalnum() for ch in text[a:e]):
             prev, prev_added = _lone(text[a:e], r, a, e), False
         prev_end = e + 1
-    skip = [(a - 2, e + 2) for a, e in b.math]
-    unmath = _pieces(b.start, b.end, [(a - 2, e + 2) for a, e in b.math])
-    if any("\\begin" in text[a:e] for a, e in unmath):
-        # LaTeX environments written in prose (outside $…$): that prose is math (a stray `$`
-        # of broken Markdown is not part of it)
-        for a, e in unmath:
-            dollars = [(k, k + 1) for k in range(a, e) if text[k] == "$"]
-            for x, y in _pieces(a, e, dollars):
-                if text[x:y].strip():
-                    _math(r, i, x, y, "math", limits)
-        return
+    return False
+
+
+def _latex_in_prose(s: BlockState) -> bool:
+    """LaTeX environments written in prose (outside ``$…$``): that prose is math (a stray
+    ``$`` of broken Markdown is not part of it), and the block is read."""
+    text, b = s.text, s.b
+    unmath = _pieces(b.start, b.end, s.skip)
+    if not any("\\begin" in text[a:e] for a, e in unmath):
+        return False
+    for a, e in unmath:
+        dollars = [(k, k + 1) for k in range(a, e) if text[k] == "$"]
+        for x, y in _pieces(a, e, dollars):
+            if text[x:y].strip():
+                _math(s.r, s.i, x, y, "math", s.limits)
+    return True
+
+
+def _inline_code(s: BlockState) -> bool:
+    """Arrays in inline code, named by the words before the code (``**K_animal (Exact
+    Match):** `[3, 1]```)."""
+    r, b, text = s.r, s.b, s.text
     for a, e in b.code:
-        for g in scan_arrays(text, a, e, limits):
+        for g in scan_arrays(text, a, e, s.limits):
             if not g.label:
-                # `**K_animal (Exact Match):** `[3, 1]``: named by the words before the code
                 line_start = text.rfind("\n", b.start, a) + 1
-                g = replace(g, label=text[max(line_start, b.start, a - 80) : a - 1].strip(" `:："))
-            r.grids.append(Placed(g, i, "operand" if operand(text, g) else "text"))
-    # inline code is read with the prose around it (`Softmax = `[0.02, 0.12]``)
-    markdown = fmt in ("markdown", "text")
-    for ln in text_lines(text, b.start, b.end, skip, markdown=markdown):
+                g = replace(g, label=plain_label(text[max(line_start, b.start, a - 80) : a - 1]))
+            r.grids.append(Placed(g, s.i, "operand" if operand(text, g) else "text"))
+    return False
+
+
+def _text_lines(s: BlockState) -> bool:
+    """The formulas of the block's lines (inline code read with the prose around it:
+    ``Softmax = `[0.02, 0.12]```)."""
+    r, b = s.r, s.b
+    markdown = s.fmt in ("markdown", "text")
+    for ln in text_lines(s.text, b.start, b.end, s.skip, markdown=markdown):
         if r.full:
             r.stop(ln.at(0) if ln.starts else b.start)
             break
-        if too_long(r, ln, limits):
+        if too_long(r, ln, s.limits):
             continue
         found = [with_result_expression(c, r.src) for c in chains_of(ln, r.src, "text")]
-        add_chains(r, i, found)
-    grids = outside(scan_arrays(text, b.start, b.end, limits), skip + [(a, e) for a, e in b.code])
-    for g in stack_rows(text, grids, line_starts):
-        r.grids.append(Placed(g, i, "operand" if operand(text, g) else "text"))
-    if fmt == "text":
-        for g in outside(plain_rows(text, b.start, b.end, limits), skip):
-            r.grids.append(Placed(g, i, "text"))
-    for g in outside(prose_numbers(text, b.start, b.end, limits), skip):
-        r.grids.append(Placed(g, i, "text"))
-    for t in text_tables(r.src, b.start, b.end, limits):
-        r.tables.append((i, t))
+        add_chains(r, s.i, found)
+    return False
+
+
+def _text_arrays(s: BlockState) -> bool:
+    """Arrays written in the prose (outside its math and code): vectors listed after one
+    label joined into a matrix, one-line vectors on consecutive lines stacked into matrices."""
+    r, b, text = s.r, s.b, s.text
+    grids = scan_arrays(text, b.start, b.end, s.limits)
+    grids = outside(grids, s.skip + [(a, e) for a, e in b.code])
+    for g in stack_rows(text, listed_rows(text, grids), s.line_starts):
+        r.grids.append(Placed(g, s.i, "operand" if operand(text, g) else "text"))
+    return False
+
+
+def _plain_rows(s: BlockState) -> bool:
+    """Plain text: lines of numbers only are arrays."""
+    if s.fmt == "text":
+        for g in outside(plain_rows(s.text, s.b.start, s.b.end, s.limits), s.skip):
+            s.r.grids.append(Placed(g, s.i, "text"))
+    return False
+
+
+def _prose_numbers(s: BlockState) -> bool:
+    """Single numbers after the word for their stage (``（权重 0.79）``)."""
+    for g in outside(prose_numbers(s.text, s.b.start, s.b.end, s.limits), s.skip):
+        s.r.grids.append(Placed(g, s.i, "text"))
+    return False
+
+
+def _text_tables(s: BlockState) -> bool:
+    """Tables written as aligned plain text."""
+    for t in text_tables(s.r.src, s.b.start, s.b.end, s.limits):
+        s.r.tables.append((s.i, t))
+    return False
+
+
+def _display_math(s: BlockState) -> bool:
+    _math(s.r, s.i, s.b.start, s.b.end, "math", s.limits)
+    return True
+
+
+def _table(s: BlockState) -> bool:
+    s.r.tables.append((s.i, read_table(s.r.src, s.b, s.limits)))
+    return True
+
+
+def _code(s: BlockState) -> bool:
+    read_code(s.r, s.i, s.b, s.line_starts, s.limits)
+    return True
+
+
+_PROSE: Final = frozenset({"prose", "heading"})
+
+#: the reading rules, in the order they run on a block (each reads the kinds it names):
+#: a new notation or format adds its rule here, before or after the rule it must follow
+READERS: Final[Ruler[BlockState]] = Ruler.of(
+    (
+        Rule("inline-math", _inline_math, _PROSE),
+        Rule("latex-in-prose", _latex_in_prose, _PROSE),
+        Rule("inline-code", _inline_code, _PROSE),
+        Rule("text-lines", _text_lines, _PROSE),
+        Rule("text-arrays", _text_arrays, _PROSE),
+        Rule("plain-rows", _plain_rows, _PROSE),
+        Rule("prose-numbers", _prose_numbers, _PROSE),
+        Rule("text-tables", _text_tables, _PROSE),
+        Rule("display-math", _display_math, frozenset({"math"})),
+        Rule("table", _table, frozenset({"table"})),
+        Rule("code", _code, frozenset({"code"})),
+    )
+)
 
 
 def _pieces(start: int, end: int, cuts: list[tuple[int, int]]) -> list[tuple[int, int]]:

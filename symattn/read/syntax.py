@@ -13,7 +13,7 @@ from typing import Final
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.errors import LimitError
 from symattn.numbers import Written, parse_number
-from symattn.read.notations import BRACED_SUBSCRIPT, FUNCTION_NAMES, MULTIPLY_OP
+from symattn.read.notations import BRACED_SUBSCRIPT, FUNCTION_NAMES, MULTIPLY_OP, TUPLE_OPEN
 from symattn.read.tokens import ExprError, Token, normalize, tokenize
 
 __all__ = [
@@ -181,7 +181,7 @@ class Parser:
                 prev = self.unary()
                 rest.append((MULTIPLY_OP[t.text], prev))
             elif _implicit(prev, t):  # 5\sqrt{2}, 2(3 + 1), 2x
-                prev = self.power()
+                prev = self.power()  # (``0.14(2, 1)``: a number times a vector)
                 rest.append(("*", prev))
             else:
                 break
@@ -262,8 +262,12 @@ class Parser:
             return self.primary()
         return self.power()
 
-    def primary(self) -> Node:
-        """A number, a name, a call, a bracketed expression or list, or a root."""
+    def primary(self, tuple_ok: bool = True) -> Node:
+        """A number, a name, a call, a bracketed expression or list, or a root.
+
+        ``(a, b)`` is the vector ``[a, b]`` where a value stands (``q = (1, 0)``,
+        ``\\left( 1, 0 \\right)``, ``0.14(2, 1)``), never as the arguments of a call
+        (``f(a, b)``, ``softmax(1, 2)``): ``tuple_ok`` is False there."""
         t = self.take()
         if t.kind == "num":
             return Num(parse_number(t.text, limits=self.limits), t.pos)
@@ -275,7 +279,7 @@ class Parser:
             name = t.text
             fn = name.lower() if name.lower() == "softmax" else name
             if fn in FUNCTION_NAMES and (self.at("(") or self.at("{")):
-                return Call(fn, self.primary())
+                return Call(fn, self.primary(tuple_ok=False))
             if self.at("("):
                 raise ExprError(f"{name}(...) is a label, not arithmetic")
             return Ref(canonical_name(name))
@@ -295,6 +299,16 @@ class Parser:
                 self.depth -= 1
                 return VecNode(tuple(items))
             inner = self.expr()
+            if tuple_ok and t.text in TUPLE_OPEN.words and self.at(","):
+                items = [inner]  # (1, 0): a vector written as a tuple
+                while self.at(","):
+                    self.take()
+                    items.append(self.expr())
+                    if len(items) > self.limits.max_line_length:
+                        raise LimitError("vector too long")
+                self.expect(close)
+                self.depth -= 1
+                return VecNode(tuple(items))
             self.expect(close)
             self.depth -= 1
             return inner

@@ -17,12 +17,12 @@ from symattn.errors import SymattnError
 from symattn.numbers import parse_number
 from symattn.read.arrays import Entry, Grid, scan_arrays
 from symattn.read.blocks import Block
-from symattn.read.notations import TABLE_RULE_NAMES
+from symattn.read.notations import PLACEHOLDER_CELL, TABLE_RULE_NAMES
+from symattn.read.numerals import words_in
 from symattn.read.source import Source
 
 __all__ = ["Cell", "Table", "read_table", "text_tables"]
 
-_NUMBER: Final = re.compile(r"(?<![\w.])[-−]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?(?![\w.])")
 #: LaTeX rules at the start of a cell (after the ``\\`` that ended the row before)
 _RULES: Final = re.compile(
     r"(?:\s*\\(?:" + "|".join(sorted(TABLE_RULE_NAMES)) + r")\b(?:\{[^{}]*\})?)+\s*"
@@ -76,7 +76,12 @@ def _cell(src: Source, a: int, b: int, limits: Limits) -> Cell:
         and not text[grids[0].end : b].strip(" $`\\")
     ):
         return Cell(a, b, words, grids[0])
-    nums = list(_NUMBER.finditer(text, a, b))
+    if words in PLACEHOLDER_CELL.words:  # ``·``: an entry not written
+        at = a + raw.index(words)
+        return Cell(
+            a, b, words, Grid(at, at + len(words), (Entry(words, at, None),), (), notation="table")
+        )
+    nums = list(words_in(text, a, b))
     if len(nums) == 1:
         g = scan_single(text, nums[0].start(), nums[0].end(), limits)
         if g is not None:
@@ -144,7 +149,7 @@ def text_tables(src: Source, start: int, end: int, limits: Limits) -> list[Table
     i = 0
     while i < len(lines):
         head = _split_cells(text, *lines[i])
-        if len(head) < 2 or any(_NUMBER.search(text, x, y) for x, y in head):
+        if len(head) < 2 or any(next(words_in(text, x, y), None) for x, y in head):
             i += 1
             continue
         rows: list[tuple[Cell, ...]] = []

@@ -15,7 +15,15 @@ from typing import Final
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.errors import InputError, LimitError
 from symattn.read.mapped import Mapped
-from symattn.read.notations import SPELLING_OF, SPELLINGS, TEXT_NAME, TOKEN_RULES
+from symattn.read.notations import (
+    FRAC_DIGITS,
+    SPELLING_OF,
+    SPELLINGS,
+    SUBSCRIPT_OF,
+    TEXT_NAME,
+    TOKEN_RULES,
+    UNICODE_SUBSCRIPT,
+)
 
 __all__ = ["RELATIONS", "ExprError", "Token", "normalize", "respell", "tokenize"]
 
@@ -35,7 +43,14 @@ _SPELLING_RE: Final = re.compile(
 def respell(text: Mapped) -> Mapped:
     """``text`` in the grammar's spelling (:data:`~symattn.read.notations.SPELLINGS`), each
     character still mapped to where it was written; ``\\text{Attention Scores}`` is the one
-    name ``Attention_Scores`` (:data:`~symattn.read.notations.TEXT_NAME`)."""
+    name ``Attention_Scores`` (:data:`~symattn.read.notations.TEXT_NAME`), ``K₂`` is ``K_2``
+    (:data:`~symattn.read.notations.UNICODE_SUBSCRIPT`)."""
+    subscripts = [
+        (m.start(), m.end(), _subscript("".join(SUBSCRIPT_OF[c] for c in m.group())))
+        for m in UNICODE_SUBSCRIPT.regex.finditer(text.text)
+    ]
+    if subscripts:  # ``K₂`` is ``K_2``, ``dₖ`` is ``d_k``
+        text = text.replace(subscripts)
     names = [
         (m.start(), m.end(), "_".join(m.group("words").split()))
         for m in TEXT_NAME.regex.finditer(text.text)
@@ -50,7 +65,19 @@ def respell(text: Mapped) -> Mapped:
         if old.startswith("\\") and old[-1].isalpha() and new and new[-1].isalpha():
             new += " "  # \exp{x}: keep the name apart from what follows
         out.append((m.start(), m.end(), new))
-    return text.replace(out) if out else text
+    text = text.replace(out) if out else text
+    if "\\frac" in text.text:  # ``\frac13`` is ``\frac{1}{3}``
+        digits = [
+            (m.start(), m.end(), f"\\frac{{{m.group('num')}}}{{{m.group('den')}}}")
+            for m in FRAC_DIGITS.regex.finditer(text.text)
+        ]
+        if digits:
+            text = text.replace(digits)
+    return text
+
+
+def _subscript(chars: str) -> str:
+    return f"_{chars}" if len(chars) == 1 else f"_{{{chars}}}"
 
 
 def normalize(text: str) -> tuple[str, tuple[int, ...]]:

@@ -10,6 +10,8 @@ import pytest
 from symattn.config import DEFAULT_LIMITS
 from symattn.read.arrays import Grid, plain_rows, prose_numbers, scan_arrays
 
+from .texts import read_text, understood
+
 
 def scan(text: str, braces: bool = False) -> list[Grid]:
     return scan_arrays(text, 0, len(text), DEFAULT_LIMITS, braces=braces)
@@ -97,3 +99,30 @@ def test_linear_time_on_unclosed_brackets() -> None:
     start = time.process_time()
     scan(text)
     assert time.process_time() - start < 2
+
+
+def test_plain_rows_with_a_note_after_each_row() -> None:
+    text = "K:\n\n```\n1 0   ← token 1\n0 1   ← token 2\n```\n"
+    u = understood(text)
+    assert [(f.role, f.dims, f.given) for f in u.facts] == [("k", (2, 2), True)]
+    line = "0.1 0.9   # 平滑分布\n"
+    grids = plain_rows(line, 0, len(line), DEFAULT_LIMITS)
+    assert [[e.text for e in g.entries] for g in grids] == [["0.1", "0.9"]]
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["2024 年的文章", "3 个 token", "2 3 个 token", "1.2 Scaled attention", "1 0 the keys"],
+)
+def test_a_year_a_section_number_or_prose_is_no_row(line: str) -> None:
+    assert plain_rows(line + "\n", 0, len(line), DEFAULT_LIMITS) == []
+
+
+def test_the_label_above_a_fence_names_the_array_in_it() -> None:
+    text = "查询矩阵 Q：\n\n```\n[1, 0]   ← token 1 的 query\n[0, 1]   ← token 2 的 query\n```\n"
+    u = understood(text)
+    assert [(f.role, f.dims, f.given) for f in u.facts] == [("q", (2, 2), True)]
+    # (code above the fence is no label)
+    code = "for x in xs:\n    print(x)\n\n```\n[1, 0]\n```\n"
+    r = read_text(code)
+    assert all(p.grid.label == "" for p in r.grids)

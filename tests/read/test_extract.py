@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from symattn.config import Limits
 
-from .texts import SEED_001, SEEDS, read_text
+from .texts import SEED_001, SEEDS, chain_texts, read_text
 
 
 def links(text: str, fmt: str = "markdown") -> list[list[str]]:
@@ -125,3 +125,10 @@ def test_fuzz_reading_never_crashes_or_hangs(text: str, fmt: str) -> None:
         assert len(c.links) >= 2
         assert all(ln.at(0)[0] >= 1 for ln in c.links)
     assert time.monotonic() - start < 2
+
+
+def test_a_link_of_an_array_laid_out_over_lines_ends_the_formula() -> None:
+    text = "```\n  [[1,0],    [[1,0,1],\n   [0,1],  ×  [0,1,1]]  =   [0, 1, 1],\n```\n"
+    assert chain_texts(text) == []
+    # (a formula before such a link is kept)
+    assert chain_texts("除以 √2 ≈ 1.414: = [[0.71, 0,\n") == ["除以 √2 ≈ 1.414:"]

@@ -3,9 +3,13 @@ matrices written side by side."""
 
 from __future__ import annotations
 
+import pytest
+
 from symattn.config import DEFAULT_LIMITS
 from symattn.read.arrays import scan_arrays
 from symattn.read.layout import side_by_side, stack_rows
+
+from .texts import read_text, understood
 
 
 def stacked(text: str) -> list[tuple[tuple[int, ...] | None, tuple[str, ...]]]:
@@ -35,3 +39,35 @@ def test_side_by_side() -> None:
     for g in grids:
         for e in g.entries:
             assert text[e.at] == e.text[0]
+
+
+def test_vectors_listed_after_one_label_are_the_rows_of_one_matrix() -> None:
+    text = (
+        "The query is q = [1, 0]. Keys are [1, 0], [0, 1] and values are [1, 2], [3, 4]. "
+        "We use d_k = 2.\n\nThe weights are [0.67, 0.33].\n"
+    )
+    u = understood(text)
+    assert [(f.role, f.dims, f.given) for f in u.facts if f.role in ("q", "k", "v")] == [
+        ("q", (2,), True),
+        ("k", (2, 2), True),
+        ("v", (2, 2), True),
+    ]
+    assert len(u.problems) == 1
+
+
+def test_listed_rows_zh() -> None:
+    u = understood("键分别为 [1, 0]、[0, 1]\n")
+    assert [(f.role, f.dims) for f in u.facts] == [("k", (2, 2))]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "q = [1, 0], k = [0, 1]\n",  # (each has its own name)
+        "Scores are [1, 0] → [0.7, 0.3]\n",  # (an arrow is no separator)
+        "Keys are [1, 0], [0, 1, 2]\n",  # (rows of different lengths)
+    ],
+)
+def test_vectors_with_their_own_names_or_other_lengths_are_not_joined(text: str) -> None:
+    r = read_text(text)
+    assert all(p.grid.notation != "listed-rows" for p in r.grids)

@@ -11,6 +11,7 @@ from symattn.read import reading
 from symattn.read.blocks import Block
 from symattn.read.census import Census
 from symattn.read.reading import Reading, read
+from symattn.read.ruler import Rule
 from symattn.read.source import Source
 
 from .texts import read_text
@@ -104,3 +105,25 @@ def test_a_budget_spent_inside_a_block_says_where() -> None:
     assert r.cut == text.index("x100 =") and skipped.line == 102
     assert len(r.statements) == 100  # (parsed as asked for: no further)
     assert dict(census.coverage().not_read)[skipped.reason] == 2 * 200
+
+
+def test_the_reading_rules_are_one_ordered_list() -> None:
+    names = reading.READERS.names()
+    assert names.index("inline-math") < names.index("latex-in-prose") < names.index("text-lines")
+    assert {"display-math", "table", "code"} <= set(names)
+    # every kind of block has a rule that reads it
+    for kind in ("prose", "heading", "math", "table", "code"):
+        assert any(r.reads(kind) for r in reading.READERS.rules), kind
+
+
+def test_a_rule_added_after_another_reads_the_block(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[str] = []
+
+    def note(s: reading.BlockState) -> bool:
+        seen.append(s.text[s.b.start : s.b.end].strip())
+        return False
+
+    extra = reading.READERS.after("text-tables", Rule("note", note, frozenset({"prose"})))
+    monkeypatch.setattr(reading, "READERS", extra)
+    read_text("Some prose, 1 + 1 = 2.\n")
+    assert seen == ["Some prose, 1 + 1 = 2."]

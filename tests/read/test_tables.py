@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from symattn.config import DEFAULT_LIMITS
 from symattn.read.source import Source
 from symattn.read.tables import text_tables
@@ -37,3 +39,20 @@ def test_plain_text_table() -> None:
 def test_heading_with_numbers_is_no_table_heading() -> None:
     text = "1  2  3\n4  5  6\n"
     assert text_tables(Source.of(text), 0, len(text), DEFAULT_LIMITS) == []
+
+
+@pytest.mark.parametrize("mark", ["·", "—", "…", "-"])
+def test_a_placeholder_cell_is_an_entry_not_written(mark: str) -> None:
+    text = f"| | I | am |\n|---|---|---|\n| I | 0.67 | 0.33 |\n| am | {mark} | 0.67 |\n"
+    r = read_text(text)
+    ((_, table),) = r.tables
+    column = [c.grid for c in table.column(1) if c is not None]
+    assert len(column) == 2 and all(g is not None for g in column)
+    (cell,) = column[1].entries if column[1] is not None else ()
+    assert cell.text == mark and cell.written is None and cell.elided
+
+
+def test_a_word_cell_is_no_placeholder() -> None:
+    r = read_text("| a | b |\n|---|---|\n| x | 0.5 |\n")
+    ((_, table),) = r.tables
+    assert [c.grid for c in table.column(0) if c is not None] == [None]

@@ -19,3 +19,9 @@ def test_normalize_maps_positions() -> None:
 def test_long_literal_is_limited() -> None:
     with pytest.raises(LimitError):
         parse("1" * 50, limits=Limits(max_literal_length=10))
+
+
+def test_unicode_subscripts_keep_their_positions() -> None:
+    text, where = normalize("K₂ = 1")
+    assert text == "K_2 = 1"
+    assert where[text.index("1")] == 5

@@ -19,6 +19,7 @@ __all__ = [
     "EXP_CALLS",
     "MATMUL_CALLS",
     "NOTEBOOK_PROMPT",
+    "PLACEHOLDER_CELL",
     "PRINT_NOISE",
     "PROJECTION_NAMES",
     "ROW_NAME",
@@ -118,6 +119,14 @@ ELISION: Final = words(
     "…",
     "⋯",
     counterexamples=(".",),
+)
+
+PLACEHOLDER_CELL: Final = words(
+    "placeholder-cell",
+    "a table cell that stands for an entry not written (``·``, ``—``, ``…``): an entry not "
+    "shown, never a number and never a wrong one",
+    *("·", "⋅", "—", "–", "-", "…", "...", "⋯", "?", "/", "n/a", "N/A"),
+    counterexamples=("0", "-inf", "x"),
 )
 
 SPECIAL_ENTRY: Final = words(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from symattn.read.notations.grammar import NUMERAL_TEXT
 from symattn.read.rows import Pattern, ex, pattern
 
 __all__ = [
@@ -131,7 +132,7 @@ SCALED_ITEMS: Final = pattern(
 )
 
 #: a number as Level 2 finds it in a line
-NUMBER_TEXT: Final = r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
+NUMBER_TEXT: Final = rf"-?{NUMERAL_TEXT}"
 
 #: a vector of numbers ``[1, 2]``
 VECTOR_TEXT: Final = rf"\[\s*{NUMBER_TEXT}(?:\s*,\s*{NUMBER_TEXT})*\s*\]"
@@ -184,7 +185,7 @@ SCALED_FIRST: Final = pattern(
 PROSE_NUMBER: Final = pattern(
     "prose-number",
     r"(?P<phrase>注意力权重|权重|權重|概率|attention\s+weight|weight|probability)\s*"
-    r"(?:of|is|=|:|：|为|是|约为|约|≈|~)?\s*(?P<num>-?\d+(?:\.\d+)?)(?![\d.]*\d)(?!\s*[×x*])",
+    rf"(?:of|is|=|:|：|为|是|约为|约|≈|~)?\s*(?P<num>{NUMBER_TEXT})(?![\d.]*\d)(?!\s*[×x*])",
     "one number right after the word for a stage in prose (``（权重 0.79）``, ``a weight of "
     "0.5``): a single number of that stage",
     (ex("（权重 0.79）", phrase="权重", num="0.79"), ex("a weight of 0.5", num="0.5")),

@@ -10,9 +10,15 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Final
 
-from symattn.read.rows import Spelling, TokenRule, Word, ex, pattern
+from symattn.read.rows import Spelling, TokenRule, Word, ex, pattern, words
 
 __all__ = [
+    "FRAC_DIGITS",
+    "SUBSCRIPT_OF",
+    "UNICODE_SUBSCRIPT",
+    "TUPLE_OPEN",
+    "NUMERAL",
+    "NUMERAL_TEXT",
     "BRACED_SUBSCRIPT",
     "CJK",
     "FUNCTIONS",
@@ -106,12 +112,59 @@ TEXT_NAME: Final = pattern(
 #: CJK ideographs a name of the grammar may hold (``总和``, ``v_它``)
 CJK: Final = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 
+#: the one spelling of the digits of a number (``12``, ``0.47``, ``2.``, ``.5``, ``1e-3``):
+#: the grammar's tokens, the census and every reader scan numbers with it
+#: (:mod:`symattn.read.numerals`)
+NUMERAL_TEXT: Final = r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?"
+
+NUMERAL: Final = pattern(
+    "numeral",
+    NUMERAL_TEXT,
+    "the digits of a number as texts write them (a sign, and what a number is part of, are "
+    "the scanner's: :mod:`symattn.read.numerals`)",
+    ("0.47", "2.", ".5", "12", "1e-3", "2.5E+4", "4.6888194e-230"),
+    ("1,5", "x", "-", ".", "1e", "½"),
+    how="fullmatch",
+)
+
+FRAC_DIGITS: Final = pattern(
+    "frac-digits",
+    r"\\frac\s*(?P<num>[0-9])\s*(?P<den>[0-9])",
+    "``\\frac13`` (after ``\\tfrac``/``\\dfrac`` are respelled): LaTeX takes one digit for "
+    "each argument, so it is ``\\frac{1}{3}``",
+    (ex("\\frac13", num="1", den="3"), ex("\\frac 1 2", num="1", den="2")),
+    ("\\frac{13}{2}", "\\frac{1}{3}"),
+)
+
+#: the Unicode subscript characters and what they are written for (``K₂`` is ``K_2``)
+SUBSCRIPT_OF: Final[Mapping[str, str]] = MappingProxyType(
+    dict(zip("₀₁₂₃₄₅₆₇₈₉ₐₑₒₓₕₖₗₘₙₚₛₜᵢⱼ", "0123456789aeoxhklmnpstij", strict=True))
+)
+
+UNICODE_SUBSCRIPT: Final = pattern(
+    "unicode-subscript",
+    "[" + "".join(SUBSCRIPT_OF) + "]+",
+    "a subscript in Unicode characters (``K₂``, ``dₖ``, ``h₁₂``): the name's subscript, "
+    "``K_2``, ``d_k``, ``h_{12}``, as LaTeX writes it",
+    ("K₂", "√dₖ", "h₁₂"),
+    ("K2", "k_2", "x²"),
+)
+
+TUPLE_OPEN: Final = words(
+    "tuple-open",
+    "the bracket whose list, where a value stands, is a vector written as a tuple "
+    "(``q = (1, 0)``, ``\\left( 1, 0 \\right)``, ``0.14(2, 1)``); never the arguments of a "
+    "call (``softmax(a, b)``, ``f(a, b)``)",
+    "(",
+    counterexamples=("{",),
+)
+
 #: the tokens of the grammar, tried in this order
 TOKEN_RULES: Final[tuple[TokenRule, ...]] = (
     TokenRule("space", r"\s+", (" ", "\t ")),
     TokenRule(
         "num",
-        r"(?:[0-9]+\.[0-9]*|\.[0-9]+|[0-9]+)(?:[eE][+-]?[0-9]+)?",
+        NUMERAL_TEXT,
         ("0.47", "2.", ".5", "12", "1e-3", "2.5E+4"),
     ),
     TokenRule(

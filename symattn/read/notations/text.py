@@ -40,6 +40,11 @@ __all__ = [
     "TABLE_ENVIRONMENTS",
     "TABLE_RULES",
     "TABLE_RULE_NAMES",
+    "INDEX_NOTE",
+    "LABEL_COPULA",
+    "LIST_SEPARATOR",
+    "NOTE_START",
+    "SHAPE_NOTE",
     "TAIL_NOTE",
     "TAIL_SYMBOL",
     "WORD_AFTER",
@@ -122,11 +127,18 @@ FORMULA_BREAK: Final = Chars(
 
 NEW_DEFINITION: Final = pattern(
     "new-definition",
-    r"\s+(?P<name>(?:[A-Za-z]+|[\u4e00-\u9fff]+)(?:_(?:\{[^{}]{0,20}\}|[A-Za-z0-9]+))?'*)"
+    r"\s+(?:(?:[A-Za-z]{2,}|[\u4e00-\u9fff]+)[,，]?\s+){0,6}"
+    r"(?P<name>(?:[A-Za-z]+|[\u4e00-\u9fff]+)(?:_(?:\{[^{}]{0,20}\}|[A-Za-z0-9]+))?'*)"
     r"\s*[=≈]",
-    "after a complete value, ``NAME =`` starts the next formula on the same line",
-    (ex(" V = [[1,2]]", name="V"), ex(" d_k = 2", name="d_k"), ex(" r_{1,2} = h", name="r_{1,2}")),
-    (" + x", " V"),
+    "after a complete value, ``NAME =`` starts the next formula on the same line, also after "
+    "a few words (``q = (1, 0) and the keys are k_1 = (1, 0)``)",
+    (
+        ex(" V = [[1,2]]", name="V"),
+        ex(" d_k = 2", name="d_k"),
+        ex(" r_{1,2} = h", name="r_{1,2}"),
+        ex(" and the keys are k_1 = (1, 0)", name="k_1"),
+    ),
+    (" + x", " V", " x y = 3"),
     how="match",
 )
 
@@ -270,14 +282,17 @@ PROSE_SENTENCE: Final = pattern(
 TAIL_SYMBOL: Final = pattern(
     "tail-symbol",
     r"(?:[A-Za-z\u4e00-\u9fff]{2}[^=]*?[\s,，:：\u4e00-\u9fff])"
-    r"(?P<sym>[A-Za-z][A-Za-z0-9]*_\{?[A-Za-z0-9]{1,8}\}?)\s*$",
-    "prose, then the symbol the chain defines (``We assume that d_k``, ``假设 d_k``)",
+    r"(?P<sym>[A-Za-z][A-Za-z0-9]*_\{?[A-Za-z0-9]{1,8}\}?|(?<![A-Za-z])[B-Zb-z])\s*$",
+    "prose, then the symbol the chain defines (``We assume that d_k``, ``假设 d_k``, ``The "
+    "query is q``; a one-letter symbol is never the word ``a``)",
     (
         ex("We assume that d_k", sym="d_k"),
         ex("假设 d_k", sym="d_k"),
         ex("设维度 d_{k}", sym="d_{k}"),
+        ex("The query is q", sym="q"),
+        ex("查询向量 q", sym="q"),
     ),
-    ("d_k",),
+    ("d_k", "The weight is a", "the sum"),
 )
 
 SUBSCRIPT_INDEX: Final = pattern(
@@ -332,3 +347,76 @@ TABLE_RULES: Final[tuple[Word, ...]] = tuple(
 
 #: the names of the LaTeX table rules
 TABLE_RULE_NAMES: Final = frozenset(w.text for w in TABLE_RULES)
+
+
+# A value may be followed by a note (rule: read/notes.py): words, marks and symbols that hold
+# no number, or whose numbers are a shape or an index. These rows say what a note is.
+
+SHAPE_NOTE: Final = pattern(
+    "shape-note",
+    r"(?:\b(?:shape|size|Size|dims?)\b|形状|维度|大小)\s*[:：=]?\s*(?:torch\.Size\s*\(\s*)?"
+    r"[\[(（]\s*\d{1,6}(?:\s*[,，×xX*]\s*\d{1,6})*\s*[\])）]\)?"
+    r"|_\s*\{\s*\(?\s*\d{1,6}(?:\s*(?:×|\\times|[xX*])\s*\d{1,6})+\s*\)?\s*\}"
+    r"|[\[(（]\s*\d{1,6}(?:\s*(?:×|\\times|[xX*])\s*\d{1,6})+\s*[\])）]"
+    r"|(?<![\d.])\d{1,6}(?:\s*(?:×|\\times)\s*\d{1,6})+(?![\d.])",
+    "the size of an array written beside it (``shape: [3, 3]``, ``_{2\\times 2}``, "
+    "``(2 × 3)``, ``（5×4）``, ``torch.Size([2, 4])``): sizes, not values",
+    (
+        "shape: [3, 3]",
+        "_{2× 2}",
+        "_{2\\times 2}",
+        "(2 × 3)",
+        "（5×4）",
+        "shape=(2, 4)",
+        "2×3",
+        "形状 [2, 3]",
+        "size torch.Size([2, 4])",
+    ),
+    ("[0.5, 0.5]", "(0.5 × 2)", "2.5 × 3", "(2, 3)", "x_{2}", "S_{2,1}"),
+)
+
+INDEX_NOTE: Final = pattern(
+    "index-note",
+    r"(?:\b[A-Za-z]{2,}|[\u4e00-\u9fff]|#)\s*\d{1,4}(?![\d.])",
+    "a number that says which one in a note (``token 1``, ``第 2 行``, ``#3``): an index",
+    ("← token 1 的 query", "第 2 行", "#3", "row 2"),
+    ("0.5", "x 2", "2 tokens"),
+)
+
+NOTE_START: Final = pattern(
+    "note-start",
+    r"\s*(?:[(（\[{#%←⟵⇐✅✓✔☑❌✗✘⚠!！。.,，;；:：\u201c\u2018\x22'<]|"
+    r"[\u4e00-\u9fff]|\\(?:quad|qquad|text|tag|[,;:! ])|(?<=\s)[A-Za-z]{2,}\b)",
+    "how a note after a value starts: a bracket, a mark (``←``, ``#``, ``✅``), punctuation "
+    "(a sentence's final period), CJK, ``\\quad``/``\\text``, or a word; never an operator or "
+    "a relation (then the value goes on)",
+    ("  ← token 1", " ✅", ".", '（"吃"的 Query）', "  # 平滑分布", " \\quad x", " here"),
+    (" + 0.5", " = 1", " x", "^2", " \\ln 2", " - 1", "end{bmatrix}"),
+    how="match",
+)
+
+LIST_SEPARATOR: Final = pattern(
+    "list-separator",
+    r"\s*(?:[,，、;；]\s*(?:and\s+|和|及)?|and|和|及|与|以及)\s*",
+    "what stands between vectors listed in one sentence after one label (``Keys are [1, 0], "
+    "[0, 1] and [1, 1]``, ``键为 [1, 0]、[0, 1]``): they are the rows of one matrix",
+    (", ", " and ", "、", ", and ", "和"),
+    (" → ", " + ", " k = ", " x "),
+    how="fullmatch",
+)
+
+LABEL_COPULA: Final = pattern(
+    "label-copula",
+    r"(?:(?:and|And|the|The|以及|和|而)\s*)*(?P<name>.+?)\s*"
+    r"(?:\s(?:are|is|were|was|become|becomes|equals?)|分别为|分别是|为|是)",
+    "a label that is a sentence's subject and its verb (``Keys are``, ``and values are``, "
+    "``键分别为``): the name is the subject",
+    (
+        ex("Keys are", name="Keys"),
+        ex("and values are", name="values"),
+        ex("The weights are", name="weights"),
+        ex("键分别为", name="键"),
+    ),
+    ("Keys", "Attention weights", "are"),
+    how="fullmatch",
+)

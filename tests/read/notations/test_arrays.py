@@ -159,3 +159,13 @@ def test_row_name_names_a_row() -> None:
     u = understood(text, "text")
     (k,) = [f for f in u.facts if f.role == "k"]
     assert k.row_names == ("I", "love")
+
+
+@pytest.mark.parametrize("mark", sorted(table.PLACEHOLDER_CELL.words))
+def test_placeholder_cell_is_read_as_an_entry_not_written(mark: str) -> None:
+    text = f"| weights | a | b |\n|---|---|---|\n| a | 0.5 | 0.5 |\n| b | {mark} | 1 |\n"
+    r = read_text(text)
+    ((_, t),) = r.tables
+    grids = [c.grid for c in t.column(1) if c is not None]
+    assert all(g is not None for g in grids) and len(grids) == 2
+    assert grids[1] is not None and [e.written for e in grids[1].entries] == [None]

@@ -6,12 +6,14 @@ from fractions import Fraction
 
 import pytest
 
+from symattn.errors import SymattnError
 from symattn.read.evaluate import evaluate, flatten
 from symattn.read.notations import grammar as table
 from symattn.read.rows import Spelling, TokenRule, Word
-from symattn.read.syntax import Call, parse
+from symattn.read.syntax import Call, VecNode, literal_shape, parse
 from symattn.read.tokens import Token, normalize, tokenize
 
+from ..texts import understood
 from .rows import Row, check_row, rows_of
 
 ROWS = [(n, r) for n, r in rows_of(table) if not isinstance(r, (Spelling, TokenRule, Word))]
@@ -57,3 +59,63 @@ def test_function_is_a_call(row: Word) -> None:
 def test_text_name_is_one_name() -> None:
     norm, _ = normalize("\\text{Attention Scores} = 1")
     assert norm.startswith("Attention_Scores")
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("(1, 0)", [1, 0]),
+        ("\\left( 1, 0 \\right)", [1, 0]),
+        ("(0.5, 0.25) + (0.5, 0.75)", [1, 1]),
+        ("2 · (1, 0)", [2, 0]),
+        ("0.5(2, 1)", [1, Fraction(1, 2)]),
+    ],
+)
+def test_tuple_open_where_a_value_stands_is_a_vector(
+    text: str, values: list[int | Fraction]
+) -> None:
+    norm, _ = normalize(text)
+    node = parse(norm, normalized=True)
+    assert [s.rational() for s in flatten(evaluate(node))] == [Fraction(v) for v in values]
+    if isinstance(node, VecNode):
+        assert literal_shape(node) == (2,)
+
+
+@pytest.mark.parametrize("text", ["softmax(1, 2)", "exp(1, 2)", "\\exp(1, 2)"])
+def test_tuple_open_is_no_vector_as_arguments(text: str) -> None:
+    with pytest.raises(SymattnError):
+        parse(text)
+
+
+def test_tuple_open_reads_a_vector_in_prose_and_a_call_stays_a_label() -> None:
+    u = understood("The query is q = (1, 0) and the keys are k_1 = (1, 0), k_2 = (0, 1).\n")
+    assert [(f.role, f.index, f.dims) for f in u.facts] == [
+        ("q", None, (2,)),
+        ("k", 1, (2,)),
+        ("k", 2, (2,)),
+    ]
+    u = understood("$$f(a, b) = 1$$\n\n$$\\text{softmax}(2, 0) = 0.88$$\n")
+    assert not any(f.dims == (2,) for f in u.facts)
+
+
+@pytest.mark.parametrize(
+    ("written", "spelled"), [("K₂", "K_2"), ("√dₖ", "√d_k"), ("h₁₂", "h_{12}"), ("x²", "x²")]
+)
+def test_unicode_subscript_is_the_names_subscript(written: str, spelled: str) -> None:
+    assert normalize(written)[0] == spelled
+
+
+def test_unicode_subscripts_name_the_inputs_of_a_problem() -> None:
+    text = (
+        "q₁ = [1, 0], k₁ = [1, 0], k₂ = [0, 1], v₁ = [1, 2], v₂ = [3, 4], dₖ = 2\n\n"
+        "softmax([1, 0]/√2) = [0.67, 0.33]\n"
+    )
+    u = understood(text)
+    assert [(f.role, f.index) for f in u.facts if f.given] == [
+        ("q", 1),
+        ("k", 1),
+        ("k", 2),
+        ("v", 1),
+        ("v", 2),
+    ]
+    assert len(u.problems) == 1

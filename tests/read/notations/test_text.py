@@ -7,7 +7,7 @@ import pytest
 
 from symattn.read.notations import text as table
 
-from ..texts import read_text
+from ..texts import read_text, understood
 from .rows import Row, check_row, rows_of
 
 ROWS = rows_of(table)
@@ -56,3 +56,32 @@ def test_table_rule_does_not_end_a_table(rule: str) -> None:
 def test_list_marker_is_no_number_but_arithmetic_is() -> None:
     r = read_text("1. x = 2\n\n1.15/1.414≈0.813\n", "text")
     assert [c.text for c in r.chains] == ["x = 2", "1.15/1.414 ≈ 0.813"]
+
+
+@pytest.mark.parametrize(
+    "shape",
+    ["shape: [2, 2]", "(2 × 2)", "（2×2）", "_{2\\times 2}"],
+    ids=["shape", "x", "zh", "tex"],
+)
+def test_shape_note_names_the_array_not_its_values(shape: str) -> None:
+    line = (
+        f"$$Q{shape} = \\begin{{bmatrix}} 1 & 0 \\\\ 0 & 1 \\end{{bmatrix}}$$\n"
+        if shape.startswith("_")
+        else f"Q {shape} = [[1, 0], [0, 1]]\n"
+    )
+    u = understood(line)
+    assert [(f.role, f.dims, f.name) for f in u.facts] == [("q", (2, 2), "Q")]
+
+
+def test_index_note_after_a_row_is_not_read_as_data() -> None:
+    u = understood("$$k = \\begin{bmatrix} 1 & 0 \\end{bmatrix} \\quad ← token 2 的 key$$\n")
+    (f,) = [f for f in u.facts if f.role == "k"]
+    assert [s.written.text for s in f.spots] == ["1", "0"]
+
+
+def test_note_start_ends_the_value_but_an_operator_does_not() -> None:
+    assert [c.text for c in read_text("$$w = [0.5, 0.5] ✅$$\n").chains] == ["w = [0.5, 0.5] ✅"]
+    u = understood("$$w = [0.5, 0.5] ✅$$\n")
+    assert [(f.role, f.dims) for f in u.facts] == [("weights", (2,))]
+    u = understood("$$w = [0.5, 0.5] + x$$\n")
+    assert [f.role for f in u.facts if f.dims == (2,)] == []
