@@ -57,7 +57,7 @@ CARRIED = frozenset({"propagated-error"})
 #: numbers that cannot be checked (the spec lacks inputs)
 UNCHECKED = frozenset({"missing-input"})
 VERDICTS = ERRORS | CORRECT | CARRIED | UNCHECKED
-#: the verdicts of the texts' hand judgements (tests/corpus/texts) -> the finding code
+#: the verdicts of the texts' hand judgements (tests/corpus/dev) -> the finding code
 TEXT_VERDICTS = {
     "ok": "ok",
     "ok-author-frame": "ok",
