@@ -1,0 +1,109 @@
+"""Issue 24 (hostile input, round three): a test per row fixed here."""
+
+from __future__ import annotations
+
+import json
+import time
+import tomllib
+import tracemalloc
+
+import pytest
+
+from symattn.errors import LimitError, SpecError
+from symattn.spec import loads_spec
+from symattn.spec.load import _check_depth, _toml_too_deep
+
+# --------------------------------------------------------------- row 6: dotted keys' depth
+
+DEPTHS = [
+    ("a = 1", 0),
+    ("a.b = 1", 1),
+    ("a.b.c = 1", 2),
+    ("[a.b]\nx = 1", 2),
+    ("[a.b]\nx = [1]", 3),
+    ("[a.b]\nx.y = [[1]]", 5),
+    ("a = [[[[1]]]]", 4),
+    ("a = {b = {c = 1}}", 2),
+    ("a = {b.c = [1]}", 3),
+    ('"a.b.c" = 1', 0),
+    ("a = 'x.y.z'", 0),
+    ("# a.b.c.d\nx = 1", 0),
+    ("w = [0.5, 1.25]", 1),
+    ("[[a.b]]\nq = 1", 3),
+    ('a = """x.y\n.z"""\nb.c = 1', 1),
+]
+
+
+def _depth(data: object) -> int:
+    """The deepest container below the top, as the loader's own check counts it."""
+    for cap in range(64):
+        try:
+            _check_depth(data, "x", _limits(cap))
+        except LimitError:
+            continue
+        return cap
+    raise AssertionError("deeper than 64")
+
+
+def _limits(cap: int) -> object:
+    from symattn.config import Limits
+
+    return Limits(max_nesting=cap)
+
+
+@pytest.mark.parametrize("text,depth", DEPTHS)
+def test_the_scan_counts_depth_as_the_parsed_document_has_it(text: str, depth: int) -> None:
+    """The scan before parsing agrees with the check of the parsed document."""
+    assert _depth(tomllib.loads(text)) == depth
+    assert not _toml_too_deep(text, depth)
+    if depth:
+        assert _toml_too_deep(text, depth - 1)
+
+
+def test_a_dotted_key_of_30000_parts_is_refused_before_parsing() -> None:
+    text = "a" + ".a" * 30_000 + " = 1"  # 60 KB: 6 s and 3.6 GB in tomllib
+    tracemalloc.start()
+    t0 = time.process_time()
+    with pytest.raises(LimitError, match=r"max_nesting = 8 \(raise it with --limit"):
+        loads_spec(text, fmt="toml")
+    cpu = time.process_time() - t0
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert cpu < 2 and peak < 20 * len(text) + 5_000_000  # (hang and memory guards)
+
+
+@pytest.mark.parametrize("header", ["[", "[["])
+def test_a_deep_table_header_is_refused_before_parsing(header: str) -> None:
+    close = "]" * len(header)
+    with pytest.raises(LimitError, match="max_nesting"):
+        loads_spec(header + "a" + ".a" * 30_000 + close + "\nx = 1", fmt="toml")
+
+
+# --------------------------------------------------------------- row 7: many tokens
+
+
+def _tokens_spec(n: int) -> str:
+    tokens = [f"t{i}" for i in range(n)]
+    return json.dumps(
+        {
+            "tokens": tokens,
+            "inputs": {"Q": [[1]], "K": [[1]] * n, "V": [[1]] * n},
+            "claims": {"tokens": {t: {"v": [1]} for t in tokens}},
+        }
+    )
+
+
+def _cpu(text: str) -> float:
+    t0 = time.process_time()
+    with pytest.raises(SpecError, match="inputs.Q: has 1 rows, expected"):
+        loads_spec(text, fmt="json")
+    return time.process_time() - t0
+
+
+def test_validating_many_tokens_is_linear() -> None:
+    """A membership test on a tuple made validation quadratic (100 000 tokens: 30 s before a
+    shape error); 8 times the tokens must cost about 8 times as much, not 64."""
+    small, large = _tokens_spec(2_000), _tokens_spec(16_000)
+    _cpu(small)  # (warm-up)
+    ratio = min(_cpu(large) for _ in range(2)) / max(min(_cpu(small) for _ in range(3)), 1e-3)
+    assert ratio < 24, ratio
