@@ -6,10 +6,13 @@ import json
 import time
 import tomllib
 import tracemalloc
+from fractions import Fraction
 
 import pytest
 
+from symattn.api import scaled_dot_product_attention
 from symattn.errors import LimitError, SpecError
+from symattn.numbers.rounding import terminating_decimal
 from symattn.spec import loads_spec
 from symattn.spec.load import _check_depth, _toml_too_deep
 
@@ -107,3 +110,34 @@ def test_validating_many_tokens_is_linear() -> None:
     _cpu(small)  # (warm-up)
     ratio = min(_cpu(large) for _ in range(2)) / max(min(_cpu(small) for _ in range(3)), 1e-3)
     assert ratio < 24, ratio
+
+
+# --------------------------------------------------------------- row 16: long exact decimals
+
+
+def _decimal_cpu(digits: int) -> float:
+    x = Fraction(3**digits, 10**digits)  # `digits` places after the point
+    best = float("inf")
+    for _ in range(3):
+        t0 = time.process_time()
+        d = terminating_decimal(x)
+        best = min(best, time.process_time() - t0)
+    assert d is not None and -d.as_tuple().exponent == digits  # type: ignore[operator]
+    return best
+
+
+def test_writing_a_long_exact_decimal_is_linear() -> None:
+    """A division per factor of five, then a long division, made ``terminating_decimal``
+    quadratic (``to_markdown()`` of a value with 20 000 digits: 3-7 s); 8 times the digits
+    must cost about 8 times as much (libmpdec's n log n), not 64."""
+    ratio = _decimal_cpu(160_000) / max(_decimal_cpu(20_000), 1e-3)
+    assert ratio < 24, ratio
+
+
+def test_a_value_of_20000_digits_is_written_in_a_second() -> None:
+    value = Fraction(10**20_000 // 3, 10**20_000)  # 0.333...3, 20 000 digits
+    result = scaled_dot_product_attention([[0]], [[0]], [[value]])
+    t0 = time.process_time()
+    text = result.to_markdown()
+    assert time.process_time() - t0 < 2  # (once 3-7 s)
+    assert "0.3333" in text
