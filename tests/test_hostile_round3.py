@@ -7,11 +7,15 @@ import time
 import tomllib
 import tracemalloc
 from fractions import Fraction
+from pathlib import Path
 
+import numpy as np
 import pytest
 
 from symattn.api import scaled_dot_product_attention
-from symattn.errors import LimitError, SpecError
+from symattn.cli.main import main
+from symattn.errors import LimitError, ShapeError, SpecError
+from symattn.fast import attention_float64
 from symattn.numbers.rounding import terminating_decimal
 from symattn.spec import loads_spec
 from symattn.spec.load import _check_depth, _toml_too_deep
@@ -141,3 +145,72 @@ def test_a_value_of_20000_digits_is_written_in_a_second() -> None:
     text = result.to_markdown()
     assert time.process_time() - t0 < 2  # (once 3-7 s)
     assert "0.3333" in text
+
+
+# --------------------------------------------------------------- rows 17-18: reference shapes
+
+
+def _reference(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], arrays: dict[str, np.ndarray], *extra: str
+) -> tuple[int, str]:
+    """``symattn reference q.npy k.npy v.npy [--mask m.npy] -o o.npy EXTRA``: code, stderr."""
+    for name, a in arrays.items():
+        np.save(tmp_path / f"{name}.npy", a)
+    argv = ["reference", *(str(tmp_path / f"{n}.npy") for n in "qkv")]
+    if "m" in arrays:
+        argv += ["--mask", str(tmp_path / "m.npy")]
+    code = main([*argv, "-o", str(tmp_path / "o.npy"), *extra])
+    err = capsys.readouterr().err
+    return code, err
+
+
+QKV = {"q": np.ones((1, 4)), "k": np.ones((2, 4)), "v": np.ones((2, 3))}
+
+
+@pytest.mark.parametrize("name", ["q", "k", "v"])
+@pytest.mark.parametrize("shape", [(), (4,)])
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_reference_of_arrays_of_fewer_than_2_dimensions_is_one_line(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    name: str,
+    shape: tuple[int, ...],
+    jobs: str,
+) -> None:
+    """Row 17: a 0-d (or 1-d) Q was an ``IndexError`` traceback, exit 1."""
+    arrays = {**QKV, name: np.ones(shape)}
+    code, err = _reference(tmp_path, capsys, arrays, "--jobs", jobs)
+    assert code == 2 and "need at least 2 dimensions" in err, err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("digits", [[], ["--digits", "5"]])
+@pytest.mark.parametrize("false_at", [None, (2, 2), (0, 0)])
+def test_a_mask_of_the_wrong_shape_is_refused_whatever_it_holds(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    digits: list[str],
+    false_at: tuple[int, int] | None,
+) -> None:
+    """Row 18: an all-True (3, 3) mask for (1, 2) scores was accepted; the rule is on shapes."""
+    mask = np.ones((3, 3), dtype=bool)
+    if false_at is not None:
+        mask[false_at] = False
+    code, err = _reference(tmp_path, capsys, {**QKV, "m": mask}, *digits)
+    assert code == 2, err
+    assert "attn_mask of shape (3, 3) does not broadcast to the scores' shape (1, 2)" in err
+
+
+@pytest.mark.parametrize("mask", [np.ones((1, 2), bool), np.ones(2, bool), np.zeros((2,))])
+def test_a_mask_that_broadcasts_is_accepted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], mask: np.ndarray
+) -> None:
+    code, err = _reference(tmp_path, capsys, {**QKV, "m": mask})
+    assert code == 0, err
+    assert np.array_equal(np.load(tmp_path / "o.npy"), np.ones((1, 3)))
+
+
+def test_the_api_refuses_a_mask_of_the_wrong_shape_whatever_it_holds() -> None:
+    for mask in (np.ones((3, 3), bool), np.zeros((3, 3))):
+        with pytest.raises(ShapeError, match=r"attn_mask of shape \(3, 3\)"):
+            attention_float64(QKV["q"], QKV["k"], QKV["v"], attn_mask=mask)
