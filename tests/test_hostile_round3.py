@@ -214,3 +214,114 @@ def test_the_api_refuses_a_mask_of_the_wrong_shape_whatever_it_holds() -> None:
     for mask in (np.ones((3, 3), bool), np.zeros((3, 3))):
         with pytest.raises(ShapeError, match=r"attn_mask of shape \(3, 3\)"):
             attention_float64(QKV["q"], QKV["k"], QKV["v"], attn_mask=mask)
+
+
+# --------------------------------------------------------------- rows 8-10: user templates
+
+TEMPLATE_ERRORS = [
+    ("{{ 1/0 }}", "ZeroDivisionError: division by zero"),
+    ("{{ ({}|attr('pop'))('x') }}", "refused by the sandbox"),
+    ('{{ "%s %s" % (1,) }}', "TypeError: not enough arguments"),
+    ("{{ doc|list }}", "TypeError: 'Document' object is not iterable"),
+    ("{{ 'a b'|wordwrap(0) }}", "ValueError: invalid width 0"),
+    ("{{ range(10**9) }}", "refused by the sandbox: a range of 1000000000"),
+    ("{% macro f(n) %}{{ f(n) }}{% endmacro %}{{ f(1) }}", "RecursionError"),
+    ("{{ 10.0 ** 400 }}", "OverflowError"),
+]
+TEMPLATE_BOUNDS = [  # row 9: each once ran for seconds to minutes, or took gigabytes
+    ("{{ 'x'|center(10**9) }}", "an argument of |center 1000000000"),
+    ("{{ 'a'*10**10 }}", "a value of 10000000000 items"),
+    ("{{ lipsum(10**6) }}", "lipsum"),
+    ("{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}", "steps"),
+    ("{% for i in range(100000) %}{% for j in range(100000) %}x{% endfor %}{% endfor %}", "steps"),
+    ("{% for c in 'x'*999999 %}{% for d in 'y'*999999 %}{% endfor %}{% endfor %}", "steps"),
+    ("{{ '%0999999999d' % 1 }}", "a width 0999999999 in a format"),
+    ("{{ '%*d' % (999999999, 1) }}", "a width or precision taken from the arguments"),
+    ("{{ '{:999999999}'.format(1) }}", "a width 999999999 in a format"),
+    ("{{ '%09999999d'|format(1) }}", "a width 09999999 in a format"),
+    ("{{ 'x'.ljust(10**9) }}", "an argument of .ljust() 1000000000"),
+    ("{{ (['x'*1000000]*1000)|join }}", "|join would make more than"),
+    ("{{ 'ab'|replace('', 'x'*999999) }}", "|replace would make more than"),
+    ("{{ ('a\\n'*100000)|indent(1000) }}", "|indent would make more than"),
+    ("{{ 3 ** 100000000 }}", "bits"),
+    ("{% set s = 'x'*1000000 %}{% set t = s ~ s %}{% set u = t ~ t %}{{ u }}", "items"),
+    ("{% for i in range(30) %}{{ 'x'*1000000 }}{% endfor %}", "an output of more than"),
+]
+TEMPLATE_MUTATIONS = [  # row 10
+    "{% set l = [1] %}{{ l.append(2) }}{{ l }}",
+    "{% set d = {} %}{{ d.update({'a': 1}) }}",
+    "{% set d = {'x': 1} %}{{ d.pop('x') }}",
+    "{% set s = [1]|list %}{{ s.extend([2]) }}",
+]
+
+
+def _explain_with_template(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], body: str
+) -> tuple[int, str, float]:
+    """``symattn explain`` of the example with ``markdown/document.md.j2`` = a first line
+    and ``body``: exit code, stderr, CPU seconds."""
+    from .conftest import EXAMPLES
+
+    (tmp_path / "markdown").mkdir(exist_ok=True)
+    (tmp_path / "markdown" / "document.md.j2").write_text(f"line one\n{body}\n", "utf-8")
+    t0 = time.process_time()
+    code = main(["explain", str(EXAMPLES / "thinking_machines.toml"), "--templates", str(tmp_path)])
+    cpu = time.process_time() - t0
+    return code, capsys.readouterr().err, cpu
+
+
+def _one_line_naming_line_2(err: str, tmp_path: Path, line: str = ":2") -> None:
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    where = str(tmp_path / "markdown" / "document.md.j2") + line + ": "
+    assert err.startswith(f"symattn explain: error: template {where}"), err
+
+
+@pytest.mark.parametrize("body,message", TEMPLATE_ERRORS)
+def test_a_template_runtime_error_is_one_line_naming_the_template_and_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], body: str, message: str
+) -> None:
+    """Row 8: each was a traceback, exit 1."""
+    code, err, _ = _explain_with_template(tmp_path, capsys, body)
+    assert code == 2 and message in err, err
+    _one_line_naming_line_2(err, tmp_path)
+
+
+@pytest.mark.parametrize("body,message", TEMPLATE_BOUNDS)
+def test_a_template_is_bounded_in_size_and_steps(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], body: str, message: str
+) -> None:
+    """Row 9: values, output and steps bounded, refused past the bound, in bounded time and
+    memory (``'x'|center(10**9)`` once took 22 s and 4.9 GB)."""
+    tracemalloc.start()
+    code, err, cpu = _explain_with_template(tmp_path, capsys, body)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert code == 2 and "refused by the sandbox" in err and message in err, err
+    _one_line_naming_line_2(err, tmp_path, "" if "output" in message else ":2")  # (no one line)
+    assert cpu < 10 and peak < 100_000_000, (cpu, peak)
+
+
+@pytest.mark.parametrize("body", TEMPLATE_MUTATIONS)
+def test_a_template_cannot_change_data(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], body: str
+) -> None:
+    """Row 10: ``l.append(2)`` worked, although the sandbox said methods that change data
+    were refused; the sandbox is jinja2's immutable one."""
+    code, err, _ = _explain_with_template(tmp_path, capsys, body)
+    assert code == 2 and "refused by the sandbox" in err and "is unsafe" in err, err
+    _one_line_naming_line_2(err, tmp_path)
+
+
+def test_the_package_templates_stay_far_within_the_bounds() -> None:
+    """400 (query, key) pairs, the most a document writes by default: a few thousand steps."""
+    from symattn.present import sandbox
+    from symattn.present.render import environment
+
+    rng = np.random.default_rng(0)
+    q, k, v = (rng.integers(-3, 4, (20, 4)).tolist() for _ in range(3))
+    result = scaled_dot_product_attention(q, k, v)
+    doc = result._document("en")
+    env = environment("markdown", "en")
+    text = sandbox.bounded_render(env.get_template("markdown/document.md.j2"), {"doc": doc})
+    assert isinstance(env, sandbox.BoundedSandbox)
+    assert env.steps * 100 < sandbox.MAX_STEPS and len(text) * 100 < sandbox.MAX_OUTPUT
