@@ -17,6 +17,7 @@ from symattn.cli.main import main
 from symattn.errors import LimitError, ShapeError, SpecError
 from symattn.fast import attention_float64
 from symattn.numbers.rounding import terminating_decimal
+from symattn.present.render import render_latex
 from symattn.spec import loads_spec
 from symattn.spec.load import _check_depth, _toml_too_deep
 
@@ -325,3 +326,40 @@ def test_the_package_templates_stay_far_within_the_bounds() -> None:
     text = sandbox.bounded_render(env.get_template("markdown/document.md.j2"), {"doc": doc})
     assert isinstance(env, sandbox.BoundedSandbox)
     assert env.steps * 100 < sandbox.MAX_STEPS and len(text) * 100 < sandbox.MAX_OUTPUT
+
+
+# --------------------------------------------------------------- row 11: long lines in LaTeX
+
+
+def _note_of(size: int) -> str:
+    """Prose with specials and long unbroken runs (a URL, a path), ``size`` characters."""
+    piece = "Attention & weights: 50% of $x_1$ ~ #2 {see} https://example.org/" + "a" * 90 + " "
+    return (piece * (size // len(piece) + 1))[:size]
+
+
+@pytest.mark.parametrize("text", [_note_of(300_000), "x" * 300_000, "y " * 150_000])
+def test_latex_user_text_has_no_line_over_1000_characters(
+    text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Row 11: 300 KB of notes were one line of 300 027 characters. Only spaces between
+    words become line ends (never an empty line) and ``%`` ends a line after a break:
+    TeX reads the same text."""
+    from symattn.present import formats
+
+    out = formats.latex_user(text)
+    assert max(len(line) for line in out.split("\n")) <= formats.LATEX_LINE
+    assert "\n\n" not in out and "\n " not in out and " \n" not in out
+    monkeypatch.setattr(formats, "LATEX_LINE", 10**9)
+    assert out.replace("%\n", "").replace("\n", " ") == formats.latex_user(text)
+
+
+def test_a_300_kb_note_compiles_with_xelatex(tmp_path: Path) -> None:
+    """Row 11: xelatex stopped with "Unable to read an entire line"."""
+    from .present.test_render import compile_latex
+    from .test_hostile_output import document
+
+    doc = document(["a", "b"], "a title", _note_of(300_000))
+    text = render_latex(doc)  # type: ignore[arg-type]
+    assert max(len(line) for line in text.split("\n")) <= 1000
+    _, log = compile_latex(tmp_path, text)
+    assert "Unable to read an entire line" not in log
