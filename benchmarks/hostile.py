@@ -237,6 +237,19 @@ def _prepare(name: str, size: int) -> Callable[[], object]:
         bits = int(size / math.log10(2))
         x = Fraction(3 ** int(bits / math.log2(3)) * 7 + 5, 7)
         return lambda: [str(round_decimals(x + k, 4)) for k in range(20)]  # 20 roundings
+    if name == "exact-decimal":  # issue 24 row 16: write a value of `size` exact digits
+        from fractions import Fraction
+
+        from symattn.numbers.rounding import terminating_decimal
+
+        x = Fraction(10**size // 3, 10**size)  # 0.333...3
+        return lambda: [f"{terminating_decimal(x):f}" for _ in range(20)]  # (no Fraction gcd)
+    if name == "template-steps":  # issue 24 row 9: a user template looping `size` times
+        from symattn.present.render import environment
+
+        env = environment("markdown", "en")
+        body = "{% for i in range(" + str(size) + ") %}{% endfor %}"
+        return lambda: env.from_string(body).render()
     raise SystemExit(f"unknown generator {name!r}")
 
 
@@ -255,6 +268,18 @@ OTHER_GENERATORS: dict[str, tuple[str, str, tuple[int, ...], str]] = {
         "19",
         (100, 1_000, 10_000, 40_000, 160_000),
         "pairs",
+    ),
+    "exact-decimal": (
+        "terminating_decimal of a value of N exact digits, 20 times",
+        "24 #16",
+        (1_000, 10_000, 100_000, 1_000_000),
+        "digits",
+    ),
+    "template-steps": (
+        "a user template's empty loop of N iterations (the sandbox counts each)",
+        "24 #9",
+        (1_000, 10_000, 100_000, 900_000),
+        "steps",
     ),
     "round-digits": (
         "round_decimals of a value of N digits, 20 times",

@@ -299,9 +299,9 @@ def _run_task(task: _Task) -> np.ndarray:
 def _compute(task: _Task, jobs: int, progress: Callable[[int, int], None] | None) -> np.ndarray:
     """The reference, with the query rows shared among ``jobs`` processes (the rows are
     independent and every entry is correctly rounded: the same answers as one process)."""
-    L = task.q.shape[-2]
-    if jobs <= 1 or L < 2:
+    if jobs <= 1 or task.q.ndim < 2 or task.q.shape[-2] < 2:  # (shapes are fast's to check)
         return task.run(progress)
+    L = task.q.shape[-2]
     bounds = np.linspace(0, L, min(jobs, L) + 1).astype(int).tolist()
     parts = [task.rows(lo, hi) for lo, hi in zip(bounds, bounds[1:], strict=False)]
     context = multiprocessing.get_context("spawn")  # no fork of a process with BLAS threads

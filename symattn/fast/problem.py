@@ -225,6 +225,10 @@ def _assemble(
         k_s, v_s = k_s.repeat(groups), v_s.repeat(groups)
     batch = batch_of(q_s, k_s, v_s)
     full = batch + (q.shape[-2], S)
+    if masked is not None and not _broadcasts(masked.shape, full):  # whatever the mask holds
+        raise ShapeError(
+            f"attn_mask of shape {masked.shape} does not broadcast to the scores' shape {full}"
+        )
     if masked is not None and not masked.any():
         masked = None  # an additive mask without -inf masks nothing
     try:
@@ -242,6 +246,14 @@ def _assemble(
     except ValueError:
         raise ShapeError(f"attn_mask does not broadcast to the scores' shape {full}") from None
     return Problem(q_s, k_s, v_s, scale, masked, add, batch, aw, na)
+
+
+def _broadcasts(shape: tuple[int, ...], full: tuple[int, ...]) -> bool:
+    """Whether an array of ``shape`` broadcasts to ``full`` (numpy's rule, on shapes only)."""
+    try:
+        return np.broadcast_shapes(shape, full) == full
+    except ValueError:
+        return False
 
 
 def _batch(q: Sliced, k: Sliced, v: Sliced) -> tuple[int, ...]:

@@ -135,6 +135,7 @@ def decimal_exponent(x: Fraction) -> int:
 
 
 _LOG10_2 = math.log10(2)
+_LOG2_5 = math.log2(5)
 
 
 def round_significant(x: Fraction, digits: int, mode: Rounding = Rounding.HALF_EVEN) -> Decimal:
@@ -158,16 +159,36 @@ def is_tie(x: Fraction, decimals: int) -> bool:
 
 
 def terminating_decimal(x: Fraction) -> Decimal | None:
-    """``x`` exactly as a ``Decimal`` when its decimal expansion terminates, else ``None``."""
+    """``x`` exactly as a ``Decimal`` when its decimal expansion terminates, else ``None``.
+
+    The denominator must be ``2**a * 5**b``: ``a`` is its count of trailing zero bits, and the
+    odd rest must be the power of five its bit length allows. The digits are the numerator
+    times what the denominator lacks of ``10**max(a, b)``. Powers and products are libmpdec's
+    (n log n); a division per factor of the denominator, then a long division, made this
+    quadratic (a value of 20 000 digits took seconds to write).
+    """
     d = x.denominator
-    twos = fives = 0
-    while d % 2 == 0:
-        d //= 2
-        twos += 1
-    while d % 5 == 0:
-        d //= 5
-        fives += 1
-    if d != 1:
-        return None
+    twos = (d & -d).bit_length() - 1
+    odd = d >> twos
+    fives = 0
+    if odd != 1:
+        if odd % 5:
+            return None
+        guess = int((odd.bit_length() - 1) / _LOG2_5)  # 5**guess <= odd, off by at most one
+        target = int_to_decimal(odd)
+        fives = next(
+            (k for k in (guess, guess + 1, guess - 1) if k > 0 and _power(5, k) == target), 0
+        )
+        if not fives:
+            return None
     places = max(twos, fives)
-    return round_decimals(x, places)  # exact: x has at most ``places`` decimals
+    scaled = _EXACT.multiply(
+        int_to_decimal(x.numerator),
+        _EXACT.multiply(_power(2, places - twos), _power(5, places - fives)),
+    )
+    return _EXACT.scaleb(scaled, -places)
+
+
+def _power(base: int, k: int) -> Decimal:
+    """``base**k`` exactly, as a ``Decimal`` (libmpdec's multiplication, not Python's)."""
+    return _EXACT.power(Decimal(base), k)

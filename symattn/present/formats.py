@@ -105,6 +105,38 @@ def latex_user(text: str) -> str:
         out.append(r"\allowbreak{}".join(escape_latex(p) for p in pieces))
         pos = m.end()
     out.append(escape_latex(text[pos:]))
+    return _short_lines("".join(out))
+
+
+#: the longest line :func:`latex_user` writes (TeX stops at lines of its buffer size:
+#: 300 KB of notes on one line was "Unable to read an entire line")
+LATEX_LINE = 1000
+_BREAK = r"\allowbreak{}"
+
+
+def _short_lines(latex: str) -> str:
+    """``latex`` with no line longer than :data:`LATEX_LINE`: a space between two words
+    becomes a line end (the same space to TeX, never an empty line), or where a run has no
+    space, ``%`` and a line end after an ``\\allowbreak{}`` (nothing to TeX)."""
+    if len(latex) <= LATEX_LINE:
+        return latex
+    out: list[str] = []
+    start = 0
+    while len(latex) - start > LATEX_LINE:
+        window = latex[start : start + LATEX_LINE]
+        cut = window.rfind(" ", 1, LATEX_LINE - 1)
+        while cut > 0 and (window[cut - 1].isspace() or window[cut + 1].isspace()):
+            cut = window.rfind(" ", 1, cut)
+        if cut > 0:
+            out.append(window[:cut] + "\n")
+            start += cut + 1
+            continue
+        cut = window.rfind(_BREAK)
+        if cut <= 0:
+            break  # (cannot happen: a run without a space has a break every few characters)
+        out.append(window[: cut + len(_BREAK)] + "%\n")
+        start += cut + len(_BREAK)
+    out.append(latex[start:])
     return "".join(out)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+import traceback
 from collections.abc import Mapping
 from dataclasses import fields, is_dataclass
 from fractions import Fraction
@@ -23,10 +24,9 @@ from urllib.parse import quote
 
 import jinja2
 from jinja2.exceptions import SecurityError
-from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
 
-from symattn.errors import InputError
+from symattn.errors import InputError, SymattnError
 from symattn.present.assets import KatexAssets
 from symattn.present.formats import (
     FORMATS,
@@ -42,6 +42,7 @@ from symattn.present.formats import (
 from symattn.present.heatmap import heatmap_svg
 from symattn.present.messages import load_messages, search_path
 from symattn.present.model import Document, Msg, Seg
+from symattn.present.sandbox import BoundedSandbox, TemplateLimitError, bounded_render
 
 __all__ = [
     "FORMATS",
@@ -75,9 +76,10 @@ _LATEX_PATH = re.compile(r"[A-Za-z0-9._/-]{1,200}")
 def environment(fmt: str, lang: str, templates: str | Path | None = None) -> jinja2.Environment:
     """The jinja2 environment for one format and language, with every filter registered.
 
-    It is a :class:`jinja2.sandbox.SandboxedEnvironment`: a template from ``--templates DIR``
-    may lay out the document model but cannot reach Python internals (``__globals__``,
-    ``__class__``, ...), call methods that change data, or run anything.
+    It is a :class:`~symattn.present.sandbox.BoundedSandbox` (jinja2's immutable sandbox,
+    bounded): a template from ``--templates DIR`` may lay out the document model but cannot
+    reach Python internals (``__globals__``, ``__class__``, ...), call methods that change
+    data (``l.append(2)``), run anything, or make values, output or work past its bounds.
     """
     spec = FORMATS[fmt]
     writer = Writer(load_messages(lang, templates), spec, lang)
@@ -89,7 +91,7 @@ def environment(fmt: str, lang: str, templates: str | Path | None = None) -> jin
             return ""
         return spec.user(str(value))
 
-    env = SandboxedEnvironment(
+    env = BoundedSandbox(
         loader=jinja2.FileSystemLoader([str(p) for p in search_path(templates)]),
         autoescape=False,
         finalize=finalize,
@@ -144,18 +146,38 @@ def _render(
     env = environment(fmt, lang, templates)
     try:
         template = env.get_template(name)
-        text = template.render(**context)
+        text = bounded_render(template, dict(context))
     except jinja2.TemplateNotFound as e:
         raise InputError(
             f"template {e.name!r} not found in {', '.join(map(str, search_path(templates)))}"
         ) from e
     except SecurityError as e:
-        raise InputError(f"template {name}: refused by the sandbox: {e}") from None
+        raise InputError(f"template {_where(e, name)}: refused by the sandbox: {e}") from None
     except jinja2.TemplateSyntaxError as e:
         raise InputError(f"template {e.filename or name}:{e.lineno}: {e.message}") from None
     except jinja2.UndefinedError as e:
         raise InputError(f"template {name}: {e.message}") from None
+    except TemplateLimitError as e:
+        raise InputError(f"template {_where(e, template.filename or name)}: {e}") from None
+    except SymattnError:
+        raise
+    except Exception as e:  # a template's own runtime error (1/0, a bad filter argument)
+        where = _where(e, None)
+        if where is None:
+            raise  # not raised by template code: a bug of symattn's, shown as one
+        raise InputError(f"template {where}: {type(e).__name__}: {e}") from None
     return _BLANK_LINES.sub("\n\n", text).strip() + "\n"
+
+
+def _where(error: BaseException, default: str | None) -> str | None:
+    """``FILE:LINE`` of the template line that raised ``error`` (jinja2 rewrites tracebacks
+    to the template's lines), or ``default`` when no template frame raised it."""
+    frames = [
+        f for f in traceback.extract_tb(error.__traceback__) if not f.filename.endswith(".py")
+    ]
+    if not frames:
+        return default
+    return f"{frames[-1].filename}:{frames[-1].lineno}"
 
 
 def render_report(

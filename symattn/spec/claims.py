@@ -105,16 +105,18 @@ def _tokens(
     if not isinstance(tok, dict):
         raise fields.err(where, f"expected a table keyed by token, got {short(tok)}")
     tokens, query_tokens = layout.tokens, layout.query_tokens
-    all_names = tokens + tuple(t for t in query_tokens if t not in tokens)
+    keys = frozenset(tokens)
+    all_names = tokens + tuple(t for t in query_tokens if t not in keys)
+    known, queries = frozenset(all_names), frozenset(query_tokens)
     out: dict[str, TokenClaims] = {}
     for t, tc in tok.items():
-        fields.subset((t,), all_names, where, "tokens or query_tokens")
+        fields.subset((t,), all_names, where, "tokens or query_tokens", known)
         at = f"{where}.{field_key(t)}"
         if not layout.has_qk and isinstance(tc, dict):
             for f in ("q", "k"):
                 if f in tc:
                     raise fields.err(f"{at}.{f}", "a spec that starts from scores has no Q or K")
-        out[t] = _token_claims(fields, tc, t, at, tokens, query_tokens, layout.uses_x, widths)
+        out[t] = _token_claims(fields, tc, t, at, keys, queries, layout.uses_x, widths)
     return MappingProxyType(out)
 
 
@@ -125,8 +127,9 @@ def _rows(
     if not isinstance(rows, dict):
         raise fields.err(where, f"expected a table keyed by query token, got {short(rows)}")
     out: dict[str, RowClaims] = {}
+    queries = frozenset(layout.query_tokens)
     for t, rc in rows.items():
-        fields.subset((t,), layout.query_tokens, where, "query_tokens")
+        fields.subset((t,), layout.query_tokens, where, "query_tokens", queries)
         at = f"{where}.{field_key(t)}"
         if top and layout.heads > 1 and isinstance(rc, dict):
             for f in HEAD_ROW_FIELDS:
@@ -156,8 +159,7 @@ def _per_key(fields: Fields, v: object, field: str, tokens: tuple[str, ...]) -> 
     if isinstance(v, dict):
         if not v:
             raise fields.err(field, "is an empty table")
-        for t in v:
-            fields.subset((t,), tokens, field, "tokens")
+        fields.subset(tuple(v), tokens, field, "tokens")
         return tuple(
             fields.written(v[t], f"{field}.{field_key(t)}") if t in v else None for t in tokens
         )
@@ -174,8 +176,8 @@ def _token_claims(
     v: object,
     token: str,
     where: str,
-    tokens: tuple[str, ...],
-    query_tokens: tuple[str, ...],
+    tokens: frozenset[str],
+    query_tokens: frozenset[str],
     uses_x: bool,
     widths: Mapping[str, int],
 ) -> TokenClaims:

@@ -62,9 +62,15 @@ def is_number(x: object) -> bool:
     return isinstance(x, (int, Decimal, str)) and not isinstance(x, bool)
 
 
+#: names beyond this many get no "did you mean" (difflib is quadratic in their count)
+MAX_SUGGEST = 1000
+
+
 def suggest(word: str, options: Iterable[str]) -> str | None:
     """The option closest to ``word`` (same letters in another case first), or None."""
     options = tuple(options)
+    if len(options) > MAX_SUGGEST:
+        return None  # (a close match among thousands of names is no help, and costly)
     for o in options:
         if o.casefold() == word.casefold():
             return o
@@ -167,11 +173,18 @@ class Fields:
         return tuple(v)
 
     def subset(
-        self, names: tuple[str, ...], of: tuple[str, ...], field: str, of_field: str
+        self,
+        names: tuple[str, ...],
+        of: tuple[str, ...],
+        field: str,
+        of_field: str,
+        known: frozenset[str] | None = None,
     ) -> None:
-        """Reject a name not among ``of`` (the names of ``of_field``)."""
+        """Reject a name not among ``of`` (the names of ``of_field``); linear in both. In a
+        loop, hand ``known = frozenset(of)`` once."""
+        known = frozenset(of) if known is None else known
         for t in names:
-            if t not in of:
+            if t not in known:
                 close = suggest(t, of)
                 hint = f"; did you mean {close!r}?" if close else ""
                 raise self.err(field, f"{t!r} is not one of {of_field}{hint}")

@@ -25,6 +25,12 @@ from symattn.spec.model import Spec
 
 #: file extension -> format
 EXTENSIONS = MappingProxyType({".toml": "toml", ".json": "json"})
+#: what the TOML depth scan sees: strings and comments (skipped whole), brackets, dots, ``=``,
+#: commas and line ends
+_TOML_TOKEN = re.compile(
+    r'"""(?:[^"\\]|\\.|"(?!""))*(?:"""|$)|\'\'\'[\s\S]*?(?:\'\'\'|$)|"(?:[^"\\\n]|\\.)*"?'
+    r"|'[^'\n]*'?|#[^\n]*|[\[\]{}.=,\n]"
+)
 _JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]')
 
 
@@ -62,6 +68,8 @@ def loads_spec(
         raise SpecError(f"{name}: unknown spec format {fmt!r}, expected 'toml' or 'json'")
     if len(text) > limits.max_file_bytes:
         raise _file_too_big(name, len(text.encode("utf-8", "surrogatepass")), limits)
+    if fmt == "toml" and _toml_too_deep(text, limits.max_nesting):
+        raise _too_deep(name, limits)  # (before parsing: tomllib builds dotted keys in O(n²))
     data = _parse_json(text, name, limits) if fmt == "json" else _parse_toml(text, name)
     _check_depth(data, name, limits)
     if not isinstance(data, dict):
@@ -137,6 +145,55 @@ def _json_too_deep(text: str, cap: int) -> bool:
                 return True
         elif ch in "]}":
             depth -= 1
+    return False
+
+
+def _toml_too_deep(text: str, cap: int) -> bool:
+    """True when TOML text nests tables or arrays deeper than ``cap`` below the top, as
+    ``_check_depth`` counts them: each part of a dotted key (``a.b.c = 1``) or table header
+    (``[a.b.c]``) is a table, each bracket of a value an array or inline table. One pass over
+    the text, strings and comments skipped (linear in the text)."""
+    stack: list[tuple[str, int]] = []  # the open brackets of a value, with their depth
+    section = 0  # the depth of the table the last header opened
+    mode, parts, base, aot = "key", 1, 0, 0
+    for m in _TOML_TOKEN.finditer(text):
+        t = m.group()
+        if t[0] in "\"'#":
+            continue
+        ctx = stack[-1][1] if stack else section
+        if t == "\n":
+            if not stack:
+                mode, parts = "key", 1
+        elif mode == "header":
+            if t == ".":
+                parts += 1
+            elif t == "[":
+                aot = 1  # ``[[a.b]]``: an array of tables, one level more
+            elif t == "]":
+                section = parts + aot
+            if parts + aot > cap:
+                return True
+        elif mode == "key":
+            if t == "[" and not stack:
+                mode, parts, aot = "header", 1, 0
+            elif t == ".":
+                parts += 1
+                if ctx + parts - 1 > cap:
+                    return True
+            elif t == "=":
+                mode, base = "value", ctx + parts - 1
+        elif t in "[{":
+            depth = (base if mode == "value" else ctx) + 1
+            if depth > cap:
+                return True
+            stack.append((t, depth))
+            mode, parts = ("key", 1) if t == "{" else ("array", 1)
+        elif t in "]}":
+            if stack:
+                stack.pop()
+            mode = "array" if stack and stack[-1][0] == "[" else "after"
+        elif t == "," and stack and stack[-1][0] == "{":
+            mode, parts = "key", 1
     return False
 
 
