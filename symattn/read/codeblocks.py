@@ -9,11 +9,14 @@ import ast
 import re
 from collections.abc import Iterator
 from dataclasses import replace
+from fractions import Fraction
 
 from symattn.config import Limits
-from symattn.read.arrays import Grid, plain_rows, scan_arrays
+from symattn.numbers import parse_number
+from symattn.read.arrays import Entry, Grid, plain_rows, scan_arrays
 from symattn.read.blocks import Block
 from symattn.read.code import Statement, iter_statements
+from symattn.read.dataflow import Built, built_inputs
 from symattn.read.extract import chains_of
 from symattn.read.formulas import text_lines
 from symattn.read.layout import side_by_side, stack_rows
@@ -199,6 +202,9 @@ def link_code(r: Reading) -> None:
                 shown = Shown(subject, "", placed.grid.start)
                 r.code_facts.append((index, shown))
                 r.shown[placed.grid.start] = shown
+    for placed, built in _built(r):
+        assigned[built.at] = built.names
+        r.grids.append(placed)
     for k, placed in enumerate(r.grids):
         if placed.how == "code" and placed.grid.start in assigned:
             names = assigned[placed.grid.start]
@@ -223,6 +229,43 @@ def link_code(r: Reading) -> None:
             if match is not None:
                 pending.remove(match)
                 r.shown[g.start] = match
+
+
+def _built(r: Reading) -> list[tuple[Placed, Built]]:
+    """The input arrays the code builds (``Q = np.eye(2) * 0.5``), as arrays of the text at
+    the names they are given: their statements become assignments of those arrays."""
+    trees = [st.tree for _, st in r.statements]
+    out = []
+    for position, b in built_inputs(r.code_facts, trees, r.limits):
+        index, fact = r.code_facts[position]
+        r.code_facts[position] = (index, Assigned(b.names, b.at, "built", b.value))
+        block = r.statements[index][0]
+        entries = tuple(Entry(t, b.at, parse_number(t)) for t in map(spelled, b.value.data))
+        grid = Grid(b.at, b.at + len(b.names[0]), entries, b.value.shape, notation="built")
+        out.append((Placed(grid, block, "code", index, b.names), b))
+        del fact
+    return out
+
+
+def spelled(x: Fraction) -> str:
+    """An exact number as a spec writes it: a terminating decimal, else ``p/q``."""
+    d = x.denominator
+    twos = fives = 0
+    while d % 2 == 0:
+        d //= 2
+        twos += 1
+    while d % 5 == 0:
+        d //= 5
+        fives += 1
+    if d != 1:
+        return f"{x.numerator}/{x.denominator}"
+    places = max(twos, fives)
+    if places == 0:
+        return str(x.numerator)
+    scaled = abs(x.numerator) * 10**places // x.denominator
+    digits = str(scaled).rjust(places + 1, "0")
+    sign = "-" if x < 0 else ""
+    return f"{sign}{digits[:-places]}.{digits[-places:]}"
 
 
 def _subject(st: Statement, said: list[Assigned | Defined | Shown | Step]) -> ast.expr | None:

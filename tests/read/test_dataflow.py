@@ -33,9 +33,10 @@ def derivation_of_printed(code: str) -> Derivation | None:
             None,
         ),
         (
+            # K's width is known exactly (X @ W_k is followed): 2
             "Q = X @ W_q\nK = X @ W_k\nS = Q @ K.T / K.shape[-1] ** 0.5\nprint(S)",
             "x",
-            "width",
+            "sqrt:2",
             False,
             None,
         ),

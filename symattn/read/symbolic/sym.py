@@ -1,0 +1,100 @@
+"""The symbolic value of an expression: which stage of attention it is, from what.
+
+A :class:`Sym` is a stage (``scores``, ``weights``, …) with the values it was computed from,
+an exact array (``array``: what the code builds from literals, :mod:`.values`), a number, or
+``unknown``. :func:`product` and :func:`weights` are the stage algebra: what ``a @ b`` and a
+softmax of a value are.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Final
+
+from symattn.read.roles import symbol_role
+from symattn.read.symbolic.values import Array
+
+__all__ = ["UNKNOWN", "Sym", "exact", "is_k", "kind_of", "product", "role_kind", "weights"]
+
+
+@dataclass(frozen=True)
+class Sym:
+    """The symbolic value of an expression."""
+
+    #: lit num array x w_q w_k w_v q k v kv layer scores scaled weights output exp sum mask
+    #: T tuple list zeroed rowsum weighted shifted max exp_shifted sum_shifted neginf unknown
+    kind: str
+    args: tuple[Sym, ...] = ()
+    ref: int = -1  # the offset of a literal array
+    row: int | None = None  # one row selected (0-based)
+    scale: str = ""  # "1", "sqrt:N", "frac:P/Q", "inv:P/Q", "width", "" unknown
+    causal: bool = False
+    value: Fraction | None = None  # a number
+    name: str = ""
+    #: the exact value, when the code builds it from literals and exact operations
+    array: Array | None = None
+    #: ``w[:, None]``: a row of weights standing as a column (to weigh the rows of V)
+    column: bool = False
+
+    @property
+    def base(self) -> Sym:
+        """The value under transposes."""
+        return self.args[0].base if self.kind == "T" and self.args else self
+
+
+UNKNOWN: Final = Sym("unknown")
+
+#: kinds that are one stage of attention computed from the text's inputs
+STAGES: Final = frozenset({"q", "k", "v", "scores", "scaled", "weights", "output", "exp", "sum"})
+
+
+def role_kind(name: str) -> str:
+    """The stage a name says (``W_q`` -> ``w_q``), or ""."""
+    r = symbol_role(name)
+    return "" if r is None else r.role
+
+
+def kind_of(s: Sym) -> str:
+    """A literal's stage (from its name), or the stage of a computed value."""
+    b = s.base
+    return b.name if b.kind == "lit" else b.kind
+
+
+def is_k(s: Sym) -> bool:
+    return kind_of(s) in ("k", "kv", "x")
+
+
+def exact(s: Sym) -> Array | None:
+    """The exact array (a number as a 0-d array) a value is, or None."""
+    if s.kind == "num" and s.value is not None:
+        return Array((), (s.value,))
+    return s.array
+
+
+def product(a: Sym, b: Sym) -> Sym:
+    """The stage ``a @ b`` is: a projection ``X W``, the scores ``Q K^T``, the output ``P V``."""
+    ka, kb = kind_of(a), kind_of(b)
+    if ka == "x" and kb in ("w_q", "w_k", "w_v"):
+        return Sym(kb[-1], (a, b), row=a.row)
+    if (ka in ("q", "x", "lit") and b.kind == "T" and is_k(b.args[0])) or (
+        ka == "q" and b.kind == "T"
+    ):
+        return Sym("scores", (a, b.args[0]), row=a.row)
+    if ka in ("k", "kv", "x") and kb == "q" and a.kind != "T":
+        return Sym("scores", (b, a), row=b.row)
+    if ka == "weights" and kb in ("v", "kv", "x"):
+        return Sym("output", (a, b), row=a.row, scale=a.scale, causal=a.causal)
+    return UNKNOWN
+
+
+def weights(inner: Sym) -> Sym:
+    """The softmax of ``inner``: the weights of its scores (scaled or not)."""
+    if inner.kind == "lit":
+        # softmax of an array the text writes: that array is the scores
+        inner = Sym("scores", (inner,), row=inner.row)
+    if inner.kind == "scaled":
+        return Sym("weights", (inner,), row=inner.row, scale=inner.scale, causal=inner.causal)
+    if inner.kind == "scores":
+        return Sym("weights", (inner,), row=inner.row, scale="1", causal=inner.causal)
+    return UNKNOWN
