@@ -17,7 +17,7 @@ from symattn.read.arrays import Entry, Grid, plain_rows, scan_arrays
 from symattn.read.blocks import Block
 from symattn.read.code import Statement, iter_statements
 from symattn.read.dataflow import Built, built_inputs
-from symattn.read.extract import chains_of
+from symattn.read.extract import Skipped, chains_of
 from symattn.read.formulas import text_lines
 from symattn.read.layout import side_by_side, stack_rows
 from symattn.read.mapped import Mapped
@@ -26,7 +26,7 @@ from symattn.read.page import Placed, Reading, add_chains, operand, outside, too
 from symattn.read.python import Assigned, Defined, Shown, Step, expr_text, facts_of
 from symattn.read.roles import symbol_role
 
-__all__ = ["link_code", "read_code"]
+__all__ = ["NESTED_TOO_DEEPLY", "link_code", "read_code"]
 
 
 def read_code(r: Reading, i: int, b: Block, line_starts: list[int], limits: Limits) -> None:
@@ -48,6 +48,11 @@ def read_code(r: Reading, i: int, b: Block, line_starts: list[int], limits: Limi
             st = replace(st, tree=None)
         index = len(r.statements)
         r.statements.append((i, st))
+        if st.deep:
+            flush()
+            line = r.src.line_of(st.start)
+            r.skipped.append(Skipped(line, st.text.strip()[:80], NESTED_TOO_DEEPLY))
+            continue
         if st.tree is None:
             run.append((index, st))
             continue
@@ -58,6 +63,10 @@ def read_code(r: Reading, i: int, b: Block, line_starts: list[int], limits: Limi
         for g in _comment_grids(r, st, limits):
             r.grids.append(Placed(g, i, "comment", index))
     flush()
+
+
+#: the reason a statement nested deeper than :data:`~symattn.read.code.MAX_TREE_DEPTH` gives
+NESTED_TOO_DEEPLY = "not followed (nested too deeply)"
 
 
 def _with_next(items: Iterator[Statement]) -> Iterator[tuple[Statement, Statement | None]]:
@@ -213,6 +222,7 @@ def link_code(r: Reading) -> None:
             r.literal_roles[placed.grid.start] = role
         elif placed.block in r.outputs and placed.how in ("code", "output"):
             r.grids[k] = replace(placed, how="output")
+    _tie_repl(r)
     # printed arrays: each output block after a code block, in order
     pending: list[Shown] = []
     for i, b in enumerate(r.blocks):
@@ -229,6 +239,30 @@ def link_code(r: Reading) -> None:
             if match is not None:
                 pending.remove(match)
                 r.shown[g.start] = match
+
+
+def _tie_repl(r: Reading) -> None:
+    """The lines a REPL prints after ``>>> expr`` (or ``In [3]: expr``, then ``Out[3]:``):
+    each printed array is what the expression before it shows."""
+    shown: dict[int, list[Shown]] = {}
+    for index, fact in r.code_facts:
+        if isinstance(fact, Shown) and not _is_shape(fact):
+            shown.setdefault(index, []).append(fact)
+    grids: dict[int, list[Placed]] = {}
+    for p in r.grids:
+        if p.how in ("output", "operand"):
+            grids.setdefault(p.block, []).append(p)
+    pending: list[Shown] = []
+    for index, (block, st) in enumerate(r.statements):
+        if block in r.outputs:
+            continue
+        if st.printed:
+            for p in sorted(grids.get(block, []), key=lambda p: p.grid.start):
+                if pending and st.start <= p.grid.start < st.end:
+                    r.shown[p.grid.start] = pending.pop(0)
+            pending = []
+        elif st.tree is not None:
+            pending = list(shown.get(index, []))
 
 
 def _built(r: Reading) -> list[tuple[Placed, Built]]:

@@ -24,7 +24,7 @@ from symattn.read.symbolic import values as vals
 from symattn.read.symbolic.constructors import CALLS, IDENTITY_METHODS, Args, axis_of
 from symattn.read.symbolic.interpreter import MODULES, Interpreter, collapse
 from symattn.read.symbolic.masks import masks_future
-from symattn.read.symbolic.sym import UNKNOWN, Sym, exact, kind_of, product, role_kind
+from symattn.read.symbolic.sym import STAGES, UNKNOWN, Sym, exact, kind_of, product, role_kind
 from symattn.read.symbolic.sym import weights as softmax_of
 from symattn.read.symbolic.values import NotFollowed
 
@@ -32,6 +32,8 @@ __all__ = ["Evaluator"]
 
 #: calls whose value is their first argument's, rounded or reshaped for printing
 _SAME_VALUES: Final = frozenset({"round", "around", "squeeze"})
+#: calls that stack rows into a matrix (a list of the rows of one stage is that stage)
+_ROW_STACKS: Final = frozenset({"stack", "vstack"})
 #: fill values that mask a score (``-inf``, or a large negative number such as ``-1e9``)
 _MASK_FILL: Final = -(10**4)
 
@@ -76,6 +78,8 @@ class Evaluator(Interpreter):
             return stage
         if last in IDENTITY_METHODS and recv is not None:
             return recv
+        if last == "bool" and recv is not None and exact(recv) is None:
+            return recv  # (a mask that is not known exactly stays that mask)
         if last in _SAME_VALUES:
             return recv if recv is not None else evaluated[0] if evaluated else UNKNOWN
         if last == "len" and evaluated and evaluated[0].array is not None:
@@ -180,9 +184,9 @@ class Evaluator(Interpreter):
         d: int,
     ) -> Sym:
         """An array call followed exactly, else the layers and the array wrappers."""
-        if last in ARRAY_CALLS.words and args and args[0].kind == "list":
+        if (last in ARRAY_CALLS.words or last in _ROW_STACKS) and args:
             got = collapse(args[0])
-            if got.kind != "list":
+            if got.kind in STAGES:
                 return got
         if last in CALLS and (recv is None or recv.kind != "unknown"):
             module = recv is None and (fn.split(".")[0] in MODULES or fn == last)

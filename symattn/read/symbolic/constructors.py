@@ -268,6 +268,10 @@ def _unsqueeze(a: Args) -> Array:
     return v.reshape(base, (*base.shape[:d], 1, *base.shape[d:]), a.limits)
 
 
+def _bool(a: Args) -> Array:
+    return a.operand().map(lambda x: Fraction(x != 0))
+
+
 def _flatten(a: Args) -> Array:
     return v.reshape(a.operand(), (-1,), a.limits)
 
@@ -319,6 +323,7 @@ CALLS: Final[Mapping[str, Callable[[Args], Array]]] = {
     "unsqueeze": _unsqueeze,
     "expand_dims": _unsqueeze,
     "flatten": _flatten,
+    "bool": _bool,
 }
 
 #: methods that give the same values (a copy, another dtype or device)

@@ -481,8 +481,16 @@ def collapse(s: Sym) -> Sym:
     first = s.args[0]
     if first.kind not in STAGES or first.row != 0:
         return s
-    whole = replace(first, row=None)
+    whole = _unrowed(first)
     for i, item in enumerate(s.args):
-        if item.row != i or replace(item, row=None) != whole:
+        if item.row != i or _unrowed(item) != whole:
             return s
-    return whole
+    return replace(whole, args=first.args and tuple(_unrowed(a) for a in first.args))
+
+
+def _unrowed(s: Sym, depth: int = 0) -> Sym:
+    """``s`` with the row it selects (and what it carries of that row) forgotten."""
+    if depth > MAX_DEPTH:
+        return s
+    args = tuple(_unrowed(a, depth + 1) for a in s.args)
+    return replace(s, row=None, array=None, args=args)
