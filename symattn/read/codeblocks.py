@@ -222,14 +222,16 @@ def link_code(r: Reading) -> None:
             r.literal_roles[placed.grid.start] = role
         elif placed.block in r.outputs and placed.how in ("code", "output"):
             r.grids[k] = replace(placed, how="output")
-    _tie_repl(r)
+    tied = _tie_inline(r)
     # printed arrays: each output block after a code block, in order
     pending: list[Shown] = []
     for i, b in enumerate(r.blocks):
         if b.kind != "code":
             continue
         if i not in r.outputs:
-            pending = [s for s in shown_by_block.get(i, []) if not _is_shape(s)]
+            pending = [
+                s for s in shown_by_block.get(i, []) if not _is_shape(s) and id(s) not in tied
+            ]
             continue
         grids = [p.grid for p in r.grids if p.block == i]
         for g in grids:
@@ -241,28 +243,38 @@ def link_code(r: Reading) -> None:
                 r.shown[g.start] = match
 
 
-def _tie_repl(r: Reading) -> None:
-    """The lines a REPL prints after ``>>> expr`` (or ``In [3]: expr``, then ``Out[3]:``):
-    each printed array is what the expression before it shows."""
+def _tie_inline(r: Reading) -> set[int]:
+    """Printouts inside a block of code: the lines a REPL prints after ``>>> expr`` (or
+    ``In [3]: expr``, then ``Out[3]:``), or lines that are not Python right after a statement
+    that shows something (``Q @ K.T / 2`` then ``[[0.5 0. ] …]``): each printed array is what
+    the expression before it shows. The ids of the :class:`Shown` tied so."""
     shown: dict[int, list[Shown]] = {}
     for index, fact in r.code_facts:
-        if isinstance(fact, Shown) and not _is_shape(fact):
+        if isinstance(fact, Shown) and not _is_shape(fact) and r.shown.get(fact.at) is not fact:
+            # (what a comment states is already tied: it shows nothing more)
             shown.setdefault(index, []).append(fact)
     grids: dict[int, list[Placed]] = {}
     for p in r.grids:
-        if p.how in ("output", "operand"):
+        if p.how == "output":
             grids.setdefault(p.block, []).append(p)
+    tied: set[int] = set()
     pending: list[Shown] = []
+    last_block = -1
     for index, (block, st) in enumerate(r.statements):
         if block in r.outputs:
             continue
-        if st.printed:
+        if block != last_block:
+            pending, last_block = [], block
+        if st.printed or (st.tree is None and not st.deep):
             for p in sorted(grids.get(block, []), key=lambda p: p.grid.start):
                 if pending and st.start <= p.grid.start < st.end:
-                    r.shown[p.grid.start] = pending.pop(0)
+                    s = pending.pop(0)
+                    r.shown[p.grid.start] = s
+                    tied.add(id(s))
             pending = []
         elif st.tree is not None:
             pending = list(shown.get(index, []))
+    return tied
 
 
 def _built(r: Reading) -> list[tuple[Placed, Built]]:

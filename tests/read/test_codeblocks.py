@@ -57,3 +57,17 @@ def test_a_deep_statement_is_skipped_with_its_reason() -> None:
     text = "```python\nx = " + "-" * 1000 + "1\nprint(x)\n```\n"
     r = read_text(text)
     assert [s.reason for s in r.skipped] == ["not followed (nested too deeply)"]
+
+
+def test_a_printout_after_its_expression_in_the_same_block_is_tied() -> None:
+    text = "```python\nQ @ K.T / 2\n[[0.5 0. ]\n [0.5 0.5]]\n```\n"
+    r = read_text(text)
+    (p,) = [p for p in r.grids if p.how == "output"]
+    assert r.shown[p.grid.start].at == text.index("Q @ K.T")
+
+
+def test_what_a_comment_states_ties_no_later_printout() -> None:
+    text = "```python\nk = np.dot(x, w)  # [[0, 1], [1, 0]]\n[[1 1]]\n```\n"
+    r = read_text(text)
+    (p,) = [p for p in r.grids if p.how == "output"]
+    assert p.grid.start not in r.shown
