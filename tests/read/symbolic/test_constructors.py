@@ -2,24 +2,16 @@
 
 from __future__ import annotations
 
-import ast
 from fractions import Fraction
 
 import pytest
 
-from symattn.config import DEFAULT_LIMITS
 from symattn.read.symbolic.constructors import CALLS
-from symattn.read.symbolic.functions import Runner
-from symattn.read.symbolic.sym import Sym, exact
+from symattn.read.symbolic.sym import exact
+
+from .helpers import value
 
 F = Fraction
-
-
-def value(expr: str, **env: str) -> Sym:
-    r = Runner(DEFAULT_LIMITS)
-    for name, e in env.items():
-        r.env[name] = r.ev(ast.parse(e, mode="eval").body)
-    return r.ev(ast.parse(expr, mode="eval").body)
 
 
 def entries(expr: str, **env: str) -> tuple[tuple[int, ...], list[Fraction]]:
