@@ -208,3 +208,9 @@ def test_a_deep_expression_is_not_followed_alone() -> None:
     assert [s.reason for s in u.reading.skipped] == ["not followed (nested too deeply)"]
     (d,) = [f.derivation for f in u.facts if not f.given and f.dims]
     assert d is not None
+
+
+def test_a_comprehension_of_dot_products_is_printed_as_scores() -> None:
+    code = "q = Q[1]\nscores = torch.tensor([q @ k for k in K])\nprint(scores)"
+    (d,) = printed_derivations(code, "[0.3 0.3 0.4]")
+    assert d is not None and d.start == "qkv" and d.row == 1

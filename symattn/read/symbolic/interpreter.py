@@ -414,7 +414,8 @@ class Interpreter:
         g = node.generators[0]
         if g.ifs or g.is_async or not isinstance(g.target, ast.Name):
             return UNKNOWN
-        items = self.items(self.ev(g.iter, d))
+        over = self.ev(g.iter, d)
+        items = self.items(over)
         if items is None or len(items) > MAX_ITEMS:
             return UNKNOWN
         name = g.target.id
@@ -429,7 +430,7 @@ class Interpreter:
                 self.env.pop(name, None)
             else:
                 self.env[name] = saved
-        return collapse(self.sequence("list", tuple(out)))
+        return collapse(self.sequence("list", tuple(out)), over)
 
     def items(self, s: Sym) -> list[Sym] | None:
         """What iterating over ``s`` gives: its items, or its rows."""
@@ -474,11 +475,22 @@ def _is_column(keys: list[int | slice | None]) -> bool:
     )
 
 
-def collapse(s: Sym) -> Sym:
-    """A list of the rows 0..n-1 of one stage is that stage (``[softmax(r) for r in S]``)."""
+def collapse(s: Sym, over: Sym | None = None) -> Sym:
+    """A list of the rows 0..n-1 of one stage is that stage (``[softmax(r) for r in S]``);
+    a list of ``q @ k`` is the scores of ``q`` when it went ``over`` every row of K."""
     if s.kind != "list" or not s.args:
         return s
     first = s.args[0]
+    if first.kind == "dot" and len(first.args) == 2:
+        # [q @ k for k in K]: the score of q with every key, in order
+        q, k = first.args
+        if over is None or replace(over, array=None) != k:
+            return s
+        if all(
+            i.kind == "dot" and i.row == n and i.args == first.args for n, i in enumerate(s.args)
+        ):
+            return Sym("scores", (q, k), row=q.row)
+        return s
     if first.kind not in STAGES or first.row != 0:
         return s
     whole = _unrowed(first)

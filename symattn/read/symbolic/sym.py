@@ -8,7 +8,7 @@ softmax of a value are.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Final
 
@@ -23,7 +23,7 @@ class Sym:
     """The symbolic value of an expression."""
 
     #: lit num array x w_q w_k w_v q k v kv layer scores scaled weights output exp sum mask
-    #: T tuple list zeroed rowsum weighted shifted max exp_shifted sum_shifted neginf unknown
+    #: T dot tuple list zeroed rowsum weighted shifted max exp_shifted sum_shifted neginf unknown
     kind: str
     args: tuple[Sym, ...] = ()
     ref: int = -1  # the offset of a literal array
@@ -83,9 +83,23 @@ def product(a: Sym, b: Sym) -> Sym:
         return Sym("scores", (a, b.args[0]), row=a.row)
     if ka in ("k", "kv", "x") and kb == "q" and a.kind != "T":
         return Sym("scores", (b, a), row=b.row)
+    if (
+        ka in ("q", "x")
+        and _vector(a)
+        and kb in ("k", "kv", "x")
+        and b.kind != "T"
+        and b.row is not None
+    ):
+        # q @ k_i: one score, of key i (a list of them over the keys is the scores of q)
+        return Sym("dot", (a, replace(b, row=None, array=None)), row=b.row)
     if ka == "weights" and kb in ("v", "kv", "x"):
         return Sym("output", (a, b), row=a.row, scale=a.scale, causal=a.causal)
     return UNKNOWN
+
+
+def _vector(s: Sym) -> bool:
+    """Whether ``s`` is one row: selected from a matrix, or an array of one dimension."""
+    return s.row is not None or (s.array is not None and len(s.array.shape) == 1)
 
 
 def weights(inner: Sym) -> Sym:

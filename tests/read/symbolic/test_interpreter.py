@@ -62,3 +62,12 @@ def test_each_statement_has_a_budget_of_steps() -> None:
         r.ev(ast.parse(expr, mode="eval").body)
     r.reset()
     assert r.ev(ast.parse("1 + 1", mode="eval").body).value == 2
+
+
+def test_a_comprehension_of_dot_products_is_the_scores_of_one_query() -> None:
+    q = Sym("lit", ref=1, name="q", row=1)
+    k = value("np.eye(2)")
+    got = value("[q @ k for k in K]", q=q, K=Sym("lit", ref=2, name="k", array=k.array))
+    assert got.kind == "scores" and got.row == 1 and got.args[1].ref == 2
+    kk = Sym("lit", ref=2, name="k", array=k.array)
+    assert value("[q @ K[i] for i in range(1)]", q=q, K=kk).kind == "list"  # not every key
