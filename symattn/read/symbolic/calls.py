@@ -22,9 +22,18 @@ from symattn.read.notations import (
 from symattn.read.python import expr_text
 from symattn.read.symbolic import values as vals
 from symattn.read.symbolic.constructors import CALLS, IDENTITY_METHODS, Args, axis_of
-from symattn.read.symbolic.interpreter import MODULES, Interpreter, collapse
+from symattn.read.symbolic.interpreter import MODULES, Interpreter
 from symattn.read.symbolic.masks import masks_future
-from symattn.read.symbolic.sym import STAGES, UNKNOWN, Sym, exact, kind_of, product, role_kind
+from symattn.read.symbolic.sym import (
+    STAGES,
+    UNKNOWN,
+    Sym,
+    collapse,
+    exact,
+    kind_of,
+    product,
+    role_kind,
+)
 from symattn.read.symbolic.sym import weights as softmax_of
 from symattn.read.symbolic.values import NotFollowed
 

@@ -23,11 +23,11 @@ from symattn.config import Limits
 from symattn.read.python import expr_text
 from symattn.read.symbolic import values as vals
 from symattn.read.symbolic.masks import is_causal_ones
-from symattn.read.symbolic.sym import STAGES, UNKNOWN, Sym, exact, kind_of, product
+from symattn.read.symbolic.sym import STAGES, UNKNOWN, Sym, collapse, exact, kind_of, product
 from symattn.read.symbolic.sym import weights as softmax_of
 from symattn.read.symbolic.values import Array, NotFollowed
 
-__all__ = ["MAX_DEPTH", "MODULES", "Interpreter", "NotFollowedDeep", "OutOfSteps", "collapse"]
+__all__ = ["MAX_DEPTH", "MODULES", "Interpreter", "NotFollowedDeep", "OutOfSteps"]
 
 #: the deepest expression followed
 MAX_DEPTH: Final = 60
@@ -473,36 +473,3 @@ def _is_column(keys: list[int | slice | None]) -> bool:
     return (
         len(keys) == 2 and isinstance(keys[0], slice) and keys[0] == slice(None) and keys[1] is None
     )
-
-
-def collapse(s: Sym, over: Sym | None = None) -> Sym:
-    """A list of the rows 0..n-1 of one stage is that stage (``[softmax(r) for r in S]``);
-    a list of ``q @ k`` is the scores of ``q`` when it went ``over`` every row of K."""
-    if s.kind != "list" or not s.args:
-        return s
-    first = s.args[0]
-    if first.kind == "dot" and len(first.args) == 2:
-        # [q @ k for k in K]: the score of q with every key, in order
-        q, k = first.args
-        if over is None or replace(over, array=None) != k:
-            return s
-        if all(
-            i.kind == "dot" and i.row == n and i.args == first.args for n, i in enumerate(s.args)
-        ):
-            return Sym("scores", (q, k), row=q.row)
-        return s
-    if first.kind not in STAGES or first.row != 0:
-        return s
-    whole = _unrowed(first)
-    for i, item in enumerate(s.args):
-        if item.row != i or _unrowed(item) != whole:
-            return s
-    return replace(whole, args=first.args and tuple(_unrowed(a) for a in first.args))
-
-
-def _unrowed(s: Sym, depth: int = 0) -> Sym:
-    """``s`` with the row it selects (and what it carries of that row) forgotten."""
-    if depth > MAX_DEPTH:
-        return s
-    args = tuple(_unrowed(a, depth + 1) for a in s.args)
-    return replace(s, row=None, array=None, args=args)

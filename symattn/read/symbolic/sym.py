@@ -15,7 +15,17 @@ from typing import Final
 from symattn.read.roles import symbol_role
 from symattn.read.symbolic.values import Array
 
-__all__ = ["UNKNOWN", "Sym", "exact", "is_k", "kind_of", "product", "role_kind", "weights"]
+__all__ = [
+    "UNKNOWN",
+    "Sym",
+    "collapse",
+    "exact",
+    "is_k",
+    "kind_of",
+    "product",
+    "role_kind",
+    "weights",
+]
 
 
 @dataclass(frozen=True)
@@ -112,3 +122,40 @@ def weights(inner: Sym) -> Sym:
     if inner.kind == "scores":
         return Sym("weights", (inner,), row=inner.row, scale="1", causal=inner.causal)
     return UNKNOWN
+
+
+#: the deepest value a list's rows are compared through
+_MAX_NESTING: Final = 60
+
+
+def collapse(s: Sym, over: Sym | None = None) -> Sym:
+    """A list of the rows 0..n-1 of one stage is that stage (``[softmax(r) for r in S]``);
+    a list of ``q @ k`` is the scores of ``q`` when it went ``over`` every row of K."""
+    if s.kind != "list" or not s.args:
+        return s
+    first = s.args[0]
+    if first.kind == "dot" and len(first.args) == 2:
+        # [q @ k for k in K]: the score of q with every key, in order
+        q, k = first.args
+        if over is None or replace(over, array=None) != k:
+            return s
+        if all(
+            i.kind == "dot" and i.row == n and i.args == first.args for n, i in enumerate(s.args)
+        ):
+            return Sym("scores", (q, k), row=q.row)
+        return s
+    if first.kind not in STAGES or first.row != 0:
+        return s
+    whole = _unrowed(first)
+    for i, item in enumerate(s.args):
+        if item.row != i or _unrowed(item) != whole:
+            return s
+    return replace(whole, args=first.args and tuple(_unrowed(a) for a in first.args))
+
+
+def _unrowed(s: Sym, depth: int = 0) -> Sym:
+    """``s`` with the row it selects (and what it carries of that row) forgotten."""
+    if depth > _MAX_NESTING:
+        return s
+    args = tuple(_unrowed(a, depth + 1) for a in s.args)
+    return replace(s, row=None, array=None, args=args)

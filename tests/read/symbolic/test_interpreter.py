@@ -9,8 +9,8 @@ import pytest
 
 from symattn.config import DEFAULT_LIMITS
 from symattn.read.symbolic.functions import Runner
-from symattn.read.symbolic.interpreter import MAX_DEPTH, NotFollowedDeep, OutOfSteps, collapse
-from symattn.read.symbolic.sym import Sym, exact
+from symattn.read.symbolic.interpreter import MAX_DEPTH, NotFollowedDeep, OutOfSteps
+from symattn.read.symbolic.sym import Sym, collapse, exact
 
 from .helpers import lit, value
 
