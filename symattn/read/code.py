@@ -14,17 +14,24 @@ statements are bounded in lines and characters.
 from __future__ import annotations
 
 import ast
+import re
 import warnings
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
-__all__ = ["Statement", "iter_statements", "offset_of", "statements"]
+__all__ = ["MAX_TREE_DEPTH", "Statement", "depth_of", "iter_statements", "offset_of", "statements"]
 
 #: most lines one statement may span (a longer run is read as text)
 MAX_STATEMENT_LINES: Final = 400
 #: most characters one statement may hold
 MAX_STATEMENT_CHARS: Final = 200_000
+#: the deepest syntax tree followed (a deeper statement is "not followed (nested too deeply)")
+MAX_TREE_DEPTH: Final = 64
+#: a REPL prompt: ``>>> ``, ``... ``, ``In [3]: ``, ``   ...: `` (blanked, so the code parses)
+_PROMPT: Final = re.compile(r"(?:>>>|\.\.\.)(?: |$)|In \[\s*\d*\s*\]: ?|\s+\.\.\.: ?")
+#: the head of a REPL's output line (``Out[3]: ``), blanked
+_OUT_PROMPT: Final = re.compile(r"Out\[\s*\d*\s*\]: ?")
 
 
 @dataclass(frozen=True)
@@ -42,6 +49,10 @@ class Statement:
     comments: tuple[tuple[int, int], ...]
     #: the statement's text (what was parsed, fences blanked)
     text: str
+    #: Python nested deeper than :data:`MAX_TREE_DEPTH`: not followed (and not text either)
+    deep: bool = False
+    #: a line a REPL printed (after ``>>>`` lines, or ``Out[3]:``): never code
+    printed: bool = False
 
 
 def offset_of(st: Statement, node: ast.AST) -> int:
@@ -108,6 +119,40 @@ def _blank_fences(text: str) -> str:
     return text.replace("```", "   ").replace("~~~", "   ")
 
 
+def _repl(body: str) -> tuple[str, frozenset[int]] | None:
+    """A REPL transcript's text with its prompts blanked (offsets kept), and the lines that
+    are its output (no prompt); None when the block is no transcript."""
+    lines = body.split("\n")
+    if not any(ln.startswith((">>> ", "In [")) and _PROMPT.match(ln) for ln in lines):
+        return None
+    out: list[str] = []
+    printed: set[int] = set()
+    for k, ln in enumerate(lines):
+        m = _PROMPT.match(ln)
+        if m is not None:
+            out.append(" " * m.end() + ln[m.end() :])
+            continue
+        o = _OUT_PROMPT.match(ln)
+        if o is not None:
+            ln = " " * o.end() + ln[o.end() :]
+        printed.add(k)
+        out.append(ln)
+    return "\n".join(out), frozenset(printed)
+
+
+def depth_of(tree: ast.AST, limit: int = MAX_TREE_DEPTH) -> int:
+    """How deep ``tree`` is nested (counted without recursion, up to ``limit + 1``)."""
+    deepest = 0
+    stack: list[tuple[ast.AST, int]] = [(tree, 0)]
+    while stack:
+        node, d = stack.pop()
+        deepest = max(deepest, d)
+        if deepest > limit:
+            break
+        stack.extend((child, d + 1) for child in ast.iter_child_nodes(node))
+    return deepest
+
+
 def statements(text: str, start: int, end: int) -> list[Statement]:
     """The statements of the code block ``text[start:end]`` in order."""
     return list(iter_statements(text, start, end))
@@ -117,6 +162,10 @@ def iter_statements(text: str, start: int, end: int) -> Iterator[Statement]:
     """:func:`statements`, parsed as they are asked for (a reader whose budget is spent
     parses no further)."""
     body = _blank_fences(text[start:end])
+    repl = _repl(body)
+    printed: frozenset[int] = frozenset()
+    if repl is not None:
+        body, printed = repl
     lines: list[tuple[int, int]] = []
     pos = 0
     while pos <= len(body):
@@ -132,6 +181,17 @@ def iter_statements(text: str, start: int, end: int) -> Iterator[Statement]:
             i += 1
             continue
         group_start = i
+        if i in printed:
+            # a REPL's output lines: one piece, read as text
+            j = i + 1
+            while j < len(lines) and j in printed:
+                j += 1
+            ga, gb = lines[i][0], lines[j - 1][1]
+            starts = [lines[k][0] for k in range(i, j)]
+            st = _parse(body, ga, gb, start, [], starts, python=False)
+            yield replace(st, printed=True)
+            i = j
+            continue
         if body[a:b].lstrip().startswith("#"):
             # a run of comment lines is one piece (an array may span them)
             comments = lexer.line(body, a, b)
@@ -149,7 +209,7 @@ def iter_statements(text: str, start: int, end: int) -> Iterator[Statement]:
         header_indent = _indent(body[a:b])
         j = i + 1
         compound = body[a:b].rstrip().endswith(":") and lexer.depth == 0
-        while j < len(lines) and j - group_start < MAX_STATEMENT_LINES:
+        while j < len(lines) and j - group_start < MAX_STATEMENT_LINES and j not in printed:
             la, lb = lines[j]
             line = body[la:lb]
             open_ = lexer.depth > 0 or lexer.quote or body[a:b].rstrip().endswith("\\")
@@ -182,11 +242,13 @@ def _parse(
     origin: int,
     comments: list[tuple[int, int]],
     line_starts: list[int],
+    python: bool = True,
 ) -> Statement:
     snippet = body[a:b]
     shift = 0
     tree: ast.Module | None = None
-    if len(snippet) <= MAX_STATEMENT_CHARS:
+    deep = False
+    if python and len(snippet) <= MAX_STATEMENT_CHARS:
         source = snippet
         if _indent(snippet.split("\n", 1)[0]) > 0:
             source, shift = "if 1:\n" + snippet, 1
@@ -194,8 +256,12 @@ def _parse(
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 tree = ast.parse(source)
-        except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
+        except (RecursionError, MemoryError):
+            tree, deep = None, True
+        except (SyntaxError, ValueError, OverflowError):
             tree = None
+        if tree is not None and depth_of(tree) > MAX_TREE_DEPTH:
+            tree, deep = None, True
     return Statement(
         origin + a,
         origin + b,
@@ -204,4 +270,5 @@ def _parse(
         shift,
         tuple((origin + x, origin + y) for x, y in comments),
         snippet,
+        deep,
     )

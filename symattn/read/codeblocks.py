@@ -9,12 +9,15 @@ import ast
 import re
 from collections.abc import Iterator
 from dataclasses import replace
+from fractions import Fraction
 
 from symattn.config import Limits
-from symattn.read.arrays import Grid, plain_rows, scan_arrays
+from symattn.numbers import parse_number
+from symattn.read.arrays import Entry, Grid, plain_rows, scan_arrays
 from symattn.read.blocks import Block
 from symattn.read.code import Statement, iter_statements
-from symattn.read.extract import chains_of
+from symattn.read.dataflow import Built, built_inputs
+from symattn.read.extract import Skipped, chains_of
 from symattn.read.formulas import text_lines
 from symattn.read.layout import side_by_side, stack_rows
 from symattn.read.mapped import Mapped
@@ -23,7 +26,7 @@ from symattn.read.page import Placed, Reading, add_chains, operand, outside, too
 from symattn.read.python import Assigned, Defined, Shown, Step, expr_text, facts_of
 from symattn.read.roles import symbol_role
 
-__all__ = ["link_code", "read_code"]
+__all__ = ["NESTED_TOO_DEEPLY", "link_code", "read_code"]
 
 
 def read_code(r: Reading, i: int, b: Block, line_starts: list[int], limits: Limits) -> None:
@@ -45,6 +48,11 @@ def read_code(r: Reading, i: int, b: Block, line_starts: list[int], limits: Limi
             st = replace(st, tree=None)
         index = len(r.statements)
         r.statements.append((i, st))
+        if st.deep:
+            flush()
+            line = r.src.line_of(st.start)
+            r.skipped.append(Skipped(line, st.text.strip()[:80], NESTED_TOO_DEEPLY))
+            continue
         if st.tree is None:
             run.append((index, st))
             continue
@@ -55,6 +63,10 @@ def read_code(r: Reading, i: int, b: Block, line_starts: list[int], limits: Limi
         for g in _comment_grids(r, st, limits):
             r.grids.append(Placed(g, i, "comment", index))
     flush()
+
+
+#: the reason a statement nested deeper than :data:`~symattn.read.code.MAX_TREE_DEPTH` gives
+NESTED_TOO_DEEPLY = "not followed (nested too deeply)"
 
 
 def _with_next(items: Iterator[Statement]) -> Iterator[tuple[Statement, Statement | None]]:
@@ -199,6 +211,9 @@ def link_code(r: Reading) -> None:
                 shown = Shown(subject, "", placed.grid.start)
                 r.code_facts.append((index, shown))
                 r.shown[placed.grid.start] = shown
+    for placed, built in _built(r):
+        assigned[built.at] = built.names
+        r.grids.append(placed)
     for k, placed in enumerate(r.grids):
         if placed.how == "code" and placed.grid.start in assigned:
             names = assigned[placed.grid.start]
@@ -207,13 +222,16 @@ def link_code(r: Reading) -> None:
             r.literal_roles[placed.grid.start] = role
         elif placed.block in r.outputs and placed.how in ("code", "output"):
             r.grids[k] = replace(placed, how="output")
+    tied = _tie_inline(r)
     # printed arrays: each output block after a code block, in order
     pending: list[Shown] = []
     for i, b in enumerate(r.blocks):
         if b.kind != "code":
             continue
         if i not in r.outputs:
-            pending = [s for s in shown_by_block.get(i, []) if not _is_shape(s)]
+            pending = [
+                s for s in shown_by_block.get(i, []) if not _is_shape(s) and id(s) not in tied
+            ]
             continue
         grids = [p.grid for p in r.grids if p.block == i]
         for g in grids:
@@ -223,6 +241,77 @@ def link_code(r: Reading) -> None:
             if match is not None:
                 pending.remove(match)
                 r.shown[g.start] = match
+
+
+def _tie_inline(r: Reading) -> set[int]:
+    """Printouts inside a block of code: the lines a REPL prints after ``>>> expr`` (or
+    ``In [3]: expr``, then ``Out[3]:``), or lines that are not Python right after a statement
+    that shows something (``Q @ K.T / 2`` then ``[[0.5 0. ] …]``): each printed array is what
+    the expression before it shows. The ids of the :class:`Shown` tied so."""
+    shown: dict[int, list[Shown]] = {}
+    for index, fact in r.code_facts:
+        if isinstance(fact, Shown) and not _is_shape(fact) and r.shown.get(fact.at) is not fact:
+            # (what a comment states is already tied: it shows nothing more)
+            shown.setdefault(index, []).append(fact)
+    grids: dict[int, list[Placed]] = {}
+    for p in r.grids:
+        if p.how == "output":
+            grids.setdefault(p.block, []).append(p)
+    tied: set[int] = set()
+    pending: list[Shown] = []
+    last_block = -1
+    for index, (block, st) in enumerate(r.statements):
+        if block in r.outputs:
+            continue
+        if block != last_block:
+            pending, last_block = [], block
+        if st.printed or (st.tree is None and not st.deep):
+            for p in sorted(grids.get(block, []), key=lambda p: p.grid.start):
+                if pending and st.start <= p.grid.start < st.end:
+                    s = pending.pop(0)
+                    r.shown[p.grid.start] = s
+                    tied.add(id(s))
+            pending = []
+        elif st.tree is not None:
+            pending = list(shown.get(index, []))
+    return tied
+
+
+def _built(r: Reading) -> list[tuple[Placed, Built]]:
+    """The input arrays the code builds (``Q = np.eye(2) * 0.5``), as arrays of the text at
+    the names they are given: their statements become assignments of those arrays."""
+    trees = [st.tree for _, st in r.statements]
+    out = []
+    for position, b in built_inputs(r.code_facts, trees, r.limits):
+        index, fact = r.code_facts[position]
+        r.code_facts[position] = (index, Assigned(b.names, b.at, "built", b.value))
+        block = r.statements[index][0]
+        entries = tuple(Entry(t, b.at, parse_number(t)) for t in map(spelled, b.value.data))
+        grid = Grid(b.at, b.at + len(b.names[0]), entries, b.value.shape, notation="built")
+        out.append((Placed(grid, block, "code", index, b.names), b))
+        del fact
+    return out
+
+
+def spelled(x: Fraction) -> str:
+    """An exact number as a spec writes it: a terminating decimal, else ``p/q``."""
+    d = x.denominator
+    twos = fives = 0
+    while d % 2 == 0:
+        d //= 2
+        twos += 1
+    while d % 5 == 0:
+        d //= 5
+        fives += 1
+    if d != 1:
+        return f"{x.numerator}/{x.denominator}"
+    places = max(twos, fives)
+    if places == 0:
+        return str(x.numerator)
+    scaled = abs(x.numerator) * 10**places // x.denominator
+    digits = str(scaled).rjust(places + 1, "0")
+    sign = "-" if x < 0 else ""
+    return f"{sign}{digits[:-places]}.{digits[-places:]}"
 
 
 def _subject(st: Statement, said: list[Assigned | Defined | Shown | Step]) -> ast.expr | None:

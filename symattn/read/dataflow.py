@@ -1,387 +1,43 @@
 """What the code of a text computes, read symbolically (the code is never run).
 
 Statements are walked in the order of the text with an environment from names to
-:class:`Sym` values: a literal array, a projection ``X @ W_Q`` (or a layer ``W_q(x)``), the
-scores ``Q @ K.T`` (``np.dot(k, q)``, a loop of ``torch.dot``), the scaled scores
-``S / np.sqrt(3)`` (``/ d_k**0.5``, ``/ keys.shape[-1]**0.5``, ``* 0.5``), masks
-(``masked_fill(tril == 0, -inf)``), the weights ``softmax(...)`` (``np.exp(x) /
-np.exp(x).sum()``, a user's ``softmax``), the output ``weights @ V``. What a cell shows
-(``print(w)``, a bare last expression) is evaluated where it is shown, so a printed array
-knows what it is, which query row it is for, with which scale, from which literal inputs.
-Anything else is ``unknown``: never guessed.
+:class:`~symattn.read.symbolic.sym.Sym` values (:mod:`symattn.read.symbolic`): literal arrays
+and the exact arrays constructors build (``np.eye(4) * 0.5``, ``K = Q.copy()``), projections
+``X @ W_Q`` (or a layer ``W_q(x)``), the scores ``Q @ K.T``, the scaled scores ``S /
+np.sqrt(3)``, masks (``masked_fill``, ``where``, a product with ``tril`` renormalised by its
+row sums), the weights ``softmax(...)`` (or ``np.exp(x) / np.exp(x).sum()``), the output
+``weights @ V`` (or ``(w[:, None] * V).sum(0)``); user functions are inlined where they are
+called. What a cell shows (``print(w)``, a bare last expression, a REPL line) is evaluated where
+it is shown, so a printed array knows what it is, which query row it is for, with which scale,
+from which literal inputs. Statements inside a loop or a branch the code does not decide
+leave what they assign unknown. Anything else is ``unknown``: never guessed.
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Final
 
-from symattn.read.notations import (
-    ARRAY_CALLS,
-    CAUSAL_CALLS,
-    EXP_CALLS,
-    MATMUL_CALLS,
-    PROJECTION_NAMES,
-    SOFTMAX_CALLS,
-    SQRT_CALLS,
-    TRANSPOSE_CALLS,
-)
+from symattn.config import DEFAULT_LIMITS, Limits
+from symattn.read.notations import PROJECTION_NAMES
 from symattn.read.python import Assigned, Defined, Shown, Step, expr_text
-from symattn.read.roles import symbol_role
+from symattn.read.symbolic.functions import Runner, unpack
+from symattn.read.symbolic.interpreter import NotFollowedDeep, OutOfSteps
+from symattn.read.symbolic.loops import follow_loop
+from symattn.read.symbolic.sym import UNKNOWN, Sym, role_kind
+from symattn.read.symbolic.values import Array
 
-__all__ = ["Derivation", "Flows", "Sym", "derive", "flows"]
+__all__ = ["Built", "Derivation", "Flows", "Sym", "built_inputs", "derive", "flows"]
 
-_MAX_DEPTH: Final = 30
+#: the stages a name may give an array the code builds (an input of attention)
+_BUILT_ROLES: Final = frozenset({"x", "w_q", "w_k", "w_v", "w_o", "q", "k", "v", "kv"})
+#: the deepest statement nesting whose contexts are told apart
+_MAX_NESTING: Final = 40
 
-
-@dataclass(frozen=True)
-class Sym:
-    """The symbolic value of an expression."""
-
-    #: lit num x w_q w_k w_v q k v kv layer scores scaled weights output exp sum mask T unknown
-    kind: str
-    args: tuple[Sym, ...] = ()
-    ref: int = -1  # the offset of a literal array
-    row: int | None = None  # one row selected (0-based)
-    scale: str = ""  # "1", "sqrt:N", "frac:P/Q", "width", "" unknown
-    causal: bool = False
-    value: Fraction | None = None  # a number
-    name: str = ""
-
-    @property
-    def base(self) -> Sym:
-        """The value under transposes."""
-        return self.args[0].base if self.kind == "T" and self.args else self
-
-
-UNKNOWN: Final = Sym("unknown")
-
-
-def _role_kind(name: str) -> str:
-    r = symbol_role(name)
-    if r is None:
-        return ""
-    return r.role
-
-
-def _num(node: ast.expr, env: Mapping[str, Sym]) -> Fraction | None:
-    if isinstance(node, ast.Constant) and type(node.value) in (int, float):
-        try:
-            return Fraction(str(node.value))
-        except (ValueError, OverflowError):
-            return None
-    if isinstance(node, ast.Name) and node.id in env and env[node.id].kind == "num":
-        return env[node.id].value
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        v = _num(node.operand, env)
-        return -v if v is not None else None
-    if isinstance(node, ast.BinOp):
-        a, b = _num(node.left, env), _num(node.right, env)
-        if a is None or b is None:
-            return None
-        if isinstance(node.op, ast.Mult):
-            return a * b
-        if isinstance(node.op, ast.Div) and b != 0:
-            return a / b
-        if isinstance(node.op, ast.FloorDiv) and b != 0:
-            return Fraction(a // b)
-        if isinstance(node.op, ast.Add):
-            return a + b
-        if isinstance(node.op, ast.Sub):
-            return a - b
-    if isinstance(node, ast.Call) and expr_text(node.func).rsplit(".", 1)[-1] == "tensor":
-        return _num(node.args[0], env) if node.args else None
-    return None
-
-
-def _root(node: ast.expr, env: Mapping[str, Sym]) -> str:
-    """The scale a divisor stands for: ``sqrt:N`` for √N, ``frac:P/Q`` for a number, ``width``
-    for ``keys.shape[-1] ** 0.5``, "" when unknown."""
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
-        e = _num(node.right, env)
-        if e == Fraction(1, 2):
-            n = _num(node.left, env)
-            if n is not None and n > 0 and n.denominator == 1:
-                return f"sqrt:{n}"
-            if "shape" in expr_text(node.left) or "size" in expr_text(node.left):
-                return "width"
-        return ""
-    if isinstance(node, ast.Call):
-        fn = expr_text(node.func).rsplit(".", 1)[-1]
-        if fn in SQRT_CALLS.words and node.args:
-            n = _num(node.args[0], env)
-            if n is not None and n > 0 and n.denominator == 1:
-                return f"sqrt:{n}"
-            if "shape" in expr_text(node.args[0]) or "size" in expr_text(node.args[0]):
-                return "width"
-        return ""
-    if isinstance(node, ast.Name) and node.id in env and env[node.id].scale:
-        return env[node.id].scale
-    n = _num(node, env)
-    if n is not None and n > 0:
-        return f"frac:{n}"
-    return ""
-
-
-#: names of array modules (``np.transpose(k)`` transposes its argument, not ``np``)
-_MODULES: Final = frozenset({"np", "numpy", "torch", "tf", "jnp", "jax.numpy", "mx"})
-
-
-def _inverse_root(node: ast.expr, env: Mapping[str, Sym]) -> str:
-    """``sqrt:N`` when ``node`` is 1/√N written as a factor (``torch.rsqrt(N)``,
-    ``N ** -0.5``), else ""."""
-    if isinstance(node, ast.Call) and node.args:
-        if expr_text(node.func).rsplit(".", 1)[-1] == "rsqrt":
-            n = _num(node.args[0], env)
-            if n is not None and n > 0 and n.denominator == 1:
-                return f"sqrt:{n}"
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
-        if _num(node.right, env) == Fraction(-1, 2):
-            n = _num(node.left, env)
-            if n is not None and n > 0 and n.denominator == 1:
-                return f"sqrt:{n}"
-    return ""
-
-
-def _kind_of(s: Sym) -> str:
-    """A literal's stage (from its name), or the stage of a computed value."""
-    b = s.base
-    return b.name if b.kind == "lit" else b.kind
-
-
-def _is_k(s: Sym) -> bool:
-    return _kind_of(s) in ("k", "kv", "x")
-
-
-class _Walker:
-    def __init__(self) -> None:
-        self.env: dict[str, Sym] = {}
-        self.functions: dict[str, str] = {}  # user function -> what it computes (softmax)
-        self.query_row: int | None = None  # the row `query = inputs[1]` selected
-
-    def ev(self, node: ast.expr, depth: int = 0) -> Sym:
-        if depth > _MAX_DEPTH:
-            return UNKNOWN
-        d = depth + 1
-        if isinstance(node, ast.Name):
-            return self.env.get(node.id, UNKNOWN)
-        if isinstance(node, ast.Attribute):
-            if node.attr in ("T", "mT"):
-                return Sym("T", (self.ev(node.value, d),))
-            return self.env.get(expr_text(node), UNKNOWN)
-        if isinstance(node, ast.Subscript):
-            inner = self.ev(node.value, d)
-            idx = node.slice
-            if (
-                isinstance(idx, ast.Constant)
-                and isinstance(idx.value, int)
-                and inner.kind != "unknown"
-            ):
-                return replace(inner, row=idx.value)
-            return UNKNOWN
-        if isinstance(node, ast.BinOp):
-            return self.binop(node, d)
-        if isinstance(node, ast.Compare) and len(node.comparators) == 1:
-            inner = self.ev(node.left, d)
-            return inner if inner.kind == "mask" else UNKNOWN
-        if isinstance(node, ast.Call):
-            return self.call(node, d)
-        n = _num(node, self.env)
-        if n is not None:
-            return Sym("num", value=n)
-        return UNKNOWN
-
-    def product(self, a: Sym, b: Sym) -> Sym:
-        ka, kb = _kind_of(a), _kind_of(b)
-        if ka == "x" and kb in ("w_q", "w_k", "w_v"):
-            return Sym(kb[-1], (a, b), row=a.row)
-        if (
-            ka in ("q", "x", "lit")
-            and b.kind == "T"
-            and _is_k(b.args[0])
-            or (ka == "q" and b.kind == "T")
-        ):
-            return Sym("scores", (a, b.args[0]), row=a.row)
-        if ka in ("k", "kv", "x") and kb == "q" and a.kind != "T":
-            return Sym("scores", (b, a), row=b.row if b.row is not None else None)
-        if ka == "weights" and kb in ("v", "kv", "x"):
-            return Sym("output", (a, b), row=a.row, scale=a.scale, causal=a.causal)
-        return UNKNOWN
-
-    def binop(self, node: ast.BinOp, d: int) -> Sym:
-        if isinstance(node.op, ast.MatMult):
-            return self.product(self.ev(node.left, d), self.ev(node.right, d))
-        left = self.ev(node.left, d)
-        if isinstance(node.op, ast.Div):
-            if left.kind == "scores":
-                scale = _root(node.right, self.env)
-                if not scale:
-                    return UNKNOWN  # divided by something else (``/ s.sum()``): not a scaling
-                return Sym("scaled", (left,), row=left.row, scale=scale, causal=left.causal)
-            if left.kind == "exp":
-                right = self.ev(node.right, d)
-                if right.kind == "sum":
-                    inner = left.args[0] if left.args else UNKNOWN
-                    return self.weights(inner)
-            return UNKNOWN
-        if isinstance(node.op, ast.Mult):
-            right = self.ev(node.right, d)
-            a, b = (left, right) if right.kind == "num" else (right, left)
-            if a.kind == "lit" and b.kind == "num" and b.value:
-                a = Sym("scores", (a,), row=a.row)
-            if a.kind == "scores" and b.kind == "num" and b.value:
-                return Sym("scaled", (a,), row=a.row, scale=f"inv:{b.value}")
-            root = _inverse_root(node.right, self.env) or _inverse_root(node.left, self.env)
-            if root and a.kind == "scores":
-                return Sym("scaled", (a,), row=a.row, scale=root)
-            if root and b.kind == "scores":
-                return Sym("scaled", (b,), row=b.row, scale=root)
-            return UNKNOWN
-        return UNKNOWN
-
-    def weights(self, inner: Sym) -> Sym:
-        if inner.kind == "lit":
-            # softmax of an array the text writes: that array is the scores
-            inner = Sym("scores", (inner,), row=inner.row)
-        if inner.kind == "scaled":
-            return Sym("weights", (inner,), row=inner.row, scale=inner.scale, causal=inner.causal)
-        if inner.kind == "scores":
-            return Sym("weights", (inner,), row=inner.row, scale="1", causal=inner.causal)
-        return UNKNOWN
-
-    def call(self, node: ast.Call, d: int) -> Sym:
-        fn = expr_text(node.func)
-        last = fn.rsplit(".", 1)[-1]
-        args = node.args
-        if isinstance(node.func, ast.Call) and args:
-            # ``nn.Softmax(dim=-1)(scores)``: a module made and called at once
-            made = expr_text(node.func.func).rsplit(".", 1)[-1]
-            return self.weights(self.ev(args[0], d)) if made in SOFTMAX_CALLS.words else UNKNOWN
-        if last in SOFTMAX_CALLS.words or self.functions.get(fn) == "softmax":
-            if isinstance(node.func, ast.Attribute) and not args and last == "softmax":
-                return self.weights(self.ev(node.func.value, d))  # t.softmax(dim=-1)
-            return self.weights(self.ev(args[0], d)) if args else UNKNOWN
-        if last in MATMUL_CALLS.words and len(args) >= 2:
-            a, b = self.ev(args[0], d), self.ev(args[1], d)
-            if any(k.arg == "transpose_b" for k in node.keywords):
-                b = Sym("T", (b,))
-            return self.product(a, b)
-        if last in ("dot", "matmul", "mm") and isinstance(node.func, ast.Attribute) and args:
-            return self.product(self.ev(node.func.value, d), self.ev(args[0], d))
-        if last in TRANSPOSE_CALLS.words:
-            module = isinstance(node.func, ast.Attribute) and expr_text(node.func.value) in _MODULES
-            target = (
-                args[0] if args and (module or not isinstance(node.func, ast.Attribute)) else None
-            )
-            if target is not None:
-                return Sym("T", (self.ev(target, d),))
-            if isinstance(node.func, ast.Attribute):
-                return Sym("T", (self.ev(node.func.value, d),))
-        if last in EXP_CALLS.words and args:
-            inner = self.ev(args[0], d)
-            if inner.kind in ("scores", "scaled"):
-                return Sym("exp", (inner,))
-        if last == "sum" and isinstance(node.func, ast.Attribute):
-            inner = self.ev(node.func.value, d)
-            if inner.kind == "exp":
-                return Sym("sum", (inner,))
-        if last == "masked_fill" and isinstance(node.func, ast.Attribute):
-            inner = self.ev(node.func.value, d)
-            causal = any(self.ev(a, d).kind == "mask" for a in args) or any(
-                f"{w}(" in expr_text(node) for w in CAUSAL_CALLS.words
-            )
-            if inner.kind in ("scores", "scaled") and causal:
-                return replace(inner, causal=True)
-            return UNKNOWN
-        if last in CAUSAL_CALLS.words:
-            return Sym("mask")
-        if last in ("bool", "float", "to", "detach", "clone", "numpy", "cpu") and isinstance(
-            node.func, ast.Attribute
-        ):
-            return self.ev(node.func.value, d)
-        if last in ("round", "around") and args:
-            return self.ev(args[0], d)  # np.round(scores, 3): the same values, rounded
-        if last == "round" and isinstance(node.func, ast.Attribute):
-            return self.ev(node.func.value, d)
-        if last in ARRAY_CALLS.words and args:
-            return self.ev(args[0], d)
-        callee = self.env.get(fn) or self.env.get(last)
-        if callee is not None and callee.kind == "layer" and args:
-            x = self.ev(args[0], d)
-            if _kind_of(x) == "x":
-                return Sym(callee.name, (x, callee), row=x.row)
-            return UNKNOWN
-        role = _role_kind(fn.split(".")[-1])
-        if role in ("w_q", "w_k", "w_v") and args:
-            x = self.ev(args[0], d)
-            if _kind_of(x) == "x":
-                return Sym(role[-1], (x, Sym("layer", name=role[-1], ref=-1)), row=x.row)
-        return UNKNOWN
-
-    def assign(self, name: str, value: ast.expr) -> None:
-        s = self.ev(value)
-        if s.kind == "unknown":
-            role = _role_kind(name)
-            if role in ("w_q", "w_k", "w_v") and isinstance(value, ast.Call):
-                s = Sym("layer", name=role[-1])
-        self.env[name] = s
-
-    def loop(self, node: ast.For) -> None:
-        """``for i, x_i in enumerate(X): s[i] = torch.dot(x_i, q)`` (the scores of ``q``) and
-        ``c += w[i] * x_i`` (the weighted sum)."""
-        it = node.iter
-        if not (
-            isinstance(it, ast.Call)
-            and expr_text(it.func) == "enumerate"
-            and it.args
-            and isinstance(node.target, ast.Tuple)
-            and len(node.target.elts) == 2
-        ):
-            return
-        over = self.ev(it.args[0])
-        item = node.target.elts[1]
-        if not isinstance(item, ast.Name) or _kind_of(over) != "x" or over.row is not None:
-            return
-        for stmt in node.body:
-            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
-                t = stmt.targets[0]
-                v = stmt.value
-                if (
-                    isinstance(t, ast.Subscript)
-                    and isinstance(t.value, ast.Name)
-                    and isinstance(v, ast.Call)
-                ):
-                    if expr_text(v.func).rsplit(".", 1)[-1] == "dot" and len(v.args) == 2:
-                        other = next(
-                            (
-                                a
-                                for a in v.args
-                                if not (isinstance(a, ast.Name) and a.id == item.id)
-                            ),
-                            None,
-                        )
-                        q = self.ev(other) if other is not None else UNKNOWN
-                        if _kind_of(q) in ("x", "q") and q.row is not None:
-                            self.env[t.value.id] = Sym("scores", (q, over), row=q.row)
-            if (
-                isinstance(stmt, ast.AugAssign)
-                and isinstance(stmt.op, ast.Add)
-                and isinstance(stmt.target, ast.Name)
-            ):
-                v = stmt.value
-                if isinstance(v, ast.BinOp) and isinstance(v.op, ast.Mult):
-                    names = {expr_text(v.left), expr_text(v.right)}
-                    if item.id in names:
-                        w_node = v.left if expr_text(v.right) == item.id else v.right
-                        if isinstance(w_node, ast.Subscript):
-                            w = self.ev(w_node.value)
-                            if w.kind == "weights":
-                                self.env[stmt.target.id] = Sym(
-                                    "output", (w, over), row=w.row, scale=w.scale
-                                )
+Fact = Assigned | Defined | Shown | Step
 
 
 @dataclass(frozen=True)
@@ -465,72 +121,81 @@ class Flows:
     projections: bool
 
 
-def flows(
-    code: Sequence[tuple[int, Assigned | Defined | Shown | Step]],
-    trees: Sequence[ast.Module | None],
-    literal_roles: Mapping[int, str],
-) -> Flows:
-    """What each shown expression computes, by the offset where it is written.
+@dataclass(frozen=True)
+class Built:
+    """An input array the code builds (``Q = np.eye(2) * 0.5``): the statement that builds it
+    (by index), the names it is given, where they are written, and its exact value."""
 
-    ``code`` is the reading's Python facts (statement index, fact) in order; ``trees`` the
-    parsed statements (for loops and function definitions); ``literal_roles`` the stage the
-    name of each literal array says (by the offset of its ``[``).
-    """
-    w = _Walker()
-    out: dict[int, Sym] = {}
-    rows: dict[int, int] = {}
-    projections = False
-    by_statement: dict[int, list[Assigned | Defined | Shown | Step]] = {}
-    for index, fact in code:
-        by_statement.setdefault(index, []).append(fact)
-    for index, tree in enumerate(trees):
-        if tree is None:
-            continue
-        for stmt in ast.walk(tree):
-            if isinstance(stmt, ast.FunctionDef) and _is_softmax_def(stmt):
-                w.functions[stmt.name] = "softmax"
-            elif isinstance(stmt, ast.Name | ast.Attribute) and not projections:
-                name = stmt.id if isinstance(stmt, ast.Name) else stmt.attr
-                projections = name in PROJECTION_NAMES.words or _role_kind(name) in (
-                    "w_q",
-                    "w_k",
-                    "w_v",
-                )
-        for fact in by_statement.get(index, []):
-            _take(w, fact, literal_roles, out)
-            if isinstance(fact, Shown) and w.query_row is not None:
-                rows[fact.at] = w.query_row
-        for loop in (s for s in tree.body if isinstance(s, ast.For)):
-            w.loop(loop)
-    return Flows(out, rows, projections)
+    statement: int
+    names: tuple[str, ...]
+    at: int
+    value: Array
 
 
-def _take(
-    w: _Walker,
-    fact: Assigned | Defined | Shown | Step,
-    literal_roles: Mapping[int, str],
-    out: dict[int, Sym],
-) -> None:
-    if isinstance(fact, Assigned):
-        for n in fact.names:
-            role = literal_roles.get(fact.at, "") or _role_kind(n)
-            lit = Sym("lit", ref=fact.at, name=role)
-            w.env[n] = lit
-            if n.endswith(".weight") and role in ("w_q", "w_k", "w_v"):
-                # nn.Linear: its weight is stored (out, in); the layer computes x @ weight.T
-                w.env[n.removesuffix(".weight")] = Sym("layer", name=role[-1], ref=fact.at)
-    elif isinstance(fact, Defined) and fact.value:
+class _Walk:
+    """One walk over the Python facts of a text, in order."""
+
+    def __init__(self, trees: Sequence[ast.Module | None], limits: Limits) -> None:
+        self.w = Runner(limits)
+        self.contexts = _contexts(trees)
+        self.query_row: int | None = None  # the row `query = inputs[1]` selected
+
+    def take(self, fact: Fact, literal_roles: Mapping[int, str]) -> Sym | None:
+        """Follow one fact; the value of a shown expression (None for other facts)."""
+        w = self.w
+        w.reset()
         try:
-            w.env[fact.name] = Sym("num", value=Fraction(fact.value))
-        except (ValueError, ZeroDivisionError, OverflowError):
-            pass
-    elif isinstance(fact, Step):
-        w.assign(fact.name, fact.expr)
-        value = w.env.get(fact.name)
-        if value is not None and value.row is not None and _role_kind(fact.name) == "q":
-            w.query_row = value.row
-    elif isinstance(fact, Shown):
-        out[fact.at] = w.ev(fact.expr)
+            return self._take(fact, literal_roles)
+        except (NotFollowedDeep, OutOfSteps, RecursionError):
+            if isinstance(fact, Step):
+                for n in fact.unpack or (fact.name,):
+                    w.env[n] = UNKNOWN
+            return UNKNOWN
+
+    def _take(self, fact: Fact, literal_roles: Mapping[int, str]) -> Sym | None:
+        w = self.w
+        if isinstance(fact, Assigned):
+            for n in fact.names:
+                role = literal_roles.get(fact.at, "") or role_kind(n)
+                w.env[n] = Sym("lit", ref=fact.at, name=role, array=fact.value)
+                if n.endswith(".weight") and role in ("w_q", "w_k", "w_v"):
+                    # nn.Linear: its weight is stored (out, in); the layer computes x @ weight.T
+                    w.env[n.removesuffix(".weight")] = Sym("layer", name=role[-1], ref=fact.at)
+            return None
+        context = self.contexts.get(id(fact.expr), "top") if fact.expr is not None else "top"
+        if context in ("def", "skip"):
+            return None  # (a function's body is followed where it is called)
+        if isinstance(fact, Defined):
+            if fact.value:
+                try:
+                    w.env[fact.name] = Sym("num", value=Fraction(fact.value))
+                except (ValueError, ZeroDivisionError, OverflowError):
+                    pass
+            return None
+        if isinstance(fact, Step):
+            names = fact.unpack or (fact.name,)
+            if context == "unknown":
+                for n in names:
+                    w.env[n] = UNKNOWN
+                return None
+            value = w.ev(fact.expr)
+            if fact.unpack:
+                unpack(w.env, list(fact.unpack), value)
+                return None
+            if value.kind == "lit" and role_kind(fact.name) in _BUILT_ROLES:
+                # `K = Q.copy()`: the same array, now the stage its new name says
+                value = replace(value, name=role_kind(fact.name))
+            if value.kind == "unknown":
+                role = role_kind(fact.name)
+                if role in ("w_q", "w_k", "w_v") and isinstance(fact.expr, ast.Call):
+                    value = Sym("layer", name=role[-1])
+            w.env[fact.name] = value
+            if value.row is not None and role_kind(fact.name) == "q":
+                self.query_row = value.row
+            return None
+        if context == "unknown":
+            return None
+        return w.ev(fact.expr)
 
 
 def _is_softmax_def(fn: ast.FunctionDef) -> bool:
@@ -539,3 +204,165 @@ def _is_softmax_def(fn: ast.FunctionDef) -> bool:
         return True
     text = expr_text(fn)
     return "exp" in text and "sum" in text and "/" in text
+
+
+def _contexts(trees: Sequence[ast.Module | None]) -> dict[int, str]:
+    """Where each expression inside a compound statement is (by its ``id``): ``def`` (the
+    body of a module-level function, followed where it is called), ``unknown`` (a loop's
+    body, a branch the code does not decide), ``skip`` (the branch not taken). Expressions
+    at the top, in ``with``/``try`` bodies, decided branches and class bodies are not listed."""
+    out: dict[int, str] = {}
+    stack: list[tuple[ast.stmt, str, int]] = [
+        (s, "top", 0) for t in trees if t is not None for s in t.body
+    ]
+    while stack:
+        stmt, ctx, depth = stack.pop()
+        if depth > _MAX_NESTING:
+            continue
+        inner: list[tuple[list[ast.stmt], str]] = []
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+            inner.append((stmt.body, "def" if ctx == "top" else ctx))
+        elif isinstance(stmt, ast.ClassDef):
+            inner.append((stmt.body, ctx if ctx != "top" else "class"))
+        elif isinstance(stmt, ast.For | ast.AsyncFor | ast.While):
+            loop = ctx if ctx in ("def", "skip") else "unknown"
+            inner += [(stmt.body, loop), (stmt.orelse, loop)]
+        elif isinstance(stmt, ast.If):
+            decided = _decided(stmt.test)
+            if ctx in ("def", "skip", "unknown") or decided is None:
+                both = ctx if ctx in ("def", "skip") else "unknown"
+                inner += [(stmt.body, both), (stmt.orelse, both)]
+            else:
+                inner += [
+                    (stmt.body, ctx if decided else "skip"),
+                    (stmt.orelse, "skip" if decided else ctx),
+                ]
+        elif isinstance(stmt, ast.With | ast.AsyncWith):
+            inner.append((stmt.body, ctx))
+        elif isinstance(stmt, ast.Try):
+            inner += [(stmt.body, ctx), (stmt.finalbody, ctx)]
+            side = ctx if ctx in ("def", "skip") else "unknown"
+            inner += [(h.body, side) for h in stmt.handlers] + [(stmt.orelse, side)]
+        else:
+            if ctx not in ("top", "class"):
+                for node in ast.walk(stmt):
+                    out[id(node)] = ctx
+            continue
+        for body, c in inner:
+            stack.extend((s, c, depth + 1) for s in body)
+    return out
+
+
+def _decided(test: ast.expr) -> bool | None:
+    """Whether a condition the code writes is decided without running it: a constant
+    (``if 1:``) or ``__name__ == "__main__"``."""
+    if isinstance(test, ast.Constant):
+        return bool(test.value)
+    if (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and test.left.id == "__name__"
+    ):
+        return True
+    return None
+
+
+def _walk(
+    code: Sequence[tuple[int, Fact]],
+    trees: Sequence[ast.Module | None],
+    literal_roles: Mapping[int, str],
+    limits: Limits,
+    on_fact: Callable[[int, Fact, _Walk], None] | None = None,
+) -> tuple[_Walk, dict[int, Sym], dict[int, int], bool]:
+    walk = _Walk(trees, limits)
+    w = walk.w
+    out: dict[int, Sym] = {}
+    rows: dict[int, int] = {}
+    projections = False
+    by_statement: dict[int, list[Fact]] = {}
+    for index, fact in code:
+        by_statement.setdefault(index, []).append(fact)
+    inside: list[Shown] = []
+    for index, tree in enumerate(trees):
+        if tree is None:
+            continue
+        for stmt in ast.walk(tree):
+            if isinstance(stmt, ast.FunctionDef) and _is_softmax_def(stmt):
+                w.softmaxes.add(stmt.name)
+            elif isinstance(stmt, ast.Name | ast.Attribute) and not projections:
+                name = stmt.id if isinstance(stmt, ast.Name) else stmt.attr
+                projections = name in PROJECTION_NAMES.words or role_kind(name) in (
+                    "w_q",
+                    "w_k",
+                    "w_v",
+                )
+        for stmt in tree.body:
+            if isinstance(stmt, ast.FunctionDef):
+                w.functions[stmt.name] = stmt
+        for fact in by_statement.get(index, []):
+            if isinstance(fact, Shown) and walk.contexts.get(id(fact.expr)) == "def":
+                w.watched.add(id(fact.expr))
+                inside.append(fact)
+            value = walk.take(fact, literal_roles)
+            if on_fact is not None:
+                on_fact(index, fact, walk)
+            if isinstance(fact, Shown) and value is not None:
+                out[fact.at] = value
+            if isinstance(fact, Shown) and walk.query_row is not None:
+                rows[fact.at] = walk.query_row
+        for loop in (s for s in tree.body if isinstance(s, ast.For)):
+            w.reset()
+            try:
+                follow_loop(w, loop)
+            except (NotFollowedDeep, OutOfSteps, RecursionError):
+                pass
+    for fact in inside:
+        if id(fact.expr) in w.shown:
+            out[fact.at] = w.shown[id(fact.expr)]
+    return walk, out, rows, projections
+
+
+def flows(
+    code: Sequence[tuple[int, Fact]],
+    trees: Sequence[ast.Module | None],
+    literal_roles: Mapping[int, str],
+    limits: Limits = DEFAULT_LIMITS,
+) -> Flows:
+    """What each shown expression computes, by the offset where it is written.
+
+    ``code`` is the reading's Python facts (statement index, fact) in order; ``trees`` the
+    parsed statements (for loops and function definitions); ``literal_roles`` the stage the
+    name of each literal array says (by the offset of its ``[``).
+    """
+    _, out, rows, projections = _walk(code, trees, literal_roles, limits)
+    return Flows(out, rows, projections)
+
+
+def built_inputs(
+    code: Sequence[tuple[int, Fact]], trees: Sequence[ast.Module | None], limits: Limits
+) -> list[tuple[int, Built]]:
+    """The input arrays the code builds from constructors and exact operations, each with
+    the position of its :class:`Step` in ``code``: a name that says an input of attention
+    (``Q``, ``W_k``, ``inputs``) given a vector or matrix whose every entry is exact."""
+    found: list[tuple[int, Built]] = []
+    position = {id(f): k for k, (_, f) in enumerate(code)}
+
+    def seen(index: int, fact: Fact, walk: _Walk) -> None:
+        if not isinstance(fact, Step) or fact.unpack:
+            return
+        value = walk.w.env.get(fact.name)
+        if (
+            value is None
+            or value.kind != "array"
+            or value.array is None
+            or len(value.array.shape) not in (1, 2)
+            or value.array.size == 0
+            or role_kind(fact.name) not in _BUILT_ROLES
+        ):
+            return
+        b = Built(index, (fact.name,), fact.target_at, value.array)
+        found.append((position[id(fact)], b))
+        walk.w.env[fact.name] = Sym("lit", ref=b.at, name=role_kind(fact.name), array=b.value)
+
+    _walk(code, trees, {}, limits, seen)
+    return found

@@ -15,10 +15,13 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Final
 
+from symattn.config import DEFAULT_LIMITS
 from symattn.read.code import Statement, offset_of
 from symattn.read.notations import ARRAY_CALLS
+from symattn.read.symbolic.values import Array, NotFollowed, nested
 
 __all__ = ["Assigned", "Defined", "Shown", "Step", "facts_of", "expr_text"]
 
@@ -33,6 +36,8 @@ class Assigned:
     names: tuple[str, ...]
     at: int
     wrapper: str  # np.array, torch.tensor, ... or ""
+    #: its exact value (the literal's numbers, or what the code builds: ``np.eye(2) * 0.5``)
+    value: Array | None = None
 
 
 @dataclass(frozen=True)
@@ -57,11 +62,15 @@ class Shown:
 
 @dataclass(frozen=True)
 class Step:
-    """``name = expr`` (the dataflow); ``index`` is the statement's index in the reading."""
+    """``name = expr`` (the dataflow), ``name op= expr`` (as ``name = name op expr``), or
+    ``a, b = expr`` (``unpack`` holds the names); ``at`` is where ``expr`` is written and
+    ``target_at`` where the name is."""
 
     name: str
     expr: ast.expr
     at: int
+    unpack: tuple[str, ...] = ()
+    target_at: int = -1
 
 
 def expr_text(node: ast.AST) -> str:
@@ -102,6 +111,28 @@ def _literal_list(node: ast.expr, depth: int = 0) -> tuple[ast.List | ast.Tuple,
         if inner is not None:
             return inner[0], inner[1] + ".T"
     return None
+
+
+def _exact_list(node: ast.List | ast.Tuple) -> Array | None:
+    """The exact value of a literal list of numbers (None when it holds anything else)."""
+    try:
+        return nested(_values(node, 0), DEFAULT_LIMITS)
+    except NotFollowed:
+        return None
+
+
+def _values(node: ast.expr, depth: int) -> object:
+    if depth > 8:
+        raise NotFollowed("nested too deeply")
+    if isinstance(node, ast.List | ast.Tuple):
+        return [_values(e, depth + 1) for e in node.elts]
+    text = _number_text(node)
+    if text is None:
+        raise NotFollowed("not a number")
+    try:
+        return Fraction(text)
+    except (ValueError, OverflowError) as e:
+        raise NotFollowed(text) from e
 
 
 def _number_text(node: ast.expr) -> str | None:
@@ -149,15 +180,22 @@ def facts_of(st: Statement) -> Iterator[Assigned | Defined | Shown | Step]:
             names = [n for t in targets for n in target_names(t)]
             lit = _literal_list(value)
             if lit is not None and names:
-                yield Assigned(tuple(names), offset_of(st, lit[0]), lit[1])
+                at = offset_of(st, lit[0])
+                yield Assigned(tuple(names), at, lit[1], _exact_list(lit[0]))
                 continue
             num = _number_text(value)
             for n in names:
                 if num is not None:
                     yield Defined(n, num, offset_of(st, value))
                 elif len(names) == 1:
-                    yield Step(n, value, offset_of(st, value))
                     yield Defined(n, "", offset_of(st, value), value)
+            if num is None:
+                yield from _steps(st, list(targets), value)
+        elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
+            # `w /= w.sum(-1, keepdims=True)`: w = w / w.sum(-1, keepdims=True)
+            op = ast.BinOp(ast.Name(stmt.target.id, ast.Load()), stmt.op, stmt.value)
+            value = ast.copy_location(op, stmt.value)
+            yield Step(stmt.target.id, value, offset_of(st, stmt.value), (), offset_of(st, stmt))
         elif isinstance(stmt, ast.Expr):
             call = stmt.value
             if isinstance(call, ast.Call) and expr_text(call.func) == "print":
@@ -181,6 +219,17 @@ def facts_of(st: Statement) -> Iterator[Assigned | Defined | Shown | Step]:
                     num = _number_text(kw.value) if kw.arg else None
                     if kw.arg and num is not None:
                         yield Defined(kw.arg, num, offset_of(st, kw.value))
+
+
+def _steps(st: Statement, targets: list[ast.expr], value: ast.expr) -> Iterator[Step]:
+    """One step per target: ``Q = K = expr`` gives two, ``a, b = expr`` one that unpacks."""
+    for t in targets:
+        names = target_names(t)
+        if isinstance(t, ast.Tuple | ast.List):
+            if names and len(names) == len(t.elts):
+                yield Step("", value, offset_of(st, value), tuple(names), offset_of(st, t))
+        elif len(names) == 1:
+            yield Step(names[0], value, offset_of(st, value), (), offset_of(st, t))
 
 
 def _flat(body: list[ast.stmt], depth: int) -> Iterator[ast.stmt]:

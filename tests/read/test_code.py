@@ -56,3 +56,28 @@ def test_long_blocks_are_linear() -> None:
     start = time.process_time()
     assert len(statements(text, 0, len(text))) >= 1
     assert time.process_time() - start < 5
+
+
+def test_a_repl_transcript_is_code_and_printed_lines() -> None:
+    text = ">>> s = q @ k.T\n>>> s / 2\narray([[0.5, 0. ],\n       [0. , 0.5]])\n"
+    sts = statements(text, 0, len(text))
+    assert [(st.tree is not None, st.printed) for st in sts] == [
+        (True, False),
+        (True, False),
+        (False, True),
+    ]
+    assert sts[1].start == text.index("s / 2") - 4  # offsets kept: the prompt is blanked
+
+
+def test_a_notebook_out_prompt_is_printed() -> None:
+    text = "In [3]: w\nOut[3]: array([0.5, 0.5])\n"
+    sts = statements(text, 0, len(text))
+    assert [(st.tree is not None, st.printed) for st in sts] == [(True, False), (False, True)]
+
+
+def test_a_statement_nested_too_deeply_is_not_followed() -> None:
+    for n in (999, 3000):
+        text = "x = " + "-" * n + "1\ny = 2\n"
+        first, second = statements(text, 0, len(text))
+        assert first.deep and first.tree is None
+        assert second.tree is not None and not second.deep

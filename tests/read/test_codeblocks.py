@@ -40,3 +40,34 @@ def test_a_python_line_alone_stays_python() -> None:
     assert r.chains == [] and [p.how for p in r.grids] == ["code"]
     r = read_text("```python\nS = [0.12, 0.2]\n= [0.12, 0.2]\n```\n")
     assert [c.text for c in r.chains] == ["S = [0.12, 0.2] = [0.12, 0.2]"]
+
+
+def test_a_repl_printout_is_tied_to_its_expression() -> None:
+    text = (
+        "```python\n>>> Q = np.array([[1.0, 0.0], [0.0, 1.0]])\n>>> Q @ Q.T / 2\n"
+        "array([[0.5, 0. ],\n       [0. , 0.5]])\n```\n"
+    )
+    r = read_text(text)
+    (p,) = [p for p in r.grids if p.how == "output"]
+    assert p.grid.dims == (2, 2)
+    assert "Q @ Q.T / 2" in text[r.shown[p.grid.start].at :]
+
+
+def test_a_deep_statement_is_skipped_with_its_reason() -> None:
+    text = "```python\nx = " + "-" * 1000 + "1\nprint(x)\n```\n"
+    r = read_text(text)
+    assert [s.reason for s in r.skipped] == ["not followed (nested too deeply)"]
+
+
+def test_a_printout_after_its_expression_in_the_same_block_is_tied() -> None:
+    text = "```python\nQ @ K.T / 2\n[[0.5 0. ]\n [0.5 0.5]]\n```\n"
+    r = read_text(text)
+    (p,) = [p for p in r.grids if p.how == "output"]
+    assert r.shown[p.grid.start].at == text.index("Q @ K.T")
+
+
+def test_what_a_comment_states_ties_no_later_printout() -> None:
+    text = "```python\nk = np.dot(x, w)  # [[0, 1], [1, 0]]\n[[1 1]]\n```\n"
+    r = read_text(text)
+    (p,) = [p for p in r.grids if p.how == "output"]
+    assert p.grid.start not in r.shown

@@ -33,9 +33,10 @@ def derivation_of_printed(code: str) -> Derivation | None:
             None,
         ),
         (
+            # K's width is known exactly (X @ W_k is followed): 2
             "Q = X @ W_q\nK = X @ W_k\nS = Q @ K.T / K.shape[-1] ** 0.5\nprint(S)",
             "x",
-            "width",
+            "sqrt:2",
             False,
             None,
         ),
@@ -86,3 +87,130 @@ def test_loop_of_dot_products_is_the_scores_of_one_query() -> None:
     u = understood(text)
     (claim,) = [f for f in u.facts if f.derivation is not None]
     assert claim.derivation is not None and claim.derivation.row == 1
+
+
+BUILT = (
+    "```python\nimport torch\nQ = torch.eye(3) * 0.5\nK = torch.arange(9.0).reshape(3, 3) / 4\n"
+    "V = torch.ones(3, 2)\n"
+)
+
+
+def printed_derivations(code: str, printout: str) -> list[Derivation | None]:
+    u = understood(BUILT + code + "\n```\n\n```\n" + printout + "\n```\n")
+    return [f.derivation for f in u.facts if not f.given and f.dims]
+
+
+SQUARE = "[[0.3 0.3 0.4]\n [0.3 0.3 0.4]\n [0.3 0.3 0.4]]"
+ROW = "[0.3 0.3 0.4]"
+
+
+@pytest.mark.parametrize(
+    ("code", "printout", "scale", "causal", "row"),
+    [
+        # masking by multiplying with tril, renormalised by the row sums
+        (
+            "w = torch.softmax(Q @ K.T, dim=-1)\nw = w * torch.tril(torch.ones(3, 3))\n"
+            "w = w / w.sum(dim=-1, keepdim=True)\nprint(w)",
+            SQUARE,
+            "1",
+            True,
+            None,
+        ),
+        # masked_fill with the future keys (triu, diagonal=1), told from the mask's values
+        (
+            "mask = torch.triu(torch.ones(3, 3), diagonal=1).bool()\n"
+            "s = (Q @ K.T).masked_fill(mask, float('-inf'))\nprint(torch.softmax(s, dim=-1))",
+            SQUARE,
+            "1",
+            True,
+            None,
+        ),
+        # where(tril, scores, -inf)
+        (
+            "s = torch.where(torch.tril(torch.ones(3, 3)) == 1, Q @ K.T, -torch.inf)\n"
+            "print(torch.softmax(s / 2, dim=-1))",
+            SQUARE,
+            "frac:2",
+            True,
+            None,
+        ),
+        # a comprehension of softmax rows is the softmax of the whole
+        (
+            "S = Q @ K.T\nW = torch.stack([torch.softmax(S[i], dim=-1) for i in range(3)])\nprint(W)",
+            SQUARE,
+            "1",
+            False,
+            None,
+        ),
+        # broadcasting and .sum(dim=0): the weighted sum of the rows of V
+        (
+            "w = torch.softmax(Q[1] @ K.T, dim=-1)\nout = (w[:, None] * V).sum(dim=0)\nprint(out)",
+            "[0.5 0.5]",
+            "1",
+            False,
+            1,
+        ),
+        # the stable softmax written out
+        (
+            "s = Q @ K.T / 3 ** 0.5\ne = torch.exp(s - s.max(dim=-1, keepdim=True).values)\n"
+            "print(e / e.sum(dim=-1, keepdim=True))",
+            SQUARE,
+            "sqrt:3",
+            False,
+            None,
+        ),
+    ],
+)
+def test_followed(code: str, printout: str, scale: str, causal: bool, row: int | None) -> None:
+    (d,) = printed_derivations(code, printout)
+    assert d is not None and d.start == "qkv"
+    assert (d.scale, d.causal, d.row) == (scale, causal, row)
+
+
+def test_a_mask_of_the_past_is_not_causal() -> None:
+    """``masked_fill(tril, -inf)`` hides the past, not the future: not a causal mask."""
+    code = (
+        "mask = torch.tril(torch.ones(3, 3)).bool()\n"
+        "s = (Q @ K.T).masked_fill(mask, float('-inf'))\nprint(torch.softmax(s, dim=-1))"
+    )
+    assert printed_derivations(code, SQUARE) == [None]
+
+
+def test_a_loop_with_a_data_dependent_branch_is_unknown() -> None:
+    code = (
+        "s = Q @ K.T\nfor i in range(3):\n    if s[i].max() > 1:\n        s = s / 2\n"
+        "print(torch.softmax(s, dim=-1))"
+    )
+    assert printed_derivations(code, SQUARE) == [None]
+
+
+def test_a_decided_branch_is_followed() -> None:
+    code = "if __name__ == '__main__':\n    print(torch.softmax(Q @ K.T, dim=-1))"
+    (d,) = printed_derivations(code, SQUARE)
+    assert d is not None and d.scale == "1"
+
+
+def test_arrays_the_code_builds_are_inputs() -> None:
+    u = understood(
+        BUILT + "print(torch.softmax(Q @ K.T, dim=-1))\n```\n\n```\n" + SQUARE + "\n```\n"
+    )
+    given = {f.name: f for f in u.facts if f.given}
+    assert {"Q", "K", "V"} <= set(given)
+    assert [s.written.text for s in given["K"].spots if s is not None][:3] == ["0", "0.25", "0.5"]
+    assert given["Q"].dims == (3, 3) and given["V"].dims == (3, 2)
+
+
+def test_a_deep_expression_is_not_followed_alone() -> None:
+    deep = "x = " + "-" * 3000 + "1\n"
+    u = understood(
+        BUILT + deep + "print(torch.softmax(Q @ K.T, dim=-1))\n```\n\n```\n" + SQUARE + "\n```\n"
+    )
+    assert [s.reason for s in u.reading.skipped] == ["not followed (nested too deeply)"]
+    (d,) = [f.derivation for f in u.facts if not f.given and f.dims]
+    assert d is not None
+
+
+def test_a_comprehension_of_dot_products_is_printed_as_scores() -> None:
+    code = "q = Q[1]\nscores = torch.tensor([q @ k for k in K])\nprint(scores)"
+    (d,) = printed_derivations(code, "[0.3 0.3 0.4]")
+    assert d is not None and d.start == "qkv" and d.row == 1

@@ -1,0 +1,42 @@
+"""Tests of symattn.read.symbolic.loops: loops recognised by their shape."""
+
+from __future__ import annotations
+
+import ast
+
+from symattn.config import DEFAULT_LIMITS
+from symattn.read.symbolic.functions import Runner
+from symattn.read.symbolic.loops import follow_loop
+from symattn.read.symbolic.sym import Sym
+
+from .helpers import lit
+
+
+def run(loop: str, **env: Sym) -> Runner:
+    r = Runner(DEFAULT_LIMITS)
+    r.env.update(env)
+    (node,) = ast.parse(loop).body
+    assert isinstance(node, ast.For)
+    follow_loop(r, node)
+    return r
+
+
+def test_a_loop_of_dot_products_is_the_scores_of_one_query() -> None:
+    x = lit("x", 1)
+    r = run(
+        "for i, x_i in enumerate(X):\n    s[i] = torch.dot(x_i, q)",
+        X=x,
+        q=Sym("lit", ref=1, name="x", row=1),
+    )
+    assert r.env["s"].kind == "scores" and r.env["s"].row == 1
+
+
+def test_a_weighted_sum_is_the_output() -> None:
+    w = Sym("weights", (Sym("scores", (lit("q", 1), lit("x", 2))),), row=0, scale="1")
+    r = run("for i, x_i in enumerate(X):\n    c += w[i] * x_i", X=lit("x", 2), w=w)
+    assert r.env["c"].kind == "output"
+
+
+def test_any_other_loop_assigns_nothing() -> None:
+    r = run("for i in range(3):\n    s = s * 2", s=lit("x", 1))
+    assert r.env["s"] == lit("x", 1)
