@@ -22,6 +22,7 @@ from symattn.fast.problem import (
     exact_values,
     prepare,
 )
+from symattn.numbers.interop import FloatReading, float_reading
 
 __all__ = [
     "FixedExps",
@@ -47,7 +48,8 @@ def attention_enclose(
     enable_gqa: bool = False,
     *,
     digits: int = 50,
-    exact_float: bool = True,
+    read_floats: str | FloatReading | None = None,
+    exact_float: bool | None = None,
     progress: Progress | None = None,
     limits: Limits = DEFAULT_LIMITS,
 ) -> np.ndarray:
@@ -57,7 +59,8 @@ def attention_enclose(
     value of a head; ``P V`` and the row sums are Arb matrix products (``arb_mat``).
     Every ball contains the true value; precision doubles until all are narrow enough.
     """
-    p = prepare(query, key, value, attn_mask, is_causal, scale, enable_gqa, exact_float, limits)
+    floats = float_reading(read_floats, exact_float)
+    p = prepare(query, key, value, attn_mask, is_causal, scale, enable_gqa, floats, limits)
     return enclose_problem(p, digits, progress, limits)
 
 
