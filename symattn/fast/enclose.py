@@ -4,6 +4,7 @@ output built on them."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, TypeVar
@@ -77,7 +78,7 @@ def enclose_problem(
     for count, b in enumerate(batches, 1):
         masked = p.masked[b] if p.masked is not None else None
         if binary_inputs(p):
-            out[b] = _enclose_binary(p, b, masked, prec, target, limits)
+            out[b] = _enclose_binary(p, b, masked, binary_bits(p, b, digits), target, limits)
             if progress is not None:
                 progress(count, len(batches))
             continue
@@ -107,6 +108,22 @@ def binary_inputs(p: Problem) -> bool:
     """Whether Q and K are binary floats: their exact scores have many distinct values, and
     are taken by Arb matrix products rather than as integers (:func:`_enclose_binary`)."""
     return p.q.source.floats is not None and p.k.source.floats is not None
+
+
+def binary_bits(p: Problem, b: tuple[int, ...], digits: int) -> int:
+    """The first working precision of :func:`_enclose_binary`: the bits of ``10**-digits / 2``,
+    of the largest ``|V|`` and of the number of keys, and guard bits (Arb's error bounds
+    grow with them: at n = 1024 the balls come out 2**-174 wide at 176 bits; too few bits
+    only costs a second pass at twice the precision, never a wrong ball)."""
+    vx = p.v.source.batch(b)
+    if vx.floats is not None:
+        vmax = float(np.abs(vx.floats).max(initial=0.0))
+    else:
+        ints, unit = vx.at((slice(None), slice(None)))
+        vmax = float(max((abs(int(i)) for i in ints.reshape(-1).tolist()), default=0) * unit)
+    vbits = max(int(np.frexp(vmax)[1]), 0) if vmax > 0 else 0
+    keys = max(p.k.shape[-2], 2).bit_length()
+    return math.ceil(digits * math.log2(10)) + 1 + vbits + keys // 2 + 4
 
 
 def arb_matrix(x: Exact) -> flint.arb_mat:
