@@ -46,6 +46,12 @@ Then the summary a reviewer would count (issue 19), per corpus part and language
 A text of a first-contact round keeps ``round = "<date>"`` and ``first_contact = "<commit>"``
 in its expect file when it joins ``dev/``; ``--round`` picks those texts out again.
 
+    python benchmarks/audit_corpus.py --scaling  # the growth exponent on joined texts
+
+``--scaling`` audits the first 1, 2, 4, … corpus texts (in name order) joined into one
+document, and all of them, and prints the CPU time of each with the growth exponent (the
+least-squares slope of log time over log characters; 1 is linear).
+
 At the end it times a real 100 KB post (five corpus texts and prose; issue 12: "audit of a
 100 KB post stays under 1 s"): CPU and wall time, medians of five runs after a warm-up, with
 the load average.
@@ -54,6 +60,7 @@ the load average.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
 import statistics
@@ -445,6 +452,61 @@ def time_post(post: str, what: str, runs: int = 5) -> str:
     )
 
 
+def joined(count: int) -> str:
+    """The first ``count`` corpus texts (in name order) as one document, each under a heading."""
+    paths = sorted(TEXTS.glob("*.md"))[:count]
+    return "\n\n".join(f"# {p.stem}\n\n" + p.read_text(encoding="utf-8") for p in paths)
+
+
+def growth_exponent(sizes: list[int], times: list[float]) -> float:
+    """The least-squares slope of ``log time`` over ``log size``."""
+    xs = [math.log(s) for s in sizes]
+    ys = [math.log(max(t, 1e-6)) for t in times]
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    sxx = sum((x - mx) ** 2 for x in xs)
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sxx
+
+
+def audit_cpu(text: str, runs: int = 1) -> float:
+    """The median CPU time of auditing ``text`` (seconds)."""
+    times = []
+    for _ in range(runs):
+        c = time.process_time()
+        audit(text, path="joined.md")
+        times.append(time.process_time() - c)
+    return statistics.median(times)
+
+
+def scaling(start: int = 1, runs: int = 1) -> float:
+    """Audit ``start``, ``2 start``, … corpus texts joined, and all; print each time and the
+    growth exponent (returned)."""
+    total = len(list(TEXTS.glob("*.md")))
+    counts, n = [], start
+    while n < total:
+        counts.append(n)
+        n *= 2
+    counts.append(total)
+    sizes, times = [], []
+    audit(joined(1), path="joined.md")  # warm-up: imports and caches
+    print("| texts | characters | audit CPU |\n|---:|---:|---:|")
+    for count in counts:
+        text = joined(count)
+        sizes.append(len(text))
+        times.append(audit_cpu(text, runs))
+        print(f"| {count} | {len(text)} | {times[-1]:.2f} s |")
+    one_by_one = sum(
+        audit_cpu(f"# {p.stem}\n\n" + p.read_text(encoding="utf-8"))
+        for p in sorted(TEXTS.glob("*.md"))
+    )
+    exponent = growth_exponent(sizes, times)
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(
+        f"\ngrowth exponent {exponent:.2f} (1 is linear); all {total} texts one by one: "
+        f"{one_by_one:.2f} s CPU; load average {load}"
+    )
+    return exponent
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--misses", action="store_true", help="list missed errors and accusations")
@@ -453,7 +515,13 @@ def main(argv: list[str] | None = None) -> int:
         "--corpus", default="all", help="dev, fresh, all (default) or a folder of texts"
     )
     ap.add_argument("--round", default="", help="only the texts of this first-contact round")
+    ap.add_argument(
+        "--scaling", action="store_true", help="the growth exponent of audit on joined texts"
+    )
     args = ap.parse_args(argv)
+    if args.scaling:
+        scaling()
+        return 0
     for part, folder in parts_of(args.corpus):
         paths = sorted(
             p

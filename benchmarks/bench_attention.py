@@ -44,6 +44,15 @@ from typing import Any  # noqa: E402
 
 import numpy as np  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from baselines import (  # noqa: E402
+    accuracy,
+    longdouble_attention,
+    mpmath_attention,
+    plain_flint,
+    wrong_balls,
+)
+
 ROOT = Path(__file__).resolve().parent.parent
 KINDS = (
     "two decimals",
@@ -56,6 +65,7 @@ KINDS = (
     "zero columns",
 )
 SAMPLE = 48  # entries checked against the 300-bit reference
+MPMATH_N = 32  # mpmath runs at this n only; its time is scaled by (n / MPMATH_N)**2
 
 
 # --------------------------------------------------------------------------- inputs
@@ -76,7 +86,7 @@ def make(kind: str, n: int, d: int, batch: tuple[int, ...] = ()) -> dict[str, An
     def normal(dtype: Any = np.float32, s: float = 1.0) -> np.ndarray:
         return (rng.standard_normal(shape) * s).astype(dtype)
 
-    case: dict[str, Any] = {"kw": {}, "exact_float": True}
+    case: dict[str, Any] = {"kw": {}, "exact_float": True, "kind": kind}
     if kind == "two decimals":
         case["x"] = [np.round(rng.uniform(-1, 1, shape), 2) for _ in range(3)]
         case["exact_float"] = False
@@ -270,11 +280,49 @@ def one_kind(kind: str, n: int, d: int, runs: int) -> dict[str, Any]:
     res["api_equal"] = bool(np.array_equal(symattn_api(case).to_numpy(), values))
     cells = sample(values.shape, SAMPLE)
     refs = reference(case, cells)
-    res["ulp_symattn"] = ulps(values, cells, refs)
-    res["ulp_numpy"] = ulps(numpy_attention(q, k, v, **kw), cells, refs)
+    res["ulp_symattn"], res["wrong_symattn"] = accuracy(values, cells, refs)
+    res["ulp_numpy"], res["wrong_numpy"] = accuracy(numpy_attention(q, k, v, **kw), cells, refs)
     if torch_run is not None:
-        res["ulp_torch"] = ulps(torch_run(q, k, v, **kw), cells, refs)
+        res["ulp_torch"], res["wrong_torch"] = accuracy(torch_run(q, k, v, **kw), cells, refs)
+    res["longdouble"] = cpu(lambda: longdouble_attention(q, k, v, **kw), max(runs, 3))
+    res["ulp_longdouble"], res["wrong_longdouble"] = accuracy(
+        longdouble_attention(q, k, v, **kw), cells, refs
+    )
+    baselines(case, res, cells, refs, n, d)
     return res
+
+
+def baselines(
+    case: dict[str, Any],
+    res: dict[str, Any],
+    cells: list[tuple[int, ...]],
+    refs: list[Any],
+    n: int,
+    d: int,
+) -> None:
+    """Certified 50 digits by symattn and by the plain python-flint anchor (one run each),
+    and mpmath at 50 digits at n = MPMATH_N, its time scaled by n**2 d."""
+    from symattn.fast import attention_enclose
+
+    q, k, v = case["x"]
+    kw, decimal = case["kw"], not case["exact_float"]
+    t0 = time.process_time()
+    balls = attention_enclose(q, k, v, digits=50, exact_float=case["exact_float"], **kw)
+    res["enclose50"] = time.process_time() - t0
+    res["wrong_enclose"] = wrong_balls(balls, cells, refs)
+    t0 = time.process_time()
+    anchor = plain_flint(q, k, v, 50, decimal=decimal, **kw)
+    res["flint50"] = time.process_time() - t0
+    res["wrong_flint"] = wrong_balls(anchor, cells, refs)
+    small = make(case["kind"], MPMATH_N, d)
+    qs, ks, vs = small["x"]
+    t0 = time.process_time()
+    mp = mpmath_attention(qs, ks, vs, 50, decimal=decimal, **small["kw"])
+    res["mpmath50"] = (time.process_time() - t0) * (n / MPMATH_N) ** 2
+    small_cells = sample((MPMATH_N, vs.shape[-1]), 16)
+    res["ulp_mpmath"], res["wrong_mpmath"] = accuracy(
+        mp, small_cells, reference(small, small_cells)
+    )
 
 
 def _flint_50(q: np.ndarray, k: np.ndarray, v: np.ndarray) -> Any:
@@ -364,6 +412,13 @@ def _u(x: float | None) -> str:
     return "—" if x is None else ("inf" if math.isinf(x) else f"{x:.3g}")
 
 
+def _acc(r: dict[str, Any], key: str) -> str:
+    """``max ulp / wrong entries`` of one method."""
+    if r.get(f"ulp_{key}") is None:
+        return "—"
+    return f"{_u(r[f'ulp_{key}'])} / {r[f'wrong_{key}']}"
+
+
 def report(
     kinds: list[dict[str, Any]],
     cert: dict | None,
@@ -392,6 +447,36 @@ def report(
         "correctly rounded. 'left open': entries the proved bound did not decide (decided "
         "structurally or refined in Arb)."
     )
+    lines += [
+        "",
+        f"### Certified digits and high-precision baselines, per input (n = {n}, d = {d})",
+        "",
+        "| input | attention_enclose(50) | × numpy | plain flint 50 d (anchor) | symattn / anchor "
+        f"| mpmath 50 d (n = {MPMATH_N}, × (n/{MPMATH_N})²) | numpy longdouble | × numpy |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for r in kinds:
+        lines.append(
+            f"| {r['kind']} | {_t(r['enclose50'])} | {_ratio(r['enclose50'], r['numpy'])} | "
+            f"{_t(r['flint50'])} | {_ratio(r['enclose50'], r['flint50'])} | "
+            f"{_t(r['mpmath50'])} | {_t(r['longdouble'])} | {_ratio(r['longdouble'], r['numpy'])} |"
+        )
+    lines += [
+        "",
+        f"Accuracy on the {SAMPLE} sampled entries (max ulp / entries more than half an ulp off; "
+        "certified balls: wrong = the ball misses the 300-bit reference; mpmath on 16 entries "
+        "of its own n):",
+        "",
+        "| input | symattn float64 | numpy f64 | torch f64 | numpy longdouble | mpmath 50 d | "
+        "attention_enclose wrong | anchor wrong |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for r in kinds:
+        lines.append(
+            f"| {r['kind']} | {_acc(r, 'symattn')} | {_acc(r, 'numpy')} | {_acc(r, 'torch')} | "
+            f"{_acc(r, 'longdouble')} | {_acc(r, 'mpmath')} | {r['wrong_enclose']} | "
+            f"{r['wrong_flint']} |"
+        )
     if cert is not None:
         np_t = cert["numpy"]
         lines += [
@@ -435,7 +520,7 @@ def report(
 
 
 def goals(kinds: list[dict[str, Any]], cert: dict | None, bigres: dict | None) -> str:
-    out = ["### Goals (issue 14)", ""]
+    out = ["### Goals (issues 14 and 23)", ""]
 
     def mark(ok: bool) -> str:
         return "met" if ok else "MISSED"
@@ -445,6 +530,24 @@ def goals(kinds: list[dict[str, Any]], cert: dict | None, bigres: dict | None) -
         out.append(
             f"- correctly rounded float64, {r['kind']}: {x:.3g}× numpy (≤ 10×): {mark(x <= 10)}"
         )
+    for r in kinds:
+        bound = {"float32 normal": 6, "float64 normal": 8}.get(r["kind"])
+        if bound is not None:
+            x = r["f64"] / r["numpy"]
+            out.append(
+                f"- issue 23, float64 path, {r['kind']}: {x:.3g}× numpy (≤ {bound}×): {mark(x <= bound)}"
+            )
+    for r in kinds:
+        if r["kind"] in ("float32 normal", "float64 normal"):
+            x, y = r["enclose50"] / r["numpy"], r["enclose50"] / r["flint50"]
+            out.append(
+                f"- issue 23, attention_enclose(50), {r['kind']}: {x:.3g}× numpy (≤ 60×): "
+                f"{mark(x <= 60)}; {y:.2g}× the plain flint anchor (≤ 0.5×): {mark(y <= 0.5)}"
+            )
+    wrong = sum(r["wrong_enclose"] + r["wrong_symattn"] for r in kinds)
+    out.append(
+        f"- wrong certified or correctly rounded values of symattn: {wrong} (0): {mark(wrong == 0)}"
+    )
     plain = {r["kind"]: r for r in kinds}.get("float32 normal")
     if plain:
         for r in kinds:

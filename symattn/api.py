@@ -86,15 +86,19 @@ def scaled_dot_product_attention(
     scale: Any = None,
     enable_gqa: bool = False,
     *,
-    exact_float: bool = False,
+    read_floats: str | None = None,
+    exact_float: bool | None = None,
     query_labels: Any = None,
     key_labels: Any = None,
     limits: Limits = DEFAULT_LIMITS,
 ) -> AttentionResult:
     """Exact ``softmax(Q K^T * scale + mask) V``, mirroring torch's function of this name.
 
-    Floats are read through their shortest repr (``0.1`` is 1/10) unless ``exact_float``.
-    ``scale`` may be a number or a :class:`~symattn.exact.Surd` such as ``inv_sqrt(2)``.
+    ``read_floats="auto"`` (the default) reads numpy float arrays and torch tensors as their
+    exact binary values and Python floats, strings and lists through their shortest repr
+    (``0.1`` is 1/10), per argument; ``"binary"`` or ``"shortest"`` chooses for every
+    argument (``exact_float=True``/``False`` is the older spelling). ``scale`` may be a number or a
+    :class:`~symattn.exact.Surd` such as ``inv_sqrt(2)``.
     """
     return AttentionResult.of(
         engine.scaled_dot_product_attention(
@@ -106,6 +110,7 @@ def scaled_dot_product_attention(
             is_causal,
             scale,
             enable_gqa,
+            read_floats=read_floats,
             exact_float=exact_float,
             query_labels=query_labels,
             key_labels=key_labels,
@@ -118,7 +123,7 @@ def self_attention(x: Any, w_q: Any, w_k: Any, w_v: Any, **kw: Any) -> Attention
     """Self-attention from embeddings: ``Q = X W_Q``, ``K = X W_K``, ``V = X W_V``, then attention.
 
     Keywords as in :func:`symattn.engine.self_attention` (``attn_mask``, ``is_causal``,
-    ``scale``, ``labels``, ``exact_float``, ``limits``).
+    ``scale``, ``labels``, ``read_floats``, ``limits``).
     """
     return AttentionResult.of(engine.self_attention(x, w_q, w_k, w_v, **kw))
 

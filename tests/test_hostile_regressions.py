@@ -83,3 +83,70 @@ def test_issue24_row19_check_names_entries_from_0(capsys: pytest.CaptureFixture[
     out = capsys.readouterr().out
     assert " output[它,0] claimed 0.031," in out  # the first output component
     assert "output[它,2]" not in out  # (the output is 2 wide: entries 0 and 1)
+
+
+# issue 24, row 13: a float subclass was read through its own repr(): a repr of "3.0" computed
+# as 3, "nonsense" raised a bare ValueError, "1e999999" skipped the exponent limit and hung.
+@pytest.mark.parametrize("shown", ["3.0", "nonsense", "1e999999"])
+def test_float_subclass_is_read_by_its_own_value(shown: str) -> None:
+    from fractions import Fraction
+
+    import symattn
+    from symattn.numbers import as_written, to_fraction
+
+    class Lying(float):
+        def __repr__(self) -> str:
+            return shown
+
+        __str__ = __repr__
+
+    x = Lying(0.5)
+    assert to_fraction(x) == Fraction(1, 2)
+    assert to_fraction(Lying(0.1)) == Fraction(1, 10)  # its own shortest repr, limits applied
+    assert to_fraction(Lying(0.1), exact_float=True) == Fraction(0.1)
+    assert as_written(x).value == Fraction(1, 2)
+    r = symattn.scaled_dot_product_attention([[x]], [[Lying(2.0)]], [[x]])
+    assert r.query.exact()[0, 0] == Fraction(1, 2)
+    assert r.output.exact()[0, 0] == Fraction(1, 2)
+
+
+# issue 24, row 14: a numpy masked array's mask was dropped in silence.
+def test_masked_array_is_refused_not_unmasked() -> None:
+    import numpy as np
+
+    import symattn
+    from symattn.errors import InputError
+    from symattn.fast import attention_float64
+
+    q = np.ma.masked_array([[1.0, 2.0], [3.0, 4.0]], mask=[[False, True], [False, False]])
+    plain = np.ones((2, 2))
+    for call in (symattn.scaled_dot_product_attention, attention_float64):
+        with pytest.raises(InputError, match="Q is a numpy masked array"):
+            call(q, plain, plain)
+        with pytest.raises(InputError, match="attn_mask is a numpy masked array"):
+            call(plain, plain, plain, attn_mask=np.ma.masked_array(np.zeros((2, 2)), mask=q.mask))
+        bool_mask = np.ma.masked_array(np.ones((2, 2), dtype=bool), mask=q.mask)
+        with pytest.raises(InputError, match="attn_mask is a numpy masked array"):
+            call(plain, plain, plain, attn_mask=bool_mask)
+
+
+# issue 24, row 15: np.matrix inputs gave a TypeError traceback when the output was evaluated.
+@pytest.mark.filterwarnings("ignore::PendingDeprecationWarning")
+def test_matrix_inputs_are_read_as_arrays() -> None:
+    import numpy as np
+
+    import symattn
+    from symattn.fast import attention_float64
+
+    q = np.matrix([[1.0, 0.0], [0.5, 2.0]])
+    v = np.matrix([[1.0, 2.0], [3.0, 4.0]])
+    mask = np.matrix([[True, False], [True, True]])
+    r = symattn.scaled_dot_product_attention(q, q, v, attn_mask=mask)
+    want = symattn.scaled_dot_product_attention(
+        np.asarray(q), np.asarray(q), np.asarray(v), attn_mask=np.asarray(mask)
+    )
+    assert r.to_numpy().tolist() == want.to_numpy().tolist()
+    assert [str(x) for x in r.evalf(5).reshape(-1)] == [str(x) for x in want.evalf(5).reshape(-1)]
+    assert type(r.to_numpy()) is np.ndarray
+    got = attention_float64(q, q, v, attn_mask=mask)
+    assert got.tolist() == want.to_numpy().tolist()

@@ -6,6 +6,9 @@ or additive masks (``-inf`` allowed) broadcast to ``(..., L, S)``; ``is_causal``
 top-left lower triangle; the default scale is ``1/sqrt(E)``; grouped-query attention
 repeats key/value heads like ``repeat_interleave``. A row whose keys are all masked gives
 zeros, as torch 2.5+ does (its safe softmax); the trace records those rows.
+
+Every entry point takes ``read_floats`` (``"auto"``, ``"binary"``, ``"shortest"``; see
+:func:`scaled_dot_product_attention`) and its older alias ``exact_float``.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from symattn.engine.result import AttentionResult
 from symattn.engine.trace import Step, Trace
 from symattn.errors import InputError, ShapeError
 from symattn.exact import MatMulTensor, ReshapeTensor, ScaledIntTensor
+from symattn.numbers.interop import FloatReading
 
 # --------------------------------------------------------------------------- public API
 
@@ -46,19 +50,25 @@ def scaled_dot_product_attention(
     scale: Any = None,
     enable_gqa: bool = False,
     *,
-    exact_float: bool = False,
+    read_floats: str | FloatReading | None = None,
+    exact_float: bool | None = None,
     query_labels: Any = None,
     key_labels: Any = None,
     limits: Limits = DEFAULT_LIMITS,
 ) -> AttentionResult:
     """Exact ``softmax(Q K^T * scale + mask) V``, mirroring torch's function of this name.
 
-    Floats are read through their shortest repr (``0.1`` is 1/10) unless ``exact_float``.
-    ``scale`` may be a number or a :class:`~symattn.exact.Surd` such as ``inv_sqrt(2)``.
+    ``read_floats`` says how binary floats are read: ``"auto"`` (the default) reads numpy
+    float arrays and scalars and torch tensors as their exact binary values (what a kernel
+    computed on) and Python floats, strings and lists through their shortest repr (``0.1``
+    is 1/10), per argument; ``"binary"`` or ``"shortest"`` reads every argument so
+    (``exact_float=True``/``False``: the older spelling). Each input step of the trace
+    records the reading it used (``floats``). ``scale`` may be a number or a
+    :class:`~symattn.exact.Surd` such as ``inv_sqrt(2)``.
     """
     if dropout_p != 0:
         raise InputError(f"dropout_p={dropout_p!r}: an exact result has no dropout; use 0.0")
-    opts = Options(exact_float, limits)
+    opts = Options.of(read_floats, exact_float, limits)
     trace = Trace()
     q = input_step(trace, "Q", query, opts)
     k = input_step(trace, "K", key, opts)
@@ -86,7 +96,8 @@ def attention_from_scores(
     *,
     d_k: Any = None,
     scaled: bool = False,
-    exact_float: bool = False,
+    read_floats: str | FloatReading | None = None,
+    exact_float: bool | None = None,
     query_labels: Any = None,
     key_labels: Any = None,
     limits: Limits = DEFAULT_LIMITS,
@@ -98,7 +109,7 @@ def attention_from_scores(
     without Q and K the width of the keys is unknown. With ``scaled=True`` the given matrix
     already holds the scaled scores (the exponents of ``e``) and neither may be given.
     """
-    opts = Options(exact_float, limits)
+    opts = Options.of(read_floats, exact_float, limits)
     trace = Trace()
     if scaled and (d_k is not None or scale is not None):
         raise InputError("scaled=True: the scores are already scaled; give no d_k or scale")
@@ -151,11 +162,12 @@ def self_attention(
     is_causal: bool = False,
     scale: Any = None,
     labels: Any = None,
-    exact_float: bool = False,
+    read_floats: str | FloatReading | None = None,
+    exact_float: bool | None = None,
     limits: Limits = DEFAULT_LIMITS,
 ) -> AttentionResult:
     """Self-attention from embeddings: ``Q = X W_Q``, ``K = X W_K``, ``V = X W_V``, then attend."""
-    opts = Options(exact_float, limits)
+    opts = Options.of(read_floats, exact_float, limits)
     trace = Trace()
     q, k, v = _projections(trace, None, x, w_q, w_k, w_v, opts)
     attend(
@@ -184,12 +196,13 @@ def cross_attention(
     scale: Any = None,
     query_labels: Any = None,
     key_labels: Any = None,
-    exact_float: bool = False,
+    read_floats: str | FloatReading | None = None,
+    exact_float: bool | None = None,
     limits: Limits = DEFAULT_LIMITS,
 ) -> AttentionResult:
     """Cross-attention: queries from one sequence (``Q = X_q W_Q``), keys and values from
     another (``K = X W_K``, ``V = X W_V``), as in an encoder-decoder's second attention."""
-    opts = Options(exact_float, limits)
+    opts = Options.of(read_floats, exact_float, limits)
     trace = Trace()
     q, k, v = _projections(trace, x_q, x, w_q, w_k, w_v, opts)
     attend(
@@ -237,7 +250,8 @@ def multi_head_attention(
     scale: Any = None,
     labels: Any = None,
     query_labels: Any = None,
-    exact_float: bool = False,
+    read_floats: str | FloatReading | None = None,
+    exact_float: bool | None = None,
     limits: Limits = DEFAULT_LIMITS,
 ) -> AttentionResult:
     """Multi-head attention: project, split into heads, attend per head, concat, ``W_O``.
@@ -247,7 +261,7 @@ def multi_head_attention(
     """
     if not positive_int(num_heads):
         raise InputError(f"num_heads must be a positive integer, got {num_heads!r}")
-    opts = Options(exact_float, limits)
+    opts = Options.of(read_floats, exact_float, limits)
     trace = Trace()
     projected = _projections(trace, x_q, x, w_q, w_k, w_v, opts)
     heads = [_split_heads(trace, p, num_heads) for p in projected]

@@ -37,14 +37,39 @@ from symattn.exact import (
 from symattn.fast import KERNELS
 from symattn.numbers import from_torch, is_torch, to_fraction
 from symattn.numbers.arrays import ExactArray, read_array
+from symattn.numbers.interop import (
+    FloatReading,
+    float_reading,
+    holds_floats,
+    plain_array,
+    reads_binary,
+)
 
 
 @dataclass(frozen=True)
 class Options:
-    """How inputs are read: floats exactly or through their repr, and the limits."""
+    """How inputs are read: binary floats by their exact values or through their shortest
+    repr (per argument, see :class:`~symattn.numbers.FloatReading`), and the limits."""
 
-    exact_float: bool
+    floats: FloatReading
     limits: Limits
+
+    @classmethod
+    def of(cls, read_floats: object, exact_float: object, limits: Limits) -> Options:
+        """The options of an entry point's keywords (``exact_float``: the older alias)."""
+        return cls(float_reading(read_floats, exact_float), limits)
+
+    def binary(self, x: object) -> bool:
+        """Whether the floats of the argument ``x`` are read as their binary values."""
+        return reads_binary(x, self.floats)
+
+    def recorded(self, x: object) -> dict[str, str]:
+        """The ``floats`` attribute of an input step: how its floats were read (none: no
+        floats)."""
+        if not holds_floats(x):
+            return {}
+        reading = FloatReading.BINARY if self.binary(x) else FloatReading.SHORTEST
+        return {"floats": reading.value}
 
 
 # --------------------------------------------------------------------------- inputs
@@ -60,13 +85,14 @@ def exact_tensor(values: ExactArray) -> BinaryTensor | ScaledIntTensor:
 
 
 def input_step(trace: Trace, name: str, x: Any, opts: Options, *, min_ndim: int = 2) -> Step:
-    values = read_array(x, exact_float=opts.exact_float, what=name, limits=opts.limits)
+    binary = opts.binary(x)
+    values = read_array(x, exact_float=binary, what=name, limits=opts.limits)
     if len(values.shape) < min_ndim:
         raise ShapeError(
             f"{name} must have at least {min_ndim} dimensions, got shape {values.shape}"
         )
     opts.limits.check_elements(values.shape, name)
-    return trace.append("input", name, (), exact_tensor(values))
+    return trace.append("input", name, (), exact_tensor(values), **opts.recorded(x))
 
 
 def positive_int(n: object) -> bool:
@@ -84,24 +110,26 @@ def _is_boolean(x: Any) -> bool:
 
 
 def _mask_input(trace: Trace, mask: Any, opts: Options) -> Step:
+    binary, given = opts.binary(mask), mask
     if is_torch(mask):
         mask = from_torch(mask)
+    mask = plain_array(mask, "attn_mask")
     if _is_boolean(mask):
         arr = np.array(mask, dtype=bool)
         arr.flags.writeable = False
         return trace.append("input", "attn_mask", (), arr, kind="boolean")
     values = read_array(
-        mask, exact_float=opts.exact_float, allow_neg_inf=True, what="attn_mask", limits=opts.limits
+        mask, exact_float=binary, allow_neg_inf=True, what="attn_mask", limits=opts.limits
     )
     masked = values.neg_inf if values.neg_inf is not None else np.zeros(values.shape, bool)
     # minus infinity holds 0 in ``values``: the mask is ``add`` where not ``masked``
     value = LinearSurdTensor(exact_tensor(values), Surd(Fraction(1)), masked)
-    return trace.append("input", "attn_mask", (), value, kind="additive")
+    return trace.append("input", "attn_mask", (), value, kind="additive", **opts.recorded(given))
 
 
 def positive_fraction(x: Any, what: str, opts: Options) -> Fraction:
     """``x`` read exactly; an error unless it is positive."""
-    f = to_fraction(x, exact_float=opts.exact_float, what=what, limits=opts.limits)
+    f = to_fraction(x, exact_float=opts.binary(x), what=what, limits=opts.limits)
     if f <= 0:
         raise InputError(f"{what} must be positive, got {f}")
     return f
@@ -109,21 +137,21 @@ def positive_fraction(x: Any, what: str, opts: Options) -> Fraction:
 
 def given_scaled(trace: Trace, scaled: Any, opts: Options) -> Step:
     """Scaled scores given directly (a text that starts there): the exponents of ``e``."""
-    values = read_array(
-        scaled, exact_float=opts.exact_float, what="scaled_scores", limits=opts.limits
-    )
+    binary = opts.binary(scaled)
+    values = read_array(scaled, exact_float=binary, what="scaled_scores", limits=opts.limits)
     if len(values.shape) < 2:
         raise ShapeError(f"scaled_scores must have at least 2 dimensions, got shape {values.shape}")
     opts.limits.check_elements(values.shape, "scaled_scores")
     one = Surd(Fraction(1))
     value = LinearSurdTensor(exact_tensor(values), one, np.zeros((), dtype=bool))
-    return trace.append("input", "scaled_scores", (), value, scale=one)
+    return trace.append("input", "scaled_scores", (), value, scale=one, **opts.recorded(scaled))
 
 
 def _scale_value(scale: Any, opts: Options) -> Surd:
     if isinstance(scale, Surd):
         return scale
-    return Surd(to_fraction(scale, exact_float=opts.exact_float, what="scale", limits=opts.limits))
+    binary = opts.binary(scale)
+    return Surd(to_fraction(scale, exact_float=binary, what="scale", limits=opts.limits))
 
 
 # --------------------------------------------------------------------------- core

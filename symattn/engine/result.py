@@ -37,12 +37,36 @@ class AttentionResult:
 
     def __repr__(self) -> str:
         """The shape, then the weights and the output as numpy prints arrays (values decided
-        from certified bounds; see :mod:`symattn.exact.display`)."""
+        from certified bounds; see :mod:`symattn.exact.display`), then how floats were read."""
         head = self.describe()
         try:
-            return f"{head}\nweights = {self.weights!r}\noutput = {self.output!r}"
+            return (
+                f"{head}\nweights = {self.weights!r}\noutput = {self.output!r}"
+                f"\n{self.describe_inputs()}"
+            )
         except Exception:  # noqa: BLE001 - a repr must never raise
             return head
+
+    @property
+    def float_readings(self) -> dict[str, str]:
+        """How each input's floats were read: ``"binary"`` (their exact values) or
+        ``"shortest"`` (their shortest repr), by input name."""
+        return {s.name: s.attrs["floats"] for s in self.trace if "floats" in s.attrs}
+
+    def describe_inputs(self) -> str:
+        """One line: which inputs were read as binary floats, which by shortest repr."""
+        by: dict[str, list[str]] = {"binary": [], "shortest": []}
+        for name, reading in self.float_readings.items():
+            by[reading].append(name)
+        parts = [
+            f"{', '.join(names)} {how}"
+            for names, how in (
+                (by["binary"], "as exact binary floats"),
+                (by["shortest"], "by shortest repr"),
+            )
+            if names
+        ]
+        return "inputs read: " + "; ".join(parts)
 
     def stage(self, name: str) -> ExactTensor:
         """The value of the last step called ``name`` (``"scores"``, ``"weights"``, ...)."""

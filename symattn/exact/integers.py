@@ -96,14 +96,16 @@ def int_slices(ints: np.ndarray, width: int) -> list[np.ndarray]:
 
 
 def combine_products(terms: Iterable[tuple[np.ndarray, int]], small: bool) -> Any:
-    """``sum c * 2**shift`` over exact integer-valued float64 products ``c`` (below ``2**53``).
+    """``sum c * 2**shift`` over exact integer-valued float64 products ``c`` (below ``2**53``),
+    or int64 arrays (below ``2**61``).
 
     In int64 when ``small`` (the caller has bounded the sum below ``2**62``), else in Python
     integers (an object array).
     """
     total: Any = None
     for c, shift in terms:
-        term = c.astype(np.int64) << shift if small else c.astype(np.int64).astype(object) << shift
+        ints = c if c.dtype == np.int64 else c.astype(np.int64)
+        term = ints << shift if small else ints.astype(object) << shift
         total = term if total is None else total + term
     return total
 
@@ -123,8 +125,18 @@ def int_matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     width = slice_width(k)
     sa, sb = int_slices(a, width), int_slices(b, width)
     small = bound < INT64_SAFE
+    # the slice products of one diagonal (one shift) summed in int64 first: each is below
+    # 2**53 and a diagonal holds at most min(len(sa), len(sb)) of them, so the sum stays below
+    # 2**61 up to 2**8 slices (far fewer Python integer operations when the result is large)
+    per_diagonal = 2**8 if min(len(sa), len(sb)) <= 2**8 else 1
+    parts: dict[tuple[int, int], np.ndarray] = {}
+    for i, x in enumerate(sa):
+        for j, y in enumerate(sb):
+            prod = np.matmul(x, y).astype(np.int64)
+            key = (i + j, 0 if per_diagonal > 1 else i)
+            got = parts.get(key)
+            parts[key] = prod if got is None else got + prod
     total: np.ndarray = combine_products(
-        ((np.matmul(x, y), width * (i + j)) for i, x in enumerate(sa) for j, y in enumerate(sb)),
-        small,
+        ((d, width * key[0]) for key, d in sorted(parts.items())), small
     )
     return total if small else to_int64_if_small(total)

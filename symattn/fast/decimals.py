@@ -10,6 +10,7 @@ from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.exact import Significant
 from symattn.fast.outputs import certify_outputs
 from symattn.fast.problem import Progress, prepare
+from symattn.numbers.interop import FloatReading, float_reading
 
 __all__ = ["attention_decimals"]
 
@@ -24,7 +25,8 @@ def attention_decimals(
     enable_gqa: bool = False,
     *,
     digits: int = 15,
-    exact_float: bool = True,
+    read_floats: str | FloatReading | None = None,
+    exact_float: bool | None = None,
     progress: Progress | None = None,
     limits: Limits = DEFAULT_LIMITS,
 ) -> np.ndarray:
@@ -35,7 +37,8 @@ def attention_decimals(
     (exact zeros, rational means, entries near a rounding boundary) is decided structurally
     or refined row by row (:mod:`symattn.fast.outputs`).
     """
-    p = prepare(query, key, value, attn_mask, is_causal, scale, enable_gqa, exact_float, limits)
+    floats = float_reading(read_floats, exact_float)
+    p = prepare(query, key, value, attn_mask, is_causal, scale, enable_gqa, floats, limits)
     out: np.ndarray = certify_outputs(p, Significant(digits), int(digits * 3.33) + 32, limits)
     if progress is not None:
         progress(1, 1)

@@ -4,6 +4,7 @@ output built on them."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, TypeVar
@@ -22,6 +23,8 @@ from symattn.fast.problem import (
     exact_values,
     prepare,
 )
+from symattn.fast.sliced import Exact
+from symattn.numbers.interop import FloatReading, float_reading
 
 __all__ = [
     "FixedExps",
@@ -47,7 +50,8 @@ def attention_enclose(
     enable_gqa: bool = False,
     *,
     digits: int = 50,
-    exact_float: bool = True,
+    read_floats: str | FloatReading | None = None,
+    exact_float: bool | None = None,
     progress: Progress | None = None,
     limits: Limits = DEFAULT_LIMITS,
 ) -> np.ndarray:
@@ -57,7 +61,8 @@ def attention_enclose(
     value of a head; ``P V`` and the row sums are Arb matrix products (``arb_mat``).
     Every ball contains the true value; precision doubles until all are narrow enough.
     """
-    p = prepare(query, key, value, attn_mask, is_causal, scale, enable_gqa, exact_float, limits)
+    floats = float_reading(read_floats, exact_float)
+    p = prepare(query, key, value, attn_mask, is_causal, scale, enable_gqa, floats, limits)
     return enclose_problem(p, digits, progress, limits)
 
 
@@ -71,9 +76,14 @@ def enclose_problem(
     batches = list(np.ndindex(*p.batch))
     target = flint.arb(10) ** (-digits) / 2
     for count, b in enumerate(batches, 1):
+        masked = p.masked[b] if p.masked is not None else None
+        if binary_inputs(p):
+            out[b] = _enclose_binary(p, b, masked, binary_bits(p, b, digits), target, limits)
+            if progress is not None:
+                progress(count, len(batches))
+            continue
         scores, factor = exact_scores(p, b)
         vint, unit = exact_values(p, b)
-        masked = p.masked[b] if p.masked is not None else None
         add = exact_add(p, b)
         while True:
             balls = None
@@ -94,6 +104,104 @@ def enclose_problem(
     return out
 
 
+def binary_inputs(p: Problem) -> bool:
+    """Whether Q and K are binary floats: their exact scores have many distinct values, and
+    are taken by Arb matrix products rather than as integers (:func:`_enclose_binary`)."""
+    return p.q.source.floats is not None and p.k.source.floats is not None
+
+
+def binary_bits(p: Problem, b: tuple[int, ...], digits: int) -> int:
+    """The first working precision of :func:`_enclose_binary`: the bits of ``10**-digits / 2``,
+    of the largest ``|V|`` and of the number of keys, and guard bits (Arb's error bounds
+    grow with them: at n = 1024 the balls come out 2**-174 wide at 176 bits; too few bits
+    only costs a second pass at twice the precision, never a wrong ball)."""
+    vx = p.v.source.batch(b)
+    if vx.floats is not None:
+        vmax = float(np.abs(vx.floats).max(initial=0.0))
+    else:
+        ints, unit = vx.at((slice(None), slice(None)))
+        vmax = float(max((abs(int(i)) for i in ints.reshape(-1).tolist()), default=0) * unit)
+    vbits = max(int(np.frexp(vmax)[1]), 0) if vmax > 0 else 0
+    keys = max(p.k.shape[-2], 2).bit_length()
+    return math.ceil(digits * math.log2(10)) + 1 + vbits + keys // 2 + 4
+
+
+def arb_matrix(x: Exact) -> flint.arb_mat:
+    """The exact entries of a matrix as an ``arb_mat`` (floats exactly; integers times the
+    unit, rounded at the working precision)."""
+    if x.floats is not None:
+        return flint.arb_mat(np.asarray(x.floats, dtype=np.float64).tolist())
+    ints, unit = x.at((slice(None), slice(None)))
+    m = flint.arb_mat(ints.tolist())
+    return m if unit == 1 else m * arb_of(unit)
+
+
+def _exact_bits(x: Exact) -> int:
+    """Bits that hold every product of two entries of binary floats exactly, with room for
+    sums of them: the spread of their exponents plus two significands."""
+    if x.floats is None:
+        return 128
+    a = np.abs(np.asarray(x.floats, dtype=np.float64))
+    nz = a[a > 0]
+    if nz.size == 0:
+        return 64
+    spread = int(np.frexp(nz.max())[1]) - int(np.frexp(nz.min())[1])
+    return spread + 53 + 8
+
+
+def _enclose_binary(
+    p: Problem,
+    b: tuple[int, ...],
+    masked: np.ndarray | None,
+    prec: int,
+    target: flint.arb,
+    limits: Limits,
+) -> np.ndarray:
+    """The balls of one head of binary-float Q and K: the scores as an exact Arb matrix
+    product, ``exp`` once per entry that takes part, ``P V`` and the row sums as Arb matrix
+    products (``arb_mat``, no Python integer per score); precision doubles until narrow."""
+    qx, kx = p.q.source.batch(b), p.k.source.batch(b)
+    vx = p.v.source.batch(b)
+    add = p.add.source.batch(b) if p.add is not None else None
+    L, S, Ev = qx.shape[0], kx.shape[0], vx.shape[1]
+    out = np.empty((L, Ev), dtype=object)
+    if not (L and S):
+        out.fill(flint.arb(0))
+        return out
+    full: np.ndarray = np.zeros(L, dtype=bool)
+    if masked is not None:
+        full = np.asarray(np.broadcast_to(masked, (L, S)).all(axis=1))
+    off = None if masked is None else np.flatnonzero(np.broadcast_to(masked, (L, S))).tolist()
+    while True:
+        with flint.ctx.workprec(prec + _exact_bits(qx) + _exact_bits(kx)):
+            scores = arb_matrix(qx) * arb_matrix(kx).transpose()  # exact when the bits suffice
+        with flint.ctx.workprec(prec):
+            logits = scores * p.scale.arb()
+            if add is not None:
+                logits = logits + arb_matrix(add)
+            flat = logits.entries()
+            zero = flint.arb(0)
+            if off is not None:
+                for pos in off:
+                    flat[pos] = zero
+                exps = [x if x is zero else x.exp() for x in flat]
+            else:
+                exps = [x.exp() for x in flat]
+            e = flint.arb_mat(L, S, exps)
+            n = e * arb_matrix(vx)
+            sums = (e * flint.arb_mat(S, 1, [1] * S)).entries()
+            nums = n.entries()
+            balls = [
+                zero if full[i] else nums[i * Ev + j] / sums[i] for i in range(L) for j in range(Ev)
+            ]
+            if all(x.rad() < target for x in balls):
+                out[...] = np.array(balls, dtype=object).reshape(L, Ev)
+                return out
+        if prec >= limits.max_precision_bits:
+            raise PrecisionError(f"enclosures not narrow enough at {prec} bits")
+        prec = min(2 * prec, limits.max_precision_bits)
+
+
 def head_exps(
     factor: Surd,
     scores: np.ndarray,
@@ -105,10 +213,20 @@ def head_exps(
     working precision)."""
     L, S = scores.shape
     g = factor.arb()
-    if add is None:
+    zero = flint.arb(0)
+    if add is None and scores.dtype == np.int64:
         uniq, inv = np.unique(scores, return_inverse=True)
         table = [(g * int(s)).exp() for s in uniq.tolist()]
         rows = [[table[k] for k in row] for row in inv.reshape(L, S).tolist()]
+    elif add is None:  # Python integers: distinct values by hashing (linear), masked skipped
+        flat = scores.reshape(-1).tolist()
+        if masked is not None:
+            for pos in np.flatnonzero(masked).tolist():
+                flat[pos] = None
+        exps = {s: (g * s).exp() for s in dict.fromkeys(flat) if s is not None}
+        exps[None] = zero
+        rows = [[exps[s] for s in flat[i * S : (i + 1) * S]] for i in range(L)]
+        return rows
     else:
         ints, unit = add
         u = arb_of(unit)
@@ -117,7 +235,6 @@ def head_exps(
             for i in range(L)
         ]
     if masked is not None:
-        zero = flint.arb(0)
         for i, j in np.argwhere(masked):
             rows[i][j] = zero
     return rows

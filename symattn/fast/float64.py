@@ -30,6 +30,7 @@ from symattn.fast.problem import DROP_BITS, Problem, Progress, Unsupported, gamm
 from symattn.fast.scores import compact_lines
 from symattn.fast.tables import TABLES, Direct, Tables, direct_tables
 from symattn.fast.workspace import Workspace
+from symattn.numbers.interop import FloatReading, float_reading
 
 __all__ = ["attention_float64", "block", "block_outputs", "run", "setup"]
 
@@ -53,7 +54,8 @@ def attention_float64(
     scale: Any = None,
     enable_gqa: bool = False,
     *,
-    exact_float: bool = True,
+    read_floats: str | FloatReading | None = None,
+    exact_float: bool | None = None,
     progress: Progress | None = None,
     limits: Limits = DEFAULT_LIMITS,
     block_rows: int = 256,
@@ -61,11 +63,13 @@ def attention_float64(
     """``softmax(Q K^T * scale + mask) V`` correctly rounded to float64, fast.
 
     Same semantics as :func:`symattn.scaled_dot_product_attention` (torch's argument order,
-    safe softmax for fully masked rows). Float arrays are read as their exact binary values
-    (``exact_float=True``, what a kernel computes with); ``exact_float=False`` reads them
-    through their shortest repr like the rest of symattn.
+    safe softmax for fully masked rows, the same ``read_floats``: numpy float arrays and torch
+    tensors as their exact binary values, what a kernel computes with; Python floats and
+    lists through their shortest repr; ``"binary"``/``"shortest"``, or ``exact_float``, for
+    every argument).
     """
-    p = prepare(query, key, value, attn_mask, is_causal, scale, enable_gqa, exact_float, limits)
+    floats = float_reading(read_floats, exact_float)
+    p = prepare(query, key, value, attn_mask, is_causal, scale, enable_gqa, floats, limits)
     return run(p, progress, limits, block_rows)[0]
 
 

@@ -20,6 +20,7 @@ from symattn.fast.scores import PER_LEVEL, score_width
 from symattn.fast.sliced import Exact, Sliced, from_float, from_ints
 from symattn.numbers import from_torch, is_torch, to_fraction
 from symattn.numbers.arrays import ExactArray, read_array
+from symattn.numbers.interop import FloatReading, float_reading, plain_array, reads_binary
 
 __all__ = [
     "DROP_BITS",
@@ -191,16 +192,16 @@ def addend(values: ExactArray) -> Addend | None:
 
 
 def _mask(
-    attn_mask: Any, exact_float: bool, limits: Limits
+    attn_mask: Any, floats: FloatReading, limits: Limits
 ) -> tuple[np.ndarray | None, Addend | None]:
     """``(masked, add)`` of a boolean or additive mask (``add`` is ``None`` when all zero)."""
+    binary = reads_binary(attn_mask, floats)
     m = from_torch(attn_mask) if is_torch(attn_mask) else attn_mask
+    m = plain_array(m, "attn_mask")
     m = np.asarray(m) if not isinstance(m, np.ndarray) else m
     if m.dtype == np.bool_:
         return ~m, None
-    values = read_array(
-        m, exact_float=exact_float, allow_neg_inf=True, what="attn_mask", limits=limits
-    )
+    values = read_array(m, exact_float=binary, allow_neg_inf=True, what="attn_mask", limits=limits)
     masked = values.neg_inf if values.neg_inf is not None else np.zeros(values.shape, bool)
     return masked, addend(values)
 
@@ -273,10 +274,13 @@ def prepare(
     is_causal: bool,
     scale: Any,
     enable_gqa: bool,
-    exact_float: bool,
+    floats: FloatReading | bool,
     limits: Limits,
 ) -> Problem:
-    """The problem of torch-style arguments (see :func:`symattn.fast.attention_float64`)."""
+    """The problem of torch-style arguments (see :func:`symattn.fast.attention_float64`);
+    ``floats``: how binary floats are read (a bool: ``exact_float``)."""
+    if isinstance(floats, bool):
+        floats = float_reading(None, floats)
     qs, ks, vs = (
         tuple(x.shape) if hasattr(x, "shape") else np.shape(x) for x in (query, key, value)
     )
@@ -285,7 +289,7 @@ def prepare(
     if qs[-1] != ks[-1] or ks[-2] != vs[-2]:
         raise ShapeError(f"incompatible shapes {qs}, {ks}, {vs}")
     q, k, v = (
-        read_array(x, exact_float=exact_float, what=what, limits=limits)
+        read_array(x, exact_float=reads_binary(x, floats), what=what, limits=limits)
         for x, what in ((query, "Q"), (key, "K"), (value, "V"))
     )
     groups = 1
@@ -301,7 +305,8 @@ def prepare(
     elif isinstance(scale, Surd):
         c = scale
     else:
-        c = Surd(to_fraction(scale, exact_float=exact_float, what="scale", limits=limits))
+        binary = reads_binary(scale, floats)
+        c = Surd(to_fraction(scale, exact_float=binary, what="scale", limits=limits))
     L, S = qs[-2], ks[-2]
     masked = add = None
     if is_causal and attn_mask is not None:
@@ -309,7 +314,7 @@ def prepare(
     if is_causal:
         masked = ~np.tril(np.ones((L, S), dtype=bool))
     elif attn_mask is not None:
-        masked, add = _mask(attn_mask, exact_float, limits)
+        masked, add = _mask(attn_mask, floats, limits)
     return _assemble(q, k, v, c, masked, add, _batch, groups)
 
 

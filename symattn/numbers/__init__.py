@@ -10,7 +10,7 @@ module         what it holds
 ``written``    the scanner of written numbers: :class:`Written`, :func:`parse_number`, -inf
 ``scalars``    one number of any kind as an exact value: :func:`to_fraction`, :func:`as_written`
 ``arrays``     nested lists, numpy arrays, torch tensors: :func:`to_exact_array`
-``interop``    torch tensors and sympy numbers, recognised without importing either
+``interop``    torch tensors, sympy numbers, numpy array subclasses; :class:`FloatReading`
 ``rounding``   exact decimal rounding of a ``Fraction`` (:class:`Rounding`)
 ``format``     how an exact value is written as text (:func:`plain`, :func:`fraction_text`, ...)
 =============  =============================================================================
@@ -27,7 +27,7 @@ from symattn.numbers.format import (
     rounded_text,
     terminating_text,
 )
-from symattn.numbers.interop import from_torch, is_torch
+from symattn.numbers.interop import FloatReading, float_reading, from_torch, is_torch
 from symattn.numbers.scalars import as_written, to_fraction
 from symattn.numbers.written import (
     NEG_INF,
@@ -40,12 +40,14 @@ from symattn.numbers.written import (
 
 __all__ = [
     "NEG_INF",
+    "FloatReading",
     "NegInf",
     "Written",
     "WrittenKind",
     "as_written",
     "compact_text",
     "fixed",
+    "float_reading",
     "fraction_text",
     "from_torch",
     "is_neg_inf_text",

@@ -19,7 +19,7 @@ import numpy as np
 
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.errors import InputError, LimitError, NumberError, ShapeError
-from symattn.numbers.interop import from_torch, is_sympy, is_torch
+from symattn.numbers.interop import from_torch, is_sympy, is_torch, plain_array
 from symattn.numbers.scalars import check_finite_float, to_fraction, total_bits
 from symattn.numbers.written import NEG_INF, NegInf, excerpt, is_neg_inf_text
 
@@ -38,7 +38,9 @@ def _is_neg_inf_obj(x: object) -> bool:
     """True for the ways minus infinity arrives: NEG_INF, a float, text, a Decimal, sympy -oo."""
     if x is NEG_INF:
         return True
-    if isinstance(x, (float, np.floating)) and not isinstance(x, bool):
+    if isinstance(x, float):  # a subclass by its own value
+        return float.__float__(x) == float("-inf")
+    if isinstance(x, np.floating):
         return bool(x == float("-inf"))
     if isinstance(x, str):
         return is_neg_inf_text(x)
@@ -129,6 +131,7 @@ def to_exact_array(
     """
     if is_torch(x):
         x = from_torch(x)
+    x = plain_array(x, what)
     if isinstance(x, np.ndarray):
         _check_size(x.shape, what, limits)
         kind = x.dtype.kind
@@ -332,6 +335,7 @@ def read_array(
     and integers."""
     if is_torch(x):
         x = from_torch(x)
+    x = plain_array(x, what)
     if isinstance(x, np.ndarray) and x.dtype.kind in "fiu":
         _check_size(x.shape, what, limits)
         if x.dtype.kind in "iu":

@@ -17,7 +17,13 @@ import numpy as np
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.errors import NumberError
 from symattn.numbers.format import ratio_text
-from symattn.numbers.interop import from_torch, is_sympy, is_torch, sympy_fraction
+from symattn.numbers.interop import (
+    from_torch,
+    is_sympy,
+    is_torch,
+    plain_array,
+    sympy_fraction,
+)
 from symattn.numbers.written import (
     Written,
     bits_of,
@@ -79,9 +85,10 @@ def as_written(x: object, *, limits: Limits = DEFAULT_LIMITS, what: str = "numbe
     if isinstance(x, np.floating):  # np.float64 is a float subclass; its str is the shortest repr
         check_finite_float(float(x), what)
         return parse_number(str(x), limits=limits, what=what)
-    if isinstance(x, float):
-        check_finite_float(x, what)
-        return parse_number(repr(x), limits=limits, what=what)
+    if isinstance(x, float):  # a subclass by its own value, never by its own repr()
+        v = float.__float__(x)
+        check_finite_float(v, what)
+        return parse_number(float.__repr__(v), limits=limits, what=what)
     if isinstance(x, Fraction):
         _sized(x, what, limits)
         return Written(x, ratio_text(x), "fraction", None, None)
@@ -109,9 +116,10 @@ def to_fraction(
         if exact_float:
             return Fraction(*x.as_integer_ratio())
         return Fraction(str(x))
-    if isinstance(x, float):
-        check_finite_float(x, what)
-        return Fraction(x) if exact_float else Fraction(repr(x))
+    if isinstance(x, float):  # a subclass by its own value, never by its own repr()
+        v = float.__float__(x)
+        check_finite_float(v, what)
+        return Fraction(v) if exact_float else Fraction(float.__repr__(v))
     if isinstance(x, str):
         return parse_number(x, limits=limits, what=what).value
     if isinstance(x, Decimal):
@@ -122,7 +130,8 @@ def to_fraction(
     if isinstance(x, np.integer):
         return Fraction(int(x))  # at most 64 bits
     if isinstance(x, np.ndarray) and x.ndim == 0:
-        return to_fraction(x[()], exact_float=exact_float, what=what, limits=limits)
+        plain: np.ndarray = plain_array(x, what)
+        return to_fraction(plain[()], exact_float=exact_float, what=what, limits=limits)
     if is_sympy(x):
         return sympy_fraction(x, exact_float, what, limits)
     if is_torch(x):

@@ -316,9 +316,14 @@ def test_accepts_torch_tensors_exactly() -> None:
     v = torch.tensor([[10, 20], [30, 40]], dtype=torch.int64)
     mask = torch.tensor([[True, False]])
     r = symattn.scaled_dot_product_attention(q, k, v, attn_mask=mask)
-    assert r.query.exact().tolist() == [[Fraction(1, 10), Fraction(1, 5)]]  # float32 shortest repr
+    # a tensor is read as its binary values by default: what the kernel computed on
+    assert r.query.exact().tolist() == [
+        [Fraction(*np.float32(x).as_integer_ratio()) for x in (0.1, 0.2)]
+    ]
     assert r.key.exact()[1].tolist() == [Fraction(1, 2), Fraction(-1)]
     assert r.output.exact().tolist() == [[Fraction(10), Fraction(20)]]
+    short = symattn.scaled_dot_product_attention(q, k, v, attn_mask=mask, read_floats="shortest")
+    assert short.query.exact().tolist() == [[Fraction(1, 10), Fraction(1, 5)]]  # float32 repr
 
 
 # --------------------------------------------------------------------------- other starts
@@ -453,3 +458,60 @@ def test_multi_head_cross_attention() -> None:
 def test_cross_attention_shape_errors_name_the_sequence() -> None:
     with pytest.raises(ShapeError, match="X_q has width 3"):
         cross_attention([[1, 2, 3]], X, W_Q, W_K, W_V)
+
+
+# --------------------------------------------------------------------------- reading floats
+
+
+def _f32(x: float) -> Fraction:
+    return Fraction(*np.float32(x).as_integer_ratio())
+
+
+def test_numpy_floats_are_read_binary_and_lists_by_shortest_repr_per_argument() -> None:
+    q32 = np.array([[0.1, 0.2]], dtype=np.float32)
+    r = symattn.scaled_dot_product_attention(q32, [[0.1, 0.2], [1, 2]], [[0.5], [0.25]])
+    assert r.query.exact().tolist() == [[_f32(0.1), _f32(0.2)]]  # what the kernel holds
+    assert r.key.exact()[0].tolist() == [Fraction(1, 10), Fraction(1, 5)]  # a worked example
+    assert r.float_readings == {"Q": "binary", "K": "shortest", "V": "shortest"}
+    assert (
+        repr(r).splitlines()[-1] == "inputs read: Q as exact binary floats; K, V by shortest repr"
+    )
+
+
+@pytest.mark.parametrize("kw", [{"read_floats": "binary"}, {"exact_float": True}])
+def test_binary_for_every_argument(kw: dict[str, object]) -> None:
+    r = symattn.scaled_dot_product_attention([[0.1]], [[1]], [[1]], **kw)  # type: ignore[arg-type]
+    assert r.query.exact()[0, 0] == Fraction(0.1)
+    assert r.float_readings == {"Q": "binary"}
+
+
+@pytest.mark.parametrize("kw", [{"read_floats": "shortest"}, {"exact_float": False}])
+def test_shortest_for_every_argument(kw: dict[str, object]) -> None:
+    q = np.array([[0.1]], dtype=np.float32)
+    r = symattn.scaled_dot_product_attention(q, [[1]], [[1]], **kw)  # type: ignore[arg-type]
+    assert r.query.exact()[0, 0] == Fraction(1, 10)
+
+
+def test_scale_and_masks_are_read_per_argument() -> None:
+    r = symattn.scaled_dot_product_attention(
+        [[1, 0]], [[1, 0], [0, 1]], [[1], [2]], attn_mask=np.array([[0.1, 0.0]]), scale=0.1
+    )
+    assert r.scale == symattn.Surd(Fraction(1, 10))  # a Python float: its shortest repr
+    assert r.float_readings == {"attn_mask": "binary"}
+    mask = r.trace.get("attn_mask").value.exact()
+    assert mask[0, 0] == Fraction(0.1)
+
+
+def test_attention_from_scores_reads_floats_per_argument() -> None:
+    r = symattn.attention_from_scores(np.array([[0.1, 0.0]]), [[0.1], [0.2]], scale=1)
+    assert r.scores.exact()[0, 0] == Fraction(0.1)
+    assert r.value.exact()[0, 0] == Fraction(1, 10)
+
+
+def test_conflicting_reading_keywords_are_refused() -> None:
+    with pytest.raises(InputError, match="disagree"):
+        symattn.scaled_dot_product_attention(
+            [[1]], [[1]], [[1]], read_floats="binary", exact_float=False
+        )
+    with pytest.raises(InputError, match="read_floats must be one of"):
+        symattn.self_attention([[1]], [[1]], [[1]], [[1]], read_floats="exact")

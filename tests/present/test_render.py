@@ -261,7 +261,9 @@ def test_a_large_example_stays_small_and_fits_the_page(tmp_path: Path) -> None:
     rng = np.random.default_rng(5)
     x = np.round(rng.standard_normal((40, 32)), 2)
     names = [f"w{i}" for i in range(40)]
-    r = scaled_dot_product_attention(x, x, x, query_labels=names, key_labels=names)
+    r = scaled_dot_product_attention(
+        x, x, x, query_labels=names, key_labels=names, read_floats="shortest"
+    )  # two decimals
     doc = build_document(r, DocMeta(), DocOptions(queries=("w7",)))
     text = render_latex(doc)
     assert len(text) < 80_000 and r"\cdots" in text
