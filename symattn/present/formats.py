@@ -1,7 +1,9 @@
 """How each output format writes text and math, and how a sentence becomes text in it.
 
 Every string a user controls (token names, titles, notes, catalog text outside ``$...$``)
-passes through the format's functions; math is written as LaTeX inside the format's
+passes through the format's functions, which first make it visible
+(:func:`symattn.present.labels.visible`: a bidi control or a zero-width character is shown as
+its code, ``\\u202e``); math is written as LaTeX inside the format's
 delimiters, and only math this package built reaches them.
 
 Markdown is read by two kinds of renderers: Markdown-with-math (markdown-it with a dollar-math
@@ -22,11 +24,10 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from symattn.errors import InputError
+from symattn.present import labels
+from symattn.present.labels import visible
 from symattn.present.messages import plural_key, text
 from symattn.present.model import Msg, Param, Seg
-
-#: control characters (C0 except tab/newline handled below, DEL, C1) removed from user text
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 #: LaTeX text-mode replacements for every special character
 LATEX_SPECIALS: Mapping[str, str] = MappingProxyType(
@@ -75,7 +76,7 @@ def _escaper(table: Mapping[str, str]) -> Callable[[str], str]:
     pattern = re.compile("|".join(re.escape(k) for k in table))
 
     def escape(text: str) -> str:
-        return pattern.sub(lambda m: table[m.group(0)], _CONTROL.sub("", text))
+        return pattern.sub(lambda m: table[m.group(0)], visible(text))
 
     return escape
 
@@ -110,7 +111,7 @@ def latex_user(text: str) -> str:
 
 def escape_html(text: str) -> str:
     """Text for HTML (quotes too: it may sit in an attribute)."""
-    return html.escape(_CONTROL.sub("", text).replace("\r", " "), quote=True)
+    return html.escape(visible(text).replace("\r", " "), quote=True)
 
 
 def code_span(text: str, in_table: bool = False) -> str:
@@ -119,7 +120,7 @@ def code_span(text: str, in_table: bool = False) -> str:
     ``in_table``: a pipe would end a table cell even inside a code span, so it is escaped
     (GFM removes that backslash before the span is read).
     """
-    body = _CONTROL.sub("", text).replace("\r", " ").replace("\n", " ").replace("\t", " ")
+    body = visible(text).replace("\r", " ").replace("\n", " ").replace("\t", " ")
     if in_table:
         body = body.replace("|", "\\|")
     longest = max((len(run) for run in re.findall(r"`+", body)), default=0)
@@ -134,7 +135,7 @@ _TRIGGER_RUNS = re.compile(r"([\\$]+)")
 def markdown_text(text: str, in_table: bool = False) -> str:
     """User text in Markdown prose: escaped, each run of backslashes and dollar signs a code
     span of its own (so no math renderer can pair them into a formula or a command)."""
-    parts = _TRIGGER_RUNS.split(text)
+    parts = _TRIGGER_RUNS.split(visible(text))
     return "".join(
         code_span(p, in_table) if i % 2 else escape_markdown(p) for i, p in enumerate(parts) if p
     )
@@ -142,7 +143,7 @@ def markdown_text(text: str, in_table: bool = False) -> str:
 
 def math_text(text: str) -> str:
     """A user string inside LaTeX math: ``\\text{...}`` with its content escaped."""
-    return r"\text{" + escape_latex(text) + "}"
+    return r"\text{" + labels.math_text(text) + "}"
 
 
 @dataclass(frozen=True)
@@ -188,8 +189,8 @@ FORMATS: Mapping[str, Format] = MappingProxyType(
         "plain": Format(
             "plain",
             lambda s: s,
-            lambda s: s,
-            lambda s: f"\u201c{s}\u201d",
+            visible,
+            lambda s: f"\u201c{visible(s)}\u201d",
             lambda m: f"${m}$",
             lambda m: f"$${m}$$",
         ),
