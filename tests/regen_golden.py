@@ -24,7 +24,7 @@ GOLDEN = ROOT / "tests" / "golden"
 EXAMPLES = ROOT / "docs" / "examples"
 #: the seed texts as specs (also as JSON), then the examples of each kind of attention
 SEEDS = ("thinking_machines", "animal_street", "fruit_dictionary")
-KINDS = ("eight_tokens", "causal_four_tokens", "two_heads", "cross_attention")
+KINDS = ("eight_tokens", "causal_four_tokens", "two_heads", "cross_attention", "tokenizer_names")
 SPECS = SEEDS + KINDS
 #: seeds also written with ``--check`` (errata callouts), stored as ``<seed>.check.<lang>.<suffix>``
 CHECKED = ("thinking_machines", "animal_street")

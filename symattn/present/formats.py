@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import html
 import re
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -50,8 +51,41 @@ LATEX_SPECIALS: Mapping[str, str] = MappingProxyType(
         "\n": " ",
         "\r": " ",
         "\t": " ",
+        # symbols a text font may lack (pdflatex has no glyph for them in text): from math
+        "\u2248": r"\ensuremath{\approx}",
+        "\u221a": r"\ensuremath{\surd}",
+        "\u221e": r"\ensuremath{\infty}",
+        "\u2192": r"\ensuremath{\rightarrow}",
+        "\u2264": r"\ensuremath{\leq}",
+        "\u2265": r"\ensuremath{\geq}",
+        "\u2260": r"\ensuremath{\neq}",
+        "\u2212": r"\ensuremath{-}",
+        "\u00d7": r"\ensuremath{\times}",
+        "\u22c5": r"\ensuremath{\cdot}",
     }
 )
+
+#: characters pdflatex (T1, textcomp, utf8) sets as they are: ASCII, Latin-1 and Latin
+#: Extended-A, and the usual typographic punctuation
+PDFTEX_CHARS = re.compile(
+    "[^\x00-\x7f\u00a0-\u017f\u2013\u2014\u2018\u2019\u201c\u201d\u2022\u2026\u20ac]"
+)
+
+
+def _tex_char(m: re.Match[str]) -> str:
+    """A character outside :data:`PDFTEX_CHARS` as a macro of the preamble: ``\\symattncjk``
+    for one xeCJK sets (xelatex: the character; pdflatex: its code), ``\\symattnchar`` for
+    any other (the character where the font has it, else its code ``U+2581``)."""
+    ch = m.group(0)
+    wide = unicodedata.east_asian_width(ch) in ("W", "F") and unicodedata.category(ch) != "So"
+    macro = "symattncjk" if wide else "symattnchar"
+    return f"\\{macro}{{{ord(ch):04X}}}{{{ch}}}"
+
+
+def tex_chars(text: str) -> str:
+    """LaTeX (text or math) whose characters every engine can set: see :func:`_tex_char`."""
+    return PDFTEX_CHARS.sub(_tex_char, text)
+
 
 #: Markdown replacements: backslash escapes for Markdown syntax, entities for HTML
 MARKDOWN_SPECIALS: Mapping[str, str] = MappingProxyType(
@@ -171,10 +205,10 @@ FORMATS: Mapping[str, Format] = MappingProxyType(
         "latex": Format(
             "latex",
             escape_latex,
-            latex_user,
-            lambda s: r"\texttt{" + escape_latex(s) + "}",
-            lambda m: f"${m}$",
-            lambda m: f"\\[\n{m}\n\\]",
+            lambda s: tex_chars(latex_user(s)),
+            lambda s: r"\texttt{" + tex_chars(escape_latex(s)) + "}",
+            lambda m: f"${tex_chars(m)}$",
+            lambda m: f"\\[\n{tex_chars(m)}\n\\]",
         ),
         "html": Format(
             "html",

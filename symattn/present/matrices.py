@@ -108,7 +108,7 @@ def stage_lines(view: View, nums: Numbers) -> tuple[Line, ...]:
     """Scores, scaled (and masked) scores, weights and output, as matrices."""
     out = []
     labels = _labels(view.qlabels)
-    if not view.starts_at_scores and not view.has_mask:
+    if not view.starts_at_scores:
         out.append(
             Line(msg("cap_scores_m"), exact_matrix(scores_symbol(view), view.scores, labels))
         )

@@ -189,6 +189,11 @@ def test_katex_check_fails_on_bad_math(tmp_path: Path) -> None:
 
 
 LATEX_DOCS = [d for d in DOCS if d[2] == "tex"]
+#: every LaTeX document with each engine that must compile it: English ones with pdflatex
+#: (the default of Overleaf and of most installations) and xelatex, Chinese ones with xelatex
+LATEX_RUNS = [
+    (*d, e) for d in LATEX_DOCS for e in ("pdflatex", "xelatex") if d[1] == "en" or e == "xelatex"
+]
 
 
 def overfull_boxes(log: str) -> list[float]:
@@ -196,13 +201,13 @@ def overfull_boxes(log: str) -> list[float]:
     return [float(w) for w in re.findall(r"Overfull \\[hv]box \(([0-9.]+)pt too", log)]
 
 
-def compile_latex(tmp_path: Path, text: str) -> tuple[str, str]:
-    """Run xelatex (no shell escape) on ``text`` in ``tmp_path``; its stdout and its log. The
-    run must succeed and write a PDF."""
-    xelatex = require_tool("xelatex")
+def compile_latex(tmp_path: Path, text: str, engine: str = "xelatex") -> tuple[str, str]:
+    """Run ``engine`` (no shell escape) on ``text`` in ``tmp_path``; its stdout and its log.
+    The run must succeed and write a PDF."""
+    tex = require_tool(engine)
     (tmp_path / "doc.tex").write_text(text, encoding="utf-8")
     run = subprocess.run(
-        [xelatex, "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape", "doc.tex"],
+        [tex, "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape", "doc.tex"],
         cwd=tmp_path,
         capture_output=True,
         text=True,
@@ -219,12 +224,14 @@ def test_overfull_boxes_are_read_from_the_log() -> None:
 
 
 @pytest.mark.parametrize(
-    ("name", "lang", "suffix", "text"), LATEX_DOCS, ids=[f"{d[0]}.{d[1]}" for d in LATEX_DOCS]
+    ("name", "lang", "suffix", "text", "engine"),
+    LATEX_RUNS,
+    ids=[f"{d[0]}.{d[1]}.{d[4]}" for d in LATEX_RUNS],
 )
 def test_latex_compiles_and_nothing_overflows(
-    tmp_path: Path, name: str, lang: str, suffix: str, text: str
+    tmp_path: Path, name: str, lang: str, suffix: str, text: str, engine: str
 ) -> None:
-    _, log = compile_latex(tmp_path, text)
+    _, log = compile_latex(tmp_path, text, engine)
     assert [w for w in overfull_boxes(log) if w > OVERFULL_PT] == []
     assert "Missing character" not in log
 
