@@ -15,6 +15,7 @@ import html
 from collections.abc import Callable
 
 from symattn.engine.result import AttentionResult
+from symattn.errors import InputError
 from symattn.present.certified import Numbers
 from symattn.present.formats import escape_html
 from symattn.present.heatmap import heatmap_svg
@@ -41,7 +42,7 @@ CSS = (
 
 
 def describe(result: AttentionResult) -> str:
-    """One line: the shape of the problem (never raises)."""
+    """One line: the shape of the problem in words (never raises)."""
     return AttentionResult.describe(result)
 
 
@@ -79,6 +80,23 @@ def _table(view: View, nums: Numbers, stage: str, shape: tuple[int, int], cols: 
         out.append(f"<tr>{th}{escape_html(view.qlabels[i])}</th>{''.join(cells)}</tr>")
     out.append("</table></div>")
     return "".join(out)
+
+
+def result_heatmap_svg(result: AttentionResult, index: tuple[int, ...] = ()) -> str:
+    """The weights of one attention (``index``: a batch item or head) as a self-contained SVG
+    heatmap, rounded to :data:`DIGITS` decimals; masked cells greyed with a dash."""
+    L, S = result.weights.shape[-2:]
+    q = result.query_labels or tuple(str(i + 1) for i in range(L))
+    k = result.key_labels or tuple(str(j + 1) for j in range(S))
+    index = tuple(int(i) for i in index)
+    found = [v for v in views_of(result, q, k) if v.prefix == index]
+    if not found:
+        raise InputError(
+            f"the weights have shape {tuple(result.weights.shape)}: give index= with "
+            f"{len(result.weights.shape) - 2} entries (a batch item or a head)"
+        )
+    nums = Numbers(result, DocOptions(digits=DIGITS))
+    return heatmap_svg(heatmap(found[0], nums), "masked")
 
 
 def summary_html(result: AttentionResult) -> str:
