@@ -23,7 +23,7 @@ from symattn.present.model import Heatmap
 CELL_W = 64
 CELL_H = 30
 FONT = 13
-CHAR = 7.8
+CHAR = 8.2
 WIDE = 13.5
 #: the longest label drawn (longer ones end in an ellipsis)
 MAX_LABEL = 14
@@ -60,7 +60,7 @@ def heatmap_svg(h: Heatmap, masked_word: str) -> str:
     """The SVG of ``h`` (no script, no link, no external reference)."""
     qs = [_label(n) for n in h.query_labels]
     ks = [_label(n) for n in h.key_labels]
-    left = 8 + max((_text_width(q) for q in qs), default=0)
+    left = 14 + max((_text_width(q) for q in qs), default=0)
     top = 12 + max((_text_width(k) for k in ks), default=0) * 0.72  # labels at -45 degrees
     width = int(left + CELL_W * len(ks) + 24)
     height = int(top + CELL_H * len(qs) + 8)

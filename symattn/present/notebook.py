@@ -76,7 +76,7 @@ def _table(view: View, nums: Numbers, stage: str, shape: tuple[int, int], cols: 
             elif stage == "weights" and view.is_masked(i, c):
                 cells.append(f"{td}\u2014</td>")
             else:
-                cells.append(f"{td}{html.escape(nums.plain(stage, view.at(i, c)))}</td>")
+                cells.append(f"{td}{html.escape(nums.rounded(stage, view.at(i, c)))}</td>")
         out.append(f"<tr>{th}{escape_html(view.qlabels[i])}</th>{''.join(cells)}</tr>")
     out.append("</table></div>")
     return "".join(out)

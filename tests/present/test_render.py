@@ -281,3 +281,20 @@ def test_a_large_example_stays_small_and_fits_the_page(tmp_path: Path) -> None:
     assert dots is not None and [m.key for m in dots.after][0] == "keys_elided"
     _, log = compile_latex(tmp_path, text)
     assert [w for w in overfull_boxes(log) if w > OVERFULL_PT] == []
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("suffix", ["html", "tex", "md"])
+def test_the_eight_by_eight_page_has_no_split_matrix(lang: str, suffix: str) -> None:
+    """Issue 22: an 8 x 8 matrix fits A4 and the 800 px column, so it is never cut in blocks."""
+    text = (regen_golden.GOLDEN / f"eight_tokens.{lang}.{suffix}").read_text(encoding="utf-8")
+    assert "\\right." not in text and "\\left." not in text
+    assert text.count("bmatrix") >= 2 * 7  # Q, K, V, scores, scaled, weights, output
+
+
+@pytest.mark.parametrize("suffix", ["html", "tex", "md"])
+def test_tokenizer_names_are_shown_as_they_are(suffix: str) -> None:
+    text = (regen_golden.GOLDEN / f"tokenizer_names.en.{suffix}").read_text(encoding="utf-8")
+    assert "(1)" not in text and "(2)" not in text
+    assert r"\text{\textless{}pad\textgreater{}}" in text  # in the formulas, escaped
+    assert "\u0120a" in text and "x^2" in text.replace("\\textasciicircum{}", "^")
