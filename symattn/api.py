@@ -14,7 +14,13 @@ from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.judge import check
 from symattn.present.assets import katex_assets
 from symattn.present.document import DocMeta, DocOptions, build_document
-from symattn.present.notebook import summary_html, summary_latex, summary_markdown
+from symattn.present.notebook import (
+    result_heatmap_svg,
+    summary_html,
+    summary_latex,
+    summary_markdown,
+)
+from symattn.present.plot import heatmap_figure
 from symattn.present.render import render_html, render_latex, render_markdown
 from symattn.read import audit
 
@@ -65,6 +71,15 @@ class AttentionResult(engine.AttentionResult):
         :mod:`symattn.present.assets`)."""
         templates = kw.pop("templates", None)
         return render_html(self._document(lang, **kw), templates=templates, assets=katex_assets())
+
+    def heatmap(self, index: tuple[int, ...] = (), **kw: Any) -> Any:
+        """The weights as a matplotlib Figure (masked cells greyed and marked); ``index``
+        picks a batch item or head. Needs matplotlib (``pip install symattn[plot]``)."""
+        return heatmap_figure(self, index, **kw)
+
+    def heatmap_svg(self, index: tuple[int, ...] = ()) -> str:
+        """The weights as a self-contained SVG heatmap (masked cells greyed, with a dash)."""
+        return result_heatmap_svg(self, index)
 
     def _repr_html_(self) -> str:
         return summary_html(self)

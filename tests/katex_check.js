@@ -18,9 +18,17 @@ function spans(text) {
   while (i < text.length) {
     const c = text[i];
     if (c === "\\") { i += 2; continue; }
-    if (c === "`") {  // code span: skip to the closing backtick
-      const end = text.indexOf("`", i + 1);
-      i = end < 0 ? text.length : end + 1;
+    if (c === "`") {  // code span: skip to the closing run of as many backticks
+      let n = 0;
+      while (text[i + n] === "`") n += 1;
+      const fence = "`".repeat(n);
+      let end = text.indexOf(fence, i + n);
+      while (end >= 0 && text[end + n] === "`") {  // a longer run does not close it
+        let k = end;
+        while (text[k] === "`") k += 1;
+        end = text.indexOf(fence, k);
+      }
+      i = end < 0 ? text.length : end + n;
       continue;
     }
     if (c !== "$") { i += 1; continue; }

@@ -16,6 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from symattn.present.document import DocOptions, Document, build_document, meta_from_spec
+from symattn.present.model import Detail
 from symattn.present.render import render_html, render_json, render_latex, render_markdown
 from symattn.spec import load_spec
 
@@ -24,11 +25,14 @@ GOLDEN = ROOT / "tests" / "golden"
 EXAMPLES = ROOT / "docs" / "examples"
 #: the seed texts as specs (also as JSON), then the examples of each kind of attention
 SEEDS = ("thinking_machines", "animal_street", "fruit_dictionary")
-KINDS = ("eight_tokens", "causal_four_tokens", "two_heads", "cross_attention")
+KINDS = ("eight_tokens", "causal_four_tokens", "two_heads", "cross_attention", "tokenizer_names")
 SPECS = SEEDS + KINDS
 #: seeds also written with ``--check`` (errata callouts), stored as ``<seed>.check.<lang>.<suffix>``
 CHECKED = ("thinking_machines", "animal_street")
 CHECK_SUFFIXES = ("md", "tex")
+#: specs also written with ``--detail compact``, stored as ``<name>.compact.<lang>.<suffix>``
+COMPACT = ("two_heads",)
+COMPACT_SUFFIXES = ("md", "tex", "html")
 LANGS = ("zh", "en")
 #: (suffix, render) per output format
 FORMATS: tuple[tuple[str, Callable[[Document], str]], ...] = (
@@ -54,6 +58,11 @@ def documents() -> Iterator[tuple[str, str, str, str]]:
             for suffix, render in FORMATS:
                 if suffix in ALL_SPEC_SUFFIXES or name in SEEDS:
                     yield name, lang, suffix, render(doc)
+            if name in COMPACT:
+                compact = build_document(result, meta, DocOptions(detail=Detail.COMPACT))
+                for suffix, render in FORMATS:
+                    if suffix in COMPACT_SUFFIXES:
+                        yield f"{name}.compact", lang, suffix, render(compact)
             if name in CHECKED:
                 checked = build_document(result, meta, DocOptions(), check=True)
                 for suffix, render in FORMATS:

@@ -7,6 +7,8 @@ import pytest
 
 import symattn
 
+from .conftest import require_module
+
 
 def _result() -> symattn.AttentionResult:
     return symattn.scaled_dot_product_attention([[1, 2]], [[1, 2], [0, 1]], [[10, 20], [30, 40]])
@@ -14,8 +16,8 @@ def _result() -> symattn.AttentionResult:
 
 def test_repr_shows_shape_and_values() -> None:
     text = repr(_result())
-    assert text.startswith("AttentionResult: 1 queries x 2 keys")
-    assert "[[0.89295820 0.10704180]]" in text
+    assert text.startswith("AttentionResult: 1 query \u00d7 2 keys")
+    assert "[[0.8929582, 0.1070418]]" in text
 
 
 def test_notebook_reprs_never_raise_for_heads_or_large_results() -> None:
@@ -52,3 +54,18 @@ def test_batched_results_explain_each_item(lang: str) -> None:
     q = np.arange(8.0).reshape(2, 2, 2) / 8
     text = symattn.scaled_dot_product_attention(q, q, q).to_markdown(lang=lang)
     assert text.count("## ") >= 2 and ("Batch item 2" in text or "批次第 2 项" in text)
+
+
+def test_heatmap_is_a_figure_and_heatmap_svg_marks_masked_cells() -> None:
+    require_module("matplotlib")
+    r = symattn.scaled_dot_product_attention(
+        [[1, 0], [0, 1]],
+        [[1, 0], [0, 1]],
+        [[1, 2], [3, 4]],
+        is_causal=True,
+        key_labels=["<s>", "x"],
+    )
+    fig = r.heatmap()
+    assert type(fig).__name__ == "Figure" and fig.axes
+    svg = r.heatmap_svg()
+    assert svg.startswith("<svg") and "&lt;s&gt;" in svg and svg.count("\u2014") == 1

@@ -174,3 +174,17 @@ def test_compute_help_has_examples(capsys: pytest.CaptureFixture[str]) -> None:
 )
 def test_limits_are_said_the_command_line_way(api: str, cli: str) -> None:
     assert command_line_words(api) == cli
+
+
+def test_compute_names_a_fully_masked_row_by_its_token(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spec = tmp_path / "s.toml"
+    spec.write_text(
+        'schema = 1\ntokens = ["<pad>", "b"]\nmask = [[false, false], [true, true]]\n'
+        "[inputs]\nQ = [[1, 0], [0, 1]]\nK = [[1, 0], [0, 1]]\nV = [[1, 2], [3, 4]]\n",
+        encoding="utf-8",
+    )
+    code, out, _ = run(["compute", str(spec)], capsys)
+    assert code == 0
+    assert 'fully masked rows (weights and output are 0, as in torch 2.5+): "<pad>" (row 0)' in out

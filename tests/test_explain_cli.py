@@ -170,3 +170,21 @@ def test_check_option_marks_errata(
     assert marker in out
     assert main(["explain", TM, "--lang", lang, "--format", fmt]) == 0
     assert "Erratum" not in capsys.readouterr().out
+
+
+def test_detail_compact_writes_matrix_forms_only(capsys: pytest.CaptureFixture[str]) -> None:
+    spec = str(EXAMPLES / "two_heads.toml")
+    assert main(["explain", spec, "--format", "markdown"]) == 0
+    full = capsys.readouterr().out
+    assert main(["explain", spec, "--format", "markdown", "--detail", "compact"]) == 0
+    compact = capsys.readouterr().out
+    assert "Step 1" in full and "Step 1" not in compact  # no per-key steps
+    assert "q_{1} = x_{1}" not in compact.replace(" ", "")  # no projection row by row
+    assert "Q = X W^{Q}" in compact and "Y = H W^{O}" in compact  # the matrix forms stay
+    assert len(compact) < len(full) / 2
+
+
+def test_an_unknown_detail_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as e:
+        main(["explain", TM, "--detail", "short"])
+    assert e.value.code == 2 and "--detail" in capsys.readouterr().err

@@ -137,8 +137,10 @@ def latex_bare(tex: str) -> list[str]:
     import re
 
     tex = re.sub(
-        r"\\text(?:backslash|asciicircum|asciitilde|less|greater|bar)\{\}|\{[][]\}"
-        r"|\\allowbreak\{\}",
+        r"\\text(?:backslash|asciicircum|asciitilde|less|greater|bar|braceleft|braceright"
+        r"|dollar|underscore)\{\}|\{[][]\}|\\allowbreak\{\}"
+        r"|\\ensuremath\{\\?[A-Za-z]*-?\}|\\symattn(?:char|cjk)\{[0-9A-F]+\}\{[^{}\\]+\}"
+        r"|(?<=\})\\ldots",  # a long token name in a formula, cut
         "",
         tex,
     )

@@ -162,3 +162,46 @@ def test_row24_pipes_get_the_text_unchanged(
     assert main(["audit", "p.md", "--format", "json"]) == 1
     data = json.loads(capsys.readouterr().out)
     assert data["files"][0]["findings"]
+
+
+#: issue 24 row 12: characters that reverse or hide text, and how every output shows them
+BIDI = ("\u202e", "\u2066", "\u2067", "\u2068", "\u2069", "\u202a", "\u202b", "\u202c", "\u200f")
+INVISIBLE = ("\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad")
+
+
+@pytest.mark.parametrize("ch", BIDI + INVISIBLE, ids=[f"U+{ord(c):04X}" for c in BIDI + INVISIBLE])
+def test_row12_terminal_shows_bidi_and_invisible_characters_by_code(ch: str) -> None:
+    shown = terminal_text(f"weights {ch}0.1 = 9.0")
+    assert ch not in shown and f"\\u{ord(ch):04x}0.1" in shown
+
+
+BIDI_SPEC = """schema = 1
+title = "weights \\u202e0.1 = 9.0\\u202c"
+tokens = ["a\\u200bb", "\\u2066x\\u2069"]
+[inputs]
+Q = [[1, 0], [0, 1]]
+K = [[1, 0], [0, 1]]
+V = [[1, 2], [3, 4]]
+"""
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "latex", "html", "json"])
+def test_row12_no_output_format_writes_them_raw(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], fmt: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("s.toml").write_text(BIDI_SPEC, encoding="utf-8")
+    assert main(["explain", "s.toml", "--format", fmt]) == 0
+    out = capsys.readouterr().out
+    assert not set(out) & set(BIDI + INVISIBLE)
+    assert "u202e" in out and "u200b" in out and "u2066" in out
+    if fmt == "json":  # JSON escapes them: the data is unchanged
+        assert json.loads(out)["title"] == "weights \u202e0.1 = 9.0\u202c"
+
+
+def test_row12_explain_on_a_terminal_shows_them_by_code(tmp_path: Path) -> None:
+    (tmp_path / "s.toml").write_text(BIDI_SPEC, encoding="utf-8")
+    code, out = _run_on_pty(["explain", "s.toml", "--format", "markdown"], tmp_path)
+    text = out.decode("utf-8")
+    assert code == 0 and not set(text) & set(BIDI + INVISIBLE)
+    assert "\\u202e0.1" in text.replace("`\\`", "\\")

@@ -217,10 +217,18 @@ def render_text(
     rows = result.fully_masked_rows
     if rows:
         lines.append("")
-        lines.append(
-            f"fully masked rows (weights and output are 0, as in torch 2.5+): {list(rows)}"
-        )
+        names = ", ".join(_row_name(idx, result.query_labels) for idx in rows)
+        lines.append(f"fully masked rows (weights and output are 0, as in torch 2.5+): {names}")
     return "\n".join(lines) + "\n"
+
+
+def _row_name(idx: tuple[int, ...], labels: tuple[str, ...] | None) -> str:
+    """A query row by its token: ``"<pad>" (row 3)``, after its batch/head index if any
+    (counted from 0)."""
+    row = idx[-1]
+    name = f'"{labels[row]}" (row {row})' if labels and row < len(labels) else f"row {row}"
+    lead = idx[:-1]
+    return f"[{', '.join(str(i) for i in lead)}] {name}" if lead else name
 
 
 def _decimals_only(terms: int, limits: Limits) -> str:

@@ -13,6 +13,7 @@ from symattn.errors import InputError
 from symattn.present import render
 from symattn.present.assets import katex_assets
 from symattn.present.document import MAX_DIGITS, DocOptions, build_document, meta_from_spec
+from symattn.present.model import Detail
 from symattn.present.plot import heatmap_image, plot_format
 from symattn.spec import load_spec
 
@@ -58,6 +59,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="decimal places of every rounded number (default 4)",
     )
     p.add_argument("--query", nargs="+", metavar="TOKEN", help="explain only these query tokens")
+    p.add_argument(
+        "--detail",
+        choices=[d.value for d in Detail],
+        default=Detail.FULL.value,
+        help="full (default): every projection row and each query's steps key by key; "
+        "compact: the projections and the per-key steps in matrix form only",
+    )
     p.add_argument(
         "--exact", action="store_true", help="also show the exact symbolic value of each number"
     )
@@ -115,6 +123,7 @@ def run(args: argparse.Namespace) -> int:
         exact=args.exact,
         plot=plot_ref,
         limits=limits,
+        detail=Detail(args.detail),
     )
     doc = build_document(result, meta, options, check=True if args.check else None)
     renderer = getattr(render, RENDERERS[args.format])

@@ -16,8 +16,9 @@ renamed over the target, so a reader never sees half a file and a failure leaves
 
 Streams (:func:`safe_streams`): everything the commands print goes through one filter. Text
 for a terminal loses its escape sequences (CSI, OSC, DCS, ...) and control characters, so a
-title or a document cannot retitle, clear or recolour the user's terminal; text for a pipe or
-a file is passed on as it is. Either way a character the stream cannot encode (a lone
+title or a document cannot retitle, clear or recolour the user's terminal, and shows bidi
+controls and invisible characters as their codes, so it cannot reverse a line either; text
+for a pipe or a file is passed on as it is. Either way a character the stream cannot encode (a lone
 surrogate from a command-line argument) is written as a backslash escape, never an error.
 """
 
@@ -36,6 +37,7 @@ from types import FrameType
 from typing import Any, TextIO, cast
 
 from symattn.errors import InputError
+from symattn.present.labels import visible
 
 #: signals whose default action ends the process; while a temporary file exists each of them
 #: (when its handler is still the default one) raises :class:`Terminated` instead
@@ -230,12 +232,14 @@ _TERMINAL_CONTROL = re.compile(
 
 
 def terminal_text(text: str) -> str:
-    """``text`` without escape sequences and control characters (tab and newline stay).
+    """``text`` without escape sequences and control characters (tab and newline stay), and
+    with every character that is invisible or reorders text (a bidi control such as U+202E,
+    a zero-width space) shown as its code, ``\\u202e``.
 
     A carriage return stays only as the first character (a progress line redrawing itself).
     """
     lead = "\r" if text.startswith("\r") else ""
-    return lead + _TERMINAL_CONTROL.sub("", text[len(lead) :])
+    return lead + visible(_TERMINAL_CONTROL.sub("", text[len(lead) :]))
 
 
 class SafeStream:

@@ -13,6 +13,10 @@ from symattn.engine.trace import Step, Trace
 from symattn.exact import ExactTensor, Surd
 
 
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
 @dataclass(frozen=True, repr=False)
 class AttentionResult:
     """Every stage of one attention computation, exactly.
@@ -27,11 +31,18 @@ class AttentionResult:
     key_labels: tuple[str, ...] | None = None
 
     def describe(self) -> str:
-        """One line: the shape of the problem (never raises)."""
+        """One line, as a person writes it: ``AttentionResult: 1 query \u00d7 2 keys`` (then
+        ``, 2 heads`` or ``, batch of 3``); never raises."""
         try:
-            w = self.weights.shape
-            lead = f" x {w[:-2]}" if len(w) > 2 else ""
-            return f"AttentionResult: {w[-2]} queries x {w[-1]} keys{lead}"
+            shape = list(self.weights.shape)
+            words = [_count(shape[-2], "query", "queries"), _count(shape[-1], "key", "keys")]
+            lead = shape[:-2]
+            extra = []
+            if lead and self.trace.find("head_outputs") is not None:
+                extra.append(_count(lead.pop(), "head", "heads"))
+            if lead:
+                extra.append("batch of " + " \u00d7 ".join(str(n) for n in lead))
+            return "AttentionResult: " + " \u00d7 ".join(words) + "".join(", " + e for e in extra)
         except Exception:  # noqa: BLE001 - a repr must never raise
             return "AttentionResult"
 
@@ -40,10 +51,13 @@ class AttentionResult:
         from certified bounds; see :mod:`symattn.exact.display`), then how floats were read."""
         head = self.describe()
         try:
-            return (
-                f"{head}\nweights = {self.weights!r}\noutput = {self.output!r}"
-                f"\n{self.describe_inputs()}"
-            )
+            lines = [head]
+            for name, t in (("weights", self.weights), ("output", self.output)):
+                body = repr(t).splitlines()
+                lines.append(f"{name} = {body[0]}")
+                lines.extend(" " * (len(name) + 3) + line if line else "" for line in body[1:])
+            lines.append(self.describe_inputs())
+            return "\n".join(lines)
         except Exception:  # noqa: BLE001 - a repr must never raise
             return head
 

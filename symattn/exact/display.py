@@ -1,11 +1,13 @@
-"""The text of an exact tensor as numpy prints an array: shape first, then the values.
+"""The text of an exact tensor as numpy prints an array: ``SoftmaxTensor([[0.8929582, ...]])``.
 
 ``repr(t)`` of any :class:`~symattn.exact.tensor.ExactTensor` goes through
-:func:`tensor_repr`: the class and shape, then the entries in nested brackets, columns
-aligned. Entries are exact when they are short terminating decimals (``2.5``, ``-3``),
-``-inf`` where masked, and otherwise correctly rounded to :data:`DIGITS` significant digits
-(decided from certified enclosures, never from floats). Like numpy, an array with more than
-:data:`THRESHOLD` entries shows :data:`EDGE` entries at each end of every axis, ``...`` between.
+:func:`tensor_repr`: the class, then the entries in nested brackets, comma-separated,
+columns aligned, in one number format for the whole array as numpy chooses it (integers,
+fixed point with one number of decimals, or scientific notation). Entries are exact when
+they are short terminating decimals (``2.5``, ``-3``), ``-inf`` where masked, and otherwise
+correctly rounded (decided from certified enclosures, never from floats). Like numpy, an
+array with more than :data:`THRESHOLD` entries shows :data:`EDGE` entries at each end of
+every axis, ``...`` between.
 A repr never raises: anything that goes wrong gives the class and shape alone.
 """
 
@@ -28,7 +30,16 @@ from symattn.numbers.rounding import Rounding, terminating_decimal
 if TYPE_CHECKING:
     from symattn.exact.tensor import ExactTensor
 
-__all__ = ["DIGITS", "EDGE", "THRESHOLD", "SMALL", "decide_entries", "tensor_repr", "tensor_values"]
+__all__ = [
+    "DIGITS",
+    "EDGE",
+    "THRESHOLD",
+    "SMALL",
+    "decide_entries",
+    "formatted_values",
+    "tensor_repr",
+    "tensor_values",
+]
 
 #: significant digits of an entry that is not a short exact decimal (numpy prints 8)
 DIGITS = 8
@@ -160,19 +171,91 @@ def tensor_values(t: ExactTensor, indices: list[tuple[int, ...]]) -> dict[tuple[
     return out
 
 
+#: a fixed-point array shows at most this many decimals (as numpy's ``precision``)
+PRECISION = 8
+
+
+def _mode(values: list[Decimal]) -> str:
+    """How numpy would print these finite values: ``int``, ``fixed`` or ``sci``."""
+    if all(v == v.to_integral_value() for v in values):
+        return "int"
+    nonzero = [abs(v) for v in values if v != 0]
+    if nonzero:
+        big, small = max(nonzero), min(nonzero)
+        if big >= Decimal("1e8") or small < Decimal("1e-4") or big / small >= 1000:
+            return "sci"
+    return "fixed"
+
+
+def _decimals_of(v: Decimal) -> int:
+    exp = v.normalize().as_tuple().exponent
+    return max(0, -exp) if isinstance(exp, int) else 0
+
+
+def _sci(v: Decimal, digits: int) -> str:
+    if v == 0:
+        return "0." + "0" * digits + "e+00"
+    text = format(v, f".{digits}e")
+    mantissa, exp = text.split("e")
+    return f"{mantissa}e{exp[0]}{exp[1:].rjust(2, '0')}"
+
+
+def _is_short_exact(t: ExactTensor, idx: tuple[int, ...]) -> bool:
+    q = t.rational(idx)
+    return q is not None and _exact_text(q) is not None
+
+
+def formatted_values(t: ExactTensor, indices: list[tuple[int, ...]]) -> dict[tuple[int, ...], str]:
+    """The text of each entry at ``indices`` in one format for the whole array, as numpy
+    chooses it: integers; fixed point with one number of decimals (at most
+    :data:`PRECISION`, each entry correctly rounded to them); or scientific notation when
+    the magnitudes are far apart. Entries that are not short exact decimals are rounded to
+    :data:`DIGITS` significant digits first (decided from certified enclosures)."""
+    shown = tensor_values(t, indices)
+    finite = {idx: Decimal(v) for idx, v in shown.items() if v not in ("-inf", "inf")}
+    if not finite:
+        return shown
+    mode = _mode(list(finite.values()))
+    out = dict(shown)
+    exact = {idx for idx in finite if _is_short_exact(t, idx)}
+    if mode == "int":
+        out.update({idx: str(int(v)) for idx, v in finite.items()})
+    elif mode == "sci":
+        digits = max(len(v.normalize().as_tuple().digits) for v in finite.values()) - 1
+        if len(exact) < len(finite):
+            digits = DIGITS - 1  # a rounded entry has DIGITS significant digits, all shown
+        out.update({idx: _sci(v, max(digits, 1)) for idx, v in finite.items()})
+    else:
+        places = min(PRECISION, max(_decimals_of(v) for v in finite.values()))
+        # a rounded entry is rounded again from its enclosure to exactly these decimals
+        # (padding it with zeros would claim digits it does not have)
+        finer = [idx for idx in finite if idx not in exact]
+
+        def decide(b: Ball) -> Decimal | None:
+            return b.round_decimals(places, Rounding.HALF_EVEN)
+
+        for idx, v in zip(finer, decide_entries(t, finer, decide), strict=True):
+            finite[idx] = v
+        quantum = Decimal(1).scaleb(-places)
+        out.update({idx: format(v.quantize(quantum), "f") for idx, v in finite.items()})
+    return out
+
+
 def tensor_repr(t: ExactTensor) -> str:
-    """``Name(shape=(2, 3))`` and the values, as numpy prints an array (never raises)."""
-    head = f"{type(t).__name__}(shape={tuple(t.shape)})"
+    """``Name([[0.8929582, 0.1070418]])``, as numpy prints an array (never raises): one
+    number format for the whole array (:func:`formatted_values`); ``.exact()`` gives the
+    exact entries."""
+    name = type(t).__name__
     try:
-        return head + "\n" + _body(t)
+        return f"{name}({_body(t, len(name) + 1)})"
     except Exception:  # noqa: BLE001 - a repr must never raise; the header alone is a summary
-        return head
+        return f"{name}(shape={tuple(t.shape)})"
 
 
-def _body(t: ExactTensor) -> str:
+def _body(t: ExactTensor, indent: int) -> str:
     shape = tuple(t.shape)
     if not shape:
-        return tensor_values(t, [()])[()]
+        return formatted_values(t, [()])[()]
     size = 1
     for n in shape:
         size *= n
@@ -183,7 +266,7 @@ def _body(t: ExactTensor) -> str:
         for idx in product(*axes)
         if all(i is not None for i in idx)
     ]
-    values = tensor_values(t, wanted)
+    values = formatted_values(t, wanted)
     width = max((len(v) for v in values.values()), default=1)
 
     def block(prefix: tuple[int, ...], depth: int) -> list[str]:
@@ -191,15 +274,18 @@ def _body(t: ExactTensor) -> str:
             items = [
                 "..." if j is None else values[prefix + (j,)].rjust(width) for j in axes[depth]
             ]
-            return ["[" + " ".join(items) + "]"]
+            return ["[" + ", ".join(items) + "]"]
         out: list[str] = []
         blank = len(shape) - depth - 2
         for k, i in enumerate(axes[depth]):
             if k:
+                out[-1] += ","
                 out.extend([""] * blank)
             out.extend(["..."] if i is None else block(prefix + (i,), depth + 1))
         lines = ["[" + out[0]] + [(" " + line) if line else "" for line in out[1:]]
         lines[-1] += "]"
         return lines
 
-    return "\n".join(block((), 0))
+    lines = block((), 0)
+    pad = " " * indent
+    return "\n".join([lines[0], *((pad + line) if line else "" for line in lines[1:])])

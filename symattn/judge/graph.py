@@ -262,7 +262,7 @@ class Graph:
         if step in ("scores", self.att, "Q", "K", "V") or (step == "output" and self.has_wo):
             half = len(ps) // 2
             return " + ".join(
-                f"{self.label(a)}×{self.label(b)}"
+                f"{_factor(self.label(a))}×{_factor(self.label(b))}"
                 for a, b in zip(ps[:half], ps[half:], strict=True)
             )
         return " ".join(self.label(p) for p in ps)
@@ -350,3 +350,8 @@ class Graph:
         """The claimed nodes and their claims, in computation order."""
         for n in self.claimed_nodes():
             yield n, self.claims[n]
+
+
+def _factor(text: str) -> str:
+    """A factor of a product: ``(-2)`` in parentheses when negative (``0.58×(-2)``)."""
+    return f"({text})" if text.startswith(("-", "\u2212")) else text

@@ -33,8 +33,7 @@ def exact_matrix(
 
 
 def token_sentences(qlabels: tuple[str, ...], klabels: tuple[str, ...]) -> tuple[Msg, ...]:
-    """The tokens in order (queries apart when they differ), and the row numbers of formulas
-    when a name cannot be set in math."""
+    """The tokens in order (queries apart when they differ)."""
     keys = tuple(token_seg(n) for n in klabels)
     out = []
     if qlabels == klabels:
@@ -42,27 +41,20 @@ def token_sentences(qlabels: tuple[str, ...], klabels: tuple[str, ...]) -> tuple
     else:
         queries = tuple(token_seg(n) for n in qlabels)
         out.append(msg("tokens_queries", count=len(qlabels), queries=queries, keys=keys))
-    names = qlabels + klabels
-    if not row_labels(names, "t")[0].startswith(r"\text{"):
-        out.append(msg("tokens_numbered"))
     return tuple(out)
 
 
-def _labels(names: tuple[str, ...], all_names: tuple[str, ...]) -> tuple[str, ...]:
-    """Row labels: the names in ``\\text{}``, or ``(i)`` for all rows when any name of the
-    example cannot be set in math."""
-    if row_labels(all_names, "t")[0].startswith(r"\text{"):
-        return row_labels(names, "t")
-    return tuple(rf"\text{{({i + 1})}}" for i in range(len(names)))
+def _labels(names: tuple[str, ...]) -> tuple[str, ...]:
+    """Row labels: every name in ``\\text{}``, as it is."""
+    return row_labels(names)
 
 
 def data_lines(view: View, start: str, cross: bool) -> tuple[Line, ...]:
     """The inputs of the example as matrices, each with its caption."""
     result = view.result
     trace = result.trace
-    names = view.qlabels + view.klabels
-    qlab = _labels(view.qlabels, names)
-    klab = _labels(view.klabels, names)
+    qlab = _labels(view.qlabels)
+    klab = _labels(view.klabels)
     out = []
     if start == "x":
         x = view.matrix_of(trace.get("X"))
@@ -91,9 +83,8 @@ def data_lines(view: View, start: str, cross: bool) -> tuple[Line, ...]:
 
 def projection_lines(view: View, cross: bool) -> tuple[Line, ...]:
     """``Q = X W^Q``, ``K = X W^K``, ``V = X W^V`` as matrices."""
-    names = view.qlabels + view.klabels
-    qlab = _labels(view.qlabels, names)
-    klab = _labels(view.klabels, names)
+    qlab = _labels(view.qlabels)
+    klab = _labels(view.klabels)
     result = view.result
     xq = "X_{q}" if cross else "X"
     out = []

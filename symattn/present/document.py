@@ -27,6 +27,7 @@ from symattn.present.keys import INTROS, lookup
 from symattn.present.missing import missing_sentences, unverifiable
 from symattn.present.model import (
     Combine,
+    Detail,
     DocMeta,
     DocOptions,
     Document,
@@ -112,11 +113,11 @@ def build_document(
     if multi:
         n_heads = int(result.trace.get("Q_heads").attrs["num_heads"])
         items = _batch_items(views, n_heads, options)
-        rows = builder.rows(qlabels, asked, S * n_heads * len(items))
+        rows = builder.rows(qlabels, asked, S * n_heads * len(items)) if builder.full else ()
         parts, combine = builder.multi_head(views, items, n_heads, rows)
     else:
         chosen = _chosen_views(views, options)
-        rows = builder.rows(qlabels, asked, S * len(chosen))
+        rows = builder.rows(qlabels, asked, S * len(chosen)) if builder.full else ()
         parts = tuple(builder.part(v, rows, len(views) > 1) for v in chosen)
         combine = None
     errata: tuple[Msg, ...] = ()
@@ -179,6 +180,8 @@ class _Builder:
         self.start = result.start
         self.cross = result.trace.find("X_q") is not None
         self.rows_intro: tuple[Msg, ...] = ()
+        #: every row worked out (else the matrix forms only: ``--detail compact``)
+        self.full = options.detail is Detail.FULL
 
     def rows(
         self, qlabels: tuple[str, ...], asked: tuple[str, ...], per_row: int
@@ -263,7 +266,7 @@ class _Builder:
         )
         if self.start != "x":
             return part
-        projected, rest = data.projections(view, rows, self.cross)
+        projected, rest = data.projections(view, rows, self.cross) if self.full else ((), ())
         return replace(
             part,
             projection_lines=data.projection_lines(view, self.cross),
@@ -285,7 +288,7 @@ class _Builder:
             head_views = [v for v in views if v.prefix[:-1] == lead]
             first = head_views[0]
             inputs = View(self.result, lead, first.qlabels, first.klabels)
-            projected, rest = data.projections(inputs, rows, self.cross)
+            projected, rest = data.projections(inputs, rows, self.cross) if self.full else ((), ())
             parts.append(
                 Part(
                     heading=None,

@@ -19,10 +19,17 @@ def exponent(view: View, i: int, j: int) -> str:
     return surd_latex(s)
 
 
+def e_to(ex: str) -> str:
+    """``e^{ex}``; ``\\exp(ex)`` when the exponent holds a fraction (a fraction in a
+    superscript is set too small to read in print); ``1`` for ``e^{0}``."""
+    if ex == "0":
+        return "1"
+    return f"\\exp\\left({ex}\\right)" if "\\frac" in ex else f"e^{{{ex}}}"
+
+
 def power(view: View, i: int, j: int) -> str:
     """``e^{s}`` exactly (``1`` for ``e^{0}``)."""
-    ex = exponent(view, i, j)
-    return "1" if ex == "0" else f"e^{{{ex}}}"
+    return e_to(exponent(view, i, j))
 
 
 def z_terms(view: View, i: int) -> list[str]:

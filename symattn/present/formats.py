@@ -1,7 +1,9 @@
 """How each output format writes text and math, and how a sentence becomes text in it.
 
 Every string a user controls (token names, titles, notes, catalog text outside ``$...$``)
-passes through the format's functions; math is written as LaTeX inside the format's
+passes through the format's functions, which first make it visible
+(:func:`symattn.present.labels.visible`: a bidi control or a zero-width character is shown as
+its code, ``\\u202e``); math is written as LaTeX inside the format's
 delimiters, and only math this package built reaches them.
 
 Markdown is read by two kinds of renderers: Markdown-with-math (markdown-it with a dollar-math
@@ -17,16 +19,16 @@ from __future__ import annotations
 
 import html
 import re
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
 from symattn.errors import InputError
+from symattn.present import labels
+from symattn.present.labels import visible
 from symattn.present.messages import plural_key, text
 from symattn.present.model import Msg, Param, Seg
-
-#: control characters (C0 except tab/newline handled below, DEL, C1) removed from user text
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 #: LaTeX text-mode replacements for every special character
 LATEX_SPECIALS: Mapping[str, str] = MappingProxyType(
@@ -49,8 +51,41 @@ LATEX_SPECIALS: Mapping[str, str] = MappingProxyType(
         "\n": " ",
         "\r": " ",
         "\t": " ",
+        # symbols a text font may lack (pdflatex has no glyph for them in text): from math
+        "\u2248": r"\ensuremath{\approx}",
+        "\u221a": r"\ensuremath{\surd}",
+        "\u221e": r"\ensuremath{\infty}",
+        "\u2192": r"\ensuremath{\rightarrow}",
+        "\u2264": r"\ensuremath{\leq}",
+        "\u2265": r"\ensuremath{\geq}",
+        "\u2260": r"\ensuremath{\neq}",
+        "\u2212": r"\ensuremath{-}",
+        "\u00d7": r"\ensuremath{\times}",
+        "\u22c5": r"\ensuremath{\cdot}",
     }
 )
+
+#: characters pdflatex (T1, textcomp, utf8) sets as they are: ASCII, Latin-1 and Latin
+#: Extended-A, and the usual typographic punctuation
+PDFTEX_CHARS = re.compile(
+    "[^\x00-\x7f\u00a0-\u017f\u2013\u2014\u2018\u2019\u201c\u201d\u2022\u2026\u20ac]"
+)
+
+
+def _tex_char(m: re.Match[str]) -> str:
+    """A character outside :data:`PDFTEX_CHARS` as a macro of the preamble: ``\\symattncjk``
+    for one xeCJK sets (xelatex: the character; pdflatex: its code), ``\\symattnchar`` for
+    any other (the character where the font has it, else its code ``U+2581``)."""
+    ch = m.group(0)
+    wide = unicodedata.east_asian_width(ch) in ("W", "F") and unicodedata.category(ch) != "So"
+    macro = "symattncjk" if wide else "symattnchar"
+    return f"\\{macro}{{{ord(ch):04X}}}{{{ch}}}"
+
+
+def tex_chars(text: str) -> str:
+    """LaTeX (text or math) whose characters every engine can set: see :func:`_tex_char`."""
+    return PDFTEX_CHARS.sub(_tex_char, text)
+
 
 #: Markdown replacements: backslash escapes for Markdown syntax, entities for HTML
 MARKDOWN_SPECIALS: Mapping[str, str] = MappingProxyType(
@@ -75,7 +110,7 @@ def _escaper(table: Mapping[str, str]) -> Callable[[str], str]:
     pattern = re.compile("|".join(re.escape(k) for k in table))
 
     def escape(text: str) -> str:
-        return pattern.sub(lambda m: table[m.group(0)], _CONTROL.sub("", text))
+        return pattern.sub(lambda m: table[m.group(0)], visible(text))
 
     return escape
 
@@ -142,7 +177,7 @@ def _short_lines(latex: str) -> str:
 
 def escape_html(text: str) -> str:
     """Text for HTML (quotes too: it may sit in an attribute)."""
-    return html.escape(_CONTROL.sub("", text).replace("\r", " "), quote=True)
+    return html.escape(visible(text).replace("\r", " "), quote=True)
 
 
 def code_span(text: str, in_table: bool = False) -> str:
@@ -151,7 +186,7 @@ def code_span(text: str, in_table: bool = False) -> str:
     ``in_table``: a pipe would end a table cell even inside a code span, so it is escaped
     (GFM removes that backslash before the span is read).
     """
-    body = _CONTROL.sub("", text).replace("\r", " ").replace("\n", " ").replace("\t", " ")
+    body = visible(text).replace("\r", " ").replace("\n", " ").replace("\t", " ")
     if in_table:
         body = body.replace("|", "\\|")
     longest = max((len(run) for run in re.findall(r"`+", body)), default=0)
@@ -166,7 +201,7 @@ _TRIGGER_RUNS = re.compile(r"([\\$]+)")
 def markdown_text(text: str, in_table: bool = False) -> str:
     """User text in Markdown prose: escaped, each run of backslashes and dollar signs a code
     span of its own (so no math renderer can pair them into a formula or a command)."""
-    parts = _TRIGGER_RUNS.split(text)
+    parts = _TRIGGER_RUNS.split(visible(text))
     return "".join(
         code_span(p, in_table) if i % 2 else escape_markdown(p) for i, p in enumerate(parts) if p
     )
@@ -174,7 +209,7 @@ def markdown_text(text: str, in_table: bool = False) -> str:
 
 def math_text(text: str) -> str:
     """A user string inside LaTeX math: ``\\text{...}`` with its content escaped."""
-    return r"\text{" + escape_latex(text) + "}"
+    return r"\text{" + labels.math_text(text) + "}"
 
 
 @dataclass(frozen=True)
@@ -202,10 +237,10 @@ FORMATS: Mapping[str, Format] = MappingProxyType(
         "latex": Format(
             "latex",
             escape_latex,
-            latex_user,
-            lambda s: r"\texttt{" + escape_latex(s) + "}",
-            lambda m: f"${m}$",
-            lambda m: f"\\[\n{m}\n\\]",
+            lambda s: tex_chars(latex_user(s)),
+            lambda s: r"\texttt{" + tex_chars(escape_latex(s)) + "}",
+            lambda m: f"${tex_chars(m)}$",
+            lambda m: f"\\[\n{tex_chars(m)}\n\\]",
         ),
         "html": Format(
             "html",
@@ -220,8 +255,8 @@ FORMATS: Mapping[str, Format] = MappingProxyType(
         "plain": Format(
             "plain",
             lambda s: s,
-            lambda s: s,
-            lambda s: f"\u201c{s}\u201d",
+            visible,
+            lambda s: f"\u201c{visible(s)}\u201d",
             lambda m: f"${m}$",
             lambda m: f"$${m}$$",
         ),

@@ -31,9 +31,8 @@ def head_intro(view: View, h: int, heads: int) -> tuple[Msg, ...]:
 
 def head_data(view: View, h: int) -> tuple[Line, ...]:
     """``Q``, ``K`` and ``V`` of one head, as matrices."""
-    names = view.qlabels + view.klabels
-    qlab = _labels(view.qlabels, names)
-    klab = _labels(view.klabels, names)
+    qlab = _labels(view.qlabels)
+    klab = _labels(view.klabels)
     return (
         Line(None, exact_matrix(view.sym("Q"), view.Q, qlab)),
         Line(None, exact_matrix(view.sym("K"), view.K, klab)),
@@ -68,8 +67,7 @@ def combine(
     result = first.result
     trace = result.trace
     wo_step = trace.find("W_O")
-    names = first.qlabels + first.klabels
-    labels = _labels(first.qlabels, names)
+    labels = _labels(first.qlabels)
     concat_name = "concat" if wo_step is not None else "output"
     concat = result.stage(concat_name)
     L, width = concat.shape[-2], concat.shape[-1]

@@ -105,7 +105,6 @@ FIXED_SENTENCES: frozenset[str] = frozenset(
         # the data
         "tokens_list",
         "tokens_queries",
-        "tokens_numbered",
         "intro_heads",
         "cap_x",
         "cap_xq",

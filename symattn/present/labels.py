@@ -1,50 +1,100 @@
-"""Token names inside math: only names that cannot change the math they sit in.
+"""Token names are data: how a name is shown, visibly and escaped, in every place it appears.
 
-A token name is user text. In prose it is escaped for the output format (and set off as code);
-inside a formula it may only appear as ``\\text{...}`` when every character is inert in TeX,
-KaTeX and MathJax alike: letters, digits and marks of any script, spaces, and a few
-punctuation marks. Anything else (a backslash, a dollar, braces, ``_``, ``^``, ``%``, ``#``,
-``&``, ``~``, control or invisible characters) keeps the name out of math: the formula labels
-that row by its number instead, and the prose names it.
+A tokenizer may produce any string: ``[CLS]``, ``<pad>``, ``</s>``, ``▁the``, ``Ġthe``,
+``a_b``, ``#1``, ``x^2``, CJK, emoji. Every one is shown as it is, in prose (escaped by the
+format, set off as code) and inside formulas (``\\text{...}``, its special characters written
+by name), never replaced by a number. A character that would be invisible or would reorder the
+text around it (zero-width characters, bidi controls, other format and control characters) is
+shown as its code, ``\\u202e``, by :func:`visible`, the one place that decides it.
+
+Inside math the special characters are written as named commands (``\\textless{}``,
+``\\textunderscore{}``), not as a backslash before the character, because a Markdown renderer
+that does not know math removes a backslash before punctuation.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
+from collections.abc import Mapping
+from types import MappingProxyType
 
 from symattn.present.mathwidth import text_width
 
-#: punctuation that is inert inside ``\text{}`` in TeX, KaTeX and MathJax
-SAFE_PUNCTUATION = frozenset(" .,:;!?'()-+=/*")
-#: Unicode categories of characters that are inert (letters, marks, digits)
-SAFE_CATEGORIES = ("L", "M", "N")
-#: the widest name set in a formula, in em (longer names are numbered)
-MAX_LABEL_EM = 8.0
+#: Unicode categories shown as their code: format (bidi, zero-width), control, separators
+#: other than the space, unassigned and private-use characters, surrogates
+HIDDEN_CATEGORIES = frozenset({"Cf", "Cc", "Zl", "Zp", "Cn", "Co", "Cs"})
+#: other characters that show nothing: variation selectors and fillers
+HIDDEN_EXTRA = frozenset(
+    {chr(c) for c in (*range(0xFE00, 0xFE10), 0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800)}
+)
+#: whitespace characters kept as they are (a tab or a newline becomes a space elsewhere)
+KEPT = frozenset("\t\n\r")
+
+#: special characters of user text inside ``\\text{}`` in math, written by name
+MATH_TEXT_SPECIALS: Mapping[str, str] = MappingProxyType(
+    {
+        "\\": r"\textbackslash{}",
+        "{": r"\textbraceleft{}",
+        "}": r"\textbraceright{}",
+        "$": r"\textdollar{}",
+        "_": r"\textunderscore{}",
+        "^": r"\textasciicircum{}",
+        "~": r"\textasciitilde{}",
+        "<": r"\textless{}",
+        ">": r"\textgreater{}",
+        "|": r"\textbar{}",
+        "#": r"\#",
+        "%": r"\%",
+        "&": r"\&",
+        "\n": " ",
+        "\r": " ",
+        "\t": " ",
+    }
+)
+_MATH_SPECIAL = re.compile("|".join(re.escape(k) for k in MATH_TEXT_SPECIALS))
+#: the widest name set in a formula, in em (a longer one is cut, with an ellipsis)
+MAX_LABEL_EM = 12.0
 
 
-def is_math_safe(name: str) -> bool:
-    """Whether every character of ``name`` is inert inside ``\\text{...}``."""
-    if not name or name != name.strip():
+def is_hidden(ch: str) -> bool:
+    """Whether ``ch`` would be invisible or reorder text (so it is shown as its code)."""
+    if ch in KEPT:
         return False
-    for ch in name:
-        if ch in SAFE_PUNCTUATION:
-            continue
-        if not unicodedata.category(ch).startswith(SAFE_CATEGORIES):
-            return False
-    return True
+    return unicodedata.category(ch) in HIDDEN_CATEGORIES or ch in HIDDEN_EXTRA
 
 
-def math_label(name: str) -> str | None:
-    """``\\text{name}`` for a safe, short name; ``None`` when the name stays out of math."""
-    if not is_math_safe(name) or text_width(name) > MAX_LABEL_EM:
-        return None
-    return r"\text{" + name + "}"
+def code_of(ch: str) -> str:
+    """``\\u202e`` (``\\U0001f600`` past the basic plane): how a hidden character is shown."""
+    n = ord(ch)
+    return f"\\u{n:04x}" if n <= 0xFFFF else f"\\U{n:08x}"
 
 
-def row_labels(names: tuple[str, ...], symbol: str) -> tuple[str, ...]:
-    """Labels of matrix rows: every name in ``\\text{}``, or ``symbol_i`` for all when any name
-    cannot be set in math (a column of labels is all names or all numbers)."""
-    labels = [math_label(n) for n in names]
-    if all(lab is not None for lab in labels):
-        return tuple(lab for lab in labels if lab is not None)
-    return tuple(f"{symbol}_{{{i + 1}}}" for i in range(len(names)))
+def visible(text: str) -> str:
+    """``text`` with every hidden character (:func:`is_hidden`) written as its code."""
+    if all(not is_hidden(c) for c in text):
+        return text
+    return "".join(code_of(c) if is_hidden(c) else c for c in text)
+
+
+def math_text(text: str) -> str:
+    """User text inside ``\\text{...}``: visible, every special character by name."""
+    return _MATH_SPECIAL.sub(lambda m: MATH_TEXT_SPECIALS[m.group(0)], visible(text))
+
+
+def math_label(name: str) -> str:
+    """``\\text{name}``: the name as it is, cut with ``\\ldots`` past :data:`MAX_LABEL_EM`."""
+    shown = visible(name)
+    if text_width(shown) <= MAX_LABEL_EM:
+        return r"\text{" + math_text(shown) + "}"
+    cut = ""
+    for ch in shown:
+        if text_width(cut + ch) > MAX_LABEL_EM - 1.2:
+            break
+        cut += ch
+    return r"\text{" + math_text(cut) + r"}\ldots"
+
+
+def row_labels(names: tuple[str, ...]) -> tuple[str, ...]:
+    """Labels of matrix rows (or columns): every name in ``\\text{}``."""
+    return tuple(math_label(n) for n in names)

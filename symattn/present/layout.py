@@ -26,6 +26,12 @@ from symattn.present.mathwidth import BRACKET, COLUMN_GAP, width
 #: the width a displayed line may take, in em of the math font (a 10pt A4 page with 2.5 cm
 #: margins is 45 em wide; the estimate is within 5%, so this leaves room)
 LINE_EM = 38.0
+#: the measure of a displayed line in each format, in em of the math font: the A4 text width
+#: (2 cm margins: 484 pt, 45.9 em at the 10.5 pt of a Chinese page, 48.4 em at 10 pt) and the
+#: HTML page's column at 1000 px and wider (800 px of math at 17.6 px an em)
+MEASURE_EM = {"latex": 45.9, "html": 45.4}
+#: the width a matrix may take: the narrower measure, less half an em (the estimate errs wide)
+MATRIX_EM = min(MEASURE_EM.values()) - 0.5
 #: the indent of a continued sum (``\quad``), em
 CONTINUE_EM = 1.0
 #: a matrix with more rows or columns than this is summarised
@@ -224,32 +230,50 @@ def _column_blocks(cells: Sequence[Sequence[str]], room: float) -> list[tuple[in
     return [(c, c + 1) for c in range(n_cols)]
 
 
+def _header(labels: Sequence[str], a: int, b: int) -> str:
+    """The column labels ``a..b-1`` of a block, small, as the block's first row."""
+    return " & ".join(f"\\scriptstyle {lab}" for lab in labels[a:b])
+
+
 def matrix(
     lhs: str,
     rel: str,
     shape: tuple[int, int],
     cell: Callable[[int, int], str],
     labels: Sequence[str] | None = None,
-    budget: float = LINE_EM,
+    budget: float = MATRIX_EM,
+    col_labels: Sequence[str] | None = None,
 ) -> str:
-    """``lhs rel [matrix]``: labels to the left of the rows, split or summarised to fit.
+    """``lhs rel [matrix]``: labels to the left of the rows, laid out by measurement.
 
-    ``cell(r, c)`` gives the LaTeX of an entry; it is asked only for the entries shown.
+    On one line when it fits ``budget`` (the measure of every format); else with ``lhs`` on a
+    line of its own when the rest then fits; else split into column blocks, each headed by
+    its column labels (``col_labels``, else the column numbers). ``cell(r, c)`` gives the
+    LaTeX of an entry; it is asked only for the entries shown.
     """
     grid = summarise(shape, cell, labels)
     lab = _labels_tex(grid.labels) + " " if grid.labels is not None else ""
-    whole = f"{lhs} {rel} {lab}\\begin{{bmatrix}} {_rows_tex(grid.cells)} \\end{{bmatrix}}"
+    body = f"{lab}\\begin{{bmatrix}} {_rows_tex(grid.cells)} \\end{{bmatrix}}"
+    whole = f"{lhs} {rel} {body}"
     if width(whole) <= budget or not grid.cells or len(grid.cells[0]) < 2:
         return whole
-    room = budget - width(f"{lhs} {rel} {lab}")
+    if width(f"{rel} {body}") + CONTINUE_EM <= budget:
+        return f"\\begin{{aligned}}\n&{lhs} \\\\\n&\\quad {rel} {body}\n\\end{{aligned}}"
+    cpos = positions(shape[1], MAX_COLS)
+    names = col_labels if col_labels is not None else [str(c + 1) for c in range(shape[1])]
+    heads = [r"\cdots" if c is None else names[c] for c in cpos]
+    room = budget - width(f"{rel} {lab}") - CONTINUE_EM
     blocks = _column_blocks(grid.cells, room)
-    lines = []
+    lines = [f"&{lhs}"]
     for k, (a, b) in enumerate(blocks):
         part = [row[a:b] for row in grid.cells]
         left = "\\left[" if k == 0 else "\\left."
         right = "\\right]" if k == len(blocks) - 1 else "\\right."
-        body = f"{left}\\begin{{matrix}} {_rows_tex(part)} \\end{{matrix}}{right}"
+        rows = _rows_tex(part)
+        block = f"{left}\\begin{{matrix}} {_header(heads, a, b)} \\\\ {rows} \\end{{matrix}}{right}"
         lines.append(
-            f"{lhs} &{rel} {lab}{body}" if k == 0 else f"&\\hphantom{{{{}}{rel}{{}}}} {lab}{body}"
+            f"&\\quad {rel} {lab}{block}"
+            if k == 0
+            else f"&\\quad \\hphantom{{{{}}{rel}{{}}}} {lab}{block}"
         )
     return "\\begin{aligned}\n" + " \\\\[1ex]\n".join(lines) + "\n\\end{aligned}"

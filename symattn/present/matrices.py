@@ -53,7 +53,7 @@ def mask_lines(view: View) -> tuple[Line, ...]:
         assert s is not None
         return inline_rational(m.p - s.p) if m.q == s.q else "0"
 
-    labels = _labels(view.qlabels, view.qlabels + view.klabels)
+    labels = _labels(view.qlabels)
     return (Line(msg("cap_mask"), matrix("M", "=", (L, S), cell, labels)),)
 
 
@@ -79,7 +79,7 @@ def _stage_matrix(
             return text
         return nums.rounded(stage, idx)
 
-    labels = _labels(view.qlabels, view.qlabels + view.klabels)
+    labels = _labels(view.qlabels)
     rel = "=" if exact else r"\approx"
     return Line(caption, matrix(lhs, rel, view.shape, cell, labels))
 
@@ -97,7 +97,7 @@ def _output_matrix(view: View, nums: Numbers) -> Line:
         text = nums.exact_decimal(stage, idx) if exact else None
         return text if text is not None else nums.rounded(stage, idx)
 
-    labels = _labels(view.qlabels, view.qlabels + view.klabels)
+    labels = _labels(view.qlabels)
     lhs = f"{view.sym('O')} = {view.sym('A')} {view.sym('V')}"
     return Line(
         msg("cap_output_m"), matrix(lhs, "=" if exact else r"\approx", (L, E), cell, labels)
@@ -107,8 +107,8 @@ def _output_matrix(view: View, nums: Numbers) -> Line:
 def stage_lines(view: View, nums: Numbers) -> tuple[Line, ...]:
     """Scores, scaled (and masked) scores, weights and output, as matrices."""
     out = []
-    labels = _labels(view.qlabels, view.qlabels + view.klabels)
-    if not view.starts_at_scores and not view.has_mask:
+    labels = _labels(view.qlabels)
+    if not view.starts_at_scores:
         out.append(
             Line(msg("cap_scores_m"), exact_matrix(scores_symbol(view), view.scores, labels))
         )

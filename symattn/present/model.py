@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import Enum
 from fractions import Fraction
 from types import MappingProxyType
 
@@ -246,12 +247,21 @@ class DocMeta:
     spec: Spec | None = None  # the loaded spec (needed by ``check=True``)
 
 
+class Detail(Enum):
+    """How much of the worked example a document writes (``explain --detail``)."""
+
+    FULL = "full"  #: every projection row and every query's steps, key by key
+    COMPACT = "compact"  #: the projections and the per-key steps in matrix form only
+
+
 @dataclass(frozen=True)
 class DocOptions:
-    """Choices of the reader: precision, rows, exact forms, a plot to reference, batch items.
+    """Choices of the reader: precision, rows, exact forms, a plot to reference, batch items,
+    detail.
 
     ``batch`` names the batch items (indices of the leading axes, from 0) to write out;
-    empty: every item (within ``limits.max_explained_pairs``).
+    empty: every item (within ``limits.max_explained_pairs``). ``detail``: the whole worked
+    example (:attr:`Detail.FULL`), or the matrix forms only (:attr:`Detail.COMPACT`).
     """
 
     digits: int = 4
@@ -260,6 +270,7 @@ class DocOptions:
     plot: str | None = None
     limits: Limits = DEFAULT_LIMITS
     batch: tuple[tuple[int, ...], ...] = ()
+    detail: Detail = Detail.FULL
 
 
 def meta_from_spec(spec: Spec) -> DocMeta:

@@ -15,7 +15,9 @@ import html
 from collections.abc import Callable
 
 from symattn.engine.result import AttentionResult
+from symattn.errors import InputError
 from symattn.present.certified import Numbers
+from symattn.present.formats import escape_html
 from symattn.present.heatmap import heatmap_svg
 from symattn.present.layout import MAX_COLS, MAX_ROWS, matrix, positions, shown
 from symattn.present.matrices import heatmap
@@ -26,10 +28,21 @@ from symattn.present.view import View, views_of
 DIGITS = 4
 #: the most attentions (heads, batch items) a summary shows
 MAX_VIEWS = 4
+#: the style sheet of the HTML summary, scoped to its own class (a notebook has no style
+#: sheet of ours): boxes that scroll sideways, right-aligned tabular numbers
+CSS = (
+    ".symattn-summary .sa-box{overflow-x:auto;max-width:100%}"
+    ".symattn-summary table{border-collapse:collapse;margin:.3em 0;"
+    "font-variant-numeric:tabular-nums}"
+    ".symattn-summary th,.symattn-summary td{padding:.15em .6em;text-align:right;"
+    "white-space:nowrap;border:none}"
+    ".symattn-summary th{font-weight:600}"
+    ".symattn-summary td{font-family:ui-monospace,monospace}"
+)
 
 
 def describe(result: AttentionResult) -> str:
-    """One line: the shape of the problem (never raises)."""
+    """One line: the shape of the problem in words (never raises)."""
     return AttentionResult.describe(result)
 
 
@@ -47,38 +60,60 @@ def _table(view: View, nums: Numbers, stage: str, shape: tuple[int, int], cols: 
     nums.prefetch(
         stage, [idx for idx in wanted if not (stage == "weights" and view.is_masked(*idx[-2:]))]
     )
+    th, td = "<th>", "<td>"
     head = "".join(
-        "<th>\u2026</th>" if c is None else f"<th>{html.escape(cols[c])}</th>" for c in cpos
+        f"{th}\u2026</th>" if c is None else f"{th}{escape_html(cols[c])}</th>" for c in cpos
     )
-    out = [f'<table class="symattn"><tr><th></th>{head}</tr>']
+    out = [f'<div class="sa-box"><table><tr>{th}</th>{head}</tr>']
     for i in rpos:
         if i is None:
-            out.append("<tr><th>\u22ee</th>" + "<td>\u22ee</td>" * len(cpos) + "</tr>")
+            out.append(f"<tr>{th}\u22ee</th>" + f"{td}\u22ee</td>" * len(cpos) + "</tr>")
             continue
         cells = []
         for c in cpos:
             if c is None:
-                cells.append("<td>\u2026</td>")
+                cells.append(f"{td}\u2026</td>")
             elif stage == "weights" and view.is_masked(i, c):
-                cells.append("<td>\u2014</td>")
+                cells.append(f"{td}\u2014</td>")
             else:
-                cells.append(f"<td>{html.escape(nums.plain(stage, view.at(i, c)))}</td>")
-        out.append(f"<tr><th>{html.escape(view.qlabels[i])}</th>{''.join(cells)}</tr>")
-    out.append("</table>")
+                cells.append(f"{td}{html.escape(nums.rounded(stage, view.at(i, c)))}</td>")
+        out.append(f"<tr>{th}{escape_html(view.qlabels[i])}</th>{''.join(cells)}</tr>")
+    out.append("</table></div>")
     return "".join(out)
+
+
+def result_heatmap_svg(result: AttentionResult, index: tuple[int, ...] = ()) -> str:
+    """The weights of one attention (``index``: a batch item or head) as a self-contained SVG
+    heatmap, rounded to :data:`DIGITS` decimals; masked cells greyed with a dash."""
+    L, S = result.weights.shape[-2:]
+    q = result.query_labels or tuple(str(i + 1) for i in range(L))
+    k = result.key_labels or tuple(str(j + 1) for j in range(S))
+    index = tuple(int(i) for i in index)
+    found = [v for v in views_of(result, q, k) if v.prefix == index]
+    if not found:
+        raise InputError(
+            f"the weights have shape {tuple(result.weights.shape)}: give index= with "
+            f"{len(result.weights.shape) - 2} entries (a batch item or a head)"
+        )
+    nums = Numbers(result, DocOptions(digits=DIGITS))
+    return heatmap_svg(heatmap(found[0], nums), "masked")
 
 
 def summary_html(result: AttentionResult) -> str:
     """A bounded HTML summary: per attention, the weights (table and heatmap) and the output."""
     try:
         nums = Numbers(result, DocOptions(digits=DIGITS))
-        parts = [f"<div><p><strong>{html.escape(describe(result))}</strong></p>"]
+        parts = [
+            f'<div class="symattn-summary"><style>{CSS}</style>'
+            f"<p><strong>{escape_html(describe(result))}</strong></p>"
+        ]
         for v in _views(result):
             if v.prefix:
                 parts.append(f"<p>[{', '.join(str(i) for i in v.prefix)}]</p>")
             L, S = v.shape
             parts.append("<p>weights</p>" + _table(v, nums, "weights", (L, S), list(v.klabels)))
-            parts.append(heatmap_svg(heatmap(v, nums, MAX_ROWS), "masked"))
+            parts.append('<div class="sa-box">')
+            parts.append(heatmap_svg(heatmap(v, nums, MAX_ROWS), "masked") + "</div>")
             E = result.stage(v.output_step.name).shape[-1]
             cols = [str(c + 1) for c in range(E)]
             parts.append("<p>output</p>" + _table(v, nums, v.output_step.name, (L, E), cols))

@@ -189,7 +189,7 @@ def _scaling(
         sides = [side("=", first), *nums.sides(stage, view.at(i, j), exact=exact)]
         lines.append(Line(None, chain(lhs, sides), at=("key", j)))
     sentences.extend(_elided(active))
-    if hidden:
+    if hidden and view.starts_at_scores:  # else step 1 has said it (said once)
         sentences.append(_masked_sentence(view, hidden))
     lines.append(_s_vector(view, i, nums))
     return intro, tuple(lines), tuple(sentences)
@@ -226,7 +226,7 @@ def _exps(
         short = short_surd_latex(s)
         exact: list[Side] = []
         if short is not None:
-            exact.append(side("=", f"e^{{{short}}}"))
+            exact.append(side("=", exactforms.e_to(short)))
         elif nums.exact:
             exact.append(side("=", exactforms.power(view, i, j)))
         lhs = f"e^{{{view.sym('s', f'{i + 1},{j + 1}')}}}"

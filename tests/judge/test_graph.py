@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from symattn.judge.frames import stated_frame
-from symattn.judge.graph import E_STEPS, ORDER, Graph, Node
+from symattn.judge.graph import E_STEPS, ORDER, Graph, Node, _factor
 from symattn.spec import loads_spec
 from tests.judge.common import small
 
@@ -93,3 +93,9 @@ def test_heads_concat_and_w_o() -> None:
 def test_order_and_e_steps() -> None:
     assert ORDER.index("scores") < ORDER.index("exp_scores") < ORDER.index("output")
     assert "exp_sums" in E_STEPS and "scaled_scores" not in E_STEPS
+
+
+def test_a_negative_factor_is_written_in_parentheses() -> None:
+    assert (
+        _factor("-2") == "(-2)" and _factor("\u22122") == "(\u22122)" and _factor("0.58") == "0.58"
+    )

@@ -126,3 +126,86 @@ def test_the_theme_button_switches_light_and_dark(browser: Any, tmp_path: Path) 
         assert page.evaluate(bg) == "rgb(255, 255, 255)"
     finally:
         ctx.close()
+
+
+def notebook_html() -> str:
+    """The notebook summary (``_repr_html_``) of a padded causal example with tokenizer
+    names, alone in a page: no template, no style sheet, no KaTeX."""
+    from symattn import scaled_dot_product_attention
+
+    names = ["[CLS]", "\u2581the", "x^2", "<pad>"]
+    r = scaled_dot_product_attention(
+        [[1, 0], [0, 1], [1, 1], [0.5, -0.5]],
+        [[1, 0], [0, 1], [1, 1], [0, 0]],
+        [[1, 2], [3, 4], [5, 6], [0, 0]],
+        is_causal=True,
+        query_labels=names,
+        key_labels=names,
+    )
+    return '<!doctype html><meta charset="utf-8"><body>' + r._repr_html_() + "</body>"
+
+
+def notebook_facts(browser: Any, path: Path, width: int, shot: Path | None = None) -> Any:
+    """What the summary looks like in Chromium at ``width`` px (and a screenshot)."""
+    ctx = browser.new_context(viewport={"width": width, "height": 700}, device_scale_factor=1)
+    try:
+        page = ctx.new_page()
+        page.goto(path.as_uri())
+        page.wait_for_load_state("load")
+        if shot is not None:
+            page.screenshot(path=str(shot), full_page=True)
+        return page.evaluate(
+            """() => ({
+              fills: [...document.querySelectorAll('svg rect')].map(
+                r => getComputedStyle(r).fill),
+              texts: [...document.querySelectorAll('svg text')].map(
+                t => getComputedStyle(t).fill),
+              boxes: [...document.querySelectorAll('.symattn-summary .sa-box')].map(
+                b => getComputedStyle(b).overflowX),
+              pad: getComputedStyle(document.querySelector('.symattn-summary td')).paddingLeft,
+              scrollWidth: document.documentElement.scrollWidth,
+              innerWidth: window.innerWidth,
+            })"""
+        )
+    finally:
+        ctx.close()
+
+
+def test_the_notebook_summary_renders_alone(browser: Any, tmp_path: Path) -> None:
+    """Issue 22: the heatmap is not solid black without the page template, the tables are
+    styled by the summary's own scoped style sheet, and the page never overflows."""
+    path = tmp_path / "repr.html"
+    path.write_text(notebook_html(), encoding="utf-8")
+    for width in (1280, 390):
+        f = notebook_facts(browser, path, width, tmp_path / f"repr{width}.png")
+        assert f["fills"] and "rgb(0, 0, 0)" not in f["fills"], f["fills"]
+        assert "rgb(201, 206, 214)" in f["fills"]  # the masked cells, greyed
+        assert "rgb(11, 92, 173)" in f["fills"]  # the weights, in the heat colour
+        assert set(f["boxes"]) == {"auto"} and f["pad"] != "0px"
+        assert f["scrollWidth"] <= f["innerWidth"], (width, f)
+        assert (tmp_path / f"repr{width}.png").stat().st_size > 1000
+
+
+def test_an_eight_token_matrix_is_unsplit_and_inside_its_box_at_1000_px(
+    browser: Any, tmp_path: Path
+) -> None:
+    spec = load_spec(EXAMPLES / "eight_tokens.toml")
+    doc = build_document(spec.run(), meta_from_spec(spec), DocOptions())
+    page_path = tmp_path / "eight.html"
+    page_path.write_text(render_html(doc, assets=katex_assets()), encoding="utf-8")
+    ctx = browser.new_context(viewport={"width": 1000, "height": 900})
+    try:
+        page = ctx.new_page()
+        page.goto(page_path.as_uri())
+        page.wait_for_load_state("load")
+        f = page.evaluate(
+            """() => ({
+              over: [...document.querySelectorAll('.display')].filter(
+                d => d.scrollWidth > d.clientWidth + 1).length,
+              scrollWidth: document.documentElement.scrollWidth,
+              innerWidth: window.innerWidth,
+            })"""
+        )
+    finally:
+        ctx.close()
+    assert f["over"] == 0 and f["scrollWidth"] <= f["innerWidth"], f

@@ -18,14 +18,24 @@ def test_terms_follow_the_keys() -> None:
     v = _view()
     assert exactforms.exponent(v, 0, 0) == r"\frac{5\sqrt{2}}{2}"
     assert exactforms.power(v, 0, 2) == "1"
-    assert exactforms.z_terms(v, 0) == [r"e^{\frac{5\sqrt{2}}{2}}", r"e^{\sqrt{2}}", "1"]
+    assert exactforms.z_terms(v, 0) == [
+        r"\exp\left(\frac{5\sqrt{2}}{2}\right)",
+        r"e^{\sqrt{2}}",
+        "1",
+    ]
 
 
 def test_weight_and_output_are_one_fraction() -> None:
     v = _view()
-    z = r"e^{\frac{5\sqrt{2}}{2}} + e^{\sqrt{2}} + 1"
+    z = r"\exp\left(\frac{5\sqrt{2}}{2}\right) + e^{\sqrt{2}} + 1"
     assert exactforms.weight(v, 0, 1) == rf"\frac{{e^{{\sqrt{{2}}}}}}{{{z}}}"
     assert exactforms.output(v, 0, 1) == (
-        rf"\frac{{20 e^{{\frac{{5\sqrt{{2}}}}{{2}}}} + 40 e^{{\sqrt{{2}}}}}}{{{z}}}"
+        rf"\frac{{20 \exp\left(\frac{{5\sqrt{{2}}}}{{2}}\right) + 40 e^{{\sqrt{{2}}}}}}{{{z}}}"
     )
     assert exactforms.output(v, 0, 0).endswith(rf"+ 1}}{{{z}}}")
+
+
+def test_a_fraction_in_an_exponent_is_written_with_exp() -> None:
+    """Issue 22: ``e^{23\\sqrt{2}/200}`` is set too small in print."""
+    assert exactforms.e_to(r"\frac{23\sqrt{2}}{200}") == r"\exp\left(\frac{23\sqrt{2}}{200}\right)"
+    assert exactforms.e_to(r"\sqrt{2}") == r"e^{\sqrt{2}}" and exactforms.e_to("0") == "1"

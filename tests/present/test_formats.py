@@ -45,7 +45,7 @@ def test_escape_markdown(text: str, escaped: str) -> None:
 
 
 def test_math_text() -> None:
-    assert math_text("$x$") == r"\text{\$x\$}"
+    assert math_text("$x$") == r"\text{\textdollar{}x\textdollar{}}"
 
 
 def _writer(fmt: str, lang: str = "en") -> Writer:
@@ -67,7 +67,7 @@ def test_message_sets_tokens_off_escaped_per_format() -> None:
         (r"\(\href{javascript:alert(1)}{x}\)", r"`\`(`\`href\{javascript:alert(1)\}\{x\}`\`)"),
         ("cost $5 and $$6", "cost `$`5 and `$$`6"),
         ("a `tick` b\\", "a \\`tick\\` b`\\`"),
-        ("line\nbreak\x85", r"line break"),
+        ("line\nbreak\x85", r"line break`\`u0085"),  # a control shown by its code
     ],
 )
 def test_user_text_in_markdown_is_escaped_with_triggers_in_code(text: str, out: str) -> None:

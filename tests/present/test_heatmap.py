@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from html.parser import HTMLParser
 
-from symattn.present.heatmap import MAX_LABEL, heatmap_svg
+from symattn.present.heatmap import MAX_LABEL, STYLE, heatmap_svg
 from symattn.present.model import Heatmap
 
 
@@ -32,8 +32,10 @@ class _Tags(HTMLParser):
 def test_svg_has_cells_labels_and_greyed_masked_cells() -> None:
     svg = heatmap_svg(_heatmap(("a", "b")), "masked")
     assert svg.startswith('<svg class="heatmap"') and svg.endswith("</svg>")
-    assert svg.count('class="hm-cell"') == 3 and svg.count('class="hm-masked"') == 1
-    assert "0.7000" in svg and "masked" in svg and "hm-num hm-strong" in svg
+    cell, masked, strong = (f'style="{STYLE[k]}"' for k in ("cell", "masked", "strong"))
+    assert svg.count(cell) == 3 and svg.count(masked) == 1
+    assert "0.7000" in svg and "masked" in svg and strong in svg
+    assert 'class="hm' not in svg  # every style is inline: a notebook has no page style sheet
 
 
 def test_names_are_escaped_and_cut_and_nothing_links_or_runs() -> None:

@@ -1,46 +1,83 @@
-"""Tests of symattn.present.labels: which token names may sit inside a formula."""
+"""Tests of symattn.present.labels: token names are shown as they are, visibly, in math."""
 
 from __future__ import annotations
 
 import pytest
 
-from symattn.present.labels import is_math_safe, math_label, row_labels
+from symattn.present.labels import (
+    MATH_TEXT_SPECIALS,
+    code_of,
+    is_hidden,
+    math_label,
+    math_text,
+    row_labels,
+    visible,
+)
+
+#: names real tokenizers produce, and how each is set inside ``\text{}``
+TOKENIZER_NAMES = (
+    ("[CLS]", r"\text{[CLS]}"),
+    ("<pad>", r"\text{\textless{}pad\textgreater{}}"),
+    ("</s>", r"\text{\textless{}/s\textgreater{}}"),
+    ("<s>", r"\text{\textless{}s\textgreater{}}"),
+    ("\u2581the", "\\text{\u2581the}"),
+    ("\u0120the", "\\text{\u0120the}"),
+    ("a_b", r"\text{a\textunderscore{}b}"),
+    ("#1", r"\text{\#1}"),
+    ("x^2", r"\text{x\textasciicircum{}2}"),
+    ("100%", r"\text{100\%}"),
+    ("a&b", r"\text{a\&b}"),
+    ("~", r"\text{\textasciitilde{}}"),
+    ("{", r"\text{\textbraceleft{}}"),
+    ("$x$", r"\text{\textdollar{}x\textdollar{}}"),
+    ("a|b", r"\text{a\textbar{}b}"),
+    ("\\", r"\text{\textbackslash{}}"),
+    ("机器 学习", r"\text{机器 学习}"),
+    ("\U0001f600", "\\text{\U0001f600}"),
+    ("don't", r"\text{don't}"),
+)
 
 
-@pytest.mark.parametrize("name", ["Thinking", "它", "机器 学习", "don't", "x-1", "(a)", "é"])
-def test_plain_names_are_safe(name: str) -> None:
-    assert is_math_safe(name)
-    assert math_label(name) == r"\text{" + name + "}"
+@pytest.mark.parametrize(("name", "label"), TOKENIZER_NAMES, ids=[n for n, _ in TOKENIZER_NAMES])
+def test_every_tokenizer_name_is_shown_as_it_is(name: str, label: str) -> None:
+    assert math_label(name) == label
 
 
 @pytest.mark.parametrize(
-    "name",
+    ("name", "shown"),
     [
-        r"\(\href{javascript:alert(1)}{click}\)",
-        "$x$",
-        "a_b",
-        "{",
-        "100%",
-        "#1",
-        "a&b",
-        "~",
-        "^",
-        "a\u200bb",
-        "a\x00",
-        " lead",
-        "",
-        "<b>",
+        ("a\u200bb", "a\\u200bb"),  # zero-width space
+        ("\u202eevil", "\\u202eevil"),  # right-to-left override
+        ("\u2066x\u2069", "\\u2066x\\u2069"),  # isolates
+        ("\u200f", "\\u200f"),  # right-to-left mark
+        ("\ufeff", "\\ufeff"),  # byte order mark
+        ("\u00ad", "\\u00ad"),  # soft hyphen
+        ("a\x00", "a\\u0000"),
+        ("\U000e0041", "\\U000e0041"),  # a tag character
+        ("\ufe0f", "\\ufe0f"),  # a variation selector
     ],
 )
-def test_names_that_could_change_a_formula_stay_out(name: str) -> None:
-    assert not is_math_safe(name)
-    assert math_label(name) is None
+def test_invisible_and_reordering_characters_are_shown_by_code(name: str, shown: str) -> None:
+    assert visible(name) == shown
+    assert math_label(name) == r"\text{" + shown.replace("\\", r"\textbackslash{}") + "}"
 
 
-def test_long_names_stay_out() -> None:
-    assert math_label("a" * 40) is None
+def test_ordinary_text_is_left_alone() -> None:
+    text = "注意力 Ω √2 ≈ 1.41 — “quotes”\ttab\nline"
+    assert visible(text) is text
+    assert not any(is_hidden(c) for c in text)
+    assert code_of("\U0001f600") == "\\U0001f600"
 
 
-def test_a_column_of_labels_is_all_names_or_all_numbers() -> None:
-    assert row_labels(("a", "b"), "t") == (r"\text{a}", r"\text{b}")
-    assert row_labels(("a", "$b$"), "t") == ("t_{1}", "t_{2}")
+def test_every_special_character_is_written_by_name_or_escaped() -> None:
+    for ch, written in MATH_TEXT_SPECIALS.items():
+        assert math_text(ch) == written
+
+
+def test_a_long_name_is_cut_not_numbered() -> None:
+    label = math_label("a" * 40)
+    assert label.startswith(r"\text{aaaa") and label.endswith(r"}\ldots")
+
+
+def test_row_labels_are_the_names() -> None:
+    assert row_labels(("a", "$b$")) == (r"\text{a}", r"\text{\textdollar{}b\textdollar{}}")

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 from symattn.present.layout import (
     HEAD,
     LINE_EM,
+    MATRIX_EM,
     MAX_COLS,
     MAX_ROWS,
     MAX_TERMS,
@@ -92,12 +95,17 @@ def test_a_wide_matrix_is_split_into_even_blocks_that_fit() -> None:
     tex = matrix("W", r"\approx", (2, 10), lambda r, c: "-0.1234")
     lines = _lines(tex)
     assert len(lines) >= 2
-    assert lines[0].startswith(r"W &\approx ") and r"\right." in lines[0]
-    assert lines[-1].startswith(r"&\hphantom{{}\approx{}}") and lines[-1].endswith(r"\right]")
+    assert lines[0] == "&W"
+    assert lines[1].startswith(r"&\quad \approx ") and r"\right." in lines[1]
+    assert lines[-1].startswith(r"&\quad \hphantom{{}\approx{}}") and lines[-1].endswith(r"\right]")
+    lines = lines[1:]
+    # each block is headed by the numbers of its columns
+    heads = [re.findall(r"\\scriptstyle (\d+)", line) for line in lines]
+    assert [int(c) for h in heads for c in h] == list(range(1, 11))
     counts = [line.count("-0.1234") // 2 for line in lines]
     assert sum(counts) == 10 and max(counts) - min(counts) <= 1
     for line in lines:
-        assert width(line.replace("&", "")) <= LINE_EM + 1
+        assert width(line.replace("&", "")) <= MATRIX_EM + 1
 
 
 def test_vectors_summarise_and_wrap() -> None:
@@ -105,3 +113,21 @@ def test_vectors_summarise_and_wrap() -> None:
     assert r"\ldots" in vector([str(k) for k in range(40)])
     tex = vector_line("o_{1}", r"\approx", ["-12.3456"] * 14)
     assert tex.startswith("\\begin{aligned}") and tex.count("-12.3456") == 14
+
+
+def test_an_eight_by_eight_matrix_fits_the_measure_unsplit() -> None:
+    labels = [rf"\text{{{w}}}" for w in ("I", "love", "reading", "old", "books", "on", "x", "y")]
+    tex = matrix(r"\frac{Q K^{T}}{\sqrt{d_k}}", r"\approx", (8, 8), lambda r, c: "-0.5197", labels)
+    assert "aligned" not in tex and tex.count("bmatrix") == 2
+
+
+def test_a_long_left_side_goes_on_a_line_of_its_own_before_splitting() -> None:
+    lhs = r"A = \mathrm{softmax}\left(\frac{Q K^{T}}{\sqrt{d_k}}\right)"
+    tex = matrix(lhs, r"\approx", (8, 8), lambda r, c: "-0.5197")
+    assert _lines(tex) == [f"&{lhs}", _lines(tex)[1]] and "bmatrix" in _lines(tex)[1]
+
+
+def test_split_blocks_are_headed_by_the_column_labels() -> None:
+    names = [rf"\text{{k{c}}}" for c in range(12)]
+    tex = matrix("W", "=", (2, 12), lambda r, c: "-0.123456", col_labels=names)
+    assert all(rf"\scriptstyle \text{{k{c}}}" in tex for c in range(12))

@@ -27,10 +27,11 @@ def test_masked_entries_are_minus_infinity_from_the_start() -> None:
     (mask,) = part.mask_lines
     assert mask.math.startswith("M = ") and r"0 & -\infty & -\infty & -\infty" in mask.math
     maths = [line.math for line in part.matrices]
-    assert not any(m.startswith("Q K^{T}") for m in maths)  # no score shown and then replaced
-    assert maths[0].startswith(r"\frac{Q K^{T}}{\sqrt{d_k}} + M \approx")
-    assert r"0.7071 & -\infty & -\infty & -\infty" in maths[0]
-    assert r"1.0000 & 0 & 0 & 0" in maths[1]
+    # the raw scores first, as on unmasked pages (issue 22), then the mask applied
+    assert maths[0].startswith("Q K^{T} = ") and r"-\infty" not in maths[0]
+    assert maths[1].startswith(r"\frac{Q K^{T}}{\sqrt{d_k}} + M \approx")
+    assert r"0.7071 & -\infty & -\infty & -\infty" in maths[1]
+    assert r"1.0000 & 0 & 0 & 0" in maths[2]
 
 
 def test_large_matrices_are_summarised_with_a_sentence() -> None:

@@ -56,7 +56,9 @@ def test_html_is_link_free_escaped_and_has_the_heatmap() -> None:
         "title",
         "rect",
         "text",
+        "style",
     }
+    assert "url(" not in html and "@import" not in html  # its style sheet loads nothing
     assert not [a for a in parser.attrs if a[0] in ("href", "src") or a[0].startswith("on")]
     assert "&lt;q&gt;" in html and "<svg" in html and "0.8930" in html
 
@@ -73,7 +75,7 @@ def test_multi_head_and_batched_results_summarise() -> None:
     x = np.eye(3)
     m = symattn.multi_head_attention(x, np.eye(3, 4), np.eye(3, 4), np.eye(3, 4), num_heads=2)
     assert "A_{1}" in summary_markdown(m) and "A_{2}" in summary_markdown(m)
-    assert describe(m) == "AttentionResult: 3 queries x 3 keys x (2,)"
+    assert describe(m) == "AttentionResult: 3 queries \u00d7 3 keys, 2 heads"
 
 
 def test_large_results_stay_small_and_quick() -> None:

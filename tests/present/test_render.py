@@ -66,8 +66,12 @@ def test_hostile_names_markdown(lang: str) -> None:
     assert "<script>" not in text and "&lt;script&gt;" in text
     assert "`\\input{/etc/passwd}`" in text and "`$x$`" in text  # set off as code, never math
     assert "](http" not in text
-    for span in re.findall(r"\$\$(.*?)\$\$", text, re.S):
-        assert "input" not in span and "x$" not in span  # no user text inside a formula
+    spans = re.findall(r"\$\$(.*?)\$\$", text, re.S)
+    for span in spans:
+        # user text inside a formula only as escaped \text{}: no command, no dollar of its own
+        assert "\\input" not in span and "$" not in span
+    name = "\\textbackslash{}input\\textbraceleft{}/etc/passwd\\textbraceright{}"
+    assert any(name in span for span in spans)  # the name as it is, in the formulas too
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -185,6 +189,11 @@ def test_katex_check_fails_on_bad_math(tmp_path: Path) -> None:
 
 
 LATEX_DOCS = [d for d in DOCS if d[2] == "tex"]
+#: every LaTeX document with each engine that must compile it: English ones with pdflatex
+#: (the default of Overleaf and of most installations) and xelatex, Chinese ones with xelatex
+LATEX_RUNS = [
+    (*d, e) for d in LATEX_DOCS for e in ("pdflatex", "xelatex") if d[1] == "en" or e == "xelatex"
+]
 
 
 def overfull_boxes(log: str) -> list[float]:
@@ -192,13 +201,13 @@ def overfull_boxes(log: str) -> list[float]:
     return [float(w) for w in re.findall(r"Overfull \\[hv]box \(([0-9.]+)pt too", log)]
 
 
-def compile_latex(tmp_path: Path, text: str) -> tuple[str, str]:
-    """Run xelatex (no shell escape) on ``text`` in ``tmp_path``; its stdout and its log. The
-    run must succeed and write a PDF."""
-    xelatex = require_tool("xelatex")
+def compile_latex(tmp_path: Path, text: str, engine: str = "xelatex") -> tuple[str, str]:
+    """Run ``engine`` (no shell escape) on ``text`` in ``tmp_path``; its stdout and its log.
+    The run must succeed and write a PDF."""
+    tex = require_tool(engine)
     (tmp_path / "doc.tex").write_text(text, encoding="utf-8")
     run = subprocess.run(
-        [xelatex, "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape", "doc.tex"],
+        [tex, "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape", "doc.tex"],
         cwd=tmp_path,
         capture_output=True,
         text=True,
@@ -215,12 +224,14 @@ def test_overfull_boxes_are_read_from_the_log() -> None:
 
 
 @pytest.mark.parametrize(
-    ("name", "lang", "suffix", "text"), LATEX_DOCS, ids=[f"{d[0]}.{d[1]}" for d in LATEX_DOCS]
+    ("name", "lang", "suffix", "text", "engine"),
+    LATEX_RUNS,
+    ids=[f"{d[0]}.{d[1]}.{d[4]}" for d in LATEX_RUNS],
 )
 def test_latex_compiles_and_nothing_overflows(
-    tmp_path: Path, name: str, lang: str, suffix: str, text: str
+    tmp_path: Path, name: str, lang: str, suffix: str, text: str, engine: str
 ) -> None:
-    _, log = compile_latex(tmp_path, text)
+    _, log = compile_latex(tmp_path, text, engine)
     assert [w for w in overfull_boxes(log) if w > OVERFULL_PT] == []
     assert "Missing character" not in log
 
@@ -272,3 +283,20 @@ def test_a_large_example_stays_small_and_fits_the_page(tmp_path: Path) -> None:
     assert dots is not None and [m.key for m in dots.after][0] == "keys_elided"
     _, log = compile_latex(tmp_path, text)
     assert [w for w in overfull_boxes(log) if w > OVERFULL_PT] == []
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("suffix", ["html", "tex", "md"])
+def test_the_eight_by_eight_page_has_no_split_matrix(lang: str, suffix: str) -> None:
+    """Issue 22: an 8 x 8 matrix fits A4 and the 800 px column, so it is never cut in blocks."""
+    text = (regen_golden.GOLDEN / f"eight_tokens.{lang}.{suffix}").read_text(encoding="utf-8")
+    assert "\\right." not in text and "\\left." not in text
+    assert text.count("bmatrix") >= 2 * 7  # Q, K, V, scores, scaled, weights, output
+
+
+@pytest.mark.parametrize("suffix", ["html", "tex", "md"])
+def test_tokenizer_names_are_shown_as_they_are(suffix: str) -> None:
+    text = (regen_golden.GOLDEN / f"tokenizer_names.en.{suffix}").read_text(encoding="utf-8")
+    assert "(1)" not in text and "(2)" not in text
+    assert r"\text{\textless{}pad\textgreater{}}" in text  # in the formulas, escaped
+    assert "\u0120a" in text and "x^2" in text.replace("\\textasciicircum{}", "^")

@@ -7,6 +7,7 @@ import re
 import pytest
 
 from symattn import attention_from_scores, scaled_dot_product_attention
+from symattn.present.model import Detail
 
 from .examples import KINDS, SEEDS, all_lines, doc_for, doc_of, relations, rows, step_text
 
@@ -55,9 +56,12 @@ def test_weighted_sum_uses_exact_weights() -> None:
 def test_exact_option_writes_exact_forms_in_token_order_before_roundings() -> None:
     (row,) = rows(doc_of("thinking_machines", exact=True))
     z = next(line.math for line in row.step("exps").lines if line.at == ("sum", 0))  # type: ignore[union-attr]
-    assert r"= e^{\frac{5\sqrt{2}}{2}} + e^{\sqrt{2}} \approx 34.3133 + 4.1133" in z
+    assert r"= \exp\left(\frac{5\sqrt{2}}{2}\right) + e^{\sqrt{2}} \approx 34.3133 + 4.1133" in z
     w = row.step("weights").lines[0].math  # type: ignore[union-attr]
-    assert r"= \frac{e^{\frac{5\sqrt{2}}{2}}}{e^{\frac{5\sqrt{2}}{2}} + e^{\sqrt{2}}} \approx" in w
+    assert (
+        r"= \frac{\exp\left(\frac{5\sqrt{2}}{2}\right)}{\exp\left(\frac{5\sqrt{2}}{2}\right) + e^{\sqrt{2}}} \approx"
+        in w
+    )
 
 
 def test_causal_rows_see_only_earlier_keys() -> None:
@@ -120,3 +124,15 @@ def test_scaled_scores_given_start_with_the_mask_or_the_exponentials() -> None:
     first, second = rows(doc_for(r))
     assert [s.slot for s in first.steps] == ["masking", "weights", "outputs"]
     assert [s.slot for s in second.steps] == ["exps", "weights", "outputs"]
+
+
+def test_a_masked_key_is_said_once_per_row() -> None:
+    row = rows(doc_of("tokenizer_names"))[0]
+    said = [m.key for st in row.steps for m in (*st.intro, *st.after) if m.key == "masked_keys"]
+    assert said == ["masked_keys"]
+
+
+def test_a_detail_compact_document_has_no_worked_rows() -> None:
+    doc = doc_of("two_heads", detail=Detail.COMPACT)
+    assert rows(doc) == [] and all(not p.projections for p in doc.parts)
+    assert any(p.projection_lines for p in doc.parts) and any(p.matrices for p in doc.parts)
