@@ -114,7 +114,7 @@ def test_validating_many_tokens_is_linear() -> None:
     small, large = _tokens_spec(2_000), _tokens_spec(16_000)
     _cpu(small)  # (warm-up)
     ratio = min(_cpu(large) for _ in range(2)) / max(min(_cpu(small) for _ in range(3)), 1e-3)
-    assert ratio < 24, ratio
+    assert ratio < 32, ratio  # (linear: 8; quadratic: 64)
 
 
 # --------------------------------------------------------------- row 16: long exact decimals
@@ -136,7 +136,7 @@ def test_writing_a_long_exact_decimal_is_linear() -> None:
     quadratic (``to_markdown()`` of a value with 20 000 digits: 3-7 s); 8 times the digits
     must cost about 8 times as much (libmpdec's n log n), not 64."""
     ratio = _decimal_cpu(160_000) / max(_decimal_cpu(20_000), 1e-3)
-    assert ratio < 24, ratio
+    assert ratio < 32, ratio  # (linear: 8; quadratic: 64)
 
 
 def test_a_value_of_20000_digits_is_written_in_a_second() -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
 from symattn.present.mathwidth import text_width
@@ -70,11 +70,27 @@ def code_of(ch: str) -> str:
     return f"\\u{n:04x}" if n <= 0xFFFF else f"\\U{n:08x}"
 
 
+#: the characters that may be hidden: everything but printable ASCII (a C-speed pre-filter,
+#: so a long text is not looked at character by character in Python)
+_MAYBE_HIDDEN = re.compile(r"[^\x20-\x7e]+")
+
+
 def visible(text: str) -> str:
     """``text`` with every hidden character (:func:`is_hidden`) written as its code."""
-    if all(not is_hidden(c) for c in text):
-        return text
-    return "".join(code_of(c) if is_hidden(c) else c for c in text)
+    out = _MAYBE_HIDDEN.sub(_shown, text)
+    return text if out == text else out
+
+
+def shown_with(text: str, code: Callable[[str], str]) -> str:
+    """``text`` with every hidden character written as ``code(ch)``."""
+    return _MAYBE_HIDDEN.sub(
+        lambda m: "".join(code(c) if is_hidden(c) else c for c in m.group(0)), text
+    )
+
+
+def _shown(m: re.Match[str]) -> str:
+    run = m.group(0)
+    return "".join(code_of(c) if is_hidden(c) else c for c in run)
 
 
 def math_text(text: str) -> str:

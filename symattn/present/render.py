@@ -40,7 +40,7 @@ from symattn.present.formats import (
     math_text,
 )
 from symattn.present.heatmap import heatmap_svg
-from symattn.present.labels import is_hidden
+from symattn.present.labels import shown_with
 from symattn.present.messages import load_messages, search_path
 from symattn.present.model import Document, Msg, Seg
 from symattn.present.sandbox import BoundedSandbox, TemplateLimitError, bounded_render
@@ -242,4 +242,4 @@ def render_json(doc: Document, *, templates: str | Path | None = None) -> str:
     text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
     # a bidi control or an invisible character is written as a JSON escape: the same data,
     # but nothing that reorders or hides text where the file is shown
-    return "".join(json.dumps(c)[1:-1] if is_hidden(c) else c for c in text)
+    return shown_with(text, lambda c: json.dumps(c)[1:-1])
