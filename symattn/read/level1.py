@@ -105,7 +105,8 @@ def judge_chains(
     the problem behind it), by :func:`value_key`; ``sections`` the section (heading) each
     chain is in (a name given again in another section is that section's own).
     """
-    run = _Run(Judging(accepted, limits), Definitions(accepted, limits), known or {})
+    steps = Definitions.steps_of(found[0].links[0].src.text) if found else []
+    run = _Run(Judging(accepted, limits), Definitions(accepted, limits, steps), known or {})
     for k, whole in enumerate(found):
         run.names.section = sections[k] if k < len(sections) else 0
         name = ""
@@ -217,7 +218,7 @@ def _process(run: _Run, chain: ChainText) -> None:
     values, exact_values, constants = _evaluate(run, parsed, errors)
     before = run.judging.checked
     _judge_claims(run, chain, parsed, values, exact_values, constants, conflicted)
-    _define(run, chain, label, parsed, values, exact_values)
+    _define(run, chain, label, parsed, values, exact_values, used)
     if (
         run.judging.checked == before
         and errors
@@ -464,9 +465,11 @@ def _define(
     parsed: list[Parsed],
     values: list[Value | None],
     exact_values: list[Value | None],
+    used: frozenset[str],
 ) -> None:
     """A chain with a label (or ``sum(…) = …``) defines that name: its last value as written,
-    and its first expression exactly."""
+    and its first expression exactly. The names it computes from are used by a step (a name
+    given a new value after that is updated, not given a second value)."""
     first = parsed[0]
     name = label
     if (
@@ -482,8 +485,10 @@ def _define(
             (v for v, p in zip(exact_values[1:], parsed[1:], strict=True) if p.node is not None),
             last,
         )
+        run.names.use(used)
         line, column = chain.links[-1].at(0)  # the value the name is given
-        run.names.define(name, last, origin or last, chain.text, line, column)
+        at = chain.links[-1].offset(0)
+        run.names.define(name, last, origin or last, chain.text, line, column, at)
 
 
 def _remember(run: _Run, chain: ChainText, label: str, first: Parsed, parsed: list[Parsed]) -> None:
