@@ -24,7 +24,7 @@ from symattn.read.claims import Judging, Known
 from symattn.read.definitions import Definition, Definitions, holds
 from symattn.read.evaluate import Value, evaluate, flatten
 from symattn.read.extract import ChainText, Link
-from symattn.read.intervals import overlaps, right_within_printed, rounded_interval
+from symattn.read.intervals import in_root_frame, overlaps, right_within_printed, rounded_interval
 from symattn.read.links import NOTHING, Parsed, label_of, read_first, read_link, unknown_math
 from symattn.read.messages import fraction_text, say
 from symattn.read.notations import PROSE_SENTENCE, SUBSCRIPT_INDEX
@@ -370,6 +370,8 @@ def _judge_claims(
         ]
         others += [flatten(v) for v in exact_values[: last_expr + 1] if v is not None]
         exact_scalars = flatten(exact_target)
+        if target_node is not None:  # (the author's frame: a rounded root stands for the root)
+            others += in_root_frame(target_node, run.names.env, run.limits)
         for j, ((claim, off), v, x) in enumerate(zip(lits, scalars, exact_scalars, strict=False)):
             alternatives = [o[j] for o in others if len(o) == len(lits)]
             link = links[i]

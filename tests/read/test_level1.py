@@ -146,3 +146,20 @@ def test_a_name_updated_per_step_is_no_conflicting_definition(text: str) -> None
 )
 def test_a_second_value_of_the_same_quantity_is_still_a_conflict(text: str) -> None:
     assert "conflicting-definition" in [f.code for f in audit(text).findings]
+
+
+@pytest.mark.parametrize(
+    ("text", "accused"),
+    [
+        ("$2/1.73 = 1.15$", False),  # 1.73 is √3 rounded: 2/√3 = 1.1547
+        ("$2/1.73 \\approx 1.16$", False),  # and as written, 2/1.73 = 1.1561
+        ("$\\frac{[1, 2]}{1.73} = [0.58, 1.15]$", False),
+        ("$2/1.73 = 1.17$", True),  # right for neither
+        ("$\\frac{5}{1.414} = 3.53$", True),  # 5/√2 = 3.5355 and 5/1.414 = 3.5361
+        ("$12.18 / 14.89 \\approx 0.83$", True),  # 14.89 rounds no root
+    ],
+)
+def test_a_rounded_root_in_a_divisor_is_the_authors_frame(text: str, accused: bool) -> None:
+    r = audit(text)
+    assert r.has_errors is accused, r.findings
+    assert r.checked >= 1
