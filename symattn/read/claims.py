@@ -12,25 +12,41 @@ rounding (``总和 = 14.89``), and of numbers the text wrote earlier as rounding
   numbers), or ``approximate-constant`` when the rounded number was a constant (√2, √3);
 - wrong both ways: the verdict's code (``wrong-value``, ``truncated``), or
   ``approximate-constant`` when ``e ≈ 2.718`` explains it.
+
+A number written shorter than one the text stated before may stand for it (:class:`Stood`):
+``1/√2 = 0.7071`` then ``e^{0.71} = 2.0281`` is e^{0.7071}, computed with the stated value;
+the claim is right when the stated value (or its exact value) gives it.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Final
 
 from symattn.config import Limits
+from symattn.errors import SymattnError
 from symattn.judge.constants import APPROX_E
 from symattn.judge.findings import Finding
 from symattn.judge.verdict import consistent_with, judge
 from symattn.numbers import Written
 from symattn.numbers.rounding import Rounding
+from symattn.read.evaluate import Value, evaluate, flatten
 from symattn.read.extract import Link
 from symattn.read.messages import say
 from symattn.read.report import text_finding
 from symattn.read.scalar import Scalar, lit
+from symattn.read.syntax import Node, numbers_in
+from symattn.read.tokens import ExprError
 
-__all__ = ["Judging", "Known"]
+__all__ = ["Judging", "Known", "Stood"]
+
+#: a stated number is indexed by its roundings to at most this many decimals
+MAX_DECIMALS: Final = 8
+#: stated numbers kept per rounding (the latest), and numbers of one expression replaced
+MAX_STOOD: Final = 3
 
 #: verdict codes that are no error
 _FINE = (None, "float-representation", "undecided")
@@ -145,3 +161,84 @@ class Judging:
             if self.consistent(claim, alt):
                 return f"approximate-e:{const.text}"
         return None
+
+
+def _decimals(denominator: int) -> int | None:
+    """The decimals a fraction of this denominator is written with (None: not a decimal)."""
+    twos = fives = 0
+    while denominator % 2 == 0:
+        denominator //= 2
+        twos += 1
+    while denominator % 5 == 0:
+        denominator //= 5
+        fives += 1
+    return max(twos, fives) if denominator == 1 else None
+
+
+def _roundings(v: Fraction, decimals: int) -> list[Fraction]:
+    """The numbers of ``decimals`` decimals that ``v`` rounds to (two at a tie)."""
+    q = 10**decimals
+    down = Fraction(math.floor(v * q), q)
+    return [c for c in (down, down + Fraction(1, q)) if abs(v - c) <= Fraction(1, 2 * q)]
+
+
+@dataclass
+class Stood:
+    """The numbers a text stated (``0.7071``), by each shorter rounding of them (``0.71``,
+    ``0.7``), with where and their exact values: a number written shorter in a later
+    expression may stand for the stated one (``e^{0.71}`` computed as ``e^{0.7071}``)."""
+
+    by_rounding: dict[tuple[int, Fraction], list[tuple[int, Fraction, Scalar | None]]] = field(
+        default_factory=dict
+    )
+
+    def add(self, w: Written, at: int, exact: Scalar | None) -> None:
+        """The text states ``w`` at the source offset ``at`` (exactly ``exact``)."""
+        if w.kind != "decimal" or not w.decimals or w.decimals < 2:
+            return
+        for k in range(1, min(w.decimals, MAX_DECIMALS + 1)):
+            for r in _roundings(w.value, k):
+                kept = self.by_rounding.setdefault((k, r), [])
+                if kept and kept[-1][:2] == (at, w.value):  # (stated, then judged)
+                    kept[-1] = (at, w.value, exact or kept[-1][2])
+                    continue
+                kept.append((at, w.value, exact))
+                del kept[:-MAX_STOOD]
+
+    def add_known(self, known: Mapping[str, tuple[tuple[int, Known], ...]]) -> None:
+        """The numbers of the problem behind the text, by their keys (exact decimals)."""
+        for key, places in known.items():
+            value = Fraction(key)
+            decimals = _decimals(value.denominator)
+            if decimals is None:
+                continue
+            w = Written(value, key, "decimal", decimals, None)
+            for at, k in places:
+                self.add(w, at, k.value)
+
+    def alternatives(
+        self, node: Node, env: Mapping[str, Value], at: int, limits: Limits
+    ) -> list[tuple[Scalar, ...]]:
+        """The values of ``node`` with its shorter numbers standing for the stated ones (the
+        latest first; each as stated, and exactly); ``[]`` when none stands for one."""
+        found: list[tuple[int, list[tuple[int, Fraction, Scalar | None]]]] = []
+        for num in numbers_in(node):
+            w = num.written
+            if num.pos < 0 or w.kind != "decimal" or (w.significant or 0) < 2:
+                continue
+            kept = [e for e in self.by_rounding.get((w.decimals or 0, w.value), ()) if e[0] < at]
+            if kept:
+                found.append((num.pos, kept[::-1]))
+        out: list[tuple[Scalar, ...]] = []
+        for k in range(max((len(kept) for _, kept in found[:MAX_STOOD]), default=0)):
+            for exactly in (False, True):
+                over: dict[int, Scalar] = {}
+                for pos, kept in found[:MAX_STOOD]:
+                    _, stated, exact = kept[min(k, len(kept) - 1)]
+                    stood = exact if exactly and exact is not None else None
+                    over[pos] = stood or lit(stated, limits.max_precision_bits)
+                try:
+                    out.append(flatten(evaluate(node, env, limits=limits, overrides=over)))
+                except (ExprError, SymattnError, ZeroDivisionError):
+                    continue
+        return out

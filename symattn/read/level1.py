@@ -20,7 +20,7 @@ from symattn.judge.findings import Finding
 from symattn.judge.verdict import Const, judge
 from symattn.numbers import Written
 from symattn.numbers.rounding import Rounding
-from symattn.read.claims import Judging, Known
+from symattn.read.claims import Judging, Known, Stood
 from symattn.read.definitions import Definition, Definitions, holds
 from symattn.read.evaluate import Value, evaluate, flatten
 from symattn.read.extract import ChainText, Link
@@ -71,6 +71,8 @@ class _Run:
     rounded: dict[str, list[tuple[int, Known]]] = field(default_factory=dict)
     #: the source offset of the chain being judged
     at: int = 0
+    #: the numbers stated so far, by their shorter roundings (``0.7071`` by ``0.71``)
+    stood: Stood = field(default_factory=Stood)
 
     def known_at(self, key: str) -> Known | None:
         """The exact value of the number ``key`` stated last before the chain being judged
@@ -107,6 +109,7 @@ def judge_chains(
     """
     steps = Definitions.steps_of(found[0].links[0].src.text) if found else []
     run = _Run(Judging(accepted, limits), Definitions(accepted, limits, steps), known or {})
+    run.stood.add_known(run.known)
     for k, whole in enumerate(found):
         run.names.section = sections[k] if k < len(sections) else 0
         name = ""
@@ -372,6 +375,8 @@ def _judge_claims(
         exact_scalars = flatten(exact_target)
         if target_node is not None:  # (the author's frame: a rounded root stands for the root)
             others += in_root_frame(target_node, run.names.env, run.limits)
+            at = links[last_expr].offset(0)
+            others += run.stood.alternatives(target_node, run.names.env, at, run.limits)
         for j, ((claim, off), v, x) in enumerate(zip(lits, scalars, exact_scalars, strict=False)):
             alternatives = [o[j] for o in others if len(o) == len(lits)]
             link = links[i]
@@ -397,6 +402,7 @@ def _judge_claims(
                     links[last_expr].text if len(lits) == 1 else "",
                 )
             _remember_rounding(run, claim, x, links[last_expr].text)
+            run.stood.add(claim, link.offset(off + p.offset), x)
 
 
 def _rounding_like(w: Written) -> bool:
@@ -507,6 +513,8 @@ def _remember(run: _Run, chain: ChainText, label: str, first: Parsed, parsed: li
                 )
             )
             shapes.append(literal_shape(p.node))
+            for spot in lits[-1]:
+                run.stood.add(spot.written, spot.at, None)
     if lits:
         run.stated.append(
             Stated(
