@@ -21,7 +21,7 @@ the claim is right when the stated value (or its exact value) gives it.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Final
@@ -30,7 +30,7 @@ from symattn.config import Limits
 from symattn.errors import SymattnError
 from symattn.judge.constants import APPROX_E
 from symattn.judge.findings import Finding
-from symattn.judge.verdict import consistent_with, judge
+from symattn.judge.verdict import Verdict, consistent_with, judge
 from symattn.numbers import Written
 from symattn.numbers.rounding import Rounding
 from symattn.read.evaluate import Value, evaluate, flatten
@@ -74,6 +74,10 @@ class Judging:
     #: numbers that could not be decided (too close to call within the precision limit):
     #: (line, claim, reason)
     undecided: list[tuple[int, str, str]] = field(default_factory=list)
+    #: the claims of exponentials judged (each with its value), and the findings that name a
+    #: rounded e: (index in :attr:`findings`, the constant, the finding without it)
+    exp_claims: list[tuple[Written, Scalar]] = field(default_factory=list)
+    by_e: list[tuple[int, Fraction, Finding]] = field(default_factory=list)
 
     def consistent(self, claim: Written, value: Scalar) -> bool:
         """Whether ``claim`` is proved a correct rounding (or float print) of ``value``."""
@@ -93,6 +97,8 @@ class Judging:
         add a finding when it is not consistent."""
         self.checked += 1
         self.seen.add(link.offset(offset))
+        if value.uses_e:
+            self.exp_claims.append((claim, value))
         as_written = judge(claim, value, accepted=self.accepted, limits=self.limits)
         differs = exact is not value
         exactly = (
@@ -124,7 +130,24 @@ class Judging:
             if code in ("wrong-value", "truncated") and value.uses_e:
                 approx = self._approximate_e(claim, value)
                 if approx is not None:
+                    if approx.startswith("approximate-e:"):  # (a float print is its own proof)
+                        plain = self._finding(claim, verdict, code, cause, link, offset, "")
+                        e = Fraction(approx.partition(":")[2])
+                        self.by_e.append((len(self.findings), e, plain))
                     code, cause = "approximate-constant", approx
+        self.findings.append(self._finding(claim, verdict, code, cause, link, offset, expression))
+
+    def _finding(
+        self,
+        claim: Written,
+        verdict: Verdict,
+        code: str,
+        cause: str,
+        link: Link,
+        offset: int,
+        expression: str,
+    ) -> Finding:
+        """The finding of one claim: its code and cause, with its message."""
         line, column = link.at(offset)
         key = code
         if code == "approximate-constant":
@@ -140,11 +163,19 @@ class Judging:
             cause=cause.partition(":")[2],
             **params,
         )
-        self.findings.append(
-            text_finding(
-                code, line, column, claim.text, verdict.exact, verdict.expected, msg, cause
-            )
+        return text_finding(
+            code, line, column, claim.text, verdict.exact, verdict.expected, msg, cause
         )
+
+    def settle(self) -> None:
+        """A rounded e is named for a claim only when it also gives the text's other claims
+        of exponentials (2.7 gives e^{0.5} ≈ 1.64, but not the same text's e^{1.5} ≈ 4.48,
+        which is e^{1.5} rounded): else the claim keeps its own verdict."""
+        for index, e, plain in self.by_e:
+            approx = lit(e, self.limits.max_precision_bits)
+            # (the claim itself is one of them: the constant gives it)
+            if not all(self.consistent(c, v.with_e(approx)) for c, v in self.exp_claims):
+                self.findings[index] = plain
 
     def _approximate_e(self, claim: Written, value: Scalar) -> str | None:
         """``approximate-e:2.718`` when a rounded e explains the claim (``approximate-e-float:…``
@@ -204,6 +235,11 @@ class Stood:
                     continue
                 kept.append((at, w.value, exact))
                 del kept[:-MAX_STOOD]
+
+    def add_all(self, stated: Iterable[tuple[Written, int]]) -> None:
+        """The numbers a chain states (each as written, and where)."""
+        for w, at in stated:
+            self.add(w, at, None)
 
     def add_known(self, known: Mapping[str, tuple[tuple[int, Known], ...]]) -> None:
         """The numbers of the problem behind the text, by their keys (exact decimals)."""

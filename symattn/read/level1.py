@@ -123,6 +123,7 @@ def judge_chains(
             except RecursionError:
                 run.unparsed.append(Unparsed(chain.line, chain.text[:200], "nested too deeply"))
     j = run.judging
+    j.settle()
     undecided = [Unparsed(line, claim, why) for line, claim, why in j.undecided]
     return Level1(
         (*j.findings, *run.names.findings()),
@@ -513,8 +514,7 @@ def _remember(run: _Run, chain: ChainText, label: str, first: Parsed, parsed: li
                 )
             )
             shapes.append(literal_shape(p.node))
-            for spot in lits[-1]:
-                run.stood.add(spot.written, spot.at, None)
+            run.stood.add_all((spot.written, spot.at) for spot in lits[-1])
     if lits:
         run.stated.append(
             Stated(

@@ -89,3 +89,25 @@ def test_a_stated_number_is_found_by_its_shorter_roundings() -> None:
 )
 def test_a_shorter_number_stands_for_the_stated_one(text: str, accused: bool) -> None:
     assert audit(text).has_errors is accused
+
+
+@pytest.mark.parametrize(
+    ("text", "codes"),
+    [
+        # 2.7 gives 2.7^0.5 = 1.643, but the same text's e^{1.5} ≈ 4.48 is e^{1.5} rounded
+        # (2.7^1.5 = 4.437): no rounded e explains the author, 1.64 is a truncation
+        ("$e^{0.5} \\approx 1.64$ and $e^{1.5} \\approx 4.48$", ["truncated"]),
+        # the author computed with 2.7 throughout: named for both
+        (
+            "$e^{0.5} \\approx 1.64$ and $e^{1.5} \\approx 4.44$",
+            ["approximate-constant", "approximate-constant"],
+        ),
+        ("$e^{0.5} \\approx 1.64$", ["approximate-constant"]),
+        # 2.718 gives both (2.718^2 = 7.3875): named
+        ("$e^{0.5} \\approx 1.6486$ and $e^{2} \\approx 7.39$", ["approximate-constant"]),
+    ],
+)
+def test_a_rounded_e_is_named_only_when_it_explains_the_other_exponentials(
+    text: str, codes: list[str]
+) -> None:
+    assert [f.code for f in audit(text).findings] == codes
