@@ -168,13 +168,17 @@ class Judging:
         )
 
     def settle(self) -> None:
-        """A rounded e is named for a claim only when it also gives the text's other claims
-        of exponentials (2.7 gives e^{0.5} ≈ 1.64, but not the same text's e^{1.5} ≈ 4.48,
-        which is e^{1.5} rounded): else the claim keeps its own verdict."""
+        """A rounded e is named for a claim only when it is consistent with the text's other
+        claims of exponentials (2.7 gives e^{0.5} ≈ 1.64, but not the same text's
+        e^{1.5} ≈ 4.48, which is e^{1.5} rounded): else the claim keeps its own verdict."""
         for index, e, plain in self.by_e:
             approx = lit(e, self.limits.max_precision_bits)
-            # (the claim itself is one of them: the constant gives it)
-            if not all(self.consistent(c, v.with_e(approx)) for c, v in self.exp_claims):
+            # ruled out by a number the exact e gives and the constant does not (as
+            # :func:`symattn.judge.approximations.contradicted` has it for the problem)
+            if any(
+                self.consistent(c, v) and not self.consistent(c, v.with_e(approx))
+                for c, v in self.exp_claims
+            ):
                 self.findings[index] = plain
 
     def _approximate_e(self, claim: Written, value: Scalar) -> str | None:

@@ -111,3 +111,9 @@ def test_a_rounded_e_is_named_only_when_it_explains_the_other_exponentials(
     text: str, codes: list[str]
 ) -> None:
     assert [f.code for f in audit(text).findings] == codes
+
+
+def test_a_wrong_exponential_does_not_rule_a_rounded_e_out() -> None:
+    """e^{2} ≈ 7.5 is wrong with e and with 2.7: it says nothing about the constant."""
+    codes = [f.code for f in audit("$e^{0.5} \\approx 1.64$ and $e^{2} \\approx 7.5$").findings]
+    assert codes == ["approximate-constant", "wrong-value"]
