@@ -66,3 +66,21 @@ def approximate_roots(d: int) -> tuple[RootConst, ...]:
                 if const not in out:
                     out.append(const)
     return tuple(out)
+
+
+#: the largest radicand of a rounded root recognised in a divisor (d_k of worked examples)
+MAX_RADICAND = 4096
+
+
+def rounded_root(value: Fraction, half: Fraction) -> int | None:
+    """The integer ``n`` (2 … :data:`MAX_RADICAND`, not a perfect square) whose square root
+    rounds to ``value`` at a half-unit of ``half`` (``1.73``: 3, ``1.414``: 2, ``2.83``: 8);
+    None when there is none. Decided exactly: ``(value - half)² ≤ n ≤ (value + half)²``."""
+    if half <= 0 or value - half <= 0:
+        return None
+    lo, hi = (value - half) ** 2, (value + half) ** 2
+    first = max(2, math.ceil(lo))
+    for n in range(first, min(math.floor(hi), MAX_RADICAND) + 1):
+        if math.isqrt(n) ** 2 != n:
+            return n
+    return None

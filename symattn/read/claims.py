@@ -12,25 +12,41 @@ rounding (``总和 = 14.89``), and of numbers the text wrote earlier as rounding
   numbers), or ``approximate-constant`` when the rounded number was a constant (√2, √3);
 - wrong both ways: the verdict's code (``wrong-value``, ``truncated``), or
   ``approximate-constant`` when ``e ≈ 2.718`` explains it.
+
+A number written shorter than one the text stated before may stand for it (:class:`Stood`):
+``1/√2 = 0.7071`` then ``e^{0.71} = 2.0281`` is e^{0.7071}, computed with the stated value;
+the claim is right when the stated value (or its exact value) gives it.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Final
 
 from symattn.config import Limits
+from symattn.errors import SymattnError
 from symattn.judge.constants import APPROX_E
 from symattn.judge.findings import Finding
-from symattn.judge.verdict import consistent_with, judge
+from symattn.judge.verdict import Verdict, consistent_with, judge
 from symattn.numbers import Written
 from symattn.numbers.rounding import Rounding
+from symattn.read.evaluate import Value, evaluate, flatten
 from symattn.read.extract import Link
 from symattn.read.messages import say
 from symattn.read.report import text_finding
 from symattn.read.scalar import Scalar, lit
+from symattn.read.syntax import Node, numbers_in
+from symattn.read.tokens import ExprError
 
-__all__ = ["Judging", "Known"]
+__all__ = ["Judging", "Known", "Stood"]
+
+#: a stated number is indexed by its roundings to at most this many decimals
+MAX_DECIMALS: Final = 8
+#: stated numbers kept per rounding (the latest), and numbers of one expression replaced
+MAX_STOOD: Final = 3
 
 #: verdict codes that are no error
 _FINE = (None, "float-representation", "undecided")
@@ -58,6 +74,10 @@ class Judging:
     #: numbers that could not be decided (too close to call within the precision limit):
     #: (line, claim, reason)
     undecided: list[tuple[int, str, str]] = field(default_factory=list)
+    #: the claims of exponentials judged (each with its value), and the findings that name a
+    #: rounded e: (index in :attr:`findings`, the constant, the finding without it)
+    exp_claims: list[tuple[Written, Scalar]] = field(default_factory=list)
+    by_e: list[tuple[int, Fraction, Finding]] = field(default_factory=list)
 
     def consistent(self, claim: Written, value: Scalar) -> bool:
         """Whether ``claim`` is proved a correct rounding (or float print) of ``value``."""
@@ -77,6 +97,8 @@ class Judging:
         add a finding when it is not consistent."""
         self.checked += 1
         self.seen.add(link.offset(offset))
+        if value.uses_e:
+            self.exp_claims.append((claim, value))
         as_written = judge(claim, value, accepted=self.accepted, limits=self.limits)
         differs = exact is not value
         exactly = (
@@ -108,7 +130,24 @@ class Judging:
             if code in ("wrong-value", "truncated") and value.uses_e:
                 approx = self._approximate_e(claim, value)
                 if approx is not None:
+                    if approx.startswith("approximate-e:"):  # (a float print is its own proof)
+                        plain = self._finding(claim, verdict, code, cause, link, offset, "")
+                        e = Fraction(approx.partition(":")[2])
+                        self.by_e.append((len(self.findings), e, plain))
                     code, cause = "approximate-constant", approx
+        self.findings.append(self._finding(claim, verdict, code, cause, link, offset, expression))
+
+    def _finding(
+        self,
+        claim: Written,
+        verdict: Verdict,
+        code: str,
+        cause: str,
+        link: Link,
+        offset: int,
+        expression: str,
+    ) -> Finding:
+        """The finding of one claim: its code and cause, with its message."""
         line, column = link.at(offset)
         key = code
         if code == "approximate-constant":
@@ -124,11 +163,23 @@ class Judging:
             cause=cause.partition(":")[2],
             **params,
         )
-        self.findings.append(
-            text_finding(
-                code, line, column, claim.text, verdict.exact, verdict.expected, msg, cause
-            )
+        return text_finding(
+            code, line, column, claim.text, verdict.exact, verdict.expected, msg, cause
         )
+
+    def settle(self) -> None:
+        """A rounded e is named for a claim only when it is consistent with the text's other
+        claims of exponentials (2.7 gives e^{0.5} ≈ 1.64, but not the same text's
+        e^{1.5} ≈ 4.48, which is e^{1.5} rounded): else the claim keeps its own verdict."""
+        for index, e, plain in self.by_e:
+            approx = lit(e, self.limits.max_precision_bits)
+            # ruled out by a number the exact e gives and the constant does not (as
+            # :func:`symattn.judge.approximations.contradicted` has it for the problem)
+            if any(
+                self.consistent(c, v) and not self.consistent(c, v.with_e(approx))
+                for c, v in self.exp_claims
+            ):
+                self.findings[index] = plain
 
     def _approximate_e(self, claim: Written, value: Scalar) -> str | None:
         """``approximate-e:2.718`` when a rounded e explains the claim (``approximate-e-float:…``
@@ -145,3 +196,89 @@ class Judging:
             if self.consistent(claim, alt):
                 return f"approximate-e:{const.text}"
         return None
+
+
+def _decimals(denominator: int) -> int | None:
+    """The decimals a fraction of this denominator is written with (None: not a decimal)."""
+    twos = fives = 0
+    while denominator % 2 == 0:
+        denominator //= 2
+        twos += 1
+    while denominator % 5 == 0:
+        denominator //= 5
+        fives += 1
+    return max(twos, fives) if denominator == 1 else None
+
+
+def _roundings(v: Fraction, decimals: int) -> list[Fraction]:
+    """The numbers of ``decimals`` decimals that ``v`` rounds to (two at a tie)."""
+    q = 10**decimals
+    down = Fraction(math.floor(v * q), q)
+    return [c for c in (down, down + Fraction(1, q)) if abs(v - c) <= Fraction(1, 2 * q)]
+
+
+@dataclass
+class Stood:
+    """The numbers a text stated (``0.7071``), by each shorter rounding of them (``0.71``,
+    ``0.7``), with where and their exact values: a number written shorter in a later
+    expression may stand for the stated one (``e^{0.71}`` computed as ``e^{0.7071}``)."""
+
+    by_rounding: dict[tuple[int, Fraction], list[tuple[int, Fraction, Scalar | None]]] = field(
+        default_factory=dict
+    )
+
+    def add(self, w: Written, at: int, exact: Scalar | None) -> None:
+        """The text states ``w`` at the source offset ``at`` (exactly ``exact``)."""
+        if w.kind != "decimal" or not w.decimals or w.decimals < 2:
+            return
+        for k in range(1, min(w.decimals, MAX_DECIMALS + 1)):
+            for r in _roundings(w.value, k):
+                kept = self.by_rounding.setdefault((k, r), [])
+                if kept and kept[-1][:2] == (at, w.value):  # (stated, then judged)
+                    kept[-1] = (at, w.value, exact or kept[-1][2])
+                    continue
+                kept.append((at, w.value, exact))
+                del kept[:-MAX_STOOD]
+
+    def add_all(self, stated: Iterable[tuple[Written, int]]) -> None:
+        """The numbers a chain states (each as written, and where)."""
+        for w, at in stated:
+            self.add(w, at, None)
+
+    def add_known(self, known: Mapping[str, tuple[tuple[int, Known], ...]]) -> None:
+        """The numbers of the problem behind the text, by their keys (exact decimals)."""
+        for key, places in known.items():
+            value = Fraction(key)
+            decimals = _decimals(value.denominator)
+            if decimals is None:
+                continue
+            w = Written(value, key, "decimal", decimals, None)
+            for at, k in places:
+                self.add(w, at, k.value)
+
+    def alternatives(
+        self, node: Node, env: Mapping[str, Value], at: int, limits: Limits
+    ) -> list[tuple[Scalar, ...]]:
+        """The values of ``node`` with its shorter numbers standing for the stated ones (the
+        latest first; each as stated, and exactly); ``[]`` when none stands for one."""
+        found: list[tuple[int, list[tuple[int, Fraction, Scalar | None]]]] = []
+        for num in numbers_in(node):
+            w = num.written
+            if num.pos < 0 or w.kind != "decimal" or (w.significant or 0) < 2:
+                continue
+            kept = [e for e in self.by_rounding.get((w.decimals or 0, w.value), ()) if e[0] < at]
+            if kept:
+                found.append((num.pos, kept[::-1]))
+        out: list[tuple[Scalar, ...]] = []
+        for k in range(max((len(kept) for _, kept in found[:MAX_STOOD]), default=0)):
+            for exactly in (False, True):
+                over: dict[int, Scalar] = {}
+                for pos, kept in found[:MAX_STOOD]:
+                    _, stated, exact = kept[min(k, len(kept) - 1)]
+                    stood = exact if exactly and exact is not None else None
+                    over[pos] = stood or lit(stated, limits.max_precision_bits)
+                try:
+                    out.append(flatten(evaluate(node, env, limits=limits, overrides=over)))
+                except (ExprError, SymattnError, ZeroDivisionError):
+                    continue
+        return out

@@ -3,12 +3,18 @@
 Each name keeps the value the text gives it (its last link, as written) and its exact value
 (the first expression of its chain), so later formulas are judged both ways. A name given two
 different values is ``conflicting-definition``, with notes on the formulas that hold under
-only one of them.
+only one of them, but only when both values are presented as the same quantity of the same
+worked example: a name given a new value after a step of the text used it to compute another
+(``m_new = max(m, x)`` then ``m = 3.0``; ``l = l·e^{m - m_new} + …``), or after a step label
+(``Step 2:``, ``第 2 步``, ``block 2``), is updated, not redefined; so is a name given again in
+another section or head (the scopes of :func:`symattn.read.audit.scopes`). ``d_k`` is a
+parameter of the whole text: its second value is a conflict wherever it is given.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from bisect import bisect_right
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -23,10 +29,11 @@ from symattn.read.extract import ChainText
 from symattn.read.messages import fraction_text, say
 from symattn.read.report import text_finding
 from symattn.read.roles import symbol_role
+from symattn.read.rows import pattern
 from symattn.read.scalar import Scalar
 from symattn.read.syntax import Node
 
-__all__ = ["Definition", "Definitions", "holds", "same", "show_value"]
+__all__ = ["STEP_LABEL", "Definition", "Definitions", "holds", "same", "show_value"]
 
 #: claims of one literal link: each number as written, and its offset in the link
 Claims = list[tuple[Written, int]]
@@ -80,6 +87,42 @@ MAX_DISTINCT = 8
 #: stages a text computes once per query row: their names are reused from row to row
 PER_ROW: Final = frozenset({"scores", "scaled", "exp", "sum", "weights", "output"})
 
+_NTH = r"(?:first|second|third|fourth|fifth|next|last|final|new)"
+STEP_LABEL: Final = pattern(
+    "step-label",
+    r"\b(?:[Ss]tep|STEP|[Ii]teration|[Bb]lock|[Cc]hunk|[Tt]ile)(?:\s*\d+|\s+[tijk]\b|\s*=)"
+    rf"|\b(?:[Aa]fter|[Ff]or|[Pp]rocess(?:ing)?)\s+(?:the\s+)?(?:{_NTH}|\d+(?:st|nd|rd|th))\s+"
+    r"(?:step|iteration|block|chunk|tile|score|element|entry|token|key|value|row|column|input)"
+    rf"|\b(?:{_NTH})\s+(?:step|iteration|block|chunk|tile)\b"
+    r"|\b[Uu]pdat(?:e|es|ed|ing)\b"
+    r"|第\s*[0-9一二三四五六七八九十]+\s*[步轮次块]|步骤\s*[0-9一二三四五六七八九十]|迭代|更新",
+    "a step of a computation that updates its variables (an online-softmax trace, a loop "
+    "written out): a name given a new value after it is updated, not given a second value",
+    (
+        "Step 2: $x = 3.0$",
+        "**Iteration 3**",
+        "Block 2 of the keys",
+        "After the second score, $m = 3.0$",
+        "processing the next block",
+        "the first step",
+        "we update the running max",
+        "第 2 步：",
+        "步骤二",
+        "迭代一次后",
+        "更新 $m$",
+        "step t",
+    ),
+    (
+        "the steps of attention",
+        "a blocked matrix",
+        "stepwise",
+        "in a step",
+        "round a number",
+        "the second row of Q",
+        "首先",
+    ),
+)
+
 
 def _global(name: str) -> bool:
     """Whether a name is a parameter of the whole text (``d_k``, ``\\sqrt{d_k}``), whose
@@ -108,9 +151,13 @@ class Definitions:
     for each query row, and are not conflicts.
     """
 
-    def __init__(self, accepted: frozenset[Rounding], limits: Limits) -> None:
+    def __init__(
+        self, accepted: frozenset[Rounding], limits: Limits, steps: Sequence[int] = ()
+    ) -> None:
         self.accepted = accepted
         self.limits = limits
+        #: source offsets of the step labels of the text (:data:`STEP_LABEL`), in order
+        self.steps = steps
         #: each name's value as the text gives it
         self.env: dict[str, Value] = {}
         #: each name's exact value (the first expression of its chain)
@@ -122,18 +169,56 @@ class Definitions:
         #: the section (heading) of the chains being read, and where each name was defined
         self.section = 0
         self._section_of: dict[str, int] = {}
+        #: where each name was last given a value (a source offset), and the names used in
+        #: computing another step since then
+        self._at: dict[str, int] = {}
+        self._consumed: set[str] = set()
+
+    @staticmethod
+    def steps_of(text: str) -> list[int]:
+        """The source offsets of the step labels of ``text`` (one linear scan)."""
+        return [m.start() for m in STEP_LABEL.scan(text)]
+
+    def use(self, used: Iterable[str]) -> None:
+        """A step of the text computes a value from the names ``used``."""
+        self._consumed.update(n for n in used if n in self.env)
+
+    def _updated(self, name: str, at: int) -> bool:
+        """Whether a value given to ``name`` at ``at`` updates it: the name was used in a step
+        since its last value, or a step label stands between the two."""
+        if name in self._consumed:
+            return True
+        last = self._at.get(name)
+        if last is None or at < 0:
+            return False
+        k = bisect_right(self.steps, last)
+        return k < len(self.steps) and self.steps[k] < at
 
     def define(
-        self, name: str, value: Value, exact: Value, text: str, line: int, column: int
+        self,
+        name: str,
+        value: Value,
+        exact: Value,
+        text: str,
+        line: int,
+        column: int,
+        at: int = -1,
     ) -> None:
-        """``name`` is given ``value`` (exactly ``exact``) by the chain ``text``."""
+        """``name`` is given ``value`` (exactly ``exact``) by the chain ``text`` (at the
+        source offset ``at``)."""
         self.env[name] = value
         self.exact_env[name] = exact
         role = symbol_role(name)
         if role is not None and role.role in PER_ROW:
             return
-        if self._section_of.setdefault(name, self.section) != self.section and not _global(name):
-            # ``w`` in section "Query love" after ``w`` in "Query I": that section's own
+        updated = self._updated(name, at)
+        self._consumed.discard(name)
+        if at >= 0:
+            self._at[name] = at
+        moved = self._section_of.setdefault(name, self.section) != self.section
+        if (moved or updated) and not _global(name):
+            # ``w`` in section "Query love" after ``w`` in "Query I": that section's own;
+            # ``m = 3.0`` after ``m_new = max(m, x)``: the running maximum, updated
             self._section_of[name] = self.section
             self._distinct.pop(name, None)
             self._keys.pop(name, None)

@@ -9,6 +9,10 @@ A decimal printed with six or more significant digits (``2.828427``) is a comput
 rounded, as a float printout is: ``e^{2.828427} = 16.918829`` may be the exponential of the
 unrounded value (e^{2√2} = 16.9188287), so the box of values such numbers stand for is given by
 its corners (:func:`printed_corners`).
+
+A divisor written as a rounded root (``2/1.73 = 1.15``: 1.73 is √3 rounded) is the author's
+frame: the claim may be computed with the root itself (2/√3 = 1.1547), not with the rounding
+as written (2/1.73 = 1.1561) (:func:`root_overrides`).
 """
 
 from __future__ import annotations
@@ -22,18 +26,23 @@ import flint
 from symattn.config import Limits
 from symattn.errors import SymattnError
 from symattn.exact.ball import arb_to_fraction
+from symattn.judge.constants import rounded_root
 from symattn.judge.intervals import rounding_interval
 from symattn.numbers import Written
 from symattn.read.evaluate import Value, evaluate, flatten
-from symattn.read.scalar import lit
-from symattn.read.syntax import Chain, Node, Num, Unary, numbers_in
+from symattn.read.scalar import Scalar, lit
+from symattn.read.syntax import Call, Chain, Node, Num, PowNode, Unary, VecNode, numbers_in
 from symattn.read.tokens import ExprError
 
 __all__ = [
     "PRINTED_DIGITS",
+    "ROOT_DIGITS",
+    "divisor_roots",
+    "in_root_frame",
     "half_unit",
     "overlaps",
     "printed_corners",
+    "root_overrides",
     "right_within_printed",
     "rounded_interval",
 ]
@@ -41,6 +50,8 @@ __all__ = [
 #: significant digits from which a written decimal is a computed value shown rounded (the
 #: look of a float printout, as ``float-representation`` has it), not a given exact number
 PRINTED_DIGITS: Final = 6
+#: significant digits from which a decimal divisor may be a rounded root (``1.73``, not ``1.7``)
+ROOT_DIGITS: Final = 3
 #: at most this many printed numbers of one expression are widened (2**n corners)
 MAX_PRINTED: Final = 3
 #: working precision of the corners' enclosures
@@ -99,6 +110,63 @@ def overlaps(claim: Written, interval: Interval) -> bool:
     the interval)."""
     h = half_unit(claim) if claim.kind == "decimal" else Fraction(0)
     return claim.value - h <= interval[1] and interval[0] <= claim.value + h
+
+
+def root_overrides(node: Node, limits: Limits) -> dict[int, Scalar]:
+    """The divisors of ``node`` written as rounded roots (:func:`divisor_roots`), each
+    standing for the exact root it rounds, by its offset (``2/1.73``: 1.73 is √3)."""
+    out: dict[int, Scalar] = {}
+    for num in divisor_roots(node):
+        n = rounded_root(num.written.value, half_unit(num.written))
+        if n is not None and num.pos >= 0:
+            radicand = lit(n, limits.max_precision_bits)
+            out[num.pos] = Scalar("sqrt", (radicand,), max_bits=limits.max_precision_bits)
+    return out
+
+
+def in_root_frame(node: Node, env: Mapping[str, Value], limits: Limits) -> list[tuple[Scalar, ...]]:
+    """The value of ``node`` in the author's frame when it divides by a rounded root
+    (``2/1.73``: 2/√3), as its one entry; ``[]`` when it divides by none."""
+    over = root_overrides(node, limits)
+    if not over:
+        return []
+    try:
+        return [flatten(evaluate(node, env, limits=limits, overrides=over))]
+    except (ExprError, SymattnError, ZeroDivisionError):
+        return []
+
+
+def divisor_roots(node: Node) -> list[Num]:
+    """The divisors of ``node`` written as a rounded root of an integer (``2/1.73``,
+    ``\\frac{5}{1.414}``): decimals of :data:`ROOT_DIGITS` or more significant digits right
+    of a ``/`` that round the square root of a non-square integer."""
+    out: list[Num] = []
+    stack: list[Node] = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, Chain):
+            for op, term in n.rest:
+                w = term.written if isinstance(term, Num) else None
+                if (
+                    op == "/"
+                    and isinstance(term, Num)
+                    and w is not None
+                    and w.kind == "decimal"
+                    and (w.significant or 0) >= ROOT_DIGITS
+                    and rounded_root(w.value, half_unit(w)) is not None
+                ):
+                    out.append(term)
+            stack.extend(x for _, x in n.rest)
+            stack.append(n.first)
+        elif isinstance(n, Unary):
+            stack.append(n.x)
+        elif isinstance(n, VecNode):
+            stack.extend(n.items)
+        elif isinstance(n, PowNode):
+            stack.extend((n.base, n.exponent))
+        elif isinstance(n, Call):
+            stack.append(n.arg)
+    return out
 
 
 def printed_corners(node: Node) -> list[dict[int, Fraction]]:

@@ -20,11 +20,11 @@ from symattn.judge.findings import Finding
 from symattn.judge.verdict import Const, judge
 from symattn.numbers import Written
 from symattn.numbers.rounding import Rounding
-from symattn.read.claims import Judging, Known
+from symattn.read.claims import Judging, Known, Stood
 from symattn.read.definitions import Definition, Definitions, holds
 from symattn.read.evaluate import Value, evaluate, flatten
 from symattn.read.extract import ChainText, Link
-from symattn.read.intervals import overlaps, right_within_printed, rounded_interval
+from symattn.read.intervals import in_root_frame, overlaps, right_within_printed, rounded_interval
 from symattn.read.links import NOTHING, Parsed, label_of, read_first, read_link, unknown_math
 from symattn.read.messages import fraction_text, say
 from symattn.read.notations import PROSE_SENTENCE, SUBSCRIPT_INDEX
@@ -71,6 +71,8 @@ class _Run:
     rounded: dict[str, list[tuple[int, Known]]] = field(default_factory=dict)
     #: the source offset of the chain being judged
     at: int = 0
+    #: the numbers stated so far, by their shorter roundings (``0.7071`` by ``0.71``)
+    stood: Stood = field(default_factory=Stood)
 
     def known_at(self, key: str) -> Known | None:
         """The exact value of the number ``key`` stated last before the chain being judged
@@ -105,7 +107,9 @@ def judge_chains(
     the problem behind it), by :func:`value_key`; ``sections`` the section (heading) each
     chain is in (a name given again in another section is that section's own).
     """
-    run = _Run(Judging(accepted, limits), Definitions(accepted, limits), known or {})
+    steps = Definitions.steps_of(found[0].links[0].src.text) if found else []
+    run = _Run(Judging(accepted, limits), Definitions(accepted, limits, steps), known or {})
+    run.stood.add_known(run.known)
     for k, whole in enumerate(found):
         run.names.section = sections[k] if k < len(sections) else 0
         name = ""
@@ -119,6 +123,7 @@ def judge_chains(
             except RecursionError:
                 run.unparsed.append(Unparsed(chain.line, chain.text[:200], "nested too deeply"))
     j = run.judging
+    j.settle()
     undecided = [Unparsed(line, claim, why) for line, claim, why in j.undecided]
     return Level1(
         (*j.findings, *run.names.findings()),
@@ -217,7 +222,7 @@ def _process(run: _Run, chain: ChainText) -> None:
     values, exact_values, constants = _evaluate(run, parsed, errors)
     before = run.judging.checked
     _judge_claims(run, chain, parsed, values, exact_values, constants, conflicted)
-    _define(run, chain, label, parsed, values, exact_values)
+    _define(run, chain, label, parsed, values, exact_values, used)
     if (
         run.judging.checked == before
         and errors
@@ -369,6 +374,10 @@ def _judge_claims(
         ]
         others += [flatten(v) for v in exact_values[: last_expr + 1] if v is not None]
         exact_scalars = flatten(exact_target)
+        if target_node is not None:  # (the author's frame: a rounded root stands for the root)
+            others += in_root_frame(target_node, run.names.env, run.limits)
+            at = links[last_expr].offset(0)
+            others += run.stood.alternatives(target_node, run.names.env, at, run.limits)
         for j, ((claim, off), v, x) in enumerate(zip(lits, scalars, exact_scalars, strict=False)):
             alternatives = [o[j] for o in others if len(o) == len(lits)]
             link = links[i]
@@ -394,6 +403,7 @@ def _judge_claims(
                     links[last_expr].text if len(lits) == 1 else "",
                 )
             _remember_rounding(run, claim, x, links[last_expr].text)
+            run.stood.add(claim, link.offset(off + p.offset), x)
 
 
 def _rounding_like(w: Written) -> bool:
@@ -464,9 +474,11 @@ def _define(
     parsed: list[Parsed],
     values: list[Value | None],
     exact_values: list[Value | None],
+    used: frozenset[str],
 ) -> None:
     """A chain with a label (or ``sum(…) = …``) defines that name: its last value as written,
-    and its first expression exactly."""
+    and its first expression exactly. The names it computes from are used by a step (a name
+    given a new value after that is updated, not given a second value)."""
     first = parsed[0]
     name = label
     if (
@@ -482,8 +494,10 @@ def _define(
             (v for v, p in zip(exact_values[1:], parsed[1:], strict=True) if p.node is not None),
             last,
         )
+        run.names.use(used)
         line, column = chain.links[-1].at(0)  # the value the name is given
-        run.names.define(name, last, origin or last, chain.text, line, column)
+        at = chain.links[-1].offset(0)
+        run.names.define(name, last, origin or last, chain.text, line, column, at)
 
 
 def _remember(run: _Run, chain: ChainText, label: str, first: Parsed, parsed: list[Parsed]) -> None:
@@ -500,6 +514,7 @@ def _remember(run: _Run, chain: ChainText, label: str, first: Parsed, parsed: li
                 )
             )
             shapes.append(literal_shape(p.node))
+            run.stood.add_all((spot.written, spot.at) for spot in lits[-1])
     if lits:
         run.stated.append(
             Stated(

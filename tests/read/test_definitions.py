@@ -6,10 +6,12 @@ from fractions import Fraction
 
 from symattn.config import DEFAULT_LIMITS
 from symattn.judge.verdict import DEFAULT_ACCEPTED
-from symattn.read.definitions import Definitions, same, show_value
+from symattn.read.definitions import STEP_LABEL, Definitions, same, show_value
 from symattn.read.evaluate import evaluate
 from symattn.read.scalar import lit
 from symattn.read.syntax import parse
+
+from .notations.rows import check_row
 
 
 def test_same_compares_rationals_exactly_and_irrationals_as_formulas() -> None:
@@ -39,3 +41,39 @@ def test_a_name_given_two_values_is_a_conflict() -> None:
         "d_k = 2",
         9,
     )
+
+
+def test_the_step_label_row_recognises_its_examples() -> None:
+    check_row(STEP_LABEL)
+
+
+def test_a_name_used_by_a_step_and_given_a_new_value_is_updated() -> None:
+    """``m_new = max(m, x)`` then ``m = 3``: the running maximum, not a second value."""
+    defs = Definitions(DEFAULT_ACCEPTED, DEFAULT_LIMITS)
+    defs.define("m", lit(2), lit(2), "m = 2", 1, 1, 0)
+    defs.use({"m", "x"})
+    defs.define("m_new", lit(3), lit(3), "m_new = max(m, x) = 3", 2, 1, 10)
+    defs.define("m", lit(3), lit(3), "m = 3", 3, 1, 20)
+    assert defs.conflicted() == {} and defs.findings() == []
+    assert defs.env["m"] == lit(3)
+    defs.define("m", lit(4), lit(4), "m = 4", 4, 1, 30)  # no step in between: a conflict
+    assert [d.line for d in defs.conflicted()["m"]] == [3, 4]
+
+
+def test_a_step_label_between_two_values_makes_the_second_an_update() -> None:
+    text = "$m = 2$\n\nStep 2: $m = 3$\n\n$m = 5$\n"
+    steps = Definitions.steps_of(text)
+    assert steps == [text.index("Step")]
+    defs = Definitions(DEFAULT_ACCEPTED, DEFAULT_LIMITS, steps)
+    for k, v in enumerate((2, 3, 5)):
+        defs.define("m", lit(v), lit(v), f"m = {v}", 1 + 2 * k, 1, text.index(f"m = {v}"))
+    assert [(f.claimed, f.exact) for f in defs.findings()] == [("m = 5", "m = 3")]
+
+
+def test_d_k_is_a_parameter_of_the_whole_text() -> None:
+    """``d_k`` used by a step and given again is still a second value (seed 000)."""
+    defs = Definitions(DEFAULT_ACCEPTED, DEFAULT_LIMITS, [5])
+    defs.define("d_k", lit(2), lit(2), "d_k = 2", 1, 1, 0)
+    defs.use({"d_k"})
+    defs.define("d_k", lit(4), lit(4), "d_k = 4", 9, 1, 40)
+    assert [f.code for f in defs.findings()] == ["conflicting-definition"]

@@ -10,11 +10,14 @@ from symattn.config import DEFAULT_LIMITS
 from symattn.numbers import Written
 from symattn.read.intervals import (
     MAX_PRINTED,
+    divisor_roots,
     overlaps,
     printed_corners,
     right_within_printed,
+    root_overrides,
     rounded_interval,
 )
+from symattn.read.scalar import Scalar, lit
 from symattn.read.syntax import parse
 
 
@@ -65,3 +68,25 @@ def test_an_index_beyond_the_value_is_not_right() -> None:
     assert not right_within_printed(
         parse("e^{2.828427}"), written("16.918829"), 1, {}, DEFAULT_LIMITS
     )
+
+
+@pytest.mark.parametrize(
+    ("expression", "divisors"),
+    [
+        ("2/1.73", ["1.73"]),
+        ("\\frac{5}{1.414}", ["1.414"]),
+        ("(1 + 2) / 2.83 + 4 / 2.236", ["2.83", "2.236"]),
+        ("1.73 / 2", []),  # not a divisor
+        ("2 / 1.7", []),  # too few digits to tell a root from a number
+        ("12.18 / 14.89", []),  # no integer has a root that rounds to 14.89
+        ("2 / 2.00", []),  # √4 is exact: no rounding
+    ],
+)
+def test_divisor_roots(expression: str, divisors: list[str]) -> None:
+    assert [n.written.text for n in divisor_roots(parse(expression))] == divisors
+
+
+def test_a_rounded_root_stands_for_the_root() -> None:
+    node = parse("2/1.73")
+    (over,) = root_overrides(node, DEFAULT_LIMITS).values()
+    assert over == Scalar("sqrt", (lit(3),))

@@ -109,3 +109,57 @@ def test_a_printed_operand_stands_for_its_rounding(text: str, accused: bool) -> 
     r = audit(text)
     assert r.has_errors is accused
     assert r.checked == 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # an online-softmax trace: the running max and sum are updated at each step
+        "## Online softmax\n\nStep 1: $m = 2.0$, $l = 1$\n\n"
+        "Step 2: $x = 3.0$, $m_{new} = \\max(m, x) = 3.0$, "
+        "$l = l \\cdot e^{m - m_{new}} + e^{x - m_{new}} = 1 \\cdot e^{-1} + 1 \\approx 1.3679$, "
+        "$m = 3.0$\n",
+        # the same without step labels: m and l were used by the update before their new values
+        "$m = 2.0$, $l = 1$\n\n$m_{new} = \\max(m, 3.0) = 3.0$\n\n"
+        "$l = l \\cdot e^{m - m_{new}} + 1 = 1.3679$\n\n$m = 3.0$\n",
+        # per-step reassignment in prose
+        "Start with $m = 2.0$. After the second score, $m = 3.0$.\n",
+        "第 1 步：$m = 2$\n\n第 2 步：$m = 3$\n",
+        # a name reused per head
+        "Head 1: $a = 0.3 + 0.4 = 0.7$\n\nHead 2: $a = 0.2 + 0.2 = 0.4$\n",
+    ],
+)
+def test_a_name_updated_per_step_is_no_conflicting_definition(text: str) -> None:
+    r = audit(text)
+    assert "conflicting-definition" not in [f.code for f in r.findings], r.findings
+    assert not r.has_errors
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "$d_k = 2$ then $d_k = 4$",
+        "$d_k = 2$\n\nStep 2: $\\sqrt{d_k} = 1.41$\n\n$scaled = 4 / \\sqrt{d_k} = 2.83$\n\n"
+        "$d_k = 4$\n",
+        "$m = 2.0$, $l = 1$\n\n$m = 3.0$\n",  # nothing between: the same quantity twice
+    ],
+)
+def test_a_second_value_of_the_same_quantity_is_still_a_conflict(text: str) -> None:
+    assert "conflicting-definition" in [f.code for f in audit(text).findings]
+
+
+@pytest.mark.parametrize(
+    ("text", "accused"),
+    [
+        ("$2/1.73 = 1.15$", False),  # 1.73 is √3 rounded: 2/√3 = 1.1547
+        ("$2/1.73 \\approx 1.16$", False),  # and as written, 2/1.73 = 1.1561
+        ("$\\frac{[1, 2]}{1.73} = [0.58, 1.15]$", False),
+        ("$2/1.73 = 1.17$", True),  # right for neither
+        ("$\\frac{5}{1.414} = 3.53$", True),  # 5/√2 = 3.5355 and 5/1.414 = 3.5361
+        ("$12.18 / 14.89 \\approx 0.83$", True),  # 14.89 rounds no root
+    ],
+)
+def test_a_rounded_root_in_a_divisor_is_the_authors_frame(text: str, accused: bool) -> None:
+    r = audit(text)
+    assert r.has_errors is accused, r.findings
+    assert r.checked >= 1
