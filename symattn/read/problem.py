@@ -26,6 +26,7 @@ from symattn.read.facts import Fact
 from symattn.read.inputs import (
     default,
     gather,
+    input_mask,
     latest,
     repeats,
     restated,
@@ -97,6 +98,19 @@ def _hypotheses(d: Derivation, stated: Sequence[Hypothesis], width: int) -> list
     if s == "width":
         return [Hypothesis("code: divided by sqrt(width of K)", d_k=width)]
     return list(stated)
+
+
+def _with_width(d: Derivation, stated: Sequence[Hypothesis], width: int) -> list[Hypothesis]:
+    """The frames of a problem; when the ``d_k`` the text states is not the width of its K
+    (``真实模型里 d_k=64`` beside a 2-wide K: an aside, or the author's mismatch), the width
+    is tried too, and only what is wrong in both is reported: the numbers decide which
+    ``d_k`` the worked example uses."""
+    hyps = _hypotheses(d, stated, width)
+    if d.start in ("x", "qkv") and width > 0:
+        sizes = {h.d_k for h in hyps if h.d_k is not None}
+        if sizes and width not in sizes:
+            hyps.append(Hypothesis("width of K", d_k=width))
+    return hyps
 
 
 def build_problems(
@@ -191,7 +205,7 @@ def build_problems(
             if "W_K" in data_inputs
             else len(keys)
         )
-        frames = [(h, m) for h in _hypotheses(key, stated, width) for m in masks]
+        frames = [(h, m) for h in _with_width(key, stated, width) for m in masks]
         for hyp, masking in frames:
             for k in range(max(len(built.rows), 1 if built.misshapen else 0)):
                 built.layer(k)
@@ -211,10 +225,13 @@ def build_problems(
                     data["d_k"] = hyp.d_k
                 if hyp.scale is not None:
                     data["scale"] = str(hyp.scale)
+                given_mask = input_mask(key, inputs)
                 if key.causal or masking == "causal":
                     data["causal"] = True
                 elif mask is not None:
                     data["mask"] = mask
+                elif given_mask is not None:
+                    data["mask"] = given_mask
                 claims: dict[str, object] = {"rows": built.rows[k]}
                 if k == 0 and tokens:
                     claims["tokens"] = tokens
