@@ -7,9 +7,9 @@ what the words say, where the words are only words (a heading, a phrase, the pro
 array: :data:`WORD_SOURCES`); an array the author names itself keeps its name and is judged
 as such. A text's own name is never given to numbers that contradict it.
 
-- a row that is the softmax of a row before it is the weights, and that row the scores (a
-  problem that starts from scores: ``原始分数：[…] → Softmax 后：[…]``, ``[3.1, 0.4, -inf] →
-  […]``);
+- in a text that gives no Q, K, V or X, a row that is the softmax of a row before it is the
+  weights, and that row the scores (a problem that starts from scores:
+  ``原始分数：[…] → Softmax 后：[…]``, ``[3.1, 0.4, -inf] → […]``);
 - an array that is an earlier array written again (V rows under ``## Output``) is no claim;
 - a row that is ``exp(s − max)`` of the scores (the stable softmax) is not the exponentials
   ``check`` computes (``exp(s)``): it is read as that relation, and said so.
@@ -24,7 +24,15 @@ from typing import Final
 
 from symattn.read.facts import INPUT_ROLES, Fact
 from symattn.read.report import Unparsed
-from symattn.read.reproduce import Candidate, Match, Relation, Search, frames, search
+from symattn.read.reproduce import (
+    Candidate,
+    FrameKind,
+    Match,
+    Relation,
+    Search,
+    frames,
+    search,
+)
 from symattn.read.roles import RoleName
 
 __all__ = ["WORD_SOURCES", "Confirmed", "candidate_of", "confirm_roles", "reproduced_notes"]
@@ -74,6 +82,11 @@ def _divisors(facts: Sequence[Fact]) -> list[Fraction]:
     ]
 
 
+def _integers(f: Fact) -> bool:
+    """Whether every entry is written as an integer."""
+    return all(s is None or s.written.decimals == 0 for s in f.spots)
+
+
 def _another(facts: Sequence[Fact], key: int, src: int) -> bool:
     """Whether fact ``key``, which repeats fact ``src``, repeats something else than itself:
     an input (V rows under ``## Output``) or a claim of another stage; not when some earlier
@@ -98,6 +111,9 @@ def confirm_roles(facts: Sequence[Fact], d_k: int | None = None) -> Confirmed:
     found: Search = search(cands, frames(widths, _divisors(facts)), wanted=_WANTED, targets=targets)
     out = list(facts)
     decided: list[tuple[int, Match]] = []
+    # (scores and their softmax make a problem of their own only where the text gives no
+    # Q, K, V or X: otherwise the scores are a claim of that problem, placed by their names)
+    given = any(f.given and f.role in INPUT_ROLES for f in facts)
     for key, m in sorted(found.found.items()):
         f, src = out[key], m.sources[0]
         if f.given:
@@ -106,19 +122,23 @@ def confirm_roles(facts: Sequence[Fact], d_k: int | None = None) -> Confirmed:
             if f.role not in INPUT_ROLES and _another(facts, key, m.sources[0]):
                 out[key] = replace(f, role="", source="reproduced")
                 decided.append((key, m))
-        elif m.relation is Relation.WEIGHTS and len(m.sources) == 1:
+        elif _integers(f):
+            continue  # (``[1, 0, 0]``, a head of K: softmax and exp of anything give such)
+        elif m.relation is Relation.WEIGHTS and len(m.sources) == 1 and not given:
             s = out[src]
             word_only = f.source in WORD_SOURCES or not f.role
             if f.role != RoleName.WEIGHTS and word_only and s.role in (*_SCORE_ROLES, ""):
                 out[key] = replace(f, role=RoleName.WEIGHTS.value, source="reproduced")
                 decided.append((key, m))
                 if not s.role:
-                    out[src] = replace(s, role=RoleName.SCORES.value, source="reproduced")
-        elif m.relation is Relation.SHIFTED and f.role != RoleName.WEIGHTS:
+                    # (softmax of the row itself: the logits; of the row scaled: the scores)
+                    unscaled = m.frame is None or m.frame.kind is FrameKind.NONE
+                    stage = RoleName.SCALED if unscaled else RoleName.SCORES
+                    out[src] = replace(s, role=stage.value, source="reproduced")
+        elif m.relation is Relation.SHIFTED and f.role == RoleName.EXP:
             # exp(s − max): not check's exp(s); read as the stable softmax, not accused
-            if f.role in (RoleName.EXP, "") or f.source in WORD_SOURCES:
-                out[key] = replace(f, role="", source="reproduced")
-                decided.append((key, m))
+            out[key] = replace(f, role="", source="reproduced")
+            decided.append((key, m))
     return Confirmed(tuple(out), tuple(decided), found.stopped)
 
 

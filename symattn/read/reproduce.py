@@ -184,19 +184,38 @@ class Tally:
 def tally(target: Candidate, computed: Balls) -> Tally:
     """Compare ``target`` with ``computed`` entry by entry (same shape, else nothing
     reproduces): an entry reproduces when some value of its ball rounds to the printed
-    number; a masked entry (None) reproduces a masked or zero one."""
+    number; a masked entry (None) reproduces a masked or zero one. An entry that fits but
+    tells nothing (:func:`_telling`: a one-digit integer near a computed real) is not
+    counted."""
     if (len(computed), len(computed[0]) if computed else 0) != target.shape:
         return Tally(0, target.size)
-    good = 0
+    good = compared = 0
     for row, crow in zip(target.rows, computed, strict=True):
         for w, b in zip(row, crow, strict=True):
             if w is None:
-                good += b is None
+                ok, telling = b is None, True
             elif b is None:
-                good += w.value == 0
-            elif b.is_finite() and _claimed(w).overlaps(b):
-                good += 1
-    return Tally(good, target.size)
+                ok, telling = w.value == 0, True
+            else:
+                ok = b.is_finite() and _claimed(w).overlaps(b)
+                telling = _telling(w, b)
+            if ok and not telling:
+                continue  # (``1`` is a rounding of anything in [0.5, 1.5]: no evidence)
+            good += ok
+            compared += 1
+    return Tally(good, compared)
+
+
+def _telling(w: Written, b: flint.arb) -> bool:
+    """Whether a printed number that fits a computed value is evidence: it is the exact value
+    itself, or it is printed to within a tenth of its size (``0.063``, ``2.0``, ``0.00``), so
+    that a value of the relation landing in its interval is no coincidence."""
+    h = w.half_unit
+    if h is None:
+        return True
+    if b.is_exact() and (b - arb_of(w.value)).is_zero():
+        return True
+    return 10 * h <= abs(w.value) if w.value else h <= Fraction(1, 200)
 
 
 # --------------------------------------------------------------------------- the relations

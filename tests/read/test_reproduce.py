@@ -97,9 +97,17 @@ def test_a_masked_key_has_weight_zero() -> None:
 
 
 def test_output_is_weights_times_values() -> None:
-    p = _c(0, [["0.5", "0.5"], ["1", "0"]])
+    p = _c(0, [["0.25", "0.75"], ["0.50", "0.50"]])
     v = _c(1, [["1", "2"], ["3", "4"]])
-    assert _best(_c(2, [["2", "3"], ["1", "2"]]), [p, v], frames()) is Relation.OUTPUT
+    out = _c(2, [["2.50", "3.50"], ["2.00", "3.00"]])
+    assert _best(out, [p, v], frames()) is Relation.OUTPUT
+
+
+def test_a_one_digit_integer_near_a_real_value_is_no_evidence() -> None:
+    s = _c(0, [["2.0", "1.0", "0.1"]])
+    got = relate(_c(1, [["1", "0", "0"]]), [s], frames())
+    weights = next(m for m in got if m.relation is Relation.WEIGHTS)
+    assert weights.tally == Tally(0, 0)  # (0.659 rounds to 1, 0.242 to 0: no coincidence told)
 
 
 def test_a_wrong_entry_does_not_reproduce_but_its_neighbours_confirm() -> None:
