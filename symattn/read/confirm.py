@@ -57,6 +57,8 @@ class Confirmed:
     decided: tuple[tuple[int, Match], ...] = ()
     #: the relation search stopped at its budget
     stopped: bool = False
+    #: the first fact it left untried (its roles, and those after it, are the words')
+    untried: int | None = None
 
 
 def candidate_of(key: int, f: Fact) -> Candidate | None:
@@ -139,13 +141,24 @@ def confirm_roles(facts: Sequence[Fact], d_k: int | None = None) -> Confirmed:
             # exp(s − max): not check's exp(s); read as the stable softmax, not accused
             out[key] = replace(f, role="", source="reproduced")
             decided.append((key, m))
-    return Confirmed(tuple(out), tuple(decided), found.stopped)
+    return Confirmed(tuple(out), tuple(decided), found.stopped, found.untried)
 
 
 def reproduced_notes(c: Confirmed) -> list[Unparsed]:
     """What the report says of each array whose role reproduction changed: it is no claim
     ``check`` judges, and why (what its numbers are)."""
     out = []
+    if c.stopped and c.untried is not None:
+        f = c.facts[c.untried]
+        spot = next((s for s in f.spots if s is not None), None)
+        out.append(
+            Unparsed(
+                spot.line if spot is not None else 1,
+                f.name or "array",
+                "reproduction stopped at its budget here: the roles of this array and of "
+                "those after it are what their words say, unconfirmed by their numbers",
+            )
+        )
     for key, m in c.decided:
         f = c.facts[key]
         if f.role:

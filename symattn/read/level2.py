@@ -378,6 +378,7 @@ def judge_problems(
     judged: set[int] = set()
     known: dict[str, dict[int, Known | None]] = {}
     checked: dict[str, CheckReport] = {}
+    recognised: Recognised | None = None
     for group in by_layer.values():
         results = [_one(p, path, accepted, limits, checked, facts) for p in group]
         pairs = [(p, r) for p, r in zip(group, results, strict=True) if not isinstance(r, str)]
@@ -405,6 +406,8 @@ def judge_problems(
         # (where every frame agrees) and its exact values are what the author rounded
         best = min(range(len(pairs)), key=lambda i: len(flagged[i]))
         problem, (found, rescued, unsure) = pairs[best]
+        if recognised is None:
+            recognised = problem.recognised  # (the frame the first problem fits best)
         # the facts no frame confirms (accuse.unconfirmed in every frame): not accused
         dropped = set(unsure).intersection(*(r[2] for _, r in pairs))
         for i in sorted(dropped):
@@ -430,7 +433,7 @@ def judge_problems(
         tuple(findings),
         tuple(unparsed),
         frozenset(judged),
-        problems[0].recognised,
+        recognised or problems[0].recognised,
         {
             k: tuple(sorted((at, v) for at, v in places.items() if v is not None))
             for k, places in known.items()

@@ -56,6 +56,8 @@ class Hypothesis:
     name: str
     d_k: int | None = None
     scale: Fraction | None = None
+    #: ``d_k`` is the width of K, tried beside a stated one the numbers may not use
+    from_width: bool = False
 
 
 @dataclass
@@ -109,7 +111,7 @@ def _with_width(d: Derivation, stated: Sequence[Hypothesis], width: int) -> list
     if d.start in ("x", "qkv") and width > 0:
         sizes = {h.d_k for h in hyps if h.d_k is not None}
         if sizes and width not in sizes:
-            hyps.append(Hypothesis("width of K", d_k=width))
+            hyps.append(Hypothesis("width of K", d_k=width, from_width=True))
     return hyps
 
 
@@ -247,7 +249,7 @@ def build_problems(
                     keys if key.start == "x" else (),
                     ("W_Q", "W_K", "W_V") if key.start == "x" else (),
                     hyp.d_k if hyp.d_k is not None else width,
-                    hyp.d_k is not None,
+                    hyp.d_k is not None and not hyp.from_width,
                     len(built.spots[k]),
                 )
                 out.append(

@@ -385,6 +385,8 @@ class Search:
     found: dict[int, Match] = field(default_factory=dict)
     closest: dict[int, Match] = field(default_factory=dict)
     stopped: bool = False
+    #: the key of the first target the budget left untried (when stopped)
+    untried: int | None = None
 
 
 def search(
@@ -410,7 +412,7 @@ def search(
         if wanted & {Relation.SCORES, Relation.OUTPUT}:
             cost += target.size * 3 * len(sources) ** 2
         if spent + cost > budget:
-            return Search(found, closest, True)
+            return Search(found, closest, True, target.key)
         spent += cost
         matches = relate(target, sources, frame_set, wanted)
         best = best_match(m for m in matches if m.relation is not Relation.SAME)

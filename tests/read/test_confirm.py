@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from symattn.read.audit import audit
 from symattn.read.confirm import candidate_of, confirm_roles, reproduced_notes
 from symattn.read.reproduce import Relation
@@ -69,3 +71,12 @@ def test_a_candidate_is_a_complete_array() -> None:
     assert c is not None and c.shape == (1, 3) and c.rows[0][2] is None
     (g,) = understood("scores = [3.1, 0.4, ...]\n").facts
     assert candidate_of(0, g) is None or g.elided is False
+
+
+def test_the_report_says_where_the_budget_stopped_reproduction() -> None:
+    rows = "".join(f"r{i} = [{i}.5, 1.25, 2.75]\n\n" for i in range(8))
+    c = confirm_roles(understood(rows).facts)
+    assert not c.stopped
+    stopped = replace(c, stopped=True, untried=3)
+    (note,) = reproduced_notes(stopped)
+    assert "budget" in note.reason and note.line == 7
