@@ -42,8 +42,6 @@ __all__ = ["WORD_SOURCES", "Confirmed", "candidate_of", "confirm_roles", "reprod
 #: table header is the author's own word for the array, judged as such
 WORD_SOURCES: Final = frozenset({"context", "inherited"})
 
-#: the relations that decide a role here
-_WANTED: Final = frozenset({Relation.SAME, Relation.WEIGHTS, Relation.SHIFTED})
 #: the stages a reproduced row may be given (weights, the scores before them)
 _SCORE_ROLES: Final = frozenset({RoleName.SCORES, RoleName.SCALED})
 
@@ -105,43 +103,73 @@ def _another(facts: Sequence[Fact], key: int, src: int) -> bool:
 
 
 def confirm_roles(facts: Sequence[Fact], d_k: int | None = None) -> Confirmed:
-    """The facts, with the roles their numbers confirm where only words gave one."""
+    """The facts, with the roles their numbers confirm where only words gave one. Only the
+    arrays a decision could change are tried, each with the relations that decide it."""
     cands = [c for i, f in enumerate(facts) if (c := candidate_of(i, f)) is not None]
     keys = {f.dims[-1] for f in facts if f.role in (RoleName.K, RoleName.Q) and f.dims}
     widths = sorted(keys | ({d_k} if d_k else set()))
-    targets = frozenset(c.key for c in cands if not facts[c.key].given)
-    found: Search = search(cands, frames(widths, _divisors(facts)), wanted=_WANTED, targets=targets)
-    out = list(facts)
-    decided: list[tuple[int, Match]] = []
+    all_frames = frames(widths, _divisors(facts))
     # (scores and their softmax make a problem of their own only where the text gives no
     # Q, K, V or X: otherwise the scores are a claim of that problem, placed by their names)
     given = any(f.given and f.role in INPUT_ROLES for f in facts)
-    for key, m in sorted(found.found.items()):
-        f, src = out[key], m.sources[0]
-        if f.given:
+    free = [c.key for c in cands if not facts[c.key].given]
+    real = [k for k in free if not _integers(facts[k])]
+    tries = (
+        (
+            frozenset({Relation.SAME}),
+            (all_frames[0],),
+            [k for k in free if facts[k].role and facts[k].source in WORD_SOURCES],
+        ),
+        (
+            frozenset({Relation.WEIGHTS}),
+            all_frames,
+            []
+            if given
+            else [
+                k
+                for k in real
+                if facts[k].role != RoleName.WEIGHTS
+                and (facts[k].source in WORD_SOURCES or not facts[k].role)
+            ],
+        ),
+        (
+            frozenset({Relation.EXP, Relation.SHIFTED}),
+            all_frames,
+            [k for k in real if facts[k].role == RoleName.EXP],
+        ),
+    )
+    out = list(facts)
+    decided: list[tuple[int, Match]] = []
+    stopped, untried = False, None
+    for wanted, fs, targets in tries:
+        if not targets:
             continue
-        if m.relation is Relation.SAME and f.source in WORD_SOURCES and f.role:
-            if f.role not in INPUT_ROLES and _another(facts, key, m.sources[0]):
+        found: Search = search(cands, fs, wanted=wanted, targets=frozenset(targets))
+        if found.stopped and not stopped:
+            stopped, untried = True, found.untried
+        for key, m in sorted(found.found.items()):
+            if any(k == key for k, _ in decided):
+                continue
+            f, src = out[key], m.sources[0]
+            if m.relation is Relation.SAME:
+                if f.role not in INPUT_ROLES and _another(facts, key, src):
+                    out[key] = replace(f, role="", source="reproduced")
+                    decided.append((key, m))
+            elif m.relation is Relation.WEIGHTS and len(m.sources) == 1:
+                s = out[src]
+                if s.role in (*_SCORE_ROLES, ""):
+                    out[key] = replace(f, role=RoleName.WEIGHTS.value, source="reproduced")
+                    decided.append((key, m))
+                    if not s.role:
+                        # (softmax of the row itself: the logits; of the row scaled: scores)
+                        unscaled = m.frame is None or m.frame.kind is FrameKind.NONE
+                        stage = RoleName.SCALED if unscaled else RoleName.SCORES
+                        out[src] = replace(s, role=stage.value, source="reproduced")
+            elif m.relation is Relation.SHIFTED:
+                # exp(s − max): not check's exp(s); read as the stable softmax, not accused
                 out[key] = replace(f, role="", source="reproduced")
                 decided.append((key, m))
-        elif _integers(f):
-            continue  # (``[1, 0, 0]``, a head of K: softmax and exp of anything give such)
-        elif m.relation is Relation.WEIGHTS and len(m.sources) == 1 and not given:
-            s = out[src]
-            word_only = f.source in WORD_SOURCES or not f.role
-            if f.role != RoleName.WEIGHTS and word_only and s.role in (*_SCORE_ROLES, ""):
-                out[key] = replace(f, role=RoleName.WEIGHTS.value, source="reproduced")
-                decided.append((key, m))
-                if not s.role:
-                    # (softmax of the row itself: the logits; of the row scaled: the scores)
-                    unscaled = m.frame is None or m.frame.kind is FrameKind.NONE
-                    stage = RoleName.SCALED if unscaled else RoleName.SCORES
-                    out[src] = replace(s, role=stage.value, source="reproduced")
-        elif m.relation is Relation.SHIFTED and f.role == RoleName.EXP:
-            # exp(s − max): not check's exp(s); read as the stable softmax, not accused
-            out[key] = replace(f, role="", source="reproduced")
-            decided.append((key, m))
-    return Confirmed(tuple(out), tuple(decided), found.stopped, found.untried)
+    return Confirmed(tuple(out), tuple(decided), stopped, untried)
 
 
 def reproduced_notes(c: Confirmed) -> list[Unparsed]:

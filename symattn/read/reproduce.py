@@ -25,6 +25,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum, StrEnum
 from fractions import Fraction
+from functools import cached_property
 from typing import Final
 
 import flint
@@ -140,6 +141,7 @@ class Candidate:
     def size(self) -> int:
         return sum(len(r) for r in self.rows)
 
+    @cached_property
     def balls(self) -> Balls:
         """The values each entry stands for: a decimal every value that rounds to it, an
         integer (or a fraction) itself; None for a masked entry."""
@@ -323,7 +325,7 @@ def relate(
     first) that fits its shape, with its tally."""
     out: list[Match] = []
     one = wanted & {Relation.SCALED, Relation.EXP, Relation.SHIFTED, Relation.WEIGHTS}
-    balls = {c.key: c.balls() for c in (target, *sources)}
+    balls = {c.key: c.balls for c in (target, *sources)}
     rows, cols = target.shape
     for s in sources:
         sb = balls[s.key]

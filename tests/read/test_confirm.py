@@ -50,7 +50,7 @@ def test_the_stable_softmax_is_recognised_not_accused() -> None:
         "Normalise: [0.659, 0.242, 0.099]\n"
     )
     u = understood(text)
-    relations = [m.relation for _, m in u.confirmed.decided]
+    relations = [m.relation for _, m in sorted(u.confirmed.decided, key=lambda km: km[0])]
     assert relations == [Relation.SHIFTED, Relation.WEIGHTS]
     assert not _errors(text)
     assert any("stable softmax" in n.reason for n in reproduced_notes(u.confirmed))
