@@ -27,6 +27,7 @@ from symattn.judge.verdict import DEFAULT_ACCEPTED
 from symattn.numbers.rounding import Rounding
 from symattn.read.blocks import format_of
 from symattn.read.census import Census
+from symattn.read.confirm import Confirmed, confirm_roles, reproduced_notes
 from symattn.read.dataflow import flows
 from symattn.read.emit import emitted_specs
 from symattn.read.facts import Fact, facts_of_reading
@@ -39,7 +40,7 @@ from symattn.read.problem import Problem, build_problems
 from symattn.read.reading import Reading, read
 from symattn.read.repeats import repeated
 from symattn.read.report import AuditReport, Recognised, Unparsed
-from symattn.read.scaling import hypotheses, masks
+from symattn.read.scaling import hypotheses, masks, stated_d_k
 from symattn.read.source import Source
 
 __all__ = [
@@ -85,6 +86,8 @@ class Understanding:
     level1: Level1
     facts: tuple[Fact, ...]
     problems: tuple[Problem, ...]
+    #: the roles reproduction decided (:mod:`~symattn.read.confirm`)
+    confirmed: Confirmed
 
 
 def scopes(src: Source, reading: Reading) -> list[int]:
@@ -134,10 +137,12 @@ def understand(
     computed = flows(
         reading.code_facts, [st.tree for _, st in reading.statements], reading.literal_roles
     )
-    facts = facts_of_reading(reading, level1.stated, computed)
     said = src.text[: reading.end]  # (what the text says, as far as it was read)
+    first = facts_of_reading(reading, level1.stated, computed)
+    confirmed = confirm_roles(first, stated_d_k(said, first))
+    facts = list(confirmed.facts)
     problems = build_problems(facts, hypotheses(said, facts), masks(said))
-    return Understanding(src, census, reading, level1, tuple(facts), tuple(problems))
+    return Understanding(src, census, reading, level1, tuple(facts), tuple(problems), confirmed)
 
 
 def audit(
@@ -182,6 +187,7 @@ def audit(
     findings = sorted(merged, key=lambda f: (f.line, f.column, f.code))
     unparsed = (
         *(Unparsed(s.line, s.text, s.reason) for s in reading.skipped),
+        *reproduced_notes(u.confirmed),
         *level1.unparsed,
         *level2.unparsed,
     )

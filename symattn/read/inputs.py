@@ -23,6 +23,7 @@ __all__ = [
     "complete",
     "default",
     "gather",
+    "input_mask",
     "latest",
     "lists",
     "repeats",
@@ -45,6 +46,8 @@ class Input:
     row_names: tuple[str, ...]
     spots: tuple[Spot, ...]
     at: int
+    #: the entries written ``-inf`` (given scores: the keys a mask removes), row by row
+    masked: tuple[tuple[bool, ...], ...] = ()
 
     @property
     def width(self) -> int:
@@ -59,8 +62,12 @@ def rows_of(f: Fact) -> tuple[tuple[str, ...], ...]:
     return tuple(vals[i : i + width] for i in range(0, len(vals), width))
 
 
-def complete(f: Fact) -> bool:
-    if f.elided or len(f.dims) not in (1, 2) or any(s is None for s in f.spots):
+def complete(f: Fact, masked: bool = False) -> bool:
+    """Every entry written (with ``masked``: or written ``-inf``)."""
+    allowed = f.masked if masked and f.masked else (False,) * len(f.spots)
+    if f.elided or len(f.dims) not in (1, 2):
+        return False
+    if any(s is None and not m for s, m in zip(f.spots, allowed, strict=False)):
         return False
     return len(f.spots) == f.dims[0] * (f.dims[1] if len(f.dims) == 2 else 1)
 
@@ -73,7 +80,9 @@ def gather(facts: Sequence[Fact]) -> dict[int, Input]:
     for f in facts:
         first_stage = f.role in ("scores", "scaled") and f.index is None and not f.col
         if not (
-            (f.given and f.role in INPUT_ROLES or first_stage) and f.role != "mask" and complete(f)
+            (f.given and f.role in INPUT_ROLES or first_stage)
+            and f.role != "mask"
+            and complete(f, masked=first_stage)
         ):
             continue
         if len(f.dims) == 1 and (f.token or f.index is not None) and f.role in ("q", "k", "v", "x"):
@@ -86,8 +95,9 @@ def gather(facts: Sequence[Fact]) -> dict[int, Input]:
             old = out[f.at]
             out[f.at] = Input(old.roles | {f.role}, old.rows, old.row_names, old.spots, old.at)
             continue
+        masked = _masked_rows(f) if first_stage else ()
         out[f.at] = Input(
-            frozenset({f.role}), rows_of(f), names, tuple(s for s in f.spots if s), f.at
+            frozenset({f.role}), rows_of(f), names, tuple(s for s in f.spots if s), f.at, masked
         )
     for role, fs in groups.items():
         # one row per index (``v_1 (Thinking)`` and a later ``v_1`` are one row), named by
@@ -111,6 +121,24 @@ def gather(facts: Sequence[Fact]) -> dict[int, Input]:
             continue  # ``q_1 = [1, 1]`` repeating a row of a table that names its tokens
         out[first.at] = Input(frozenset({role}), rows, row_names, spots, first.at)
     return out
+
+
+def _masked_rows(f: Fact) -> tuple[tuple[bool, ...], ...]:
+    """The ``-inf`` entries of a fact, row by row (empty when there are none)."""
+    if not any(f.masked):
+        return ()
+    width = f.dims[-1]
+    return tuple(f.masked[i : i + width] for i in range(0, len(f.masked), width))
+
+
+def input_mask(d: Derivation, inputs: dict[int, Input]) -> list[list[bool]] | None:
+    """The mask given scores carry (a key is kept unless its score is ``-inf``), or None."""
+    if d.start not in ("scores", "scaled") or not d.refs or d.refs[0] not in inputs:
+        return None
+    masked = inputs[d.refs[0]].masked
+    if not masked or any(all(r) for r in masked):
+        return None
+    return [[not m for m in r] for r in masked]
 
 
 def restated(

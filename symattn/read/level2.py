@@ -20,6 +20,7 @@ from symattn.judge.findings import Finding, TextLocation
 from symattn.judge.quantities import TensorEntry
 from symattn.judge.verdict import consistent_with, judge
 from symattn.numbers.rounding import Rounding
+from symattn.read.accuse import unconfirmed
 from symattn.read.claims import Known
 from symattn.read.emit import JudgedProblem
 from symattn.read.facts import Fact
@@ -241,10 +242,13 @@ def _one(
     accepted: frozenset[Rounding],
     limits: Limits,
     checked: dict[str, CheckReport],
-) -> tuple[list[tuple[int, Finding]], set[int]] | str:
-    """The findings of one problem, each with the offset of its number; or why it could not be
-    checked. ``checked``: the reports of the specs checked so far, by their data (a text
-    often gives rise to the same spec twice: it is checked once)."""
+    facts: Sequence[Fact] = (),
+) -> tuple[list[tuple[int, Finding]], set[int], dict[int, str]] | str:
+    """The findings of one problem, each with the offset of its number, the facts found to be
+    another stage, and the facts not accused (:func:`~symattn.read.accuse.unconfirmed`) with
+    the reason; or why it could not be checked. ``checked``: the reports of the specs
+    checked so far, by their data (a text often gives rise to the same spec twice: it is
+    checked once)."""
     try:
         spec = build_spec(problem.data, path, limits)
         key = repr(problem.data)
@@ -264,6 +268,7 @@ def _one(
         rescued = _another_stage(spec, problem, flagged, accepted, limits)
     except SymattnError as e:
         return str(e)
+    unsure = unconfirmed(problem.owner, report.findings, facts)
     out = list(shaped)
     for f in report.findings:
         if problem.owner.get((f.step, f.position)) in rescued:
@@ -306,7 +311,7 @@ def _one(
                 if st == "sqrt_d_k" and pos:
                     where = TextLocation(again.line, again.column)
                     out.append((again.at, replace(found, location=where)))
-    return out, rescued
+    return out, rescued, unsure
 
 
 def _divided_wrongly(
@@ -378,8 +383,9 @@ def judge_problems(
     known: dict[str, dict[int, Known | None]] = {}
     checked: dict[str, CheckReport] = {}
     judged_problems: list[JudgedProblem] = []
+    recognised: Recognised | None = None
     for group in by_layer.values():
-        results = [_one(p, path, accepted, limits, checked) for p in group]
+        results = [_one(p, path, accepted, limits, checked, facts) for p in group]
         pairs = [(p, r) for p, r in zip(group, results, strict=True) if not isinstance(r, str)]
         ok = [r[0] for _, r in pairs]
         if not ok:
@@ -404,7 +410,17 @@ def judge_problems(
         # the frame (scale, mask) the text fits best: its findings are the ones reported
         # (where every frame agrees) and its exact values are what the author rounded
         best = min(range(len(pairs)), key=lambda i: len(flagged[i]))
-        problem, (found, rescued) = pairs[best]
+        problem, (found, rescued, unsure) = pairs[best]
+        if recognised is None:
+            recognised = problem.recognised  # (the frame the first problem fits best)
+        # the facts no frame confirms (accuse.unconfirmed in every frame): not accused
+        dropped = set(unsure).intersection(*(r[2] for _, r in pairs))
+        for i in sorted(dropped):
+            spot = next((sp for sp in facts[i].spots if sp is not None), None)
+            why = unsure[i]
+            unparsed.append(Unparsed(spot.line if spot else 1, facts[i].name or "array", why))
+        not_accused = {sp.at for i in dropped for sp in facts[i].spots if sp is not None}
+        rescued = rescued | dropped
         if not any(f.code == "dk-mismatch" for _, f in found):
             # (after a dk-mismatch the author works in another frame: the stated frame's
             # exact values are not what the author rounded)
@@ -416,7 +432,7 @@ def judge_problems(
         judged.update(s.at for f, _ in group[0].misshapen for s in f.spots if s is not None)
         withheld = set()
         for at, f in found:
-            if f.severity in ("error", "warning") and at not in agreed:
+            if f.severity in ("error", "warning") and (at not in agreed or at in not_accused):
                 withheld.add(at)
                 continue
             findings.append(f)
@@ -434,7 +450,7 @@ def judge_problems(
         tuple(findings),
         tuple(unparsed),
         frozenset(judged),
-        problems[0].recognised,
+        recognised or problems[0].recognised,
         {
             k: tuple(sorted((at, v) for at, v in places.items() if v is not None))
             for k, places in known.items()

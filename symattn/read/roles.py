@@ -14,9 +14,15 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Final
 
-from symattn.read.notations.roles import CASED_SYMBOLS, PHRASES, SYMBOLS, TOKEN_IN_PARENS
+from symattn.read.notations.roles import (
+    CASED_SYMBOLS,
+    PHRASES,
+    SYMBOLS,
+    TOKEN_IN_PARENS,
+    RoleName,
+)
 
-__all__ = ["Role", "clean_name", "phrase_role", "stage_rank", "symbol_role"]
+__all__ = ["Role", "RoleName", "clean_name", "phrase_role", "stage_rank", "symbol_role"]
 
 _SUBSCRIPT_DIGITS: Final = str.maketrans("₀₁₂₃₄₅₆₇₈₉ₖ", "0123456789k")
 _FRAC: Final = re.compile(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}")

@@ -5,10 +5,13 @@ from __future__ import annotations
 import pytest
 
 from symattn.read.audit import audit
+from symattn.read.dataflow import Derivation
 from symattn.read.inputs import (
     canon,
+    complete,
     default,
     gather,
+    input_mask,
     latest,
     restated,
     signatures,
@@ -100,3 +103,17 @@ def test_a_printout_that_restates_nothing_is_not_judged() -> None:
 def test_spec_text_writes_a_percentage_in_units(text: str, spec: str) -> None:
     ((w, _),) = literal_numbers(parse(text, normalized=True)) or []
     assert spec_text(w) == spec
+
+
+def test_given_scores_carry_their_minus_inf_as_a_mask() -> None:
+    facts = understood("scores = [[3.1, 0.4, -inf], [1.0, 2.0, 0.5]]\n").facts
+    (f,) = facts
+    assert not complete(f) and complete(f, masked=True)
+    inputs = gather(facts)
+    (key,) = inputs
+    assert inputs[key].masked == ((False, False, True), (False, False, False))
+    assert input_mask(Derivation("scores", (key,)), inputs) == [
+        [True, True, False],
+        [True, True, True],
+    ]
+    assert input_mask(Derivation("qkv", (key, key, key)), inputs) is None

@@ -262,3 +262,22 @@ def test_a_divisor_said_in_words_and_as_a_formula_gets_the_finding_at_both() -> 
     assert got == [("dk-mismatch", "2", 9, ()), ("wrong-value", "2", 28, ("dk-mismatch",))]
     right = text.replace("d_k = 2\n", "d_k = 4\n")
     assert audit(right).findings == ()
+
+
+#: a tiny example after an aside about a real model's d_k
+_ASIDE = (
+    "# Attention by hand\n\nIn GPT-3, d_k = 128. Here we use a tiny example.\n\n"
+    "Q = [[1, 0], [0, 1]]\nK = [[1, 0], [0, 1]]\nV = [[1, 2], [3, 4]]\n\n"
+    "Scaled scores: [[0.707, 0], [0, 0.707]]\n\n"
+    "Weights: [[0.670, 0.330], [0.330, 0.670]]\n\n"
+    "Output: [[1.660, 2.660], [2.340, 3.340]]\n"
+)
+
+
+def test_an_aside_d_k_is_not_the_d_k_of_the_worked_example() -> None:
+    report = audit(_ASIDE, path="t.md")
+    assert report.checked == 12 and not report.findings
+    assert report.recognised is not None
+    assert (report.recognised.d_k, report.recognised.d_k_stated) == (2, False)
+    wrong = audit(_ASIDE.replace("2.340, 3.340", "2.340, 3.350"), path="t.md")
+    assert [(f.code, f.claimed) for f in wrong.findings] == [("wrong-value", "3.350")]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from symattn.config import DEFAULT_LIMITS
+from symattn.read.audit import audit
 from symattn.spec.build import build_spec
 
 from .texts import INPUTS, understood
@@ -55,3 +56,28 @@ def test_weights_written_as_percentages_are_claims_in_units() -> None:
     (p,) = understood(text).problems
     assert p.data["claims"]["rows"] == {"Thinking": {"weights": ["0.89", "0.11"]}}  # type: ignore[index]
     build_spec(p.data, "<test>", DEFAULT_LIMITS)  # (a spec reads them)
+
+
+def test_an_aside_d_k_is_tried_beside_the_width_of_k() -> None:
+    # (真实模型里 d_k=64: the 2-wide K and the scaled scores say the example uses d_k = 2)
+    text = (
+        "真实模型里 d_k=64，这里用小的例子。\n\n"
+        "$$Q = \\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\end{bmatrix}, "
+        "K = \\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\end{bmatrix}, "
+        "V = \\begin{bmatrix} 1 & 2 \\\\ 3 & 4 \\end{bmatrix}$$\n\n"
+        "$$\\frac{QK^T}{\\sqrt{2}} = \\begin{bmatrix} 0.707 & 0 \\\\ 0 & 0.707 \\end{bmatrix}$$\n"
+    )
+    ps = understood(text).problems
+    assert sorted(p.hypothesis for p in ps) == ["stated", "width of K"]
+    assert sorted(p.data["d_k"] for p in ps) == [2, 64]  # type: ignore[type-var]
+    report = audit(text, path="t.md")
+    assert not [f for f in report.findings if f.severity == "error"]
+    wrong = text.replace(
+        "\\sqrt{2}} = \\begin{bmatrix} 0.707 & 0", "\\sqrt{2}} = \\begin{bmatrix} 0.5 & 0"
+    )
+    assert [f.code for f in audit(wrong, path="t.md").findings if f.severity == "error"]
+
+
+def test_a_stated_d_k_that_is_the_width_adds_no_frame() -> None:
+    ps = understood(INPUTS + "\nd_k = 2\n\n$$softmax = [0.8930, 0.1070]$$\n").problems
+    assert [p.hypothesis for p in ps] == ["stated"]

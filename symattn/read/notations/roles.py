@@ -12,33 +12,43 @@ A name is cleaned first (:func:`symattn.read.roles.clean_name`): markup and case
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Final
 
 from symattn.read.rows import Pattern, Word, ex, pattern
+from symattn.stages import BY_CLAIM
 
-__all__ = ["CASED_SYMBOLS", "PHRASES", "ROLES", "SYMBOLS", "TOKEN_IN_PARENS"]
+__all__ = ["CASED_SYMBOLS", "PHRASES", "ROLES", "SYMBOLS", "TOKEN_IN_PARENS", "RoleName"]
+
+
+class RoleName(StrEnum):
+    """What an array (or one number) can be, bottom-up: the inputs, then the stages of a
+    query row (their values are the spec claim fields of :data:`symattn.stages.BY_CLAIM`),
+    then what scales or masks them. A StrEnum: code comparing with ``"weights"`` still works."""
+
+    X = "x"
+    W_Q = "w_q"
+    W_K = "w_k"
+    W_V = "w_v"
+    W_O = "w_o"
+    Q = "q"
+    K = "k"
+    V = "v"
+    KV = "kv"
+    SCORES = BY_CLAIM["scores"].claim
+    SCALED = BY_CLAIM["scaled"].claim
+    EXP = BY_CLAIM["exp"].claim
+    SUM = BY_CLAIM["sum"].claim
+    WEIGHTS = BY_CLAIM["weights"].claim
+    OUTPUT = BY_CLAIM["output"].claim
+    CONCAT = "concat"
+    D_K = "d_k"
+    MASK = "mask"
+    DIVISOR = "divisor"  #: the √d_k a text says it divides by (one number)
+
 
 #: what an array can be, bottom-up
-ROLES: Final = (
-    "x",
-    "w_q",
-    "w_k",
-    "w_v",
-    "w_o",
-    "q",
-    "k",
-    "v",
-    "kv",
-    "scores",
-    "scaled",
-    "exp",
-    "sum",
-    "weights",
-    "output",
-    "concat",
-    "d_k",
-    "mask",
-)
+ROLES: Final = tuple(r for r in RoleName if r is not RoleName.DIVISOR)
 
 # an index after a symbol: q_1, q_{1}, q^{(2)}, q2, q_it, k_{I}, K_animal, Q_猫
 _IX = r"(?:[_^]?\(?(?P<i>\d{1,4})[a-z]?\)?|_(?P<t>[^\s_^()=,]{1,24}))?"

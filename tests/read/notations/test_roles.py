@@ -8,6 +8,7 @@ import pytest
 from symattn.read.notations import roles as table
 from symattn.read.roles import clean_name, phrase_role, symbol_role
 from symattn.read.rows import Pattern
+from symattn.stages import BY_CLAIM
 
 from .rows import check_pattern
 
@@ -55,3 +56,9 @@ def test_token_in_parens() -> None:
 def test_symbol_names_are_unique() -> None:
     names = [r.name for r in (*table.SYMBOLS, *table.PHRASES)]
     assert len(names) == len(set(names))
+
+
+def test_role_names_of_stages_are_the_spec_claim_fields() -> None:
+    stages = [r for r in table.RoleName if r.value in BY_CLAIM]
+    assert [r.value for r in stages] == list(BY_CLAIM)  # (in computation order)
+    assert table.RoleName.WEIGHTS == "weights" and "divisor" not in table.ROLES

@@ -1,0 +1,79 @@
+"""Accuse only inside a confirmed structure.
+
+``check`` judges every claim of a problem against the exact values of its stage. A number is
+reported wrong only when the relation it belongs to is confirmed: its own array reproduces
+its stage for most entries and more than a couple (:class:`~symattn.read.reproduce.Tally`),
+or, for an array too small to confirm itself (one score, a two-key row), the rest of the
+problem does. An array whose numbers mostly do not reproduce its stage, and whose role came
+from words only (a heading, a phrase, the prose before it:
+:data:`~symattn.read.confirm.WORD_SOURCES`), is not accused: it is "not checked", with the
+closest relation reproduction finds. An entry "reproduces" unless ``check`` finds no rounding,
+frame or earlier number of the author's that explains it (``wrong-value``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from symattn.judge.findings import Finding
+from symattn.read.confirm import WORD_SOURCES, candidate_of
+from symattn.read.facts import Fact
+from symattn.read.placing import Place
+from symattn.read.reproduce import NEAREST, Tally, best_match, frames, relate
+
+__all__ = ["fact_tallies", "unconfirmed"]
+
+#: the codes that say an entry does not reproduce its stage (the others name a rounding, a
+#: frame or the author's own earlier numbers that explain it)
+_NOT_REPRODUCED: Final = frozenset({"wrong-value"})
+
+
+def fact_tallies(owner: dict[Place, int], findings: Sequence[Finding]) -> dict[int, Tally]:
+    """For each fact of a problem, how many of its entries ``check`` found reproduced."""
+    wrong = {(f.step, f.position) for f in findings if f.code in _NOT_REPRODUCED}
+    out: dict[int, Tally] = {}
+    for place, i in owner.items():
+        out[i] = out.get(i, Tally(0, 0)) + Tally(int(place not in wrong), 1)
+    return out
+
+
+def unconfirmed(
+    owner: dict[Place, int], findings: Sequence[Finding], facts: Sequence[Fact]
+) -> dict[int, str]:
+    """The facts of a problem whose findings are not accusations, each with the reason."""
+    tallies = fact_tallies(owner, findings)
+    out: dict[int, str] = {}
+    for i, own in tallies.items():
+        if own.confirmed or own.reproduced == own.compared or i >= len(facts):
+            continue
+        f = facts[i]
+        if own.contradicted and f.source in WORD_SOURCES:
+            out[i] = (
+                f"the numbers of {f.name or f.role or 'an array'} do not reproduce "
+                f"its stage ({f.role}: {own.reproduced} of {own.compared} entries), and only "
+                f"words said it is that stage; closest: {_closest(i, facts)}"
+            )
+    return out
+
+
+def _closest(i: int, facts: Sequence[Fact]) -> str:
+    """The relation to the arrays written before fact ``i`` that reproduces most of it."""
+    target = candidate_of(i, facts[i])
+    if target is None:
+        return "none tried (not a complete array)"
+    before = [
+        c
+        for j in range(i - 1, -1, -1)
+        if facts[j].at < facts[i].at and (c := candidate_of(j, facts[j])) is not None
+    ][:NEAREST]
+    widths = sorted({c.shape[1] for c in before})
+    best = best_match(relate(target, before, frames(widths)))
+    if best is None or best.tally.reproduced == 0:
+        return "no relation to the arrays before it"
+    names = ", ".join(facts[k].name or facts[k].role or "an array" for k in best.sources)
+    frame = f", {best.frame}" if best.frame is not None else ""
+    return (
+        f"{best.relation.value} of {names}{frame} "
+        f"({best.tally.reproduced} of {best.tally.compared} entries)"
+    )

@@ -1,0 +1,214 @@
+"""Stage 3a′: the roles of the facts, confirmed (or corrected) by reproduction.
+
+The facts come with roles read from words (:mod:`~symattn.read.facts`); here every complete
+array is a :class:`~symattn.read.reproduce.Candidate` and the relations of attention are tried
+between neighbours (:func:`~symattn.read.reproduce.search`). What the numbers confirm wins over
+what the words say, where the words are only words (a heading, a phrase, the prose before the
+array: :data:`WORD_SOURCES`); an array the author names itself keeps its name and is judged
+as such. A text's own name is never given to numbers that contradict it.
+
+- in a text that gives no Q, K, V or X, a row that is the softmax of a row before it is the
+  weights, and that row the scores (a problem that starts from scores:
+  ``原始分数：[…] → Softmax 后：[…]``, ``[3.1, 0.4, -inf] → […]``);
+- an array that is an earlier array written again (V rows under ``## Output``) is no claim;
+- a row that is ``exp(s − max)`` of the scores (the stable softmax) is not the exponentials
+  ``check`` computes (``exp(s)``): it is read as that relation, and said so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Final
+
+from symattn.read.facts import INPUT_ROLES, Fact
+from symattn.read.report import Unparsed
+from symattn.read.reproduce import (
+    Candidate,
+    FrameKind,
+    Match,
+    Relation,
+    Search,
+    frames,
+    search,
+)
+from symattn.read.roles import RoleName
+
+__all__ = ["WORD_SOURCES", "Confirmed", "candidate_of", "confirm_roles", "reproduced_notes"]
+
+#: where a role read from words only comes from (the prose or heading before the array, a
+#: role inherited from the step before): the numbers overrule these; a name, a label or a
+#: table header is the author's own word for the array, judged as such
+WORD_SOURCES: Final = frozenset({"context", "inherited"})
+
+#: the stages a reproduced row may be given (weights, the scores before them)
+_SCORE_ROLES: Final = frozenset({RoleName.SCORES, RoleName.SCALED})
+
+
+@dataclass(frozen=True)
+class Confirmed:
+    """The facts with their roles decided, and what reproduction said of each it changed."""
+
+    facts: tuple[Fact, ...]
+    #: (fact index, the match that decided it)
+    decided: tuple[tuple[int, Match], ...] = ()
+    #: the relation search stopped at its budget
+    stopped: bool = False
+    #: the first fact it left untried (its roles, and those after it, are the words')
+    untried: int | None = None
+
+
+def candidate_of(key: int, f: Fact) -> Candidate | None:
+    """A fact as a candidate: a complete vector or matrix (masked entries allowed)."""
+    if f.elided or len(f.dims) not in (1, 2) or not f.spots:
+        return None
+    width = f.dims[-1]
+    if width == 0 or len(f.spots) != (f.dims[0] if len(f.dims) == 1 else f.dims[0] * width):
+        return None
+    masked = f.masked or (False,) * len(f.spots)
+    if any(s is None and not m for s, m in zip(f.spots, masked, strict=False)):
+        return None
+    cells = tuple(s.written if s is not None else None for s in f.spots)
+    rows = tuple(cells[i : i + width] for i in range(0, len(cells), width))
+    return Candidate(key, rows, f.at)
+
+
+def _divisors(facts: Sequence[Fact]) -> list[Fraction]:
+    return [
+        s.written.value
+        for f in facts
+        if f.role in (RoleName.DIVISOR,) and f.dims == () and f.spots and (s := f.spots[0])
+    ]
+
+
+def _integers(f: Fact) -> bool:
+    """Whether every entry is written as an integer."""
+    return all(s is None or s.written.decimals == 0 for s in f.spots)
+
+
+def _another(facts: Sequence[Fact], key: int, src: int) -> bool:
+    """Whether fact ``key``, which repeats fact ``src``, repeats something else than itself:
+    an input (V rows under ``## Output``) or a claim of another stage; not when some earlier
+    array with the same numbers has its stage (a claim written twice: each a layer)."""
+    s, f = facts[src], facts[key]
+    if not (s.given or s.role in INPUT_ROLES or (s.role and s.role != f.role)):
+        return False
+    mine = [sp.written.value if sp else None for sp in f.spots]
+    return not any(
+        g.role == f.role and [sp.written.value if sp else None for sp in g.spots] == mine
+        for g in facts[:key]
+        if g.at < f.at
+    )
+
+
+def confirm_roles(facts: Sequence[Fact], d_k: int | None = None) -> Confirmed:
+    """The facts, with the roles their numbers confirm where only words gave one. Only the
+    arrays a decision could change are tried, each with the relations that decide it."""
+    cands = [c for i, f in enumerate(facts) if (c := candidate_of(i, f)) is not None]
+    keys = {f.dims[-1] for f in facts if f.role in (RoleName.K, RoleName.Q) and f.dims}
+    widths = sorted(keys | ({d_k} if d_k else set()))
+    all_frames = frames(widths, _divisors(facts))
+    # (scores and their softmax make a problem of their own only where the text gives no
+    # Q, K, V or X: otherwise the scores are a claim of that problem, placed by their names)
+    given = any(f.given and f.role in INPUT_ROLES for f in facts)
+    free = [c.key for c in cands if not facts[c.key].given]
+    real = [k for k in free if not _integers(facts[k])]
+    tries = (
+        (
+            frozenset({Relation.SAME}),
+            (all_frames[0],),
+            [k for k in free if facts[k].role and facts[k].source in WORD_SOURCES],
+        ),
+        (
+            frozenset({Relation.WEIGHTS}),
+            all_frames,
+            []
+            if given
+            else [
+                k
+                for k in real
+                if facts[k].role != RoleName.WEIGHTS
+                and (facts[k].source in WORD_SOURCES or not facts[k].role)
+            ],
+        ),
+        (
+            frozenset({Relation.EXP, Relation.SHIFTED}),
+            all_frames,
+            [k for k in real if facts[k].role == RoleName.EXP],
+        ),
+    )
+    out = list(facts)
+    decided: list[tuple[int, Match]] = []
+    stopped, untried = False, None
+    for wanted, fs, targets in tries:
+        if not targets:
+            continue
+        found: Search = search(cands, fs, wanted=wanted, targets=frozenset(targets))
+        if found.stopped and not stopped:
+            stopped, untried = True, found.untried
+        for key, m in sorted(found.found.items()):
+            if any(k == key for k, _ in decided):
+                continue
+            f, src = out[key], m.sources[0]
+            if m.relation is Relation.SAME:
+                if f.role not in INPUT_ROLES and _another(facts, key, src):
+                    out[key] = replace(f, role="", source="reproduced")
+                    decided.append((key, m))
+            elif m.relation is Relation.WEIGHTS and len(m.sources) == 1:
+                s = out[src]
+                if s.role in (*_SCORE_ROLES, ""):
+                    out[key] = replace(f, role=RoleName.WEIGHTS.value, source="reproduced")
+                    decided.append((key, m))
+                    if not s.role:
+                        # (softmax of the row itself: the logits; of the row scaled: scores)
+                        unscaled = m.frame is None or m.frame.kind is FrameKind.NONE
+                        stage = RoleName.SCALED if unscaled else RoleName.SCORES
+                        out[src] = replace(s, role=stage.value, source="reproduced")
+            elif m.relation is Relation.SHIFTED:
+                # exp(s − max): not check's exp(s); read as the stable softmax, not accused
+                out[key] = replace(f, role="", source="reproduced")
+                decided.append((key, m))
+    return Confirmed(tuple(out), tuple(decided), stopped, untried)
+
+
+def reproduced_notes(c: Confirmed) -> list[Unparsed]:
+    """What the report says of each array whose role reproduction changed: it is no claim
+    ``check`` judges, and why (what its numbers are)."""
+    out = []
+    if c.stopped and c.untried is not None:
+        f = c.facts[c.untried]
+        spot = next((s for s in f.spots if s is not None), None)
+        out.append(
+            Unparsed(
+                spot.line if spot is not None else 1,
+                f.name or "array",
+                "reproduction stopped at its budget here: the roles of this array and of "
+                "those after it are what their words say, unconfirmed by their numbers",
+            )
+        )
+    for key, m in c.decided:
+        f = c.facts[key]
+        if f.role:
+            continue  # (given a stage: judged as that stage)
+        spot = next((s for s in f.spots if s is not None), None)
+        src = c.facts[m.sources[0]]
+        what = _SAID.get(m.relation, m.relation.value)
+        frame = f", {m.frame}" if m.frame is not None else ""
+        out.append(
+            Unparsed(
+                spot.line if spot is not None else 1,
+                f.name or "array",
+                f"its numbers are {what} {src.name or src.role or 'the array'} "
+                f"before it{frame} ({m.tally.reproduced} of {m.tally.compared} entries "
+                "reproduce), whatever the words around it say",
+            )
+        )
+    return out
+
+
+#: how a note names a relation
+_SAID: Final = {
+    Relation.SAME: "those of",
+    Relation.SHIFTED: "exp(s − max) (the stable softmax) of",
+}

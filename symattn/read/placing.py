@@ -1,0 +1,277 @@
+"""Where each claim of a problem goes: its query row, its keys in order, its layer.
+
+A claim is placed on the row its code selects, its name or label names, or the only query;
+a text that repeats a stage gets one layer per repeat (:class:`Built`). Used by
+:mod:`~symattn.read.problem`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Final
+
+from symattn.read.dataflow import Derivation
+from symattn.read.facts import Fact
+from symattn.read.inputs import Input, canon, complete, spec_text
+from symattn.read.observations import Spot
+from symattn.stages import BY_CLAIM
+
+__all__ = [
+    "PER_KEY",
+    "ROW_CLAIMS",
+    "Built",
+    "Place",
+    "default_row",
+    "place",
+    "token_claims",
+    "zeros_mask",
+]
+
+#: (spec step, position in the step) of a claim
+Place = tuple[str, tuple[str, ...]]
+
+#: the claims with one entry per key; with the output and the sum, every claim of a row
+PER_KEY: Final = ("scores", "scaled", "exp", "weights")
+ROW_CLAIMS: Final = (*PER_KEY, "output", "sum")
+_STEP: Final = {c: s.step for c, s in BY_CLAIM.items()}
+
+
+@dataclass
+class Built:
+    """The specs of one set of inputs: a row table per layer, and where each claim is."""
+
+    rows: list[dict[str, dict[str, object]]] = field(default_factory=list)
+    spots: list[dict[Place, Spot]] = field(default_factory=list)
+    used: list[set[int]] = field(default_factory=list)
+    #: claims of the right stage and row but another shape: (fact, row or None for all rows)
+    misshapen: list[tuple[int, str | None]] = field(default_factory=list)
+    #: exponentials written one at a time: the keys of each row that have one
+    exp_keys: dict[str, set[int]] = field(default_factory=dict)
+    #: which fact each place holds, per layer
+    owners: list[dict[Place, int]] = field(default_factory=list)
+
+    def layer(self, k: int) -> tuple[dict[str, dict[str, object]], dict[Place, Spot], set[int]]:
+        while len(self.rows) <= k:
+            self.rows.append({})
+            self.spots.append({})
+            self.used.append(set())
+            self.owners.append({})
+        return self.rows[k], self.spots[k], self.used[k]
+
+    def put(
+        self, i: int, row: str, stage: str, cols: list[str], values: Sequence[Spot | None]
+    ) -> None:
+        partial = stage != "sum" and any(v is None for v in values)
+        mine = {c for c, v in zip(cols, values, strict=False) if v is not None}
+        k = 0
+        while True:
+            rows, spots, used = self.layer(k)
+            rc = rows.setdefault(row, {})
+            if stage not in rc:
+                break
+            old = rc[stage]
+            if partial and isinstance(old, dict) and not mine & set(old):
+                # ``w_1 ≈ 0.89`` then ``w_2 ≈ 0.11``: one row of weights, key by key
+                old.update(
+                    {c: spec_text(v.written) for c, v in zip(cols, values, strict=True) if v}
+                )
+                used.add(i)
+                for c, v in zip(cols, values, strict=True):
+                    if v is not None:
+                        spots[(_STEP[stage], (row, c))] = v
+                        self.owners[k][(_STEP[stage], (row, c))] = i
+                return
+            k += 1
+        if stage == "sum":
+            s = values[0]
+            if s is None:
+                return
+            rc["sum"] = spec_text(s.written)
+            spots[(_STEP["sum"], (row,))] = s
+            self.owners[k][(_STEP["sum"], (row,))] = i
+            used.add(i)
+            return
+        texts = [spec_text(s.written) if s is not None else None for s in values]
+        if any(t is None for t in texts):
+            if stage == "output":
+                return
+            rc[stage] = {c: t for c, t in zip(cols, texts, strict=True) if t is not None}
+        else:
+            rc[stage] = texts
+        used.add(i)
+        for c, s in zip(cols, values, strict=True):
+            if s is not None:
+                spots[(_STEP[stage], (row, c))] = s
+                self.owners[k][(_STEP[stage], (row, c))] = i
+
+
+def _exp_key(built: Built, row: str, exponent: str, nk: int) -> int | None:
+    """The key of ``e^{x}``: the first key whose stated scaled score is written ``x`` and has
+    no exponential yet; else the next key in order."""
+    done = built.exp_keys.setdefault(row, set())
+    scaled = built.rows[0].get(row, {}).get("scaled") if built.rows else None
+    if exponent and isinstance(scaled, list):
+        for j, text in enumerate(scaled):
+            if j not in done and text is not None and canon(text) == canon(exponent):
+                done.add(j)
+                return j
+    free = next((j for j in range(nk) if j not in done), None)
+    if free is not None:
+        done.add(free)
+    return free
+
+
+def _row(f: Fact, d: Derivation, queries: tuple[str, ...]) -> str | None:
+    """The query row a one-row claim is about."""
+    if d.row is not None:
+        return queries[d.row] if 0 <= d.row < len(queries) else None
+    if f.token:
+        low = {q.lower(): q for q in queries}
+        return low.get(f.token.lower())
+    if f.index is not None:
+        return queries[f.index - 1] if 1 <= f.index <= len(queries) else None
+    if len(queries) == 1:
+        return queries[0]
+    return None
+
+
+def zeros_mask(
+    rows: dict[str, dict[str, object]], queries: tuple[str, ...], keys: tuple[str, ...]
+) -> list[list[bool]] | None:
+    """The mask that removes each key whose weight a row writes as 0 (None when none is)."""
+    mask = [[True] * len(keys) for _ in queries]
+    found = False
+    for r, q in enumerate(queries):
+        weights = rows.get(q, {}).get("weights")
+        cells = (
+            list(zip(keys, weights, strict=False))
+            if isinstance(weights, list)
+            else list(weights.items())
+            if isinstance(weights, dict)
+            else []
+        )
+        for key, text in cells:
+            if isinstance(text, str) and canon(text) == "0" and key in keys:
+                mask[r][keys.index(key)] = False
+                found = True
+    if not found or any(not any(row) for row in mask):
+        return None
+    return mask
+
+
+def default_row(facts: Sequence[Fact], members: list[int], queries: tuple[str, ...]) -> str | None:
+    """The one query row the text's claims name (``output_它``, ``score(它, 动物)``): the row of
+    its claims that name none."""
+    named = set()
+    for i in members:
+        f = facts[i]
+        if f.token and f.token.lower() in {q.lower() for q in queries}:
+            named.add(next(q for q in queries if q.lower() == f.token.lower()))
+        elif f.index is not None and 1 <= f.index <= len(queries):
+            named.add(queries[f.index - 1])
+    return named.pop() if len(named) == 1 else None
+
+
+def token_claims(
+    facts: Sequence[Fact],
+    data: dict[str, list[list[str]]],
+    keys: tuple[str, ...],
+    built: Built,
+    x: Input,
+) -> tuple[
+    dict[str, list[list[str]]], tuple[str, ...], tuple[str, ...], dict[str, dict[str, list[str]]]
+]:
+    """With X and W given, the Q, K, V rows the text states are claims (``x · W``); when they
+    are for some of the tokens only (a table of three of eleven embeddings), the problem is
+    those tokens'."""
+    stated = [
+        f
+        for f in facts
+        if f.role in ("q", "k", "v")
+        and len(f.dims) == 2
+        and (f.row_names or (f.dims[0] == len(keys) and not f.given))
+        and complete(f)
+    ]
+    names = [f.row_names or keys for f in stated]
+    if not names or any(n != names[0] for n in names):
+        return data, keys, keys, {}
+    chosen = names[0]
+    if not set(chosen) <= set(keys):
+        return data, keys, keys, {}
+    rows = [data["X"][keys.index(t)] for t in chosen]
+    data = {**data, "X": rows}
+    tokens: dict[str, dict[str, list[str]]] = {}
+    for f in stated:
+        width = f.dims[-1]
+        for r, t in enumerate(chosen):
+            cells = f.spots[r * width : (r + 1) * width]
+            tokens.setdefault(t, {})[f.role] = [
+                spec_text(s.written) for s in cells if s is not None
+            ]
+            for j, spot in enumerate(cells):
+                if spot is not None:
+                    built.layer(0)[1][(f.role.upper(), (t, str(j)))] = spot
+    del x
+    return data, tuple(chosen), tuple(chosen), tokens
+
+
+def place(
+    built: Built,
+    i: int,
+    f: Fact,
+    d: Derivation,
+    keys: tuple[str, ...],
+    queries: tuple[str, ...],
+    v_width: int,
+) -> None:
+    """Put one claim on its rows."""
+    nq, nk = len(queries), len(keys)
+    if f.role == "sum":
+        if f.dims == () and f.spots and f.spots[0] is not None:
+            row = _row(f, d, queries)
+            if row is not None:
+                built.put(i, row, "sum", [], f.spots)
+        return
+    width = nk if f.role in PER_KEY else v_width
+    cols = list(keys) if f.role in PER_KEY else [str(j) for j in range(v_width)]
+    if len(f.dims) == 2 and f.dims == (nq, width):
+        for r in range(nq):
+            built.put(i, queries[r], f.role, cols, f.spots[r * width : (r + 1) * width])
+    elif len(f.dims) == 2 and f.dims == (1, width):
+        row = _row(f, d, queries)
+        if row is not None:
+            built.put(i, row, f.role, cols, f.spots)
+    elif len(f.dims) == 1 and f.dims[0] == width:
+        row = _row(f, d, queries)
+        if row is not None:
+            built.put(i, row, f.role, cols, f.spots)
+    elif f.source not in ("name", "code"):
+        return  # another shape, and a name not the text's own: not judged
+    elif len(f.dims) == 2 and f.dims[0] == nq and f.role in (*PER_KEY, "output"):
+        built.misshapen.append((i, None))
+    elif len(f.dims) == 1 and f.role in (*PER_KEY, "output") and f.index is not None:
+        row = _row(f, d, queries)
+        if row is not None:
+            built.misshapen.append((i, row))
+    elif f.dims == () and f.role == "exp" and not f.col and f.spots and f.spots[0] is not None:
+        # e^{2.5} ≈ 12.18: the exponential of the next key of the row (in the text's order)
+        row = _row(f, d, queries)
+        if row is None:
+            return
+        j = _exp_key(built, row, f.exponent, nk)
+        if j is None:
+            return
+        one_exp: list[Spot | None] = [None] * nk
+        one_exp[j] = f.spots[0]
+        built.put(i, row, "exp", cols, one_exp)
+    elif f.dims == () and f.role in PER_KEY and f.col:
+        row = _row(f, d, queries)
+        low = {k.lower(): k for k in keys}
+        col = low.get(f.col.lower()) or (
+            keys[int(f.col) - 1] if f.col.isdigit() and 1 <= int(f.col) <= nk else None
+        )
+        if row is not None and col is not None:
+            one: list[Spot | None] = [None] * nk
+            one[keys.index(col)] = f.spots[0]
+            built.put(i, row, f.role, cols, one)

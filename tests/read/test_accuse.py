@@ -1,0 +1,65 @@
+"""Tests of symattn.read.accuse: findings only inside a confirmed structure."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from symattn.judge.findings import Finding, Message, SpecLocation
+from symattn.read.accuse import fact_tallies, unconfirmed
+from symattn.read.audit import audit
+from symattn.read.placing import Place
+from symattn.read.reproduce import Tally
+
+from .texts import understood
+
+QKV = "Q = [[1, 0], [0, 1]]\n\nK = [[1, 0], [0, 1]]\n\nV = [[1, 2], [3, 4]]\n\n"
+
+
+def _wrong(place: Place, code: str = "wrong-value") -> Finding:
+    return Finding(code, "error", SpecLocation(*place), "1", "2", "2", Message("check", code))
+
+
+def _owner(n: int, fact: int, first: int = 0) -> dict[Place, int]:
+    return {("weights", ("a", str(j))): fact for j in range(first, first + n)}
+
+
+def test_tallies_count_what_check_found_unexplained() -> None:
+    owner = {**_owner(3, 0), **_owner(2, 1, first=3)}
+    found = [_wrong(("weights", ("a", "0"))), _wrong(("weights", ("a", "3")), "truncated")]
+    assert fact_tallies(owner, found) == {0: Tally(2, 3), 1: Tally(2, 2)}
+
+
+def test_a_word_only_role_the_numbers_contradict_is_not_accused() -> None:
+    text = QKV + "Scores: [[1, 0], [0, 1]]\n\nThe next step gives the attention weights:\n\n"
+    text += "[[5, 6], [7, 8]]\n\nWeights: [[0.670, 0.330], [0.330, 0.670]]\n"
+    report = audit(text, path="t.md")
+    assert not [f for f in report.findings if f.severity == "error"]
+    (note,) = [u for u in report.unparsed if "do not reproduce" in u.reason]
+    assert note.line == 11 and "0 of 4 entries" in note.reason
+
+
+def test_the_same_numbers_named_by_the_author_are_accused() -> None:
+    text = QKV + "Scores: [[1, 0], [0, 1]]\n\nP = [[5, 6], [7, 8]]\n"
+    codes = {f.code for f in audit(text, path="t.md").findings if f.severity == "error"}
+    assert "wrong-value" in codes
+
+
+def test_one_wrong_entry_in_a_confirmed_array_is_accused() -> None:
+    text = QKV + "The attention weights:\n\n[[0.670, 0.330], [0.330, 0.680]]\n"
+    report = audit(text, path="t.md")
+    assert [(f.code, f.claimed) for f in report.findings if f.code == "wrong-value"] == [
+        ("wrong-value", "0.680")
+    ]
+
+
+def test_unconfirmed_says_why_with_the_closest_relation() -> None:
+    text = QKV + "The attention weights:\n\n[[1, 2], [3, 4.5]]\n"
+    u = understood(text)
+    (p, *_) = u.problems
+    owner = dict(p.owner)
+    i = next(iter(owner.values()))
+    found = [_wrong(pl) for pl in owner]
+    reasons = unconfirmed(owner, found, u.facts)
+    assert "closest: same of V (3 of 4 entries)" in reasons[i]
+    named = [replace(f, source="name") for f in u.facts]
+    assert unconfirmed(owner, found, named) == {}

@@ -1,0 +1,82 @@
+"""Tests of symattn.read.confirm: roles decided by what the numbers reproduce."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from symattn.read.audit import audit
+from symattn.read.confirm import candidate_of, confirm_roles, reproduced_notes
+from symattn.read.reproduce import Relation
+
+from .texts import understood
+
+QKV = "Q = [[1, 0], [0, 1]]\n\nK = [[1, 0], [0, 1]]\n\nV = [[1, 2], [3, 4]]\n\n"
+
+
+def _errors(text: str) -> list[str]:
+    return [f.code for f in audit(text, path="t.md").findings if f.severity == "error"]
+
+
+def test_scores_then_weights_make_a_problem_that_starts_from_scores() -> None:
+    text = "# 注意力\n\n原始分数：[2.0, 1.0, 0.1] → Softmax 后：[0.659, 0.242, 0.099]\n"
+    report = audit(text, path="t.md")
+    assert report.checked == 3 and not report.findings
+    wrong = text.replace("0.242", "0.262")
+    assert "wrong-value" in _errors(wrong)
+
+
+def test_a_masked_score_row_and_its_softmax() -> None:
+    text = "# Example\n\nscores [3.1, 0.4, -inf] → [0.937, 0.063, 0]\n"
+    u = understood(text)
+    roles = [f.role for f in u.facts]
+    assert roles == ["scores", "weights"]  # (the second row's word was "scores": overruled)
+    (decided,) = u.confirmed.decided
+    assert decided[1].relation is Relation.WEIGHTS
+    assert u.problems and u.problems[0].data["mask"] == [[True, True, False]]
+    assert audit(text, path="t.md").checked == 3 and not _errors(text)
+
+
+def test_an_array_written_again_under_a_heading_is_no_claim() -> None:
+    text = QKV + "## Output:\n\n[[1, 2], [3, 4]]\n\nWeights: [[0.670, 0.330], [0.330, 0.670]]\n"
+    assert not _errors(text)
+    u = understood(text)
+    (note,) = reproduced_notes(u.confirmed)
+    assert "those of V" in note.reason and note.line == 9
+
+
+def test_the_stable_softmax_is_recognised_not_accused() -> None:
+    text = (
+        "scores = [2.0, 1.0, 0.1]\n\nexp after subtracting the max: [1, 0.368, 0.150]\n\n"
+        "Normalise: [0.659, 0.242, 0.099]\n"
+    )
+    u = understood(text)
+    relations = [m.relation for _, m in sorted(u.confirmed.decided, key=lambda km: km[0])]
+    assert relations == [Relation.SHIFTED, Relation.WEIGHTS]
+    assert not _errors(text)
+    assert any("stable softmax" in n.reason for n in reproduced_notes(u.confirmed))
+
+
+def test_a_name_the_author_gives_is_not_overruled() -> None:
+    # (``O = …`` is the author's own claim that these are the outputs: judged as such, even
+    # though they repeat V; the same numbers under a heading are no claim, above)
+    text = QKV + "O = [[1, 2], [3, 4]]\n"
+    facts = understood(text).facts
+    assert confirm_roles(facts).facts[-1].role == "output"
+    assert "wrong-value" in _errors(text)
+
+
+def test_a_candidate_is_a_complete_array() -> None:
+    (f,) = understood("scores = [3.1, 0.4, -inf]\n").facts
+    c = candidate_of(0, f)
+    assert c is not None and c.shape == (1, 3) and c.rows[0][2] is None
+    (g,) = understood("scores = [3.1, 0.4, ...]\n").facts
+    assert candidate_of(0, g) is None or g.elided is False
+
+
+def test_the_report_says_where_the_budget_stopped_reproduction() -> None:
+    rows = "".join(f"r{i} = [{i}.5, 1.25, 2.75]\n\n" for i in range(8))
+    c = confirm_roles(understood(rows).facts)
+    assert not c.stopped
+    stopped = replace(c, stopped=True, untried=3)
+    (note,) = reproduced_notes(stopped)
+    assert "budget" in note.reason and note.line == 7
