@@ -16,8 +16,7 @@ The reading pipeline, one module per stage:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Final
 
 from symattn.config import DEFAULT_LIMITS, Limits
@@ -34,6 +33,7 @@ from symattn.read.facts import Fact, facts_of_reading
 from symattn.read.interpretation import judge_sentences, sentences
 from symattn.read.level1 import Level1, judge_chains
 from symattn.read.level2 import judge_problems
+from symattn.read.merge import merge_findings
 from symattn.read.missing import missing_inputs, unnormalized
 from symattn.read.notations import HEAD_LABEL
 from symattn.read.problem import Problem, build_problems
@@ -170,14 +170,8 @@ def audit(
         )
     for at in level1.seen | level2.judged:
         census.judged(at)
-    taken = {(f.line, f.column) for f in level1.findings}
-    merged = _with_level2_causes(level1.findings, level2.findings)
-    for f in level2.findings:
-        if f.code == "not-normalized":
-            merged.append(f)  # (about a row's sum, not its first number: it takes no place)
-        elif (f.line, f.column) not in taken:
-            taken.add((f.line, f.column))
-            merged.append(f)
+    merged = merge_findings(level1.findings, level2.findings)
+    taken = {(f.line, f.column) for f in merged if f.code != "not-normalized"}
     merged += repeated(reading.chains, merged, census)
     prose = [(b.start, b.end) for b in reading.blocks if b.kind in ("prose", "heading")]
     merged += judge_sentences(problems, sentences(u.src, prose), path, limits)
@@ -203,23 +197,3 @@ def audit(
         lang=language_of(text),
         specs=emitted_specs(level2.problems, path),
     )
-
-
-def _with_level2_causes(level1: Sequence[Finding], level2: Sequence[Finding]) -> list[Finding]:
-    """Level 1's findings, each naming as alternatives the causes Level 2 found for the same
-    number (``0.0167`` is wrong for the formula it ends, and it is the author's wrong score
-    divided by the author's wrong divisor: ``propagated-error``, ``dk-mismatch``)."""
-    flagged = ("error", "warning")
-    other: dict[tuple[int, int], list[str]] = {}
-    for g in level2:
-        if g.severity in flagged and g.code != "not-normalized":
-            other.setdefault((g.line, g.column), []).extend((g.code, *g.alternatives))
-    out = []
-    for f in level1:
-        found = other.get((f.line, f.column))
-        if found and f.severity in flagged:
-            causes = (*f.alternatives, *found)
-            extra = tuple(dict.fromkeys(c for c in causes if c != f.code))
-            f = replace(f, alternatives=extra)
-        out.append(f)
-    return out

@@ -7,16 +7,13 @@ import importlib.util
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import replace
 from types import ModuleType
 
 import pytest
 
 from symattn.errors import InputError
 from symattn.present.reports import audit_json, audit_text, message, recognised_json
-from symattn.read.audit import AuditReport, _with_level2_causes, audit, scopes, understand
-from symattn.read.messages import say
-from symattn.read.report import text_finding
+from symattn.read.audit import AuditReport, audit, scopes, understand
 
 from .texts import FIXTURES, INPUTS, ROOT, SEED_000, SEED_001, SEED_004, SEEDS, SHARED_SEEDS
 
@@ -305,26 +302,6 @@ def test_a_100_kb_post_is_read_whole() -> None:
     r = audit(post, path="post.md")
     assert time.process_time() - start < 10.0
     assert not any("max_" in reason for reason in r.not_read()) and r.coverage()["judged"] > 0
-
-
-def test_level2_causes_of_a_number_level1_reported_are_its_alternatives() -> None:
-    msg = say("wrong-value", claimed="0.0167", exact="0.0289")
-    l1 = text_finding("wrong-value", 76, 1, "0.0167", "0.0289", "0.0289", msg, "level1")
-    l1_other = text_finding("truncated", 77, 1, "0.01", "0.017", "0.02", msg, "level1")
-    l2 = [
-        text_finding("precision-mixed", 76, 1, "0.0167", "", None, msg, "level2"),
-        replace(
-            text_finding("propagated-error", 76, 1, "0.0167", "0.09", None, msg, "level2"),
-            alternatives=("dk-mismatch",),
-        ),
-        text_finding("wrong-value", 77, 1, "0.01", "0.05", None, msg, "level2"),
-        text_finding("missing-input", 78, 1, "0.5", "?", None, msg, "level2"),
-    ]
-    got = _with_level2_causes([l1, l1_other], l2)
-    assert got[0].alternatives == ("precision-mixed", "propagated-error", "dk-mismatch")
-    assert got[1].alternatives == ("wrong-value",)
-    assert (got[0].code, got[0].line, got[1].code) == ("wrong-value", 76, "truncated")
-    assert _with_level2_causes([l1], []) == [l1]
 
 
 def test_a_name_given_again_under_another_head_is_that_heads_own() -> None:

@@ -1,0 +1,66 @@
+"""The finding merge: one finding per number of the text, from what Level 1 and Level 2 said.
+
+Level 1 judges each formula on its own, Level 2 the problem behind the text; both may speak
+of the same number. The rule, in one place:
+
+- a number Level 1 reported keeps Level 1's finding, which names as alternatives the causes
+  Level 2 found for it (``0.0167`` is wrong for the formula it ends, and it is the author's
+  wrong score divided by the author's wrong divisor: ``propagated-error``, ``dk-mismatch``);
+- of Level 2's findings on one number, the most severe is kept (by the order of
+  :data:`~symattn.judge.codes.CODES`, most severe first), naming the others' codes as its
+  alternatives, so no cause is lost and no number gets two findings;
+- ``not-normalized`` is about a row's sum, not its first number: it takes no place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Final
+
+from symattn.judge.codes import CODES
+from symattn.judge.findings import Finding
+
+__all__ = ["merge_findings", "with_level2_causes"]
+
+_FLAGGED: Final = ("error", "warning")
+#: finding code -> its rank (0: most severe)
+_RANK: Final = {c.code: i for i, c in enumerate(CODES)}
+
+Place = tuple[int, int]
+
+
+def with_level2_causes(level1: Sequence[Finding], level2: Sequence[Finding]) -> list[Finding]:
+    """Level 1's findings, each naming as alternatives the causes Level 2 found for the same
+    number."""
+    other: dict[Place, list[str]] = {}
+    for g in level2:
+        if g.severity in _FLAGGED and g.code != "not-normalized":
+            other.setdefault((g.line, g.column), []).extend((g.code, *g.alternatives))
+    out = []
+    for f in level1:
+        found = other.get((f.line, f.column))
+        if found and f.severity in _FLAGGED:
+            causes = (*f.alternatives, *found)
+            extra = tuple(dict.fromkeys(c for c in causes if c != f.code))
+            f = replace(f, alternatives=extra)
+        out.append(f)
+    return out
+
+
+def merge_findings(level1: Sequence[Finding], level2: Sequence[Finding]) -> list[Finding]:
+    """One finding per number (see the module docstring), Level 1's first."""
+    merged = with_level2_causes(level1, level2)
+    taken = {(f.line, f.column) for f in level1}
+    by_place: dict[Place, list[Finding]] = {}
+    for f in level2:
+        if f.code == "not-normalized":
+            merged.append(f)
+        elif (f.line, f.column) not in taken:
+            by_place.setdefault((f.line, f.column), []).append(f)
+    for found in by_place.values():
+        best = min(found, key=lambda f: _RANK.get(f.code, len(_RANK)))
+        others = (c for f in found if f is not best for c in (f.code, *f.alternatives))
+        extra = tuple(dict.fromkeys(c for c in (*best.alternatives, *others) if c != best.code))
+        merged.append(replace(best, alternatives=extra) if extra != best.alternatives else best)
+    return merged
