@@ -19,7 +19,7 @@ SEED_000 = SEEDS / "000_089920b9c8cb4dc4.txt"
 def test_text_output_and_exit_1(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["audit", str(SEED_000), "--lang", "en"]) == 1
     out = capsys.readouterr().out
-    assert f"{SEED_000}:69:23: truncated claimed 2.71, exact 2.71828 — " in out
+    assert f"{SEED_000}:69:23: truncated claimed 2.71, exact 2.71828… — " in out
     assert f"{SEED_000}:48:33: conflicting-definition" in out
     assert "The text holds 97 number(s)" in out  # the coverage
 

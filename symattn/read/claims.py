@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Final
 
@@ -117,7 +117,7 @@ class Judging:
         if as_written.code in _FINE:
             if exactly is None or exactly.code in _FINE:
                 return
-            verdict = exactly
+            verdict, source = exactly, exact
             if constant is not None:
                 code, cause = "approximate-constant", f"approximate-root:{constant.what}"
             else:
@@ -125,29 +125,33 @@ class Judging:
         else:
             if exactly is not None and exactly.code in _FINE:
                 return  # right for the exact ingredients: computed more precisely than written
-            verdict = as_written
+            verdict, source = as_written, value
             code, cause = as_written.code or "wrong-value", as_written.reason
             if code in ("wrong-value", "truncated") and value.uses_e:
                 approx = self._approximate_e(claim, value)
                 if approx is not None:
                     if approx.startswith("approximate-e:"):  # (a float print is its own proof)
-                        plain = self._finding(claim, verdict, code, cause, link, offset, "")
+                        plain = self._finding(claim, verdict, source, code, cause, link, offset, "")
                         e = Fraction(approx.partition(":")[2])
                         self.by_e.append((len(self.findings), e, plain))
                     code, cause = "approximate-constant", approx
-        self.findings.append(self._finding(claim, verdict, code, cause, link, offset, expression))
+        self.findings.append(
+            self._finding(claim, verdict, source, code, cause, link, offset, expression)
+        )
 
     def _finding(
         self,
         claim: Written,
         verdict: Verdict,
+        source: Scalar,
         code: str,
         cause: str,
         link: Link,
         offset: int,
         expression: str,
     ) -> Finding:
-        """The finding of one claim: its code and cause, with its message."""
+        """The finding of one claim: its code and cause, with its message; its exact value
+        is marked rounded (shown with "…") unless it is ``source``'s exact value itself."""
         line, column = link.at(offset)
         key = code
         if code == "approximate-constant":
@@ -163,9 +167,10 @@ class Judging:
             cause=cause.partition(":")[2],
             **params,
         )
-        return text_finding(
+        found = text_finding(
             code, line, column, claim.text, verdict.exact, verdict.expected, msg, cause
         )
+        return replace(found, inexact=not _is_exactly(verdict.exact, source))
 
     def settle(self) -> None:
         """A rounded e is named for a claim only when it is consistent with the text's other
@@ -282,3 +287,14 @@ class Stood:
                 except (ExprError, SymattnError, ZeroDivisionError):
                     continue
         return out
+
+
+def _is_exactly(shown: str, value: Scalar) -> bool:
+    """Whether the decimal ``shown`` is ``value`` itself (a rational value written out)."""
+    q = value.rational()
+    if q is None or shown in ("", "?", "-"):
+        return False
+    try:
+        return Fraction(shown) == q
+    except (ValueError, ZeroDivisionError):
+        return False

@@ -117,3 +117,14 @@ def test_a_wrong_exponential_does_not_rule_a_rounded_e_out() -> None:
     """e^{2} ≈ 7.5 is wrong with e and with 2.7: it says nothing about the constant."""
     codes = [f.code for f in audit("$e^{0.5} \\approx 1.64$ and $e^{2} \\approx 7.5$").findings]
     assert codes == ["approximate-constant", "wrong-value"]
+
+
+def test_an_exact_value_shown_rounded_carries_an_ellipsis() -> None:
+    """Issue 21: audit printed "exact 2.71828" for a rounded value, without the "…" that
+    docs/check.md defines; a value shown in full (1/2 = 0.5) has none."""
+    from symattn.read.audit import audit
+
+    (e,) = audit("$$ e^{1} = 2.71 $$\n").findings
+    assert e.exact_text.startswith("2.71828") and e.exact_text.endswith("…")
+    (half,) = audit("$$ 1/2 = 0.6 $$\n").findings
+    assert half.exact_text == half.exact and not half.inexact
