@@ -262,6 +262,18 @@ class Parser:
             return self.primary()
         return self.power()
 
+    def vector_from(self, first: Node, close: str) -> VecNode:
+        """The entries after ``first`` of a vector, up to ``close`` (its bracket entered)."""
+        items = [first]
+        while self.at(","):
+            self.take()
+            items.append(self.expr())
+            if len(items) > self.limits.max_line_length:
+                raise LimitError("vector too long")
+        self.expect(close)
+        self.depth -= 1
+        return VecNode(tuple(items))
+
     def primary(self, tuple_ok: bool = True) -> Node:
         """A number, a name, a call, a bracketed expression or list, or a root.
 
@@ -289,26 +301,10 @@ class Parser:
             self.enter()
             close = _OPEN_CLOSE[t.text]
             if t.text == "[":
-                items = [self.expr()]
-                while self.at(","):
-                    self.take()
-                    items.append(self.expr())
-                    if len(items) > self.limits.max_line_length:
-                        raise LimitError("vector too long")
-                self.expect(close)
-                self.depth -= 1
-                return VecNode(tuple(items))
+                return self.vector_from(self.expr(), close)
             inner = self.expr()
             if tuple_ok and t.text in TUPLE_OPEN.words and self.at(","):
-                items = [inner]  # (1, 0): a vector written as a tuple
-                while self.at(","):
-                    self.take()
-                    items.append(self.expr())
-                    if len(items) > self.limits.max_line_length:
-                        raise LimitError("vector too long")
-                self.expect(close)
-                self.depth -= 1
-                return VecNode(tuple(items))
+                return self.vector_from(inner, close)  # (1, 0): a vector written as a tuple
             self.expect(close)
             self.depth -= 1
             return inner
