@@ -103,7 +103,19 @@ def repeated(
             taken.add((line, column))
             f = first[key][1]
             msg = say("repeat", claimed=f.claimed, line=f.line, exact=f.exact, code=f.code)
-            out.append(text_finding(f.code, line, column, text, f.exact, f.expected, msg, "repeat"))
+            out.append(
+                text_finding(
+                    f.code,
+                    line,
+                    column,
+                    text,
+                    f.exact,
+                    f.expected,
+                    msg,
+                    "repeat",
+                    inexact=f.inexact,
+                )
+            )
     return out
 
 
@@ -136,7 +148,15 @@ def _short_repeats(
             # the vector is written again with its mixed decimals: the same sentence says it
             out.append(
                 text_finding(
-                    f.code, line, column, f.claimed, f.exact, f.expected, f.message, "repeat"
+                    f.code,
+                    line,
+                    column,
+                    f.claimed,
+                    f.exact,
+                    f.expected,
+                    f.message,
+                    "repeat",
+                    inexact=f.inexact,
                 )
             )
     return out

@@ -100,8 +100,19 @@ def text_finding(
     expected: str | None,
     message: Message,
     cause: str,
+    *,
+    inexact: bool = False,
 ) -> Finding:
-    """A finding about the number at ``line``, ``column`` (its severity is the code's)."""
+    """A finding about the number at ``line``, ``column`` (its severity is the code's);
+    ``inexact`` when ``exact`` is a rounding of the exact value (shown with a trailing …)."""
     return Finding(
-        code, SEVERITY[code], TextLocation(line, column), claimed, exact, expected, message, cause
+        code,
+        SEVERITY[code],
+        TextLocation(line, column),
+        claimed,
+        exact,
+        expected,
+        message,
+        cause,
+        inexact=inexact,
     )

@@ -16,6 +16,21 @@ def test_a_propagated_number_used_again_is_flagged_again() -> None:
     assert all(f.severity == "warning" for f in repeats)
 
 
+def test_a_repeat_shows_a_rounded_exact_value_as_rounded() -> None:
+    """The exact value of 12.18 + 2.718 is no terminating decimal of the shown length: the
+    finding and each repeat of it show it with its "…" (issue 21: "…" wherever rounded)."""
+    text = (
+        "$e^{2.5} \\approx 12.18$ and $e \\approx 2.718$\n\n"
+        "$12.18 + 2.718 = 14.898$\n\n$12.18 / 14.898 \\approx 0.818$\n"
+    )
+    r = audit(text)
+    first = [f for f in r.findings if f.claimed == "14.898" and f.cause != "repeat"]
+    repeats = [f for f in r.findings if f.cause == "repeat"]
+    assert first and repeats, r.findings
+    assert {f.inexact for f in first + repeats} == {True}
+    assert all(f.exact_text.endswith("…") for f in repeats)
+
+
 def test_short_numbers_are_not_tracked() -> None:
     """A repeat of ``2`` is no evidence: only numbers of three or more significant digits."""
     r = audit("$1 + 1 = 2$\n\n$2 \\times 2 = 4$\n")
