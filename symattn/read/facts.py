@@ -191,7 +191,18 @@ def facts_of_reading(reading: Reading, stated: tuple[Stated, ...], computed: Flo
             out.extend(_also(f, (s.label, *s.links[:-1])))
     out.extend(_divisors_in_prose(reading))
     out.sort(key=lambda f: f.at)
-    return out
+    return [_index_of_rows(f) for f in out]
+
+
+def _index_of_rows(f: Fact) -> Fact:
+    """A row number on an array of several rows names no row of it (``Q_1``, a 3×2
+    matrix, is no query row; nor is a matrix printed after ``query = inputs[1]``), as a
+    single number's index names its key: the shape decides, not the name. It is kept as
+    the head (or version) the array may belong to: words that order the readings of the
+    inputs, which the numbers decide (:mod:`~symattn.read.origin`)."""
+    if f.index is None or len(f.dims) != 2 or f.dims[0] < 2:
+        return f
+    return replace(f, index=None, head=f.head if f.head is not None else f.index)
 
 
 def _divisors_in_prose(reading: Reading) -> list[Fact]:

@@ -107,3 +107,11 @@ def test_a_wrong_projection_is_found_and_what_follows_carried() -> None:
     found = [(f.line, f.code) for f in audit(text).findings]
     assert [c for line, c in found if line == 5].count("wrong-value") == 12
     assert [c for line, c in found if line == 7] == ["propagated-error"] * 4
+
+
+def test_a_number_in_the_name_of_a_matrix_names_no_row_of_it() -> None:
+    u = understood("Q_1 = [[1, 0], [0, 1]]\n\nq_1 = [1, 0]\n\n$K_2 = [[1, 2]]$\n")
+    matrix, vector, one_row = u.facts
+    assert (matrix.role, matrix.index, matrix.head) == ("q", None, 1)
+    assert (vector.role, vector.index) == ("q", 1)
+    assert (one_row.dims, one_row.index) == ((2,), 2)  # (a 1×2 matrix is a vector: key 2's)
