@@ -24,6 +24,7 @@ from fractions import Fraction
 from symattn.read.dataflow import Derivation
 from symattn.read.facts import Fact
 from symattn.read.inputs import (
+    Input,
     default,
     gather,
     input_mask,
@@ -35,6 +36,7 @@ from symattn.read.inputs import (
     v_of,
 )
 from symattn.read.observations import Spot
+from symattn.read.origin import Origins
 from symattn.read.placing import (
     ROW_CLAIMS,
     Built,
@@ -45,6 +47,8 @@ from symattn.read.placing import (
     zeros_mask,
 )
 from symattn.read.report import Recognised
+from symattn.read.reproduce import Frame
+from symattn.read.reproduce import frames as frames_of
 
 __all__ = ["Hypothesis", "Place", "Problem", "build_problems"]
 
@@ -122,6 +126,8 @@ def build_problems(
     ``causal``, ``zeros``: the keys whose weight the text writes as 0)."""
     inputs = gather(facts)
     known = signatures(inputs)
+    heads = {f.at: f.head for f in facts if f.given and f.head is not None}
+    origins = Origins(inputs, _frames(inputs, stated), heads)
     groups: dict[Derivation, tuple[Built, list[int], bool]] = {}
     derived: dict[int, Derivation] = {}
     for i, f in enumerate(facts):
@@ -139,6 +145,8 @@ def build_problems(
             got = default(facts, inputs, f)
         if got is None:
             continue
+        if f.derivation is None:
+            got = origins.of(f, got)  # (the inputs its numbers reproduce from)
         d, assumed = got
         if d.start == "x" and len(d.refs) == 4 and d.refs[3] < 0:
             # the weights need no W_V: the one given last stands in
@@ -267,6 +275,15 @@ def build_problems(
                     )
                 )
     return out
+
+
+def _frames(inputs: dict[int, Input], stated: Sequence[Hypothesis]) -> tuple[Frame, ...]:
+    """The frames a claim's inputs are confirmed in: unscaled, ``1/√n`` and ``1/n`` for the
+    stated ``d_k`` and the width of each K (or W_K) given, and each stated scale."""
+    widths = {h.d_k for h in stated if h.d_k is not None}
+    widths |= {i.width for i in inputs.values() if i.roles & {"k", "kv", "w_k"}}
+    scales = [1 / h.scale for h in stated if h.scale is not None and h.scale > 0]
+    return frames_of(sorted(widths), scales)
 
 
 def _scaling(facts: Sequence[Fact], hyp: Hypothesis, spots: dict[Place, Spot]) -> dict[str, str]:

@@ -37,6 +37,7 @@ from symattn.stages import BY_CLAIM
 
 __all__ = [
     "BUDGET",
+    "Balls",
     "MIN_CONFIRMING",
     "NEAREST",
     "Candidate",
@@ -46,8 +47,11 @@ __all__ = [
     "Relation",
     "Search",
     "Tally",
+    "attention_stage",
     "best_match",
     "frames",
+    "points",
+    "product",
     "relate",
     "search",
     "tally",
@@ -295,6 +299,38 @@ def _sums(e: Balls) -> Balls:
 def _output(p: Balls, v: Balls) -> Balls | None:
     filled = tuple(tuple(arb_of(Fraction(0)) if x is None else x for x in r) for r in p)
     return _product(filled, v, transpose=False)
+
+
+def points(rows: Sequence[Sequence[Written | None]]) -> Balls:
+    """The arrays' entries as the exact values written (a decimal as itself, not as every
+    value that rounds to it): for telling apart readings of inputs that all fit loosely."""
+    with flint.ctx.workprec(_PREC):
+        return tuple(tuple(None if w is None else point_ball(w) for w in r) for r in rows)
+
+
+def product(a: Balls, b: Balls, transpose: bool = False) -> Balls | None:
+    """``A B`` (or ``A Bᵀ``) of two computed arrays; None when the shapes do not fit."""
+    return _product(a, b, transpose)
+
+
+def attention_stage(
+    stage: Relation, q: Balls, k: Balls, v: Balls | None, frame: Frame
+) -> Balls | None:
+    """A stage of attention computed from Q, K (and V, for the output) in one frame; None
+    when the shapes do not fit."""
+    s = _product(q, k, transpose=True)
+    if s is None or stage is Relation.SCORES:
+        return s
+    s = _scaled(s, frame.factor)
+    if stage is Relation.SCALED:
+        return s
+    if stage in (Relation.EXP, Relation.SUM, Relation.SHIFTED):
+        e = _exp(s, stage is Relation.SHIFTED)
+        return _sums(e) if e is not None and stage is Relation.SUM else e
+    p = _softmax(s)
+    if stage is Relation.WEIGHTS or p is None:
+        return p
+    return _output(p, v) if stage is Relation.OUTPUT and v is not None else None
 
 
 @dataclass(frozen=True)

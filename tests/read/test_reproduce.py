@@ -13,7 +13,10 @@ from symattn.read.reproduce import (
     FrameKind,
     Relation,
     Tally,
+    attention_stage,
     frames,
+    points,
+    product,
     relate,
     search,
 )
@@ -132,3 +135,30 @@ def test_the_budget_stops_the_search_and_says_so() -> None:
 def test_frames_are_unique_and_start_unscaled() -> None:
     fs = frames([2, 2, 1], [Fraction(1), Fraction(2)])
     assert fs[0] == Frame(FrameKind.NONE) and len(fs) == len(set(fs))
+
+
+def test_a_stage_computed_from_q_and_k_in_a_frame() -> None:
+    q = points([[parse_number("1"), parse_number("0")], [parse_number("0"), parse_number("2")]])
+    k = points([[parse_number("1"), parse_number("1")], [parse_number("0"), parse_number("1")]])
+    v = points([[parse_number("10")], [parse_number("20")]])
+    root2 = Frame(FrameKind.SQRT, Fraction(2))
+    scores = attention_stage(Relation.SCORES, q, k, v, root2)
+    assert scores is not None
+    assert [[float(x.mid()) for x in r] for r in scores] == [[1.0, 0.0], [2.0, 2.0]]
+    scaled = attention_stage(Relation.SCALED, q, k, v, root2)
+    assert scaled is not None and abs(float(scaled[0][0].mid()) - 2**-0.5) < 1e-12
+    weights = attention_stage(Relation.WEIGHTS, q, k, v, root2)
+    assert weights is not None and abs(sum(float(x.mid()) for x in weights[0]) - 1) < 1e-12
+    out = attention_stage(Relation.OUTPUT, q, k, v, root2)
+    assert out is not None and abs(float(out[1][0].mid()) - 15) < 1e-12  # (equal scores)
+    assert attention_stage(Relation.OUTPUT, q, k, None, root2) is None
+    assert attention_stage(Relation.SCORES, q, v, v, root2) is None  # (widths differ)
+
+
+def test_points_are_the_numbers_as_written_balls_every_value_that_rounds_to_them() -> None:
+    one = parse_number("1.0")
+    (p,), (b,) = points([[one]])[0], _c(0, [["1.0"]]).balls[0]
+    assert p.is_exact() and not b.is_exact() and b.contains(p)
+    x = points([[one, one]])
+    got = product(x, x, transpose=True)
+    assert got is not None and got[0][0].is_exact()

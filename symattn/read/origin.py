@@ -1,0 +1,217 @@
+"""The inputs a claim comes from, confirmed by its numbers.
+
+A claim the code did not compute is first given the inputs given last before it
+(:func:`symattn.read.inputs.default`): that is the order of the text, a guess. The numbers
+decide. The claim's stage is computed from those inputs as certified balls
+(:func:`symattn.read.reproduce.attention_stage`, in every frame: unscaled, ``1/√n`` and
+``1/n`` for the stated ``d_k`` and the width of K) from the inputs as written (each decimal
+as itself: read as every value that rounds to it, ``1.0`` beside ``0.0`` lets softmax and
+``P V`` fit almost anything); when that does not reproduce the claim
+(:class:`~symattn.read.reproduce.Tally`), the other readings of the inputs the text gives are
+tried, and the one that reproduces most of it (confirmed, and more than the default) is
+where it comes from:
+
+- the weights written transposed (``Q = X W_qᵀ``: the Q a text prints is ``X Wᵀ``);
+- each Q, K (and V, for an output) the text gives before the claim, nearest first: a head's
+  ``Q_1``, ``K_1`` given beside the other head's ``Q_2``, ``K_2``, each head's scores are
+  its own problem; Q, K and V given beside the X and W they were computed from.
+
+Nothing is accused here: a claim no reading reproduces keeps the default, and
+:mod:`~symattn.read.accuse` decides what its findings are worth. The search is bounded by
+:data:`BUDGET` (entries computed per text) and :data:`NEAREST` inputs of each role.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Final
+
+from symattn.errors import SymattnError
+from symattn.numbers import Written, parse_number
+from symattn.read.dataflow import Derivation
+from symattn.read.facts import Fact
+from symattn.read.inputs import Input, transposed
+from symattn.read.reproduce import (
+    Balls,
+    Candidate,
+    Frame,
+    Relation,
+    Tally,
+    attention_stage,
+    points,
+    product,
+    tally,
+)
+
+__all__ = ["BUDGET", "NEAREST", "Origins"]
+
+#: how many entries (products and stages) the search may compute for one text
+BUDGET: Final = 40_000
+#: how many inputs of each role, given before a claim, are tried as its sources
+NEAREST: Final = 4
+
+#: the claims whose stage is computed from Q and K (and V)
+_STAGES: Final = {r.value: r for r in Relation if r not in (Relation.SHIFTED, Relation.SAME)}
+
+
+@dataclass
+class Origins:
+    """The inputs of a text and the frames to try; :meth:`of` confirms a claim's inputs.
+    (Built once per text by :func:`symattn.read.problem.build_problems`; it caches the
+    inputs' balls and counts what it computed against :data:`BUDGET`.)"""
+
+    inputs: dict[int, Input]
+    frames: tuple[Frame, ...]
+    #: the head (or version) the name of each input says (``Q_1``: 1), by its offset
+    heads: dict[int, int] = field(default_factory=dict)
+    budget: int = BUDGET
+    spent: int = 0
+    _balls: dict[tuple[int, bool], Balls | None] = field(default_factory=dict)
+    _projected: dict[tuple[int, int, bool], Balls | None] = field(default_factory=dict)
+
+    def of(self, f: Fact, got: tuple[Derivation, bool]) -> tuple[Derivation, bool]:
+        """The derivation of claim ``f``: ``got`` (the default), unless its numbers do not
+        reproduce from it and another reading of the inputs reproduces more of them."""
+        d, assumed = got
+        stage = _STAGES.get(f.role)
+        if stage is None or d.start not in ("x", "qkv") or assumed or not _complete(f):
+            return got
+        target = _target(f)
+        first = self._tally(f, target, stage, d)
+        if first is None or (first.confirmed and first.reproduced == first.compared):
+            return got
+        best, best_tally = got, first
+        for alt in self._alternatives(f, d, stage):
+            t = self._tally(f, target, stage, alt)
+            if t is not None and t.confirmed and t.reproduced > best_tally.reproduced:
+                best, best_tally = (alt, False), t
+                if t.reproduced == t.compared:
+                    break
+        return best
+
+    # ------------------------------------------------------------------ the readings tried
+
+    def _alternatives(self, f: Fact, d: Derivation, stage: Relation) -> Iterator[Derivation]:
+        """The other readings, likeliest first: the weights transposed; then the Q, K (and
+        V) given before the claim whose names say the claim's head (``Q_1``, ``K_1`` for
+        ``Q_1 K_1^T``) or one head together, nearest first. (Names only order them: the one
+        that reproduces most wins.)"""
+        if d.start == "x":
+            yield Derivation(d.start, d.refs, not d.w_t, d.scale, d.causal, d.row)
+        qs = self._latest(("q",), f.at)
+        ks = self._latest(("k", "kv"), f.at)
+        vs = self._latest(("v", "kv"), f.at)
+        if stage is not Relation.OUTPUT:
+            # (the values take no part: the default's, or one of the head of Q)
+            old = d.refs[2] if d.start == "qkv" and len(d.refs) > 2 else -1
+            vs = [old] if old >= 0 or not vs else vs
+        one = stage is not Relation.OUTPUT and len(vs) == 1
+
+        def likely(qkv: tuple[int, int, int]) -> tuple[int, list[int]]:
+            heads = {self.heads.get(r) for r in qkv if r >= 0 and not (one and r == qkv[2])}
+            agree = len(heads) == 1 and None not in heads
+            named = f.head is not None and heads == {f.head}
+            return (-2 * named - agree, sorted(-r for r in qkv))
+
+        for q, k, v in sorted(((q, k, v) for q in qs for k in ks for v in vs), key=likely):
+            alt = Derivation("qkv", (q, k, v), False, d.scale, d.causal, d.row)
+            if alt != d:
+                yield alt
+
+    def _latest(self, roles: tuple[str, ...], at: int) -> list[int]:
+        keys = [k for k, i in self.inputs.items() if i.roles & set(roles) and k < at]
+        return sorted(keys, reverse=True)[:NEAREST]
+
+    # ------------------------------------------------------------------- computing a stage
+
+    def _tally(self, f: Fact, target: Candidate, stage: Relation, d: Derivation) -> Tally | None:
+        """How much of ``f`` the stage computed from ``d`` reproduces, in its best frame;
+        None when the shapes do not fit or the budget is spent."""
+        qkv = self._qkv(d)
+        if qkv is None:
+            return None
+        q, k, v = qkv
+        if stage is Relation.OUTPUT and v is None:
+            return None
+        cost = len(q) * len(k) * (len(q[0]) + len(self.frames)) + target.size
+        if self.spent + cost > self.budget:
+            return None
+        self.spent += cost
+        # (scores printed under the scaled scores' name, or the reverse, are one relation
+        # in another frame: the inputs they come from are found in every frame)
+        stage = Relation.SCALED if stage is Relation.SCORES else stage
+        best: Tally | None = None
+        for fr in self.frames:
+            got = attention_stage(stage, q, k, v, fr)
+            if got is None:
+                return None
+            rows = _rows_of(f, d, got)
+            if rows is None:
+                return None
+            t = tally(target, rows)
+            if best is None or t.reproduced > best.reproduced:
+                best = t
+        return best
+
+    def _qkv(self, d: Derivation) -> tuple[Balls, Balls, Balls | None] | None:
+        if d.start == "qkv":
+            q, k = (self._input(r) for r in d.refs[:2])
+            v = self._input(d.refs[2]) if len(d.refs) > 2 and d.refs[2] >= 0 else None
+        else:
+            if len(d.refs) < 3:
+                return None
+            q, k = (self._project(d.refs[0], w, d.w_t) for w in d.refs[1:3])
+            v = self._project(d.refs[0], d.refs[3], d.w_t) if len(d.refs) > 3 else None
+        if q is None or k is None:
+            return None
+        return q, k, v
+
+    def _input(self, key: int, t: bool = False) -> Balls | None:
+        if (key, t) not in self._balls:
+            i = self.inputs.get(key)
+            rows = _written(transposed(i.rows) if t else i.rows) if i is not None else None
+            self._balls[(key, t)] = points(rows) if rows else None
+        return self._balls[(key, t)]
+
+    def _project(self, x: int, w: int, t: bool) -> Balls | None:
+        if (x, w, t) not in self._projected:
+            xb, wb = self._input(x), self._input(w, t)
+            got = product(xb, wb) if xb is not None and wb is not None else None
+            if got is not None:
+                self.spent += len(xb or ()) * len(got[0]) * len(wb or ())
+            self._projected[(x, w, t)] = got
+        return self._projected[(x, w, t)]
+
+
+def _complete(f: Fact) -> bool:
+    return bool(f.spots) and all(s is not None for s in f.spots) and not f.elided
+
+
+def _target(f: Fact) -> Candidate:
+    cells = tuple(s.written if s is not None else None for s in f.spots)
+    width = f.dims[-1] if f.dims else 1
+    rows = tuple(cells[i : i + width] for i in range(0, len(cells), width))
+    return Candidate(-1, rows, f.at)
+
+
+def _rows_of(f: Fact, d: Derivation, computed: Balls) -> Balls | None:
+    """The rows of ``computed`` that claim ``f`` states: all of them (a matrix of the
+    stage's shape), or the one row its name, its code or the only query selects."""
+    if len(f.dims) == 2:
+        return computed if (len(computed), len(computed[0])) == f.dims else None
+    if len(f.dims) != 1:
+        return None
+    row = d.row if d.row is not None else f.index - 1 if f.index is not None else None
+    if row is None and len(computed) == 1:
+        row = 0
+    if row is None or not 0 <= row < len(computed) or len(computed[row]) != f.dims[0]:
+        return None
+    return (computed[row],)
+
+
+def _written(rows: Sequence[Sequence[str]]) -> tuple[tuple[Written | None, ...], ...] | None:
+    try:
+        return tuple(tuple(parse_number(x) for x in r) for r in rows)
+    except SymattnError:
+        return None

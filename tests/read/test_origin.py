@@ -1,0 +1,85 @@
+"""Tests of symattn.read.origin: the inputs a claim comes from, decided by its numbers."""
+
+from __future__ import annotations
+
+from symattn.read.audit import audit
+from symattn.read.dataflow import Derivation
+from symattn.read.inputs import default, gather
+from symattn.read.origin import Origins
+from symattn.read.reproduce import frames
+
+from .texts import understood
+
+#: Q, K, V of the whole model, then each head's own (Q_1 K_1^T = [[1, 3], [2, 4]],
+#: Q_2 K_2^T = [[0, 2], [2, 0]]); the heads' scores are written after both heads' inputs
+HEADS = (
+    "Q = [[1, 1], [1, 1]]\n\nK = [[1, 0], [0, 1]]\n\nV = [[1, 0], [0, 1]]\n\n"
+    "Q_1 = [[1, 0], [0, 1]]\n\nK_1 = [[1, 2], [3, 4]]\n\nV_1 = [[1, 0], [0, 1]]\n\n"
+    "Q_2 = [[2, 0], [0, 2]]\n\nK_2 = [[0, 1], [1, 0]]\n\nV_2 = [[1, 1], [0, 1]]\n\n"
+)
+
+#: X W^T: Q = [[1, 3], [2, 4], [3, 7]], K = [[0, 1], [1, 0], [1, 1]]
+XW = (
+    "X = [[1, 0], [0, 1], [1, 1]]\n\nW_Q = [[1, 2], [3, 4]]\n\n"
+    "W_K = [[0, 1], [1, 0]]\n\nW_V = [[1, 0], [0, 1]]\n\n"
+)
+
+
+def _errors(text: str) -> list[tuple[str, str]]:
+    return [(f.code, f.claimed) for f in audit(text, path="t.md").findings if f.severity == "error"]
+
+
+def test_each_head_is_judged_with_the_inputs_its_numbers_come_from() -> None:
+    text = HEADS + "$Q_1 K_1^T = [[1, 3], [2, 4]]$\n\n$Q_2 K_2^T = [[0, 2], [2, 0]]$\n"
+    assert _errors(text) == []
+
+
+def test_a_slip_inside_a_head_is_still_accused_alone() -> None:
+    text = HEADS + "$Q_1 K_1^T = [[1, 3], [2, 5]]$\n\n$Q_2 K_2^T = [[0, 2], [2, 0]]$\n"
+    assert _errors(text) == [("wrong-value", "5")]
+
+
+def test_names_only_order_the_readings_the_numbers_decide() -> None:
+    # the claim calls itself head 2's, but its numbers are Q_1 K_1^T
+    text = HEADS + "$Q_2 K_2^T = [[1, 3], [2, 4]]$\n"
+    assert _errors(text) == []
+
+
+def test_weights_written_transposed_are_read_as_x_w_transposed() -> None:
+    text = XW + "scores = [[3, 1, 4], [4, 2, 6], [7, 3, 10]]\n"
+    assert _errors(text) == []
+    u = understood(text)
+    assert u.problems and all(
+        isinstance(p.group[0], Derivation) and p.group[0].w_t for p in u.problems
+    )
+
+
+def test_a_claim_no_reading_reproduces_keeps_the_default() -> None:
+    text = XW + "scores = [[30, 10, 40], [40, 20, 60], [70, 30, 100]]\n"
+    u = understood(text)
+    inputs = gather(u.facts)
+    f = next(f for f in u.facts if f.role == "scores")
+    got = default(u.facts, inputs, f)
+    assert got is not None
+    assert Origins(inputs, frames([2])).of(f, got) == got
+
+
+def test_the_default_is_kept_when_it_reproduces_every_entry() -> None:
+    text = XW + "scores = [[2, 1, 3], [4, 3, 7], [6, 4, 10]]\n"  # X W, not X W^T
+    u = understood(text)
+    inputs = gather(u.facts)
+    f = next(f for f in u.facts if f.role == "scores")
+    got = default(u.facts, inputs, f)
+    assert got is not None and not got[0].w_t
+    assert Origins(inputs, frames([2])).of(f, got) == got
+    assert _errors(text) == []
+
+
+def test_the_search_stops_at_its_budget() -> None:
+    text = XW + "scores = [[3, 1, 4], [4, 2, 6], [7, 3, 10]]\n"
+    u = understood(text)
+    inputs = gather(u.facts)
+    f = next(f for f in u.facts if f.role == "scores")
+    got = default(u.facts, inputs, f)
+    assert got is not None
+    assert Origins(inputs, frames([2]), budget=0).of(f, got) == got
