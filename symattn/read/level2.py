@@ -143,6 +143,18 @@ def _another_stage(
         if len(places) == 1 and (problem.spots[places[0]].written.significant or 0) < 3:
             continue  # one short number (``2``) matches some entry of some stage by chance
         own_step, own_row = places[0][0], places[0][1][0]
+        if len({p[1][0] for p in places}) > 1:
+            # a matrix: another stage of the same rows, row for row (the scaled scores
+            # printed under the label ``Attention scores:``)
+            if any(
+                step != own_step
+                and _holds_rows(
+                    problem, places, result.stage(step), step, queries, keys, accepted, limits
+                )
+                for step in _ROW_STEPS
+            ):
+                out.add(i)
+            continue
         for step in _ROW_STEPS:
             tensor = result.stage(step)
             for r_other in range(tensor.shape[0]):
@@ -222,6 +234,28 @@ def _holds_at(
         except (ValueError, OverflowError):
             return False  # (judge.floats: a value beyond float32 prints as inf)
     return True
+
+
+def _holds_rows(
+    problem: Problem,
+    places: list[Place],
+    tensor: object,
+    step: str,
+    queries: list[str],
+    keys: list[str],
+    accepted: frozenset[Rounding],
+    limits: Limits,
+) -> bool:
+    """Whether every number of a fact of several rows is the entry of ``step`` at its own
+    row and column."""
+    by_row: dict[str, list[Place]] = {}
+    for place in places:
+        by_row.setdefault(place[1][0], []).append(place)
+    return all(
+        q in queries
+        and _holds_at(problem, row, tensor, step, queries.index(q), keys, accepted, limits)
+        for q, row in by_row.items()
+    )
 
 
 def _same(a: object, b: TensorEntry) -> bool:

@@ -281,3 +281,12 @@ def test_an_aside_d_k_is_not_the_d_k_of_the_worked_example() -> None:
     assert (report.recognised.d_k, report.recognised.d_k_stated) == (2, False)
     wrong = audit(_ASIDE.replace("2.340, 3.340", "2.340, 3.350"), path="t.md")
     assert [(f.code, f.claimed) for f in wrong.findings] == [("wrong-value", "3.350")]
+
+
+def test_a_matrix_holding_another_stage_of_its_rows_is_misnamed_not_wrong() -> None:
+    qkv = "Q = [[1, 0], [0, 1]]\n\nK = [[1, 0], [0, 1]]\n\nV = [[1, 2], [3, 4]]\n\nd_k = 2\n\n"
+    # the scaled scores, printed under the label of the scores
+    assert codes(audit(qkv + "Scores: [[0.7071, 0], [0, 0.7071]]\n", path="t.md")) == []
+    # numbers of no stage are still wrong
+    wrong = codes(audit(qkv + "Scores: [[0.8, 0], [0, 0.8]]\n", path="t.md"))
+    assert ("wrong-value", "0.8") in wrong
