@@ -7,7 +7,9 @@ or, for an array too small to confirm itself (one score, a two-key row), the res
 problem does. An array whose numbers mostly do not reproduce its stage, and whose role came
 from words only (a heading, a phrase, the prose before it:
 :data:`~symattn.read.confirm.WORD_SOURCES`), is not accused: it is "not checked", with the
-closest relation reproduction finds. An entry "reproduces" unless ``check`` finds no rounding,
+closest relation reproduction finds; so is an array too small to confirm itself (one score, a
+two-key row) whose numbers mostly do not reproduce, placed in a problem whose other numbers do
+not confirm it either. An entry "reproduces" unless ``check`` finds no rounding,
 frame or earlier number of the author's that explains it (``wrong-value``).
 """
 
@@ -43,16 +45,28 @@ def unconfirmed(
 ) -> dict[int, str]:
     """The facts of a problem whose findings are not accusations, each with the reason."""
     tallies = fact_tallies(owner, findings)
+    total = sum(tallies.values(), Tally(0, 0))
     out: dict[int, str] = {}
     for i, own in tallies.items():
         if own.confirmed or own.reproduced == own.compared or i >= len(facts):
             continue
         f = facts[i]
-        if own.contradicted and f.source in WORD_SOURCES:
+        if f.source not in WORD_SOURCES:
+            continue
+        rest = Tally(total.reproduced - own.reproduced, total.compared - own.compared)
+        if own.contradicted:
             out[i] = (
                 f"the numbers of {f.name or f.role or 'an array'} do not reproduce "
                 f"its stage ({f.role}: {own.reproduced} of {own.compared} entries), and only "
                 f"words said it is that stage; closest: {_closest(i, facts)}"
+            )
+        elif 2 * own.reproduced <= own.compared and not rest.confirmed:
+            # too small to confirm itself, and nothing around it in the problem does
+            out[i] = (
+                f"{f.name or f.role or 'an array'} holds too few numbers to confirm its "
+                f"stage ({f.role}: {own.reproduced} of {own.compared} entries), only words "
+                f"said it is that stage, and the rest of the problem it was placed in does "
+                f"not reproduce either ({rest.reproduced} of {rest.compared} entries)"
             )
     return out
 

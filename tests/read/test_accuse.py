@@ -63,3 +63,24 @@ def test_unconfirmed_says_why_with_the_closest_relation() -> None:
     assert "closest: same of V (3 of 4 entries)" in reasons[i]
     named = [replace(f, source="name") for f in u.facts]
     assert unconfirmed(owner, found, named) == {}
+
+
+def test_a_small_array_in_a_problem_nothing_confirms_is_not_accused() -> None:
+    # two scores, neither right (q K^T = [1, 0]), named by the words before them only
+    text = "q = [1, 0]\n\nK = [[1, 0], [0, 1]]\n\nV = [[1, 2], [3, 4]]\n\nThe scores:\n\n[5, 6]\n"
+    report = audit(text, path="t.md")
+    assert not [f for f in report.findings if f.severity == "error"]
+    (note,) = [u for u in report.unparsed if "too few numbers" in u.reason]
+    assert note.line == 9 and "0 of 2 entries" in note.reason
+
+
+def test_a_small_array_beside_confirmed_numbers_is_accused() -> None:
+    text = "q = [1, 0]\n\nK = [[1, 0], [0, 1]]\n\nV = [[1, 2], [3, 4]]\n\nThe scores:\n\n[5, 6]\n"
+    u = understood(text)
+    (p, *_) = u.problems
+    (small,) = set(p.owner.values())
+    found = [_wrong(place) for place in p.owner]
+    assert small in unconfirmed(p.owner, found, u.facts)
+    # the same two numbers in a problem whose other numbers (4 entries) reproduce
+    rest = {("scores", ("b", str(j))): 99 for j in range(4)}
+    assert small not in unconfirmed({**p.owner, **rest}, found, u.facts)
