@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -46,10 +47,6 @@ def discover(start: Path) -> tuple[Path, dict[str, Any]] | None:
 
 def _table(path: Path) -> dict[str, Any] | None:
     """The ``symattn`` table of ``path`` (None for a ``pyproject.toml`` without one)."""
-    # tomllib only when a file is read: ``symattn --version`` and ``--help`` read none, and
-    # the parser's import is a fifth of the start-up budget (issue 21: < 0.1 s CPU)
-    import tomllib
-
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:

@@ -29,8 +29,7 @@ def test_the_command_named() -> None:
 
 @pytest.mark.parametrize("argv", [["--version"], ["check", "--help"], ["audit", "--help"]])
 def test_start_up_imports_no_command(argv: list[str]) -> None:
-    """`symattn --version` and `symattn check --help` load neither the judge nor numpy, nor
-    the TOML parser (no configuration is read for them)."""
+    """`symattn --version` and `symattn check --help` load neither the judge nor numpy."""
     code = (
         "import sys\n"
         "from symattn.cli.main import main\n"
@@ -38,8 +37,7 @@ def test_start_up_imports_no_command(argv: list[str]) -> None:
         f"    main({argv!r})\n"
         "except SystemExit:\n"
         "    pass\n"
-        "heavy = [m for m in ('numpy', 'sympy', 'symattn.judge', 'symattn.read', 'jinja2',"
-        " 'tomllib')"
+        "heavy = [m for m in ('numpy', 'sympy', 'symattn.judge', 'symattn.read', 'jinja2')"
         " if m in sys.modules]\n"
         "print('HEAVY', heavy)\n"
     )
