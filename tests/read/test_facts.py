@@ -107,3 +107,13 @@ def test_a_wrong_projection_is_found_and_what_follows_carried() -> None:
     found = [(f.line, f.code) for f in audit(text).findings]
     assert [c for line, c in found if line == 5].count("wrong-value") == 12
     assert [c for line, c in found if line == 7] == ["propagated-error"] * 4
+
+
+def test_a_stage_the_line_above_names_is_a_word_not_a_name() -> None:
+    # (the chain names no stage of its own: the ``softmax`` of the line above is the prose's
+    # word for it, which the numbers may overrule and no accusation rests on alone)
+    text = "```\nsoftmax ≈ [0.4, 0.6]\nrow1 = 0.4·a + 0.6·b ≈ [0.599, 0.802]\n```\n"
+    last = understood(text).facts[-1]
+    assert (last.role, last.source) == ("weights", "context")
+    named = understood("```\nsoftmax ≈ [0.4, 0.6]\n```\n").facts[-1]
+    assert (named.role, named.source) == ("weights", "name")
