@@ -132,3 +132,18 @@ def test_the_budget_stops_the_search_and_says_so() -> None:
 def test_frames_are_unique_and_start_unscaled() -> None:
     fs = frames([2, 2, 1], [Fraction(1), Fraction(2)])
     assert fs[0] == Frame(FrameKind.NONE) and len(fs) == len(set(fs))
+
+
+def test_plain_normalisation_is_a_relation_of_its_own() -> None:
+    s = _c(0, [["1", "2", "5"]])
+    plain = _c(1, [["0.125", "0.250", "0.625"]])  # s / 8
+    assert _best(plain, [s], frames([3])) is Relation.NORMALIZED
+    soft = _c(2, [["0.0171", "0.0466", "0.9362"]])  # softmax(s)
+    assert _best(soft, [s], frames([3])) is Relation.WEIGHTS
+    # (a row whose sum may be 0 cannot be normalised: the relation is not tried)
+    zero = _c(3, [["1", "-1"]])
+    assert not [
+        m
+        for m in relate(_c(4, [["0.5", "0.5"]]), [zero], frames())
+        if m.relation is Relation.NORMALIZED
+    ]
