@@ -175,7 +175,8 @@ def audit(
     merged += repeated(reading.chains, merged, census)
     prose = [(b.start, b.end) for b in reading.blocks if b.kind in ("prose", "heading")]
     merged += judge_sentences(problems, sentences(u.src, prose), path, limits)
-    merged += [f for f in unnormalized(facts, level2.judged) if (f.line, f.column) not in taken]
+    sums, not_weights = unnormalized(facts, level2.judged)
+    merged += [f for f in sums if (f.line, f.column) not in taken]
     if not problems:
         merged += missing_inputs(facts)
     findings = sorted(merged, key=lambda f: (f.line, f.column, f.code))
@@ -184,6 +185,7 @@ def audit(
         *reproduced_notes(u.confirmed),
         *level1.unparsed,
         *level2.unparsed,
+        *not_weights,
     )
     checked = len(level1.seen | level2.judged)
     return AuditReport(

@@ -12,7 +12,10 @@ as such. A text's own name is never given to numbers that contradict it.
   ``原始分数：[…] → Softmax 后：[…]``, ``[3.1, 0.4, -inf] → […]``);
 - an array that is an earlier array written again (V rows under ``## Output``) is no claim;
 - a row that is ``exp(s − max)`` of the scores (the stable softmax) is not the exponentials
-  ``check`` computes (``exp(s)``): it is read as that relation, and said so.
+  ``check`` computes (``exp(s)``): it is read as that relation, and said so;
+- weights that are the scores divided by their sum (plain normalisation, a frame of their
+  own) rather than their softmax are judged in that frame: reproduced, they are right and
+  not judged as softmax; the report says the frame once.
 """
 
 from __future__ import annotations
@@ -114,6 +117,7 @@ def confirm_roles(facts: Sequence[Fact], d_k: int | None = None) -> Confirmed:
     given = any(f.given and f.role in INPUT_ROLES for f in facts)
     free = [c.key for c in cands if not facts[c.key].given]
     real = [k for k in free if not _integers(facts[k])]
+    keyed = {c.key for c in cands}
     tries = (
         (
             frozenset({Relation.SAME}),
@@ -137,6 +141,16 @@ def confirm_roles(facts: Sequence[Fact], d_k: int | None = None) -> Confirmed:
             all_frames,
             [k for k in real if facts[k].role == RoleName.EXP],
         ),
+        (
+            # (the weights tried against softmax and against plain normalisation S / ΣS)
+            frozenset({Relation.WEIGHTS, Relation.NORMALIZED}),
+            all_frames,
+            [
+                i
+                for i, f in enumerate(facts)
+                if f.role == RoleName.WEIGHTS and not _integers(f) and i in keyed
+            ],
+        ),
     )
     out = list(facts)
     decided: list[tuple[int, Match]] = []
@@ -155,7 +169,11 @@ def confirm_roles(facts: Sequence[Fact], d_k: int | None = None) -> Confirmed:
                 if f.role not in INPUT_ROLES and _another(facts, key, src):
                     out[key] = replace(f, role="", source="reproduced")
                     decided.append((key, m))
-            elif m.relation is Relation.WEIGHTS and len(m.sources) == 1:
+            elif (
+                m.relation is Relation.WEIGHTS
+                and len(m.sources) == 1
+                and f.role != RoleName.WEIGHTS  # (weights that are softmax stay as named)
+            ):
                 s = out[src]
                 if s.role in (*_SCORE_ROLES, ""):
                     out[key] = replace(f, role=RoleName.WEIGHTS.value, source="reproduced")
@@ -165,6 +183,11 @@ def confirm_roles(facts: Sequence[Fact], d_k: int | None = None) -> Confirmed:
                         unscaled = m.frame is None or m.frame.kind is FrameKind.NONE
                         stage = RoleName.SCALED if unscaled else RoleName.SCORES
                         out[src] = replace(s, role=stage.value, source="reproduced")
+            elif m.relation is Relation.NORMALIZED and len(m.sources) == 1:
+                if out[src].role in (*_SCORE_ROLES, ""):
+                    # s / Σs: the author's frame, not check's softmax; judged in it
+                    out[key] = replace(f, role="", source="reproduced")
+                    decided.append((key, m))
             elif m.relation is Relation.SHIFTED:
                 # exp(s − max): not check's exp(s); read as the stable softmax, not accused
                 out[key] = replace(f, role="", source="reproduced")
@@ -211,4 +234,5 @@ def reproduced_notes(c: Confirmed) -> list[Unparsed]:
 _SAID: Final = {
     Relation.SAME: "those of",
     Relation.SHIFTED: "exp(s − max) (the stable softmax) of",
+    Relation.NORMALIZED: "the plain normalisation s / Σs (not softmax) of",
 }

@@ -411,6 +411,7 @@ def _stated_fact(reading: Reading, s: Stated) -> Fact | None:
     name = s.label or s.first
     exponent_text = ""
     own = True  # the role comes from the chain itself, not from the step before
+    heard = False  # the role comes from the prose above the chain
     scaled_items = (
         bool(SCALED_ITEMS.regex.match(s.first[s.first.find("[") :].replace(" ", "")[:400]))
         if "[" in s.first
@@ -444,13 +445,16 @@ def _stated_fact(reading: Reading, s: Stated) -> Fact | None:
         # is what its chain says it is, not what the words around it name.
         above = reading.context(reading.block_of(s.at), s.at).rsplit("\n", 2)
         candidates = [
-            None if arithmetic else phrase_role(s.first),
-            None if arithmetic or len(above) < 2 else phrase_role(above[-2]),
-            Role("scaled") if scaled_items else None,
+            (None if arithmetic else phrase_role(s.first), True),
+            (None if arithmetic or len(above) < 2 else phrase_role(above[-2]), False),
+            (Role("scaled") if scaled_items else None, True),
         ]
-        found_roles = [r for r in candidates if r is not None]
+        found_roles = [(r, mine) for r, mine in candidates if r is not None]
         if found_roles:
-            role = max(found_roles, key=lambda r: stage_rank(r.role))
+            role, own = max(found_roles, key=lambda rm: stage_rank(rm[0].role))
+            # (a stage the line above names is the prose's word for it: "context", which
+            # the numbers may overrule and no accusation rests on alone)
+            heard = not own
     spots = tuple(last)
     # (``Q = XW_Q = [...]``: a projection written before the array makes it computed)
     projected = any(PROJECTION_LINK.regex.match(t) for t in s.links[:-1])
@@ -467,7 +471,13 @@ def _stated_fact(reading: Reading, s: Stated) -> Fact | None:
         if s.row_names and len(dims) == 2 and dims[0] == len(s.row_names)
         else (),
         exponent=exponent_text,
-        source="" if role is None else "inherited" if s.stepped and not own else "name",
+        source=""
+        if role is None
+        else "context"
+        if heard
+        else "inherited"
+        if s.stepped and not own
+        else "name",
         **_from_role(role),  # type: ignore[arg-type]
     )
     if role is not None and fact.dims == () and fact.index is not None and not role.col:

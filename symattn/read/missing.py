@@ -8,16 +8,18 @@ checked for one thing: a row of weights must sum to 1 within its roundings
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Final
 
 from symattn.judge.findings import Finding, Join, Message
 from symattn.judge.verdict import normalization_gap
 from symattn.read.facts import Fact
 from symattn.read.messages import fraction_text, say
 from symattn.read.observations import Spot
-from symattn.read.report import text_finding
+from symattn.read.report import Unparsed, text_finding
 
-__all__ = ["missing_inputs", "unnormalized"]
+__all__ = ["key_counts", "missing_inputs", "unnormalized"]
 
 
 def _rows(f: Fact) -> list[list[Spot]]:
@@ -28,10 +30,64 @@ def _rows(f: Fact) -> list[list[Spot]]:
     return [spots[i : i + width] for i in range(0, len(spots), width)]
 
 
-def unnormalized(facts: Iterable[Fact], judged: frozenset[int]) -> list[Finding]:
+#: the inputs whose rows are the keys (K, V), and, when the text gives neither, the tokens
+_KEY_ROLES: Final = (frozenset({"k", "v", "kv"}), frozenset({"x"}))
+
+
+def key_counts(facts: Sequence[Fact]) -> frozenset[int]:
+    """How many keys the inputs the text gives have: the rows of a given K or V (of X when it
+    gives neither), or how many numbered k or v vectors (x vectors) it gives. Empty when the
+    text gives no such input."""
+    for roles in _KEY_ROLES:
+        counts: set[int] = set()
+        numbered: dict[str, set[int]] = {}
+        for f in facts:
+            if not f.given or f.role not in roles or f.elided:
+                continue
+            if len(f.dims) == 2 and f.index is None:
+                counts.add(f.dims[0])
+            elif len(f.dims) == 1 and f.index is not None:
+                numbered.setdefault(f.role, set()).add(f.index)
+        counts |= {len(ix) for ix in numbered.values() if len(ix) > 1}
+        if counts:
+            return frozenset(counts)
+    return frozenset()
+
+
+def _one_slip(row: Sequence[Spot]) -> bool:
+    """Whether one entry, written wrongly, can be all that keeps the row from summing to 1:
+    the others (each in [0, 1]) leave room for a weight in [0, 1]."""
+    values = [s.written.value for s in row]
+    rest = sum(values, Fraction(0)) - max(values)
+    return rest <= 1
+
+
+def _not_weights(f: Fact, rows: Sequence[Sequence[Spot]], keys: frozenset[int]) -> str:
+    """Why the numbers of ``f`` say it is no array of attention weights (empty when they do
+    not contradict it): a row of weights has one entry per key, and a slip (one wrong entry
+    in a row, a wrong row among right ones) explains a row that does not sum to 1, not an
+    array most of whose rows do not."""
+    width = len(rows[0])
+    if keys and width not in keys:
+        counts = " or ".join(str(k) for k in sorted(keys))
+        return f"its rows have {width} entries, but the text gives {counts} keys"
+    off = [r for r in rows if normalization_gap([s.written for s in r]) is not None]
+    if len(rows) > 1 and 2 * len(off) > len(rows):
+        return f"{len(off)} of its {len(rows)} rows do not sum to 1, which no slip explains"
+    if any(not _one_slip(r) for r in off):
+        return "a row's entries sum to more than 1 without its largest: no one slip explains it"
+    return ""
+
+
+def unnormalized(
+    facts: Sequence[Fact], judged: frozenset[int]
+) -> tuple[list[Finding], list[Unparsed]]:
     """``not-normalized`` for each row of stated weights (not judged in a problem) whose
-    written values cannot sum to 1."""
-    out = []
+    written values cannot sum to 1, where the numbers confirm they are weights; for an array
+    whose numbers say otherwise (:func:`_not_weights`), why it was not checked."""
+    out: list[Finding] = []
+    notes: list[Unparsed] = []
+    keys = key_counts(facts)
     for f in facts:
         if f.role != "weights" or f.given or f.elided or len(f.dims) not in (1, 2):
             continue
@@ -41,45 +97,62 @@ def unnormalized(facts: Iterable[Fact], judged: frozenset[int]) -> list[Finding]
             or any(s is not None and not 0 <= s.written.value <= 1 for s in f.spots)
         ):
             continue  # only weights the text (or its code) says are weights, each in [0, 1]
-        for row in _rows(f):
-            if len(row) < 2 or all(s.at in judged for s in row):
-                continue
-            gap = normalization_gap([s.written for s in row])
-            if gap is None:
-                continue
-            total, lo, hi = gap
-            msg = say(
-                "not-normalized",
-                sum=fraction_text(total),
-                low=fraction_text(lo),
-                high=fraction_text(hi),
-            )
-            first = row[0]
-            out.append(
-                text_finding(
-                    "not-normalized",
-                    first.line,
-                    first.column,
-                    " + ".join(s.written.text for s in row),
-                    "1",
-                    "1",
-                    msg,
-                    "not-normalized",
+        rows = [r for r in _rows(f) if len(r) >= 2 and not all(s.at in judged for s in r)]
+        if not rows or all(normalization_gap([s.written for s in r]) is None for r in rows):
+            continue
+        why = _not_weights(f, rows, keys)
+        if why:
+            notes.append(
+                Unparsed(
+                    rows[0][0].line,
+                    f.name or "array",
+                    f"no attention weights by its numbers, so its sum is not checked: {why}",
                 )
             )
-            out.extend(
-                text_finding(
-                    "not-normalized",
-                    s.line,
-                    s.column,
-                    s.written.text,
-                    "",
-                    None,
-                    msg,
-                    "not-normalized",
-                )
-                for s in row[1:]
-            )
+            continue
+        for row in rows:
+            out.extend(_row_findings(row))
+    return out, notes
+
+
+def _row_findings(row: Sequence[Spot]) -> list[Finding]:
+    """``not-normalized`` on each number of a row whose written values cannot sum to 1."""
+    gap = normalization_gap([s.written for s in row])
+    if gap is None:
+        return []
+    total, lo, hi = gap
+    msg = say(
+        "not-normalized",
+        sum=fraction_text(total),
+        low=fraction_text(lo),
+        high=fraction_text(hi),
+    )
+    first = row[0]
+    out = [
+        text_finding(
+            "not-normalized",
+            first.line,
+            first.column,
+            " + ".join(s.written.text for s in row),
+            "1",
+            "1",
+            msg,
+            "not-normalized",
+        )
+    ]
+    out.extend(
+        text_finding(
+            "not-normalized",
+            s.line,
+            s.column,
+            s.written.text,
+            "",
+            None,
+            msg,
+            "not-normalized",
+        )
+        for s in row[1:]
+    )
     return out
 
 

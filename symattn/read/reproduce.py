@@ -3,7 +3,8 @@
 Every array the reader found is a :class:`Candidate`. The stages of attention are tried as
 relations between candidates of compatible shapes (:class:`Relation`): ``S = A Bᵀ`` (or
 ``A B``), ``S' = S · c`` for each :class:`Frame`, ``E = exp(S')`` and ``exp(S' − max)``,
-``P = E / ΣE`` row by row (masked keys get 0), ``O = P V``, and an array written again.
+``P = E / ΣE`` row by row (masked keys get 0), ``S / ΣS`` (plain normalisation, a frame
+some authors use instead of softmax), ``O = P V``, and an array written again.
 Each relation is computed as certified balls (Arb) from the inputs as written — a decimal
 stands for every value that rounds to it, an integer for itself — and compared with the
 target entry by entry through each printed number's rounding interval (the ball of
@@ -81,6 +82,7 @@ class Relation(StrEnum):
     WEIGHTS = BY_CLAIM["weights"].claim  #: ``softmax(S · c)`` row by row
     OUTPUT = BY_CLAIM["output"].claim  #: ``P V``
     SHIFTED = "exp_shifted"  #: ``exp(S' − max S')``: the numerically stable softmax
+    NORMALIZED = "normalized"  #: ``S / ΣS`` row by row: plain normalisation, not softmax
     SAME = "same"  #: the same array written again (an input repeated)
 
 
@@ -291,6 +293,19 @@ def _softmax(s: Balls) -> Balls | None:
         return tuple(out)
 
 
+def _normalized(s: Balls) -> Balls | None:
+    """Row by row ``s_j / Σ_k s_k`` (masked keys get 0; the scale cancels, so one frame
+    serves them all); None when a row's sum may be 0."""
+    with flint.ctx.workprec(_PREC):
+        out = []
+        for r in s:
+            total = sum((x for x in r if x is not None), arb_of(Fraction(0)))
+            if total.contains(0):
+                return None
+            out.append(tuple(None if x is None else x / total for x in r))
+        return tuple(out)
+
+
 def _sums(e: Balls) -> Balls:
     with flint.ctx.workprec(_PREC):
         return tuple((sum((x for x in r if x is not None), arb_of(Fraction(0))),) for r in e)
@@ -381,6 +396,10 @@ def relate(
                 ):
                     if got is not None and rel in wanted:
                         out.append(Match(rel, target.key, (s.key,), tally(target, got), fr))
+            # (after softmax: of equal tallies, the likelier relation is listed first)
+            plain = _normalized(sb) if Relation.NORMALIZED in wanted else None
+            if plain is not None:
+                out.append(Match(Relation.NORMALIZED, target.key, (s.key,), tally(target, plain)))
         if s.shape[0] == rows and cols == 1 and Relation.SUM in wanted:
             for fr in frame_set:
                 got = _exp(_scaled(sb, fr.factor), False)
@@ -446,7 +465,7 @@ def search(
         if not sources or (targets is not None and target.key not in targets):
             continue
         fitting = [c for c in sources if c.shape == target.shape]
-        cost = target.size * (len(fitting) * (3 * len(frame_set) + 1) + 1)
+        cost = target.size * (len(fitting) * (3 * len(frame_set) + 2) + 1)
         if wanted & {Relation.SCORES, Relation.OUTPUT}:
             cost += target.size * 3 * len(sources) ** 2
         if spent + cost > budget:

@@ -80,3 +80,19 @@ def test_the_report_says_where_the_budget_stopped_reproduction() -> None:
     stopped = replace(c, stopped=True, untried=3)
     (note,) = reproduced_notes(stopped)
     assert "budget" in note.reason and note.line == 7
+
+
+def test_weights_that_are_the_scores_over_their_sum_are_judged_in_that_frame() -> None:
+    # (the author normalises plainly: right in that frame, so not accused as softmax)
+    text = (
+        "Q = [[1, 2]]\n\nK = [[1, 0], [0, 1], [1, 1]]\n\nV = [[1, 0], [0, 1], [1, 1]]\n\n"
+        "scores = [1, 2, 3]\n\nweights = [0.1667, 0.3333, 0.5000]\n"
+    )
+    u = understood(text)
+    assert [m.relation for _, m in u.confirmed.decided] == [Relation.NORMALIZED]
+    assert not _errors(text)
+    (note,) = reproduced_notes(u.confirmed)
+    assert "plain normalisation" in note.reason and "3 of 3" in note.reason
+    # (softmax weights of the same scores stay softmax, judged by check)
+    soft = text.replace("[0.1667, 0.3333, 0.5000]", "[0.0900, 0.2447, 0.6652]")
+    assert not understood(soft).confirmed.decided and not _errors(soft)

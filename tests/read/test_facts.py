@@ -115,3 +115,13 @@ def test_a_number_in_the_name_of_a_matrix_names_no_row_of_it() -> None:
     assert (matrix.role, matrix.index, matrix.head) == ("q", None, 1)
     assert (vector.role, vector.index) == ("q", 1)
     assert (one_row.dims, one_row.index) == ((2,), 2)  # (a 1×2 matrix is a vector: key 2's)
+
+
+def test_a_stage_the_line_above_names_is_a_word_not_a_name() -> None:
+    # (the chain names no stage of its own: the ``softmax`` of the line above is the prose's
+    # word for it, which the numbers may overrule and no accusation rests on alone)
+    text = "```\nsoftmax ≈ [0.4, 0.6]\nrow1 = 0.4·a + 0.6·b ≈ [0.599, 0.802]\n```\n"
+    last = understood(text).facts[-1]
+    assert (last.role, last.source) == ("weights", "context")
+    named = understood("```\nsoftmax ≈ [0.4, 0.6]\n```\n").facts[-1]
+    assert (named.role, named.source) == ("weights", "name")

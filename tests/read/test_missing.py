@@ -3,7 +3,7 @@ weights that do not sum to one."""
 
 from __future__ import annotations
 
-from symattn.read.missing import missing_inputs, unnormalized
+from symattn.read.missing import key_counts, missing_inputs, unnormalized
 
 from .texts import understood
 
@@ -23,10 +23,54 @@ def test_nothing_stated_nothing_reported() -> None:
 
 def test_named_weights_that_do_not_sum_to_one() -> None:
     u = understood("$$weights = [0.50, 0.60]$$\n")
-    got = [(f.code, f.claimed) for f in unnormalized(u.facts, frozenset())]
-    assert got == [("not-normalized", "0.50 + 0.60"), ("not-normalized", "0.60")]
+    found, notes = unnormalized(u.facts, frozenset())
+    assert [(f.code, f.claimed) for f in found] == [
+        ("not-normalized", "0.50 + 0.60"),
+        ("not-normalized", "0.60"),
+    ]
+    assert notes == []
 
 
 def test_weights_that_sum_to_one_are_fine() -> None:
     u = understood("$$weights = [0.5, 0.5]$$\n")
-    assert unnormalized(u.facts, frozenset()) == []
+    assert unnormalized(u.facts, frozenset()) == ([], [])
+
+
+def _sums(text: str) -> tuple[list[str], list[str]]:
+    u = understood(text)
+    found, notes = unnormalized(u.facts, frozenset())
+    return [f.claimed for f in found], [n.reason for n in notes]
+
+
+#: three keys given as numbered vectors (no query: no problem is rebuilt)
+_KEYS = "$$k_1 = [1, 0]$$\n\n$$k_2 = [0, 1]$$\n\n$$k_3 = [1, 1]$$\n\n"
+
+
+def test_keys_are_counted_from_the_given_inputs() -> None:
+    assert key_counts(understood(_KEYS).facts) == frozenset({3})
+    matrix = "$$K = \\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\end{bmatrix}$$\n"
+    assert key_counts(understood(matrix).facts) == frozenset({2})
+    assert key_counts(understood("$$weights = [0.5, 0.5]$$\n").facts) == frozenset()
+
+
+def test_a_row_of_another_width_than_the_keys_is_no_row_of_weights() -> None:
+    # (three keys: a two-entry row is a vector of the values' width, whatever it is called)
+    claimed, notes = _sums(_KEYS + "$$weights = [0.599, 0.802]$$\n")
+    assert claimed == []
+    assert notes and "2 entries" in notes[0] and "3 keys" in notes[0]
+    claimed, notes = _sums(_KEYS + "$$weights = [0.1, 0.2, 0.3]$$\n")
+    assert claimed == ["0.1 + 0.2 + 0.3", "0.2", "0.3"] and notes == []
+
+
+def test_a_matrix_most_of_whose_rows_do_not_sum_to_one_is_not_accused() -> None:
+    most = "$$weights = \\begin{bmatrix} 0.1 & 0.2 \\\\ 0.3 & 0.4 \\\\ 0.5 & 0.5 \\end{bmatrix}$$\n"
+    claimed, notes = _sums(most)
+    assert claimed == [] and "2 of its 3 rows" in notes[0]
+    one = "$$weights = \\begin{bmatrix} 0.1 & 0.2 \\\\ 0.6 & 0.4 \\\\ 0.5 & 0.5 \\end{bmatrix}$$\n"
+    claimed, notes = _sums(one)
+    assert claimed == ["0.1 + 0.2", "0.2"] and notes == []
+
+
+def test_a_row_no_single_slip_explains_is_not_accused() -> None:
+    claimed, notes = _sums("$$weights = [0.9, 0.8, 0.7]$$\n")
+    assert claimed == [] and "no one slip" in notes[0]

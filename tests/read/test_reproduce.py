@@ -162,3 +162,18 @@ def test_points_are_the_numbers_as_written_balls_every_value_that_rounds_to_them
     x = points([[one, one]])
     got = product(x, x, transpose=True)
     assert got is not None and got[0][0].is_exact()
+
+
+def test_plain_normalisation_is_a_relation_of_its_own() -> None:
+    s = _c(0, [["1", "2", "5"]])
+    plain = _c(1, [["0.125", "0.250", "0.625"]])  # s / 8
+    assert _best(plain, [s], frames([3])) is Relation.NORMALIZED
+    soft = _c(2, [["0.0171", "0.0466", "0.9362"]])  # softmax(s)
+    assert _best(soft, [s], frames([3])) is Relation.WEIGHTS
+    # (a row whose sum may be 0 cannot be normalised: the relation is not tried)
+    zero = _c(3, [["1", "-1"]])
+    assert not [
+        m
+        for m in relate(_c(4, [["0.5", "0.5"]]), [zero], frames())
+        if m.relation is Relation.NORMALIZED
+    ]
