@@ -26,6 +26,7 @@ from symattn.read.notations import (
     ATTENTION_CALL,
     ECHOED_NAME,
     EXP_FIRST,
+    EXP_OVER_ROOT,
     EXPRESSION_LINE,
     LABEL_SYMBOL,
     PROJECTION_LINK,
@@ -60,7 +61,7 @@ class Fact:
     at: int
     block: int
     how: str  # math, code, printout, comment, table, text
-    index: int | None = None  # the 1-based row (query) the name names
+    index: int | None = None  # the row (query) the name numbers, as the text counts (from 0 or 1)
     token: str = ""  # the token the name names
     head: int | None = None
     row_names: tuple[str, ...] = ()
@@ -422,6 +423,11 @@ def _stated_fact(reading: Reading, s: Stated) -> Fact | None:
     if (m := EXP_FIRST.regex.match(tail.strip())) is not None:
         role = Role("exp")
         exponent_text = m.group("a") or m.group("b") or ""
+    elif (
+        m := EXP_OVER_ROOT.regex.match(s.first[max(s.first.rfind("e^"), 0) :].strip())
+    ) is not None:
+        role = Role("exp")  # e^{1/\sqrt{2}}: its exponent is placed by value (read.placing)
+        exponent_text = m.group("a")
     elif SQRT_DK.regex.match(s.first.replace("{", "").replace("}", "")):
         role = Role("divisor")
     elif SCALED_FIRST.regex.match(s.first):

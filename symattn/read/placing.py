@@ -7,8 +7,10 @@ a text that repeats a stage gets one layer per repeat (:class:`Built`). Used by
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Final
 
 from symattn.read.dataflow import Derivation
@@ -22,8 +24,10 @@ __all__ = [
     "ROW_CLAIMS",
     "Built",
     "Place",
+    "counting_base",
     "default_row",
     "place",
+    "score_zeros",
     "token_claims",
     "zeros_mask",
 ]
@@ -50,6 +54,9 @@ class Built:
     exp_keys: dict[str, set[int]] = field(default_factory=dict)
     #: which fact each place holds, per layer
     owners: list[dict[Place, int]] = field(default_factory=list)
+    #: per query row, which keys have a raw score of exactly 0 (from the inputs; see
+    #: :func:`score_zeros`); empty when the inputs do not say
+    zero_scores: dict[str, tuple[bool, ...]] = field(default_factory=dict)
 
     def layer(self, k: int) -> tuple[dict[str, dict[str, object]], dict[Place, Spot], set[int]]:
         while len(self.rows) <= k:
@@ -106,9 +113,28 @@ class Built:
                 self.owners[k][(_STEP[stage], (row, c))] = i
 
 
+#: an exponent written as a number over a root (``e^{1/\\sqrt{2}}``)
+_OVER_ROOT: Final = re.compile(
+    r"^\s*(?P<n>-?\d+(?:\.\d+)?)\s*/\s*(?:\\sqrt|√)\s*\{?\s*\d+(?:\.\d+)?\s*\}?\s*$"
+)
+
+
+def _exponent_is_zero(exponent: str) -> bool | None:
+    """Whether an exponent as written is 0 (None when it is no number read here): a number
+    (``0``, ``2.5``) or a number over a root (``1/\\sqrt{2}``, 0 only when its numerator is)."""
+    try:
+        return Fraction(exponent) == 0
+    except (ValueError, ZeroDivisionError):
+        pass
+    m = _OVER_ROOT.match(exponent)
+    return None if m is None else Fraction(m.group("n")) == 0
+
+
 def _exp_key(built: Built, row: str, exponent: str, nk: int) -> int | None:
     """The key of ``e^{x}``: the first key whose stated scaled score is written ``x`` and has
-    no exponential yet; else the next key in order."""
+    no exponential yet; else, when the inputs give the row's raw scores, the first free key
+    whose score is 0 as ``x`` is (every scale keeps a 0 score 0 and any other not 0; None when
+    no free key is); else the next key in order."""
     done = built.exp_keys.setdefault(row, set())
     scaled = built.rows[0].get(row, {}).get("scaled") if built.rows else None
     if exponent and isinstance(scaled, list):
@@ -116,21 +142,71 @@ def _exp_key(built: Built, row: str, exponent: str, nk: int) -> int | None:
             if j not in done and text is not None and canon(text) == canon(exponent):
                 done.add(j)
                 return j
-    free = next((j for j in range(nk) if j not in done), None)
+    zero = _exponent_is_zero(exponent) if exponent else None
+    zeros = built.zero_scores.get(row)
+    free = next(
+        (
+            j
+            for j in range(nk)
+            if j not in done and (zero is None or zeros is None or zeros[j] == zero)
+        ),
+        None,
+    )
     if free is not None:
         done.add(free)
     return free
 
 
-def _row(f: Fact, d: Derivation, queries: tuple[str, ...]) -> str | None:
-    """The query row a one-row claim is about."""
+def score_zeros(
+    inputs: dict[str, list[list[str]]], queries: tuple[str, ...]
+) -> dict[str, tuple[bool, ...]]:
+    """Per query row, which keys have a raw score ``q·k`` of exactly 0: from ``Q`` and ``K``,
+    or from ``X``, ``W_Q`` and ``W_K`` (empty when the inputs are other or not numbers)."""
+    try:
+        if "Q" in inputs and "K" in inputs:
+            q = [[Fraction(x) for x in r] for r in inputs["Q"]]
+            k = [[Fraction(x) for x in r] for r in inputs["K"]]
+        elif all(n in inputs for n in ("X", "W_Q", "W_K")):
+            x = [[Fraction(v) for v in r] for r in inputs["X"]]
+            q, k = (
+                _times(x, [[Fraction(v) for v in r] for r in inputs[w]]) for w in ("W_Q", "W_K")
+            )
+        else:
+            return {}
+    except (ValueError, ZeroDivisionError):
+        return {}
+    if len(q) != len(queries) or any(len(r) != len(k[0]) for r in (*q, *k)):
+        return {}
+    return {
+        name: tuple(sum(a * b for a, b in zip(qr, kr, strict=True)) == 0 for kr in k)
+        for name, qr in zip(queries, q, strict=True)
+    }
+
+
+def _times(a: list[list[Fraction]], b: list[list[Fraction]]) -> list[list[Fraction]]:
+    return [
+        [sum((x * b[t][j] for t, x in enumerate(r)), Fraction(0)) for j in range(len(b[0]))]
+        for r in a
+    ]
+
+
+def counting_base(facts: Sequence[Fact], members: Sequence[int]) -> int:
+    """How the text counts its rows and keys: from 0 when one of its names or labels is
+    numbered 0 (``第0行``, ``w_0``), else from 1."""
+    zero = any(facts[i].index == 0 or facts[i].col == "0" for i in members)
+    return 0 if zero else 1
+
+
+def _row(f: Fact, d: Derivation, queries: tuple[str, ...], base: int = 1) -> str | None:
+    """The query row a one-row claim is about (``base``: the text's first row number)."""
     if d.row is not None:
         return queries[d.row] if 0 <= d.row < len(queries) else None
     if f.token:
         low = {q.lower(): q for q in queries}
         return low.get(f.token.lower())
     if f.index is not None:
-        return queries[f.index - 1] if 1 <= f.index <= len(queries) else None
+        k = f.index - base
+        return queries[k] if 0 <= k < len(queries) else None
     if len(queries) == 1:
         return queries[0]
     return None
@@ -160,7 +236,9 @@ def zeros_mask(
     return mask
 
 
-def default_row(facts: Sequence[Fact], members: list[int], queries: tuple[str, ...]) -> str | None:
+def default_row(
+    facts: Sequence[Fact], members: list[int], queries: tuple[str, ...], base: int = 1
+) -> str | None:
     """The one query row the text's claims name (``output_它``, ``score(它, 动物)``): the row of
     its claims that name none."""
     named = set()
@@ -168,8 +246,8 @@ def default_row(facts: Sequence[Fact], members: list[int], queries: tuple[str, .
         f = facts[i]
         if f.token and f.token.lower() in {q.lower() for q in queries}:
             named.add(next(q for q in queries if q.lower() == f.token.lower()))
-        elif f.index is not None and 1 <= f.index <= len(queries):
-            named.add(queries[f.index - 1])
+        elif f.index is not None and 0 <= f.index - base < len(queries):
+            named.add(queries[f.index - base])
     return named.pop() if len(named) == 1 else None
 
 
@@ -224,12 +302,13 @@ def place(
     keys: tuple[str, ...],
     queries: tuple[str, ...],
     v_width: int,
+    base: int = 1,
 ) -> None:
-    """Put one claim on its rows."""
+    """Put one claim on its rows (``base``: the text's first row and key number)."""
     nq, nk = len(queries), len(keys)
     if f.role == "sum":
         if f.dims == () and f.spots and f.spots[0] is not None:
-            row = _row(f, d, queries)
+            row = _row(f, d, queries, base)
             if row is not None:
                 built.put(i, row, "sum", [], f.spots)
         return
@@ -239,11 +318,11 @@ def place(
         for r in range(nq):
             built.put(i, queries[r], f.role, cols, f.spots[r * width : (r + 1) * width])
     elif len(f.dims) == 2 and f.dims == (1, width):
-        row = _row(f, d, queries)
+        row = _row(f, d, queries, base)
         if row is not None:
             built.put(i, row, f.role, cols, f.spots)
     elif len(f.dims) == 1 and f.dims[0] == width:
-        row = _row(f, d, queries)
+        row = _row(f, d, queries, base)
         if row is not None:
             built.put(i, row, f.role, cols, f.spots)
     elif f.source not in ("name", "code"):
@@ -251,12 +330,12 @@ def place(
     elif len(f.dims) == 2 and f.dims[0] == nq and f.role in (*PER_KEY, "output"):
         built.misshapen.append((i, None))
     elif len(f.dims) == 1 and f.role in (*PER_KEY, "output") and f.index is not None:
-        row = _row(f, d, queries)
+        row = _row(f, d, queries, base)
         if row is not None:
             built.misshapen.append((i, row))
     elif f.dims == () and f.role == "exp" and not f.col and f.spots and f.spots[0] is not None:
-        # e^{2.5} ≈ 12.18: the exponential of the next key of the row (in the text's order)
-        row = _row(f, d, queries)
+        # e^{2.5} ≈ 12.18: the exponential of the key its exponent is (else the next one)
+        row = _row(f, d, queries, base)
         if row is None:
             return
         j = _exp_key(built, row, f.exponent, nk)
@@ -266,10 +345,13 @@ def place(
         one_exp[j] = f.spots[0]
         built.put(i, row, "exp", cols, one_exp)
     elif f.dims == () and f.role in PER_KEY and f.col:
-        row = _row(f, d, queries)
+        row = _row(f, d, queries, base)
         low = {k.lower(): k for k in keys}
-        col = low.get(f.col.lower()) or (
-            keys[int(f.col) - 1] if f.col.isdigit() and 1 <= int(f.col) <= nk else None
+        # a numbered key counts as the text counts (``A_{01}``: from 0); a named one by name
+        col = (
+            (keys[int(f.col) - base] if 0 <= int(f.col) - base < nk else None)
+            if f.col.isdigit()
+            else low.get(f.col.lower())
         )
         if row is not None and col is not None:
             one: list[Spot | None] = [None] * nk

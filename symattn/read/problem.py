@@ -41,8 +41,10 @@ from symattn.read.placing import (
     ROW_CLAIMS,
     Built,
     Place,
+    counting_base,
     default_row,
     place,
+    score_zeros,
     token_claims,
     zeros_mask,
 )
@@ -195,7 +197,9 @@ def build_problems(
             data_inputs, keys, queries, tokens = token_claims(
                 facts, data_inputs, keys, built, inputs[key.refs[0]]
             )
-        named_row = default_row(facts, members, queries)
+        built.zero_scores = score_zeros(data_inputs, queries)
+        base = counting_base(facts, members)
+        named_row = default_row(facts, members, queries, base)
         for i in members:
             if key.start in ("scores", "scaled") and facts[i].role == "output":
                 continue
@@ -207,7 +211,7 @@ def build_problems(
                 and facts[i].index is None
             ):
                 d = Derivation(d.start, d.refs, d.w_t, d.scale, d.causal, queries.index(named_row))
-            place(built, i, facts[i], d, keys, queries, v_width)
+            place(built, i, facts[i], d, keys, queries, v_width, base)
         width = (
             len(data_inputs["K"][0])
             if "K" in data_inputs

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from symattn.numbers import parse_number
+from symattn.read.dataflow import Derivation
+from symattn.read.facts import Fact
 from symattn.read.observations import Spot
-from symattn.read.placing import Built, zeros_mask
+from symattn.read.placing import Built, counting_base, place, score_zeros, zeros_mask
 
 
 def _spot(text: str, at: int) -> Spot:
@@ -33,3 +35,75 @@ def test_the_zeros_mask_removes_keys_written_as_zero() -> None:
     }
     assert zeros_mask(rows, ("a", "b"), ("1", "2")) == [[True, False], [True, True]]
     assert zeros_mask({"a": {"weights": ["0", "0"]}}, ("a",), ("1", "2")) is None  # (a row of none)
+
+
+def _fact(
+    role: str, text: str, at: int, index: int | None = None, col: str = "", exponent: str = ""
+) -> Fact:
+    """A number the text states by its name (``A_{01} ≈ 0.69``, ``e^0 = 1``)."""
+    spots = (_spot(text, at),)
+    return Fact(
+        role,
+        spots,
+        (),
+        False,
+        role,
+        at,
+        0,
+        "math",
+        index,
+        col=col,
+        exponent=exponent,
+        source="name",
+    )
+
+
+def test_the_counting_base_is_0_when_a_row_or_key_is_numbered_0() -> None:
+    facts = [_fact("sum", "3.03", 0, index=1), _fact("weights", "0.6", 10, index=0, col="1")]
+    assert counting_base(facts, [0]) == 1
+    assert counting_base(facts, [0, 1]) == 0
+    assert counting_base([_fact("weights", "0.6", 0, col="0")], [0]) == 0
+
+
+def test_a_row_numbered_from_0_is_its_first_row() -> None:
+    d = Derivation("scores", (0,), False, "", False)
+    for base, row in ((0, "b"), (1, "a")):
+        built = Built()
+        place(built, 0, _fact("sum", "3.03", 0, index=1), d, ("1", "2"), ("a", "b"), 0, base)
+        assert built.rows == [{row: {"sum": "3.03"}}]
+
+
+def test_a_numbered_key_counts_as_the_text_counts() -> None:
+    d = Derivation("scores", (0,), False, "", False)
+    built = Built()
+    f = _fact("weights", "0.69", 0, index=0, col="1")
+    place(built, 0, f, d, ("1", "2"), ("a", "b"), 0, 0)
+    assert built.rows == [{"a": {"weights": {"2": "0.69"}}}]  # A_{01}: row 0, key 1 (2nd)
+
+
+def test_the_raw_scores_that_are_zero() -> None:
+    inputs = {"Q": [["1", "0"], ["0", "1"]], "K": [["1", "0"], ["0", "1"], ["1", "1"]]}
+    assert score_zeros(inputs, ("a", "b")) == {
+        "a": (False, True, False),
+        "b": (True, False, False),
+    }
+    x = {"X": [["1", "2"]], "W_Q": [["1"], ["0"]], "W_K": [["0"], ["1"]]}
+    assert score_zeros(x, ("t",)) == {"t": (False,)}  # (1·2 ≠ 0)
+    assert score_zeros({"Q": [["a"]], "K": [["1"]]}, ("t",)) == {}
+
+
+def test_an_exponential_goes_on_the_key_its_exponent_is() -> None:
+    # scores of row a [1, 0]: e^0 is the second key's whatever the text's order, e^{1/√2} the
+    # first's; a third e^0 has no key whose score is 0 left: not placed
+    d = Derivation("scores", (0,), False, "", False)
+    built = Built(zero_scores={"a": (False, True)})
+    one = _fact("exp", "1", 0, exponent="0")
+    place(built, 0, one, d, ("1", "2"), ("a",), 0)
+    place(built, 1, _fact("exp", "2.03", 10, exponent="1/\\sqrt{2}"), d, ("1", "2"), ("a",), 0)
+    assert built.rows == [{"a": {"exp": {"2": "1", "1": "2.03"}}}]
+    place(built, 2, _fact("exp", "1", 20, exponent="0"), d, ("1", "2"), ("a",), 0)
+    assert built.used == [{0, 1}]
+    # without the raw scores: the next key in the text's order
+    free = Built()
+    place(free, 0, one, d, ("1", "2"), ("a",), 0)
+    assert free.rows == [{"a": {"exp": {"1": "1"}}}]

@@ -21,6 +21,7 @@ __all__ = [
     "ATTENTION_CALL",
     "DK_STATEMENT",
     "EXP_FIRST",
+    "EXP_OVER_ROOT",
     "LABEL_SYMBOL",
     "NUMBER_TEXT",
     "ROW_PHRASE",
@@ -143,6 +144,17 @@ EXP_FIRST: Final = pattern(
     "a chain that starts with one exponential: its value is an exponential of the row",
     (ex("e^2.5", a="2.5"), ex("e^(0.5)", a="0.5"), ex("exp(1)", b="1")),
     ("e^x", "2e^1"),
+    how="match",
+)
+
+EXP_OVER_ROOT: Final = pattern(
+    "exp-over-root",
+    rf"^e\s*\^\s*\{{\s*(?P<a>{NUMBER_TEXT}\s*/\s*(?:\\sqrt\s*\{{\s*{NUMERAL_TEXT}\s*\}}|"
+    rf"\\sqrt\s*{NUMERAL_TEXT}|√\s*{NUMERAL_TEXT}))\s*\}}$",
+    "a chain that starts with one exponential of a number over a root, in braces: its value is "
+    "an exponential of the row (the exponent as written)",
+    (ex("e^{1/\\sqrt{2}}", a="1/\\sqrt{2}"), ex("e^{2/√3}", a="2/√3")),
+    ("e^{1}/\\sqrt{2}", "e^{x/\\sqrt{2}}"),
     how="match",
 )
 
