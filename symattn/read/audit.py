@@ -38,7 +38,7 @@ from symattn.read.missing import missing_inputs, unnormalized
 from symattn.read.notations import HEAD_LABEL
 from symattn.read.problem import Problem, build_problems
 from symattn.read.reading import Reading, read
-from symattn.read.repeats import repeated
+from symattn.read.repeats import carried, repeated
 from symattn.read.report import AuditReport, Recognised, Unparsed
 from symattn.read.scaling import hypotheses, masks, stated_d_k
 from symattn.read.source import Source
@@ -172,6 +172,7 @@ def audit(
         census.judged(at)
     merged = merge_findings(level1.findings, level2.findings)
     taken = {(f.line, f.column) for f in merged if f.code != "not-normalized"}
+    merged = carried(reading.chains, facts, merged, census, level2.judged)
     merged += repeated(reading.chains, merged, census)
     prose = [(b.start, b.end) for b in reading.blocks if b.kind in ("prose", "heading")]
     merged += judge_sentences(problems, sentences(u.src, prose), path, limits)

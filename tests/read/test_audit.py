@@ -42,19 +42,24 @@ def test_seed_000() -> None:
     r = run(SEED_000)
     # the seed's four findings, then what the corpus expects besides (tests/corpus/dev/
     # zh_seed000.expect.toml): the divisor said in words too ("假设根号后为2"), the sum 14.89
-    # used again, and 5.4 = 0.18 x 30, 7.2 = 0.18 x 40 from the rounded weight 0.18
+    # used again, the truncated 2.71 used again (carried), and 5.4 = 0.18 x 30, 7.2 = 0.18 x 40
+    # from the rounded weight 0.18
     assert codes(r) == [
         ("conflicting-definition", "d_k = 4"),
         ("dk-mismatch", "2"),
         ("dk-mismatch", "2"),
         ("truncated", "2.71"),
+        ("propagated-error", "2.71"),
         ("propagated-rounding", "14.89"),
         ("propagated-rounding", "14.89"),
+        ("propagated-error", "2.71"),
         ("propagated-rounding", "14.89"),
         ("propagated-rounding", "5.4"),
         ("propagated-rounding", "7.2"),
     ]
-    conflict, in_words, mismatch, truncated, propagated = r.findings[:5]
+    conflict, in_words, mismatch, truncated, again = r.findings[:5]
+    propagated = r.findings[5]
+    assert (again.line, again.params["line"], again.params["code"]) == (70, 69, "truncated")
     assert all(f.severity == "warning" for f in r.findings[4:])
     assert (in_words.line, in_words.message) == (mismatch.line, mismatch.message)
     assert in_words.column < mismatch.column

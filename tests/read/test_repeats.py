@@ -57,3 +57,97 @@ def test_a_short_number_written_again_alone_is_no_evidence() -> None:
     text = _MIXED.replace("0.2 \\times [0, 1] + 0.398 \\times [1, 1]", "0.2 \\times [0, 1]")
     r = audit(text)
     assert [f.line for f in r.findings if f.code == "precision-mixed"] == [9], r.findings
+
+
+#: a wrong weights matrix, then the same matrix again as a factor of the output
+_WEIGHTS = (
+    "$$\nQ = K = \\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\end{bmatrix}, \\quad\n"
+    "V = \\begin{bmatrix} 1 & 2 \\\\ 3 & 4 \\end{bmatrix}, \\quad d_k = 2\n$$\n\n"
+    "$$\n\\text{weights} = \\begin{bmatrix} 0.75 & 0.25 \\\\ 0.35 & 0.65 \\end{bmatrix}\n$$\n\n"
+    "$$\n\\text{Output} = \\begin{bmatrix} 0.75 & 0.25 \\\\ 0.35 & 0.65 \\end{bmatrix}\n"
+    "\\begin{bmatrix} 1 & 2 \\\\ 3 & 4 \\end{bmatrix}\n$$\n"
+)
+
+
+def _at(report: object, line: int) -> list[tuple[str, str, str]]:
+    findings = getattr(report, "findings", ())
+    return [(f.claimed, f.code, f.severity) for f in findings if f.line == line]
+
+
+def test_a_wrong_matrix_written_again_is_carried_once_naming_where_it_was_wrong() -> None:
+    r = audit(_WEIGHTS)
+    assert {c for _, c, _ in _at(r, 7)} == {"wrong-value"}, r.findings
+    again = [f for f in r.findings if f.line == 11]
+    assert [f.claimed for f in again] == ["0.75", "0.25", "0.35", "0.65"], r.findings
+    assert {(f.code, f.severity, f.cause) for f in again} == {
+        ("propagated-error", "warning", "repeat")
+    }
+    assert all(f.params["line"] == 7 and f.params["code"] == "wrong-value" for f in again)
+    assert [f.exact for f in again] == [f.exact for f in r.findings if f.line == 7]
+
+
+def test_a_right_matrix_written_again_gets_nothing() -> None:
+    right = _WEIGHTS.replace("0.75 & 0.25 \\\\ 0.35 & 0.65", "0.67 & 0.33 \\\\ 0.33 & 0.67")
+    r = audit(right)
+    assert [f for f in r.findings if f.severity in ("error", "warning")] == [], r.findings
+
+
+def test_a_wrong_matrix_written_again_transposed_is_carried_entry_by_entry() -> None:
+    text = _WEIGHTS.replace(
+        "\\text{Output} = \\begin{bmatrix} 0.75 & 0.25 \\\\ 0.35 & 0.65 \\end{bmatrix}",
+        "\\text{weights}^T = \\begin{bmatrix} 0.75 & 0.35 \\\\ 0.25 & 0.65 \\end{bmatrix}",
+    )
+    r = audit(text)
+    again = {(f.column, f.claimed, f.code) for f in r.findings if f.line == 11}
+    assert {(c, code) for _, c, code in again} == {
+        ("0.75", "propagated-error"),
+        ("0.35", "propagated-error"),
+        ("0.25", "propagated-error"),
+        ("0.65", "propagated-error"),
+    }, r.findings
+    exact = {f.claimed: f.exact for f in r.findings if f.line == 7}
+    assert all(f.exact == exact[f.claimed] for f in r.findings if f.line == 11)
+
+
+def test_a_wrong_number_of_three_digits_used_again_in_a_formula_is_carried() -> None:
+    r = audit("$10 / \\sqrt{2} \\approx 7.19$\n\n$e^{7.19} \\approx 1326$\n")
+    assert [(c, code) for c, code, _ in _at(r, 1)] == [("7.19", "wrong-value")], r.findings
+    assert ("7.19", "propagated-error", "warning") in _at(r, 3), r.findings
+    assert all(sev != "error" for _, _, sev in _at(r, 3)), r.findings
+
+
+def test_a_short_wrong_number_used_again_alone_is_no_evidence() -> None:
+    r = audit("$1 / (1 + e^{1}) \\approx 0.29$\n\n$0.29 \\times 2 = 0.58$\n")
+    assert [c for _, c, _ in _at(r, 1)] == ["wrong-value"], r.findings
+    assert [f for f in _at(r, 3) if f[0] == "0.29"] == [], r.findings
+
+
+def test_wrong_numbers_of_one_formula_written_again_in_order_are_carried() -> None:
+    text = (
+        "$\\alpha_1 = 1/(1 + e^{1}) \\approx 0.29$, $\\alpha_2 = e/(1 + e) \\approx 0.71$\n\n"
+        "$o = 0.29 \\cdot [1, 0] + 0.71 \\cdot [0, 1] = [0.29, 0.71]$\n"
+    )
+    r = audit(text)
+    wrong = [v for v, c, _ in _at(r, 1) if c == "wrong-value"]
+    assert wrong == ["0.29", "0.71"], r.findings
+    assert ("0.29", "propagated-error", "warning") in _at(r, 3), r.findings
+    assert ("0.71", "propagated-error", "warning") in _at(r, 3), r.findings
+    assert all(sev != "error" for _, _, sev in _at(r, 3)), r.findings
+
+
+def test_a_table_restating_a_wrong_softmax_is_its_repeat_not_a_second_error() -> None:
+    text = (
+        "* Scores become `[10/4, 20/4, 30/4] = [2.5, 5.0, 7.5]`\n"
+        "* Softmax = `[0.02, 0.12, 0.86]`\n\n"
+        "| Scaled Scores | Softmax Output |\n| --- | --- |\n"
+        "| [2.5, 5.0, 7.5] | [0.02, 0.12, 0.86] |\n"
+    )
+    r = audit(text)
+    assert [c for _, c, _ in _at(r, 2)] == ["wrong-value"] * 3, r.findings
+    again = [f for f in r.findings if f.line == 6]
+    assert [(f.claimed, f.code, f.severity) for f in again] == [
+        ("0.02", "propagated-error", "warning"),
+        ("0.12", "propagated-error", "warning"),
+        ("0.86", "propagated-error", "warning"),
+    ], r.findings
+    assert all("wrong-value" in f.alternatives and f.params["line"] == 2 for f in again)
