@@ -1,0 +1,135 @@
+"""Issue 24: peak memory is bounded by the input, for every input kind.
+
+Each test runs one input kind in a fresh process (``python -m symattn ...``, or a two-line
+driver where the command line has no command that only reads) and reads *that child's* peak
+resident set from ``os.wait4``; the bound is the one stated in ``docs/security.md`` (section 3,
+"Memory"): ``peak <= N x input + C``. Inputs are the dearest per byte we know for the kind
+(the shortest entries, the widest output) at the largest size that runs in about 20 s here.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from .conftest import EXAMPLES, ROOT
+
+MB = 1_000_000
+
+
+def _peak_mb(args: list[str], expect: tuple[int, ...] = (0,)) -> float:
+    """Run ``python ARGS`` in a child; its own peak RSS in MB (ru_maxrss is in KiB on Linux)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    child = subprocess.Popen(
+        [sys.executable, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env
+    )
+    _, status, usage = os.wait4(child.pid, 0)
+    assert child.stderr is not None
+    err = child.stderr.read().decode("utf-8", "replace")
+    child.stderr.close()
+    child.returncode = os.waitstatus_to_exitcode(status)
+    assert child.returncode in expect, err[-2000:]
+    peak = usage.ru_maxrss * 1024 / MB
+    print(f"{' '.join(args[-4:])}: peak {peak:.0f} MB, CPU {usage.ru_utime + usage.ru_stime:.1f} s")
+    return peak
+
+
+def _spec_text(size: int, fmt: str, entry: str = "0.5") -> str:
+    """A spec of about ``size`` bytes: Q, K, V of n x 64 entries ``entry`` (the shortest
+    decimal: the most numbers per byte)."""
+    n = max(1, size // (3 * 64 * (len(entry) + 2)))
+    row = "[" + ", ".join([entry] * 64) + "]"
+    matrix = "[" + ",\n".join([row] * n) + "]"
+    tokens = "[" + ", ".join(f'"t{i}"' for i in range(n)) + "]"
+    if fmt == "json":
+        return f'{{"tokens": {tokens}, "inputs": {{"Q": {matrix}, "K": {matrix}, "V": {matrix}}}}}'
+    return f"tokens = {tokens}\n[inputs]\nQ = {matrix}\nK = {matrix}\nV = {matrix}\n"
+
+
+LOAD = "import sys\nfrom symattn.spec import load_spec\nload_spec(sys.argv[1])\n"
+
+
+def _load_peak(tmp_path: Path, fmt: str, size: int) -> tuple[float, float]:
+    spec = tmp_path / f"big.{fmt}"
+    spec.write_text(_spec_text(size, fmt), "utf-8")
+    driver = tmp_path / "load.py"
+    driver.write_text(LOAD, "utf-8")
+    return _peak_mb([str(driver), str(spec)]), spec.stat().st_size / MB
+
+
+def test_a_json_spec_is_read_within_its_memory_bound(tmp_path: Path) -> None:
+    """JSON spec: peak <= 60 x input + 60 MB (a spec of one-digit decimals, 3 MB)."""
+    peak, size = _load_peak(tmp_path, "json", 3 * MB)
+    assert peak <= 60 * size + 60, (peak, size)
+
+
+def test_a_toml_spec_is_read_within_its_memory_bound(tmp_path: Path) -> None:
+    """TOML spec: peak <= 60 x input + 60 MB (one-digit decimals, 2 MB: tomllib is slower)."""
+    peak, size = _load_peak(tmp_path, "toml", 2 * MB)
+    assert peak <= 60 * size + 60, (peak, size)
+
+
+def test_reference_on_npy_files_is_within_its_memory_bound(tmp_path: Path) -> None:
+    """``.npy`` (``reference``): peak <= 10 x input + 8 bytes per (query, key) pair + 60 MB:
+    Q, K, V of 4096 x 64 (half of what max_elements lets a score matrix hold) and of
+    4096 x 1 (the most pairs per byte)."""
+    rng = np.random.default_rng(24)
+    for e in (64, 1):
+        paths = []
+        for name in "QKV":
+            path = tmp_path / f"{name}{e}.npy"
+            np.save(path, rng.standard_normal((4096, e)))
+            paths.append(str(path))
+        out = tmp_path / "out.npy"
+        peak = _peak_mb(["-m", "symattn", "reference", *paths, "-o", str(out)])
+        size = sum(Path(p).stat().st_size for p in paths) / MB
+        pairs = 4096 * 4096
+        assert peak <= 10 * size + 8 * pairs / MB + 60, (e, peak, size)
+
+
+def test_a_template_writing_the_largest_output_is_within_its_memory_bound(
+    tmp_path: Path,
+) -> None:
+    """Templates: peak <= 3 bytes per output character + 60 MB, for a template writing
+    19 000 000 characters (MAX_OUTPUT is 20 000 000)."""
+    (tmp_path / "markdown").mkdir()
+    body = "{% for i in range(19) %}{{ 'a' * 1000000 }}{% endfor %}"
+    (tmp_path / "markdown" / "document.md.j2").write_text(f"x\n{body}\n", "utf-8")
+    out = tmp_path / "out.md"
+    spec = EXAMPLES / "thinking_machines.toml"
+    peak = _peak_mb(
+        ["-m", "symattn", "explain", str(spec), "--templates", str(tmp_path), "-o", str(out)]
+    )
+    chars = out.stat().st_size
+    assert chars >= 19_000_000
+    assert peak <= 3 * chars / MB + 60, (peak, chars)
+
+
+def test_explain_and_compute_of_the_largest_allowed_spec_are_within_their_bound(
+    tmp_path: Path,
+) -> None:
+    """``explain`` of 20 tokens, d = 64 (400 pairs, max_explained_pairs) and ``compute`` of
+    100 tokens, d = 64: peak <= 120 MB each (the input is a few KB: the bound is the
+    constant)."""
+    for n, command in ((20, "explain"), (100, "compute")):
+        spec = tmp_path / f"s{n}.toml"
+        spec.write_text(_spec_text(n * 64 * 3 * 5, "toml", "0.25"), "utf-8")
+        out = tmp_path / f"out{n}.txt"
+        peak = _peak_mb(["-m", "symattn", command, str(spec), "-o", str(out)])
+        assert peak <= 120, (command, peak)
+
+
+def test_audit_of_the_largest_allowed_text_is_within_its_bound(tmp_path: Path) -> None:
+    """``audit`` (measured only, the reader is not changed here): peak <= 12 x input +
+    60 MB for a Markdown table of 19 MB (max_file_bytes is 20 MB)."""
+    lines = [f"| {i} | {i}.5 | 1 |\n" for i in range(1_000_000)]
+    text = "| a | b | c |\n|---|---|---|\n" + "".join(lines)
+    doc = tmp_path / "table.md"
+    doc.write_text(text[: 19 * MB], "utf-8")
+    peak = _peak_mb(["-m", "symattn", "audit", str(doc)], expect=(0, 1))
+    size = doc.stat().st_size / MB
+    assert peak <= 12 * size + 60, (peak, size)
