@@ -73,6 +73,15 @@ def code_of(ch: str) -> str:
 #: the characters that may be hidden: everything but printable ASCII (a C-speed pre-filter,
 #: so a long text is not looked at character by character in Python)
 _MAYBE_HIDDEN = re.compile(r"[^\x20-\x7e]+")
+#: the characters of HIDDEN_EXTRA, found at C speed
+_EXTRA = re.compile("[" + "".join(sorted(HIDDEN_EXTRA)) + "]")
+
+
+def _all_shown(run: str) -> bool:
+    """Whether no character of ``run`` is hidden, decided at C speed for the common case: a
+    printable run (no Cc, Cf, Cs, Co, Cn, Zl, Zp, nor a space other than U+0020) holds no
+    hidden category, and then only HIDDEN_EXTRA is left to look for."""
+    return run.isprintable() and _EXTRA.search(run) is None
 
 
 def visible(text: str) -> str:
@@ -84,12 +93,19 @@ def visible(text: str) -> str:
 def shown_with(text: str, code: Callable[[str], str]) -> str:
     """``text`` with every hidden character written as ``code(ch)``."""
     return _MAYBE_HIDDEN.sub(
-        lambda m: "".join(code(c) if is_hidden(c) else c for c in m.group(0)), text
+        lambda m: (
+            m.group(0)
+            if _all_shown(m.group(0))
+            else "".join(code(c) if is_hidden(c) else c for c in m.group(0))
+        ),
+        text,
     )
 
 
 def _shown(m: re.Match[str]) -> str:
     run = m.group(0)
+    if _all_shown(run):
+        return run
     return "".join(code_of(c) if is_hidden(c) else c for c in run)
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from symattn.present.labels import (
     MATH_TEXT_SPECIALS,
@@ -11,6 +13,7 @@ from symattn.present.labels import (
     math_label,
     math_text,
     row_labels,
+    shown_with,
     visible,
 )
 
@@ -81,3 +84,19 @@ def test_a_long_name_is_cut_not_numbered() -> None:
 
 def test_row_labels_are_the_names() -> None:
     assert row_labels(("a", "$b$")) == (r"\text{a}", r"\text{\textdollar{}b\textdollar{}}")
+
+
+@given(
+    st.text(
+        alphabet=st.one_of(
+            st.characters(),
+            st.sampled_from(["\u200b", "\u202e", "\u2066", "\ufe0f", "\u3164", "\u3000", "\xa0"]),
+        )
+    )
+)
+def test_visible_is_its_character_by_character_definition(text: str) -> None:
+    """The C-speed shortcut for printable runs changes nothing: every hidden character, and
+    only those, is written as its code."""
+    from_chars = "".join(code_of(c) if is_hidden(c) else c for c in text)
+    assert visible(text) == from_chars
+    assert shown_with(text, code_of) == from_chars
