@@ -9,7 +9,7 @@ import numpy as np
 
 from symattn.engine.result import AttentionResult
 from symattn.present.labels import row_labels
-from symattn.present.layout import chain, matrix, side, vector
+from symattn.present.layout import chain_eq, matrix, side, vector
 from symattn.present.model import Line, Msg, Projection, count_seg, math_seg, msg, token_seg
 from symattn.present.numbers import dot_terms, inline_rational, rational_latex
 from symattn.present.view import View
@@ -121,7 +121,7 @@ def projections(
                 side("=", *products),
                 side("=", rational_latex(res[i, c])),
             ]
-            lines.append(Line(None, chain(lhs, sides)))
+            lines.append(Line.of(None, chain_eq(lhs, sides)))
         xs = "x^{q}" if name == "Q" and cross else "x"
         caption = msg(
             "projection",

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 from symattn.present.certified import Numbers
 from symattn.present.data import _labels, exact_matrix
-from symattn.present.layout import chain, matrix, shown, side, vector_line
+from symattn.present.layout import chain_eq, matrix, shown, side, vector_eq
 from symattn.present.model import Combine, Line, Msg, OutputRow, count_seg, msg, token_seg
 from symattn.present.numbers import paren, rational_latex
 from symattn.present.view import View
@@ -111,11 +111,11 @@ def combine(
             prods = ["0" if wo[t, c] == 0 else p for t, p in enumerate(raw)]
             rounded = [side(r"\approx", *with_h), side(r"\approx", *prods)]
             rest = nums.sides("output", lead + (i, c), rounded=rounded)
-            math = chain(f"y_{{{i + 1},{c + 1}}}", [side("=", *symbolic), *rest])
-            row_lines.append(Line(None, math, at=("col", c)))
+            math = chain_eq(f"y_{{{i + 1},{c + 1}}}", [side("=", *symbolic), *rest])
+            row_lines.append(Line.of(None, math, at=("col", c)))
         shown_y = [nums.plain("output", lead + (i, c)) for c in range(wo.shape[1])]
         row_lines.append(
-            Line(msg("output_result"), vector_line(f"y_{{{i + 1}}}", r"\approx", shown_y))
+            Line.of(msg("output_result"), vector_eq(f"y_{{{i + 1}}}", r"\approx", shown_y))
         )
         heading = msg("h_output_row", token=token_seg(first.qlabels[i]))
         out_rows.append(OutputRow(first.qlabels[i], heading, tuple(row_lines)))

@@ -75,9 +75,71 @@ def side(rel: str, *terms: str, op: str = "+") -> Side:
     return Side(rel, tuple(terms) or ("0",), op)
 
 
-def chain(lhs: str, sides: Sequence[Side], budget: float = LINE_EM) -> str:
-    """``lhs rel terms rel terms ...`` on one line, or broken into an ``aligned`` block.
+@dataclass(frozen=True)
+class Equation:
+    """A displayed equation as the rows of an ``aligned`` block: ``lhs`` and, from the
+    alignment point (its first relation) on, ``rows`` (each starts with ``&``).
 
+    One equation is :attr:`latex`; consecutive equations of one step are set as one block by
+    :func:`block`, so that they share one left edge (their relations aligned).
+    """
+
+    lhs: str
+    rows: tuple[str, ...]
+
+    @property
+    def latex(self) -> str:
+        """The equation on its own: one line, or an ``aligned`` block of its rows."""
+        if len(self.rows) == 1:
+            return f"{self.lhs} {self.rows[0][1:]}"
+        return "\\begin{aligned}\n" + " \\\\\n".join(self.lines) + "\n\\end{aligned}"
+
+    @property
+    def lines(self) -> list[str]:
+        """The rows of the block, the first one with its left side."""
+        return [f"{self.lhs} {self.rows[0]}", *self.rows[1:]]
+
+    @property
+    def lhs_em(self) -> float:
+        """The width of the left side (before the alignment point)."""
+        return width(self.lhs)
+
+    @property
+    def rest_em(self) -> float:
+        """The width of the widest row from the alignment point on."""
+        return max(width(r[1:]) for r in self.rows)
+
+
+#: the most rows one block of equations holds (a display never breaks across pages)
+MAX_BLOCK_ROWS = 12
+
+
+def fits_together(eqs: Sequence[Equation], budget: float = LINE_EM) -> bool:
+    """Whether ``eqs`` set as one block (relations aligned) fit ``budget`` em and
+    :data:`MAX_BLOCK_ROWS` rows: the widest left side plus the widest row after it."""
+    if sum(len(e.rows) for e in eqs) > MAX_BLOCK_ROWS:
+        return False
+    return max(e.lhs_em for e in eqs) + max(e.rest_em for e in eqs) <= budget
+
+
+def block(eqs: Sequence[Equation]) -> str:
+    """``eqs`` as one ``aligned`` block, each relation under the first one (one equation: its
+    own :attr:`~Equation.latex`)."""
+    if len(eqs) == 1:
+        return eqs[0].latex
+    lines = [line for e in eqs for line in e.lines]
+    return "\\begin{aligned}\n" + " \\\\\n".join(lines) + "\n\\end{aligned}"
+
+
+def chain(lhs: str, sides: Sequence[Side], budget: float = LINE_EM) -> str:
+    """``lhs rel terms rel terms ...`` on one line, or broken into an ``aligned`` block."""
+    return chain_eq(lhs, sides, budget).latex
+
+
+def chain_eq(lhs: str, sides: Sequence[Side], budget: float = LINE_EM) -> Equation:
+    """``lhs rel terms rel terms ...``: one row when it fits ``budget``, else several.
+
+    A relation starts a new row when the row is full; a long sum continues after ``\\quad +``.
     A side ``= x`` right after the same ``x`` (``= 0.5 = 0.5``) is written once; a sum of more
     than :data:`MAX_TERMS` terms shows its first and last ones around ``\\cdots``.
     """
@@ -92,7 +154,7 @@ def chain(lhs: str, sides: Sequence[Side], budget: float = LINE_EM) -> str:
     sides = kept
     flat = " ".join([lhs, *(s.text for s in sides)])
     if width(flat) <= budget:
-        return flat
+        return Equation(lhs, ("&" + " ".join(s.text for s in sides),))
     room = budget - width(lhs)
     lines: list[str] = []
     cur = ""
@@ -117,8 +179,7 @@ def chain(lhs: str, sides: Sequence[Side], budget: float = LINE_EM) -> str:
                 cur += " " + piece
                 used += w
     lines.append(cur)
-    body = " \\\\\n".join([f"{lhs} {lines[0]}", *lines[1:]])
-    return "\\begin{aligned}\n" + body + "\n\\end{aligned}"
+    return Equation(lhs, tuple(lines))
 
 
 # --------------------------------------------------------------------------- vectors
@@ -139,9 +200,14 @@ def vector(items: Sequence[str]) -> str:
 
 def vector_line(lhs: str, rel: str, items: Sequence[str], budget: float = LINE_EM) -> str:
     """``lhs rel [a, b, c]``, wrapped into an ``aligned`` block when too wide."""
+    return vector_eq(lhs, rel, items, budget).latex
+
+
+def vector_eq(lhs: str, rel: str, items: Sequence[str], budget: float = LINE_EM) -> Equation:
+    """``lhs rel [a, b, c]``: one row, or wrapped into several when too wide."""
     flat = f"{lhs} {rel} {vector(items)}"
     if width(flat) <= budget:
-        return flat
+        return Equation(lhs, (f"&{rel} {vector(items)}",))
     shown = [r"\ldots" if i is None else items[i] for i in positions(len(items), MAX_VECTOR)]
     room = budget - width(f"{lhs} {rel}") - CONTINUE_EM - 2 * 0.6
     rows: list[list[str]] = [[]]
@@ -158,8 +224,8 @@ def vector_line(lhs: str, rel: str, items: Sequence[str], budget: float = LINE_E
         left = "\\left[" if k == 0 else "\\left."
         right = "\\right]" if k == len(rows) - 1 else ",\\right."
         body = left + ",\\ ".join(r) + right
-        lines.append(f"{lhs} &{rel} {body}" if k == 0 else f"&\\quad {body}")
-    return "\\begin{aligned}\n" + " \\\\\n".join(lines) + "\n\\end{aligned}"
+        lines.append(f"&{rel} {body}" if k == 0 else f"&\\quad {body}")
+    return Equation(lhs, tuple(lines))
 
 
 # --------------------------------------------------------------------------- matrices

@@ -23,6 +23,7 @@ from types import MappingProxyType
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.errors import InputError
 from symattn.present.keys import SENTENCES
+from symattn.present.layout import Equation
 from symattn.spec import Claims, Spec
 
 
@@ -96,13 +97,22 @@ class Line:
     """A displayed equation with an optional caption sentence and erratum callouts.
 
     ``at`` says which entry of a worked row it works out: ``("key", j)``, ``("col", c)`` or
-    ``("sum", 0)`` (errata are placed by it); ``None`` for any other line.
+    ``("sum", 0)`` (errata are placed by it); ``None`` for any other line. ``eq`` is ``math``
+    as the rows of an ``aligned`` block, when it is an equation that can share a block with
+    the equations next to it (:mod:`symattn.present.blocks`); it is layout, not content, and
+    is left out of the JSON model.
     """
 
     caption: Msg | None
     math: str
     notes: tuple[Note, ...] = ()
     at: tuple[str, int] | None = None
+    eq: Equation | None = field(default=None, repr=False, metadata={"json": False})
+
+    @classmethod
+    def of(cls, caption: Msg | None, eq: Equation, at: tuple[str, int] | None = None) -> Line:
+        """The line of equation ``eq``."""
+        return cls(caption, eq.latex, at=at, eq=eq)
 
 
 @dataclass(frozen=True)

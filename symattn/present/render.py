@@ -28,6 +28,7 @@ from markupsafe import Markup
 
 from symattn.errors import InputError, SymattnError
 from symattn.present.assets import KatexAssets
+from symattn.present.blocks import share_edges
 from symattn.present.formats import (
     FORMATS,
     LATEX_SPECIALS,
@@ -106,6 +107,7 @@ def environment(fmt: str, lang: str, templates: str | Path | None = None) -> jin
         seg=lambda s: Markup(writer.seg(s)),
         math=lambda m: Markup(spec.inline(m)),
         display=lambda m: Markup(spec.display(m)),
+        blocks=lambda lines: share_edges(tuple(lines)),
         mathtext=lambda s: Markup(math_text(s)),
         raw_message=lambda key: Markup(writer.raw(key)),
         cell=lambda s: Markup(_cell("" if s is None else str(s))),
@@ -225,7 +227,11 @@ def _jsonable(value: Any, writer: Writer) -> Any:
     if isinstance(value, Seg):
         return {"kind": value.kind, "content": value.content}
     if is_dataclass(value):
-        return {f.name: _jsonable(getattr(value, f.name), writer) for f in fields(value)}
+        return {
+            f.name: _jsonable(getattr(value, f.name), writer)
+            for f in fields(value)
+            if f.metadata.get("json", True)
+        }
     if isinstance(value, Mapping):
         return {str(k): _jsonable(v, writer) for k, v in value.items()}
     if isinstance(value, (list, tuple)):

@@ -15,7 +15,7 @@ from symattn.present import exactforms
 from symattn.present.certified import Numbers
 from symattn.present.interpretation import interpret
 from symattn.present.keys import STEP_HEADINGS, lookup
-from symattn.present.layout import Side, chain, side, vector_line
+from symattn.present.layout import Equation, Side, chain_eq, side, vector_eq
 from symattn.present.model import (
     Line,
     Msg,
@@ -97,7 +97,7 @@ def query_row(view: View, i: int, nums: Numbers) -> RowDoc:
     if len(active) == 1:
         j = active[0]
         sentence = msg("only_visible", key=token_seg(view.klabels[j]))
-        steps.add("weights", (sentence,), (Line(None, _weight_vector(view, i, nums)),))
+        steps.add("weights", (sentence,), (Line.of(None, _weight_vector(view, i, nums)),))
         steps.add("outputs", (msg("only_visible_output"),), _copy_output(view, i, j))
         return RowDoc(token, i, heading, tuple(steps.items), (), False)
     steps.add("exps", *_exps(view, i, active, hidden, nums))
@@ -117,7 +117,7 @@ def _dots(
     lines = []
     for j in worked_keys(active):
         factors, products = dot_terms(view.Q[i], view.K[j])
-        math = chain(
+        math = chain_eq(
             f"{view.sym('q', str(i + 1))} \\cdot {view.sym('k', str(j + 1))}",
             [
                 side("=", *factors),
@@ -128,14 +128,14 @@ def _dots(
         caption = msg(
             "dot_caption", query=token_seg(view.qlabels[i]), key=token_seg(view.klabels[j])
         )
-        lines.append(Line(caption, math, at=("key", j)))
+        lines.append(Line.of(caption, math, at=("key", j)))
     intro: tuple[Msg, ...] = (msg("dot_intro"),)
     if hidden:
         intro += (_masked_sentence(view, hidden),)
         return intro, tuple(lines), _elided(active)
     scores = [rational_latex(view.scores[i, j]) for j in range(len(view.klabels))]
     lhs = f"\\left[{view.sym('q', str(i + 1))} \\cdot {view.sym('k', 'j')}\\right]_{{j}}"
-    vec = Line(msg("score_vector"), vector_line(lhs, "=", scores))
+    vec = Line.of(msg("score_vector"), vector_eq(lhs, "=", scores))
     return intro, (*lines, vec), (*_elided(active), msg("score_meaning"))
 
 
@@ -187,7 +187,7 @@ def _scaling(
             exact.append(side("=", surd_latex(m)))
         stage = "masked_scores" if view.has_mask else "scaled_scores"
         sides = [side("=", first), *nums.sides(stage, view.at(i, j), exact=exact)]
-        lines.append(Line(None, chain(lhs, sides), at=("key", j)))
+        lines.append(Line.of(None, chain_eq(lhs, sides), at=("key", j)))
     sentences.extend(_elided(active))
     if hidden and view.starts_at_scores:  # else step 1 has said it (said once)
         sentences.append(_masked_sentence(view, hidden))
@@ -208,7 +208,7 @@ def _s_vector(view: View, i: int, nums: Numbers) -> Line:
         )
         else r"\approx"
     )
-    return Line(None, vector_line(view.sym("s", str(i + 1)), rel, items))
+    return Line.of(None, vector_eq(view.sym("s", str(i + 1)), rel, items))
 
 
 def _is_exact(nums: Numbers, stage: str, idx: tuple[int, ...]) -> bool:
@@ -231,7 +231,7 @@ def _exps(
             exact.append(side("=", exactforms.power(view, i, j)))
         lhs = f"e^{{{view.sym('s', f'{i + 1},{j + 1}')}}}"
         rhs = nums.sides("exp_scores", view.at(i, j), exact=exact)
-        lines.append(Line(None, chain(lhs, rhs), at=("key", j)))
+        lines.append(Line.of(None, chain_eq(lhs, rhs), at=("key", j)))
     terms = [f"e^{{{view.sym('s', f'{i + 1},{j + 1}')}}}" for j in active]
     shown = [nums.plain("exp_scores", view.at(i, j)) for j in active]
     exact_terms = all(_is_exact(nums, "exp_scores", view.at(i, j)) for j in active)
@@ -245,12 +245,12 @@ def _exps(
     )
     if exact_terms and rest[-1].rel == "=":
         sides.append(side("=", *shown))
-    z = Line(msg("sum_intro"), chain(view.sym("Z", str(i + 1)), sides + rest), at=("sum", 0))
+    z = Line.of(msg("sum_intro"), chain_eq(view.sym("Z", str(i + 1)), sides + rest), at=("sum", 0))
     after = (msg("exp_masked"),) if hidden else ()
     return (msg("exp_intro"),), (*lines, z), (*_elided(active), *after)
 
 
-def _weight_vector(view: View, i: int, nums: Numbers) -> str:
+def _weight_vector(view: View, i: int, nums: Numbers) -> Equation:
     items = [
         "0" if view.is_masked(i, j) else nums.plain("weights", view.at(i, j))
         for j in range(len(view.klabels))
@@ -258,7 +258,7 @@ def _weight_vector(view: View, i: int, nums: Numbers) -> str:
     exact = all(
         view.is_masked(i, j) or _is_exact(nums, "weights", view.at(i, j)) for j in range(len(items))
     )
-    return vector_line(view.sym("w", str(i + 1)), "=" if exact else r"\approx", items)
+    return vector_eq(view.sym("w", str(i + 1)), "=" if exact else r"\approx", items)
 
 
 def _weights(
@@ -274,8 +274,8 @@ def _weights(
         rhs = nums.sides("weights", view.at(i, j), exact=exact, rounded=rounded)
         frac = f"\\frac{{e^{{{view.sym('s', f'{i + 1},{j + 1}')}}}}}{{{view.sym('Z', str(i + 1))}}}"
         lhs = view.sym("w", f"{i + 1},{j + 1}")
-        lines.append(Line(None, chain(lhs, [side("=", frac), *rhs]), at=("key", j)))
-    lines.append(Line(None, _weight_vector(view, i, nums)))
+        lines.append(Line.of(None, chain_eq(lhs, [side("=", frac), *rhs]), at=("key", j)))
+    lines.append(Line.of(None, _weight_vector(view, i, nums)))
     return (msg("weights_intro"),), tuple(lines), _elided(active)
 
 
@@ -312,12 +312,12 @@ def _outputs(
         rest = nums.sides(stage, view.at(i, c), exact=exact, rounded=approx)
         if weights_exact:
             rest = [side("=", *with_w), side("=", *prods), *rest]
-        math = chain(view.sym("o", f"{i + 1},{c + 1}"), [side("=", *formula), *rest])
-        lines.append(Line(None, math, at=("col", c)))
+        math = chain_eq(view.sym("o", f"{i + 1},{c + 1}"), [side("=", *formula), *rest])
+        lines.append(Line.of(None, math, at=("col", c)))
         shown.append(nums.plain(stage, view.at(i, c)))
     exact_out = all(_is_exact(nums, stage, view.at(i, c)) for c in cols)
     rel = "=" if exact_out else r"\approx"
-    result = Line(msg("output_result"), vector_line(view.sym("o", str(i + 1)), rel, shown))
+    result = Line.of(msg("output_result"), vector_eq(view.sym("o", str(i + 1)), rel, shown))
     intro = msg("output_intro_exact") if weights_exact else msg("output_intro")
     return (intro,), (*lines, result), ()
 
@@ -332,8 +332,8 @@ def _copy_output(view: View, i: int, j: int) -> tuple[Line, ...]:
     """The output of a row that sees one key: exactly that key's value."""
     values = [rational_latex(x) for x in view.V[j]]
     lhs = f"{view.sym('o', str(i + 1))} = {view.sym('v', str(j + 1))}"
-    return (Line(None, vector_line(lhs, "=", values)),)
+    return (Line.of(None, vector_eq(lhs, "=", values)),)
 
 
 def _zero(view: View, i: int) -> Line:
-    return Line(None, vector_line(view.sym("o", str(i + 1)), "=", ["0"] * view.V.shape[1]))
+    return Line.of(None, vector_eq(view.sym("o", str(i + 1)), "=", ["0"] * view.V.shape[1]))

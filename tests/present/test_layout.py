@@ -8,16 +8,22 @@ from symattn.present.layout import (
     HEAD,
     LINE_EM,
     MATRIX_EM,
+    MAX_BLOCK_ROWS,
     MAX_COLS,
     MAX_ROWS,
     MAX_TERMS,
     TAIL,
+    Equation,
+    block,
     chain,
+    chain_eq,
+    fits_together,
     matrix,
     positions,
     shown,
     side,
     vector,
+    vector_eq,
     vector_line,
 )
 from symattn.present.mathwidth import width
@@ -131,3 +137,37 @@ def test_split_blocks_are_headed_by_the_column_labels() -> None:
     names = [rf"\text{{k{c}}}" for c in range(12)]
     tex = matrix("W", "=", (2, 12), lambda r, c: "-0.123456", col_labels=names)
     assert all(rf"\scriptstyle \text{{k{c}}}" in tex for c in range(12))
+
+
+def test_an_equation_is_the_chain_it_lays_out() -> None:
+    short = [side("=", "1", "2"), side("=", "3")]
+    assert chain_eq("x", short) == Equation("x", ("&= 1 + 2 = 3",))
+    assert chain_eq("x", short).latex == chain("x", short)
+    terms = [f"{k}.123456" for k in range(15)]
+    long = chain_eq("y", [side("=", *terms), side(r"\approx", "1.5")])
+    assert len(long.rows) > 1 and all(r.startswith("&") for r in long.rows)
+    assert long.latex == chain("y", [side("=", *terms), side(r"\approx", "1.5")])
+    items = [f"{k}.1234" for k in range(14)]
+    assert vector_eq("w", r"\approx", items).latex == vector_line("w", r"\approx", items)
+    assert len(vector_eq("w", r"\approx", items).rows) > 1
+
+
+def test_equations_set_together_align_their_relations() -> None:
+    a = chain_eq("o_{1,1}", [side("=", "1", "2"), side("=", "3")])
+    b = chain_eq("o_{1,2}", [side("=", "4", "5"), side("=", "9")])
+    assert block([a]) == a.latex
+    assert block([a, b]) == (
+        "\\begin{aligned}\no_{1,1} &= 1 + 2 = 3 \\\\\no_{1,2} &= 4 + 5 = 9\n\\end{aligned}"
+    )
+    assert fits_together([a, b])
+
+
+def test_equations_too_wide_or_too_many_together_do_not_share_a_block() -> None:
+    wide_lhs = chain_eq("x_{" + "1," * 20 + "1}", [side("=", "1")])
+    wide_rest = chain_eq("y", [side("=", *["1.2345"] * 8)])
+    assert wide_lhs.lhs_em + wide_lhs.rest_em <= LINE_EM
+    assert wide_rest.lhs_em + wide_rest.rest_em <= LINE_EM
+    assert not fits_together([wide_lhs, wide_rest])  # each fits alone, not together
+    one = chain_eq("z", [side("=", "1")])
+    assert fits_together([one] * MAX_BLOCK_ROWS)
+    assert not fits_together([one] * (MAX_BLOCK_ROWS + 1))
