@@ -30,12 +30,12 @@ from symattn.config import Limits
 from symattn.errors import SymattnError
 from symattn.judge.constants import APPROX_E
 from symattn.judge.findings import Finding
-from symattn.judge.verdict import Verdict, consistent_with, judge
+from symattn.judge.verdict import Const, Verdict, consistent_with, judge
 from symattn.numbers import Written
 from symattn.numbers.rounding import Rounding
 from symattn.read.evaluate import Value, evaluate, flatten
 from symattn.read.extract import Link
-from symattn.read.messages import say
+from symattn.read.messages import fraction_text, say
 from symattn.read.report import text_finding
 from symattn.read.scalar import Scalar, lit
 from symattn.read.syntax import Node, numbers_in
@@ -78,6 +78,23 @@ class Judging:
     #: rounded e: (index in :attr:`findings`, the constant, the finding without it)
     exp_claims: list[tuple[Written, Scalar]] = field(default_factory=list)
     by_e: list[tuple[int, Fraction, Finding]] = field(default_factory=list)
+
+    def step(self, left: Scalar, right: Scalar, link: Link) -> None:
+        """``a = b`` between two exact rational expressions must hold exactly."""
+        lq, rq = left.rational(), right.rational()
+        if lq is None or rq is None:
+            return
+        self.checked += 1
+        claim = Written(rq, link.text, "fraction", None, None)
+        verdict = judge(claim, Const(lq), accepted=self.accepted, limits=self.limits)
+        if verdict.code is None:
+            return
+        line, column = link.at(0)
+        exact = fraction_text(lq)
+        msg = say("wrong-step", claimed=link.text, exact=exact, expected=None, cause="")
+        self.findings.append(
+            text_finding(verdict.code, line, column, link.text, exact, exact, msg, "wrong-step")
+        )
 
     def consistent(self, claim: Written, value: Scalar) -> bool:
         """Whether ``claim`` is proved a correct rounding (or float print) of ``value``."""

@@ -7,8 +7,12 @@ only one of them, but only when both values are presented as the same quantity o
 worked example: a name given a new value after a step of the text used it to compute another
 (``m_new = max(m, x)`` then ``m = 3.0``; ``l = l·e^{m - m_new} + …``), or after a step label
 (``Step 2:``, ``第 2 步``, ``block 2``), is updated, not redefined; so is a name given again in
-another section or head (the scopes of :func:`symattn.read.audit.scopes`). ``d_k`` is a
-parameter of the whole text: its second value is a conflict wherever it is given.
+another section or head (the scopes of :func:`symattn.read.audit.scopes`), or after the case
+of an index that heads its formula (``j=2 ("love"): …``). ``d_k`` is a parameter of the whole
+text: its second value is a conflict wherever it is given, unless the numbers say it starts a
+new example: Q or K given again as wide as it says since its last value. A value a chain
+computes, rightly, from written numbers alone (``factor = \\sqrt{64} = 8``,
+``d_k = 512/8 = 64``) is the name's value for those inputs, never a second value.
 """
 
 from __future__ import annotations
@@ -24,16 +28,25 @@ from symattn.judge.findings import Finding, Join, Message
 from symattn.judge.verdict import consistent_with
 from symattn.numbers import Written
 from symattn.numbers.rounding import Rounding
-from symattn.read.evaluate import Value, evaluate, flatten
+from symattn.read.evaluate import Value, evaluate, flatten, shape
 from symattn.read.extract import ChainText
 from symattn.read.messages import fraction_text, say
 from symattn.read.report import text_finding
 from symattn.read.roles import symbol_role
 from symattn.read.rows import pattern
 from symattn.read.scalar import Scalar
-from symattn.read.syntax import Node
+from symattn.read.syntax import Node, literal_numbers, names
+from symattn.read.tokens import ExprError
 
-__all__ = ["STEP_LABEL", "Definition", "Definitions", "holds", "same", "show_value"]
+__all__ = [
+    "STEP_LABEL",
+    "Definition",
+    "Definitions",
+    "computed_rightly",
+    "holds",
+    "same",
+    "show_value",
+]
 
 #: claims of one literal link: each number as written, and its offset in the link
 Claims = list[tuple[Written, int]]
@@ -71,6 +84,28 @@ def holds(
     )
 
 
+def computed_rightly(
+    first: Node | None,
+    last: Node | None,
+    origin: Value | None,
+    accepted: frozenset[Rounding],
+    limits: Limits,
+) -> bool:
+    """Whether a chain computes the value it gives its name from written numbers alone
+    (its first value ``first``, exactly ``origin``: ``\\sqrt{64}``, ``512/8``) and its last
+    link, the number ``last`` written, holds for it: the name's value for the inputs of this
+    computation (``factor = \\sqrt{64} = 8``), which may be another example's."""
+    if first is None or last is None or origin is None or names(first):
+        return False
+    if literal_numbers(first) is not None:
+        return False  # (a number written, not computed)
+    lits = literal_numbers(last)
+    if lits is None:
+        return False
+    scalars = flatten(origin)
+    return len(scalars) == len(lits) and holds(lits, scalars, accepted, limits)
+
+
 @dataclass(frozen=True)
 class Definition:
     """One value given to a name, and where."""
@@ -95,6 +130,8 @@ STEP_LABEL: Final = pattern(
     r"(?:step|iteration|block|chunk|tile|score|element|entry|token|key|value|row|column|input)"
     rf"|\b(?:{_NTH})\s+(?:step|iteration|block|chunk|tile)\b"
     r"|\b[Uu]pdat(?:e|es|ed|ing)\b"
+    # a case of an index, before the formula of that case (``j=2 ("love"): (…)/1.414 = -0.22``)
+    r"|\b[A-Za-z](?:_\w+)?\s*=\s*\d+\s*(?:[(（][^()（）\n]{0,40}[)）]\s*)?(?::(?=\s)|：)"
     r"|第\s*[0-9一二三四五六七八九十]+\s*[步轮次块]|步骤\s*[0-9一二三四五六七八九十]|迭代|更新",
     "a step of a computation that updates its variables (an online-softmax trace, a loop "
     "written out): a name given a new value after it is updated, not given a second value",
@@ -111,6 +148,8 @@ STEP_LABEL: Final = pattern(
         "迭代一次后",
         "更新 $m$",
         "step t",
+        'j=2 ("love"): (-0.55 + 0.24)/1.414 = -0.22',
+        "i = 1：q_1 = [1, 0]",
     ),
     (
         "the steps of attention",
@@ -120,6 +159,9 @@ STEP_LABEL: Final = pattern(
         "round a number",
         "the second row of Q",
         "首先",
+        "d_k = 2",
+        "j = 2 (love) = 3",
+        "x = 12:30",
     ),
 )
 
@@ -129,6 +171,15 @@ def _global(name: str) -> bool:
     second value is a conflict wherever it is given."""
     role = symbol_role(name)
     return (role is not None and role.role == "d_k") or "d_k" in name or "d_{k}" in name
+
+
+def _width(v: Value) -> int | None:
+    """The length of a value's last axis (None: a scalar, or a ragged list)."""
+    try:
+        dims = shape(v)
+    except ExprError:
+        return None
+    return dims[-1] if dims else None
 
 
 def _key(v: Value) -> tuple[object, ...] | None:
@@ -173,6 +224,11 @@ class Definitions:
         #: computing another step since then
         self._at: dict[str, int] = {}
         self._consumed: set[str] = set()
+        #: definitions so far; when each name was last given a value; and when an array
+        #: was last given a new value of each width (its inputs restated for a new example)
+        self._count = 0
+        self._when: dict[str, int] = {}
+        self._widened: dict[int, int] = {}
 
     @staticmethod
     def steps_of(text: str) -> list[int]:
@@ -194,6 +250,16 @@ class Definitions:
         k = bisect_right(self.steps, last)
         return k < len(self.steps) and self.steps[k] < at
 
+    def _renewed(self, name: str, value: Value) -> bool:
+        """Whether, since ``name`` (a parameter of the whole text, ``d_k``) was last given a
+        value, an array was given a new value whose width is this one's (``d_k = 4``, or
+        ``\\sqrt{d_k} = 2``, after Q and K were given again 4 wide): the inputs of a new
+        example, whose d_k this is."""
+        if not isinstance(value, Scalar) or (r := value.rational()) is None or r <= 0:
+            return False
+        since = self._when.get(name, self._count)
+        return any(w.denominator == 1 and self._widened.get(int(w), -1) > since for w in {r, r * r})
+
     def define(
         self,
         name: str,
@@ -203,22 +269,34 @@ class Definitions:
         line: int,
         column: int,
         at: int = -1,
+        derived: bool = False,
     ) -> None:
         """``name`` is given ``value`` (exactly ``exact``) by the chain ``text`` (at the
-        source offset ``at``)."""
+        source offset ``at``); ``derived``: the chain computes it, rightly, from written
+        numbers alone (``\\sqrt{64} = 8``, ``512/8 = 64``): the name's value for other
+        inputs, a new example's, not a second value of the same quantity."""
+        old = self.env.get(name)
         self.env[name] = value
         self.exact_env[name] = exact
         role = symbol_role(name)
         if role is not None and role.role in PER_ROW:
             return
+        self._count += 1
+        width = _width(value)
+        if old is not None and width is not None and width != _width(old):
+            self._widened[width] = self._count
+        renewed = _global(name) and self._renewed(name, value)
+        self._when[name] = self._count
         updated = self._updated(name, at)
         self._consumed.discard(name)
         if at >= 0:
             self._at[name] = at
         moved = self._section_of.setdefault(name, self.section) != self.section
-        if (moved or updated) and not _global(name):
+        if derived or renewed or ((moved or updated) and not _global(name)):
             # ``w`` in section "Query love" after ``w`` in "Query I": that section's own;
-            # ``m = 3.0`` after ``m_new = max(m, x)``: the running maximum, updated
+            # ``m = 3.0`` after ``m_new = max(m, x)``: the running maximum, updated;
+            # ``factor = \sqrt{64} = 8`` after ``factor = \sqrt{4} = 2``: another d_k's;
+            # ``d_k = 4`` after Q and K were given again, 4 wide: a new example's d_k
             self._section_of[name] = self.section
             self._distinct.pop(name, None)
             self._keys.pop(name, None)

@@ -17,7 +17,13 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from symattn.read.mapped import Mapped
-from symattn.read.notations import EXPRESSION_LINE, FORMULA_BREAK, NEW_DEFINITION, RESULT_LABEL
+from symattn.read.notations import (
+    CASE_COLON,
+    EXPRESSION_LINE,
+    FORMULA_BREAK,
+    NEW_DEFINITION,
+    RESULT_LABEL,
+)
 from symattn.read.numerals import numbers_in
 from symattn.read.source import Source
 from symattn.read.tokens import RELATIONS, respell
@@ -131,12 +137,41 @@ def _balanced(text: str, a: int, b: int) -> bool:
     return depth == 0
 
 
+#: the operators after which a number is a term of an expression, not a value of its own
+_OPERATORS: Final = "+-−×*·⋅/÷"
+
+
+def _term(norm: str, i: int) -> bool:
+    """Whether the number starting at ``i`` follows a binary operator (``+ 0.090``,
+    ``× 2``; not ``= -0.5``): a name right after it multiplies it."""
+    j = i - 1
+    while j >= 0 and norm[j].isspace():
+        j -= 1
+    if j < 0 or norm[j] not in _OPERATORS:
+        return False
+    if norm[j] not in "-−":
+        return True
+    j -= 1
+    while j >= 0 and norm[j].isspace():
+        j -= 1
+    return j >= 0 and (norm[j].isalnum() or norm[j] in ")]}_'")
+
+
+def _relation_next(norm: str, i: int) -> bool:
+    """Whether the first character at or after ``i`` that is no space is a relation."""
+    while i < len(norm) and norm[i].isspace():
+        i += 1
+    return i < len(norm) and norm[i] in RELATIONS
+
+
 def _formulas(norm: str) -> list[tuple[int, int]]:
     """Where the formulas of one row are: cut at breaks, at new definitions, and at commas
     between formulas."""
     cuts = [0]
     depth = 0
     ends_value = False
+    related = False  # (a relation since the last cut: the formula before a colon is one)
+    last_relation = max(norm.rfind(r) for r in RELATIONS)
     i = 0
     n = len(norm)
     while i < n:
@@ -151,14 +186,29 @@ def _formulas(norm: str) -> list[tuple[int, int]]:
                 ch == "." and i > 0 and norm[i - 1] in ")]}" and norm[i + 1 : i + 2].isspace()
             ):  # (``q = [1, 0]. Keys are …``: a sentence ends after a value)
                 cuts.append(i + 1 if ch == "." else i)
+                ends_value = related = False
+            elif (
+                ch in CASE_COLON.chars
+                and related
+                and i < last_relation
+                and (ch != ":" or norm[i + 1 : i + 2].isspace())
+                and not _relation_next(norm, i + 1)
+            ):  # (``j=1 ("I"): (-0.15 - 0.96)/1.414 = -0.78``: a case, then its formula)
+                cuts.append(i)
+                ends_value = related = False
+            elif ch in RELATIONS:
+                related = True
                 ends_value = False
             elif ch.isspace() and ends_value:
                 m = NEW_DEFINITION.regex.match(norm, i)
                 if m is not None:
                     cuts.append(i)
-                    ends_value = False
+                    ends_value = related = False
             elif ch.isdigit() or ch == ".":
-                ends_value = True  # (after a name, ``A V =`` is a product: no new formula)
+                # (after a name, ``A V =`` is a product: no new formula; so is a name after a
+                # number that is a term of a sum, ``0.245 v_2 + 0.090 v_3 ≈ …``)
+                if i == 0 or not (norm[i - 1].isdigit() or norm[i - 1] == "."):
+                    ends_value = not _term(norm, i)
             elif ch.isalpha() or ch == "_":
                 ends_value = False
             elif not ch.isspace():
@@ -167,7 +217,9 @@ def _formulas(norm: str) -> list[tuple[int, int]]:
     cuts.append(n)
     spans: list[tuple[int, int]] = []
     for a, b in zip(cuts, cuts[1:], strict=False):
-        while a < b and (norm[a] in FORMULA_BREAK.chars or norm[a].isspace()):
+        while a < b and (
+            norm[a] in FORMULA_BREAK.chars or norm[a] in CASE_COLON.chars or norm[a].isspace()
+        ):
             a += 1
         if a < b:
             spans.append((a, b))

@@ -76,6 +76,8 @@ class Fact:
     source: str = ""
     #: a value the code computed (printed): its inputs are what the code says, or unknown
     computed: bool = False
+    #: a number its chain computes from written numbers alone (``d_k = 512/8 = 64``)
+    derived: bool = False
 
     @property
     def size(self) -> int:
@@ -477,6 +479,7 @@ def _stated_fact(reading: Reading, s: Stated) -> Fact | None:
         if s.row_names and len(dims) == 2 and dims[0] == len(s.row_names)
         else (),
         exponent=exponent_text,
+        derived=s.derived,
         source=""
         if role is None
         else "context"

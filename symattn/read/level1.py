@@ -17,19 +17,17 @@ from dataclasses import dataclass, field, replace
 from symattn.config import Limits
 from symattn.errors import SymattnError
 from symattn.judge.findings import Finding
-from symattn.judge.verdict import Const, judge
 from symattn.numbers import Written
 from symattn.numbers.rounding import Rounding
 from symattn.read.claims import Judging, Known, Stood
-from symattn.read.definitions import Definition, Definitions, holds
+from symattn.read.definitions import Definition, Definitions, computed_rightly, holds
 from symattn.read.evaluate import Value, evaluate, flatten
 from symattn.read.extract import ChainText, Link
 from symattn.read.intervals import in_root_frame, overlaps, right_within_printed, rounded_interval
 from symattn.read.links import NOTHING, Parsed, label_of, read_first, read_link, unknown_math
-from symattn.read.messages import fraction_text, say
 from symattn.read.notations import PROSE_SENTENCE, SUBSCRIPT_INDEX
 from symattn.read.observations import Spot, Stated
-from symattn.read.report import Unparsed, text_finding
+from symattn.read.report import Unparsed
 from symattn.read.scalar import Scalar
 from symattn.read.sums import pairs, terms
 from symattn.read.syntax import (
@@ -336,7 +334,7 @@ def _judge_claims(
                 and isinstance(value, Scalar)
                 and isinstance(left, Scalar)
             ):
-                _expression_step(run, left, value, links[i])
+                run.judging.step(left, value, links[i])
             last_expr = i
             continue
         target, exact_target = values[last_expr], exact_values[last_expr]
@@ -497,7 +495,13 @@ def _define(
         run.names.use(used)
         line, column = chain.links[-1].at(0)  # the value the name is given
         at = chain.links[-1].offset(0)
-        run.names.define(name, last, origin or last, chain.text, line, column, at)
+        first_value = next((p.node for p in parsed[1:] if p.node is not None), None)
+        derived = computed_rightly(
+            first_value, parsed[-1].node, origin, run.judging.accepted, run.limits
+        )
+        run.names.define(name, last, origin or last, chain.text, line, column, at, derived)
+        if derived and run.stated and run.stated[-1].at == chain.start:
+            run.stated[-1] = replace(run.stated[-1], derived=True)
 
 
 def _remember(run: _Run, chain: ChainText, label: str, first: Parsed, parsed: list[Parsed]) -> None:
@@ -530,21 +534,3 @@ def _remember(run: _Run, chain: ChainText, label: str, first: Parsed, parsed: li
                 row_names=chain.row_names,
             )
         )
-
-
-def _expression_step(run: _Run, left: Scalar, right: Scalar, link: Link) -> None:
-    """``a = b`` between two exact rational expressions must hold exactly."""
-    lq, rq = left.rational(), right.rational()
-    if lq is None or rq is None:
-        return
-    run.judging.checked += 1
-    claim = Written(rq, link.text, "fraction", None, None)
-    verdict = judge(claim, Const(lq), accepted=run.judging.accepted, limits=run.limits)
-    if verdict.code is None:
-        return
-    line, column = link.at(0)
-    exact = fraction_text(lq)
-    msg = say("wrong-step", claimed=link.text, exact=exact, expected=None, cause="")
-    run.judging.findings.append(
-        text_finding(verdict.code, line, column, link.text, exact, exact, msg, "wrong-step")
-    )

@@ -47,3 +47,6 @@ class Stated:
     stepped: bool = False
     #: the names of the rows of its matrix (a column of labels beside it)
     row_names: tuple[str, ...] = ()
+    #: the chain computes its value from written numbers alone (``d_k = 512/8 = 64``): the
+    #: value for the inputs of that computation, which may be another example's
+    derived: bool = False

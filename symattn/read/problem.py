@@ -251,7 +251,7 @@ def build_problems(
                     claims["tokens"] = tokens
                 spots = dict(built.spots[k])
                 if k == 0 and hyp.scale is None and key.start in ("x", "qkv"):
-                    claims.update(_scaling(facts, hyp, spots))
+                    claims.update(_scaling(facts, hyp, spots, inputs, frozenset(key.refs)))
                 data["claims"] = claims
                 rec = Recognised(
                     "embeddings" if key.start == "x" else "vectors",
@@ -290,14 +290,25 @@ def _frames(inputs: dict[int, Input], stated: Sequence[Hypothesis]) -> tuple[Fra
     return frames_of(sorted(widths), scales)
 
 
-def _scaling(facts: Sequence[Fact], hyp: Hypothesis, spots: dict[Place, Spot]) -> dict[str, str]:
+def _scaling(
+    facts: Sequence[Fact],
+    hyp: Hypothesis,
+    spots: dict[Place, Spot],
+    inputs: dict[int, Input],
+    own: frozenset[int],
+) -> dict[str, str]:
     """The scaling claims of the text: a later ``d_k`` other than the stated one, and the
-    divisor it says it uses (``\\sqrt{d_k} = 2``)."""
+    divisor it says it uses (``\\sqrt{d_k} = 2``). A ``d_k`` of other inputs is not this
+    problem's: one its chain computes from other numbers (``d_k = 512/8 = 64``), or one
+    stated after another K (or W_K) than this problem's, as wide as it says (a new
+    example's)."""
     out: dict[str, str] = {}
     for f in facts:
         if not f.spots or f.spots[0] is None or f.dims != ():
             continue
         s = f.spots[0]
+        if f.role == "d_k" and (f.derived or _of_other_keys(f, s, inputs, own)):
+            continue
         if f.role == "d_k" and "d_k" not in out and hyp.d_k is not None:
             v = s.written.value
             if v.denominator == 1 and v > 0 and v != hyp.d_k:
@@ -314,3 +325,10 @@ def _scaling(facts: Sequence[Fact], hyp: Hypothesis, spots: dict[Place, Spot]) -
             # the same divisor said again (in words, then as a formula): the same verdict
             spots[("sqrt_d_k", (str(s.at),))] = s
     return out
+
+
+def _of_other_keys(f: Fact, s: Spot, inputs: dict[int, Input], own: frozenset[int]) -> bool:
+    """Whether the K (or W_K) given last before ``f`` is not one of ``own`` and is as wide
+    as the number ``s`` says."""
+    k = latest(inputs, ("k", "kv", "w_k"), f.at)
+    return k is not None and k not in own and inputs[k].width == s.written.value

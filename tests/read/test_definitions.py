@@ -77,3 +77,33 @@ def test_d_k_is_a_parameter_of_the_whole_text() -> None:
     defs.use({"d_k"})
     defs.define("d_k", lit(4), lit(4), "d_k = 4", 9, 1, 40)
     assert [f.code for f in defs.findings()] == ["conflicting-definition"]
+
+
+def test_a_value_computed_from_other_numbers_is_a_new_examples() -> None:
+    """``factor = \\sqrt{4} = 2`` then ``factor = \\sqrt{64} = 8`` (en46): the value for other
+    inputs; a value written without computing it is still a second one."""
+    defs = Definitions(DEFAULT_ACCEPTED, DEFAULT_LIMITS)
+    defs.define("factor", lit(2), lit(2), "factor = \\sqrt{4} = 2", 1, 1, 0, derived=True)
+    defs.define("factor", lit(8), lit(8), "factor = \\sqrt{64} = 8", 5, 1, 50, derived=True)
+    assert defs.findings() == []
+    defs.define("factor", lit(3), lit(3), "factor = 3", 9, 1, 90)
+    assert [f.claimed for f in defs.findings()] == ["factor = 3"]
+
+
+def test_d_k_after_inputs_given_again_as_wide_as_it_says_is_a_new_examples() -> None:
+    """Example 3 gives Q again, 4 wide, then ``d_k = 4`` (en53); 3 would still conflict."""
+    defs = Definitions(DEFAULT_ACCEPTED, DEFAULT_LIMITS)
+    two, four = evaluate(parse("[1, 0]")), evaluate(parse("[1, 1, 1, 1]"))
+    defs.define("Q", two, two, "Q = [1, 0]", 1, 1, 0)
+    defs.define("d_k", lit(2), lit(2), "d_k = 2", 2, 1, 10)
+    defs.section = 1  # (the next example's section: Q there is its own)
+    defs.define("Q", four, four, "Q = [1, 1, 1, 1]", 5, 1, 50)
+    defs.define("d_k", lit(4), lit(4), "d_k = 4", 6, 1, 60)
+    assert defs.findings() == []
+    defs.define("d_k", lit(3), lit(3), "d_k = 3", 7, 1, 70)  # no new inputs since d_k = 4
+    assert [f.claimed for f in defs.findings()] == ["d_k = 3"]
+
+
+def test_a_case_of_an_index_is_a_step() -> None:
+    text = 'j=1 ("I"): (0.3 + 0.4) / 2 = 0.35\nj=2 ("love"): (0.1 + 0.5) / 2 = 0.3\n'
+    assert Definitions.steps_of(text) == [0, text.index("j=2")]

@@ -37,6 +37,19 @@ def links(text: str, fmt: str = "markdown") -> list[list[str]]:
         ("$x = 1$; $y = 2$", "markdown", [["x", "1"], ["y", "2"]]),
         ("a = 1; b = 2。c = 3", "text", [["a", "1"], ["b", "2"], ["c", "3"]]),
         ("1.15/1.414≈0.813", "text", [["1.15/1.414", "0.813"]]),
+        # a case, then its formula: two formulas at the colon
+        (
+            'j=1 ("I"): (0.3 + 0.4) / 2 = 0.35',
+            "text",
+            [["j", '1 ("I")'], ["(0.3 + 0.4) / 2", "0.35"]],
+        ),
+        ("i = 1：q_1 = [1, 0]", "text", [["i", "1"], ["q_1", "[1, 0]"]]),
+        ("Step 1: x = 3", "text", [["Step 1: x", "3"]]),  # (no formula before the colon)
+        ("t = 12:30 = x", "text", [["t", "12:30", "x"]]),  # (no space after it: no case)
+        # a number times a name, a term of a sum: no new formula at the name
+        ("$z = 0.5 v_1 + 0.25 v_3 \\approx 1$", "markdown", [["z", "0.5 v_1 + 0.25 v_3", "1"]]),
+        ("$a = 2 b = 3$", "markdown", [["a", "2"], ["b", "3"]]),
+        ("$a = -2 b = 3$", "markdown", [["a", "-2"], ["b", "3"]]),
         ("```\nx = 1 + 2\n```", "markdown", []),
         ("just prose without numbers = none", "text", []),
         ("$Q$ is the query", "markdown", []),

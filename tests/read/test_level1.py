@@ -127,6 +127,18 @@ def test_a_printed_operand_stands_for_its_rounding(text: str, accused: bool) -> 
         "第 1 步：$m = 2$\n\n第 2 步：$m = 3$\n",
         # a name reused per head
         "Head 1: $a = 0.3 + 0.4 = 0.7$\n\nHead 2: $a = 0.2 + 0.2 = 0.4$\n",
+        # a case of an index, then its formula (zh35): j names the case, each its own
+        '```\nj=1 ("I"): (0.3 + 0.4) / 2 = 0.35\nj=2 ("love"): (0.1 + 0.5) / 2 = 0.3\n```\n',
+        # the same quantity computed for other inputs (en46, zh49): a new example's value
+        "If $d_k = 4$, scale factor $= \\sqrt{4} = 2$\n\n"
+        "With $d_k$ like 64: scale factor $= \\sqrt{64} = 8$\n",
+        "$d_k = 2$\n\nFor example, with 8 heads of 512, each head's $d_k = 512/8 = 64$\n",
+        # d_k given again after Q and K were given again, as wide as it says (en53)
+        "## Example 1\n\n$Q = [1, 0]$, $K = [[1, 0], [0, 1]]$, $d_k = 2$\n\n"
+        "## Example 2\n\n$Q = [1, 1, 1, 1]$, $K = [1, 0, 0, 0]$, $d_k = 4$\n",
+        # a number times a name in a sum is one formula (en60), not a sum, then v_3 given again
+        "$v_3 = [1, 1]$, $v_1 = [1, 0]$\n\n"
+        "$$z = 0.5\\,v_1 + 0.5\\,v_3 \\approx \\begin{bmatrix} 1 \\\\ 0.5 \\end{bmatrix}$$\n",
     ],
 )
 def test_a_name_updated_per_step_is_no_conflicting_definition(text: str) -> None:
@@ -142,6 +154,13 @@ def test_a_name_updated_per_step_is_no_conflicting_definition(text: str) -> None
         "$d_k = 2$\n\nStep 2: $\\sqrt{d_k} = 1.41$\n\n$scaled = 4 / \\sqrt{d_k} = 2.83$\n\n"
         "$d_k = 4$\n",
         "$m = 2.0$, $l = 1$\n\n$m = 3.0$\n",  # nothing between: the same quantity twice
+        # a second d_k written, not computed from other numbers, for the same inputs
+        "$Q = [1, 0]$, $K = [[1, 0], [0, 1]]$, $d_k = 2$\n\nscale factor $= \\sqrt{d_k}$, "
+        "$d_k = 4$\n",
+        # d_k again after Q and K were given again, but not as wide as it says
+        "$Q = [1, 0]$, $d_k = 2$\n\n$Q = [1, 1, 1, 1]$, $d_k = 3$\n",
+        # a value computed from numbers that does not hold is no new example's
+        "factor $= \\sqrt{4} = 2$\n\nfactor $= \\sqrt{64} = 9$\n",
     ],
 )
 def test_a_second_value_of_the_same_quantity_is_still_a_conflict(text: str) -> None:

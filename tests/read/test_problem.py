@@ -81,3 +81,19 @@ def test_an_aside_d_k_is_tried_beside_the_width_of_k() -> None:
 def test_a_stated_d_k_that_is_the_width_adds_no_frame() -> None:
     ps = understood(INPUTS + "\nd_k = 2\n\n$$softmax = [0.8930, 0.1070]$$\n").problems
     assert [p.hypothesis for p in ps] == ["stated"]
+
+
+def test_a_d_k_of_other_inputs_is_no_second_d_k_of_the_problem() -> None:
+    """A later ``d_k`` is claimed against the stated one, unless it is another example's:
+    computed from other numbers (zh49), or stated after another K as wide as it says (en53)."""
+    ex1 = INPUTS + "\nd_k = 2\n\n$$softmax = [0.8930, 0.1070]$$\n"
+
+    def later_d_k(text: str) -> set[object]:
+        ps = understood(text).problems
+        return {p.data["claims"].get("d_k") for p in ps if p.data.get("d_k") == 2}  # type: ignore[attr-defined]
+
+    assert later_d_k(ex1 + "\nThen $d_k = 4$.\n") == {"4"}  # (the same inputs: a conflict)
+    assert later_d_k(ex1 + "\nFor 8 heads of 512, each $d_k = 512/8 = 64$.\n") == {None}
+    other = "\n## Example 2\n\n$K = [[1, 0, 0, 0], [0, 1, 0, 0]]$\n\n"
+    assert later_d_k(ex1 + other + "$d_k = 4$\n") == {None}
+    assert later_d_k(ex1 + other + "$d_k = 3$\n") == {"3"}  # (not the width of that K)

@@ -69,6 +69,7 @@ from symattn.read.notations.grammar import (
     UNICODE_SUBSCRIPT,
 )
 from symattn.read.notations.text import (
+    CASE_COLON,
     CODE_ENVIRONMENTS,
     CODE_LINE,
     DIGIT,
@@ -131,6 +132,7 @@ __all__ = [
     "EXP_CALLS",
     "EXP_FIRST",
     "EXP_OVER_ROOT",
+    "CASE_COLON",
     "FORMULA_BREAK",
     "FRAC_DIGITS",
     "FUNCTIONS",

@@ -22,6 +22,7 @@ __all__ = [
     "EXPRESSION_START",
     "HEAD_LABEL",
     "PROJECTION_LINK",
+    "CASE_COLON",
     "FORMULA_BREAK",
     "INLINE_JOIN",
     "INVISIBLE",
@@ -123,6 +124,16 @@ FORMULA_BREAK: Final = Chars(
     "a character between two formulas on one line",
     ";。",
     "=,+→",
+)
+
+CASE_COLON: Final = Chars(
+    "case-colon",
+    frozenset(":："),
+    "a colon after a formula that names a case, before the formula of that case "
+    '(``j=1 ("I"): (-0.5×0.3 + 1.2×(-0.8)) / 1.414 = -0.78``, ``i = 1：q_1 = [1, 0]``): '
+    "two formulas when the formula before it is complete and one follows",
+    ":：",
+    "=;,",
 )
 
 NEW_DEFINITION: Final = pattern(
