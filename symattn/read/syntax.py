@@ -13,7 +13,13 @@ from typing import Final
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.errors import LimitError
 from symattn.numbers import Written, parse_number
-from symattn.read.notations import BRACED_SUBSCRIPT, FUNCTION_NAMES, MULTIPLY_OP, TUPLE_OPEN
+from symattn.read.notations import (
+    BRACED_SUBSCRIPT,
+    FUNCTION_NAMES,
+    MULTIPLY_OP,
+    TUPLE_OPEN,
+    VECTOR_FUNCTIONS,
+)
 from symattn.read.tokens import ExprError, Token, normalize, tokenize
 
 __all__ = [
@@ -279,7 +285,9 @@ class Parser:
 
         ``(a, b)`` is the vector ``[a, b]`` where a value stands (``q = (1, 0)``,
         ``\\left( 1, 0 \\right)``, ``0.14(2, 1)``), never as the arguments of a call
-        (``f(a, b)``, ``softmax(1, 2)``): ``tuple_ok`` is False there."""
+        (``f(a, b)``, ``exp(1, 2)``): ``tuple_ok`` is False there; except that the arguments
+        of a function of a vector (:data:`VECTOR_FUNCTIONS`: ``softmax(1, 2)``) are that
+        vector."""
         t = self.take()
         if t.kind == "num":
             return Num(parse_number(t.text, limits=self.limits), t.pos)
@@ -291,7 +299,8 @@ class Parser:
             name = t.text
             fn = name.lower() if name.lower() == "softmax" else name
             if fn in FUNCTION_NAMES and (self.at("(") or self.at("{")):
-                return Call(fn, self.primary(tuple_ok=False))
+                # (the arguments of a function of a vector are that vector: softmax(1, 2))
+                return Call(fn, self.primary(tuple_ok=fn in VECTOR_FUNCTIONS))
             if self.at("("):
                 raise ExprError(f"{name}(...) is a label, not arithmetic")
             return Ref(canonical_name(name))

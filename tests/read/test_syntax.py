@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from symattn.errors import SymattnError
+from symattn.read.audit import audit
 from symattn.read.evaluate import evaluate, flatten
 from symattn.read.syntax import literal_numbers, parse
 
@@ -33,3 +34,13 @@ def test_fuzz_parser_raises_only_its_own_errors(text: str) -> None:
     except SymattnError:
         pass
     assert time.monotonic() - start < 2
+
+
+def test_softmax_of_its_arguments_is_judged_as_a_row() -> None:
+    text = "Softmax(0.21, 0.65, 0.33) ≈ [0.2003, 0.5371, 0.2626]\n\nsoftmax(0, 0) = [0.5, 0.5]\n"
+    r = audit(text, path="t.md")
+    assert {(f.line, f.claimed) for f in r.findings if f.code == "wrong-value"} == {
+        (1, "0.2003"),
+        (1, "0.5371"),
+        (1, "0.2626"),
+    }

@@ -67,6 +67,7 @@ from symattn.read.notations.grammar import (
     TOKEN_RULES,
     TUPLE_OPEN,
     UNICODE_SUBSCRIPT,
+    VECTOR_FUNCTIONS,
 )
 from symattn.read.notations.text import (
     CASE_COLON,
@@ -137,6 +138,7 @@ __all__ = [
     "FRAC_DIGITS",
     "FUNCTIONS",
     "FUNCTION_NAMES",
+    "VECTOR_FUNCTIONS",
     "INLINE_JOIN",
     "INVISIBLE",
     "LABEL_SYMBOL",

@@ -23,6 +23,7 @@ __all__ = [
     "CJK",
     "FUNCTIONS",
     "FUNCTION_NAMES",
+    "VECTOR_FUNCTIONS",
     "MULTIPLY_OP",
     "MULTIPLY_SIGNS",
     "SPELLINGS",
@@ -154,7 +155,7 @@ TUPLE_OPEN: Final = words(
     "tuple-open",
     "the bracket whose list, where a value stands, is a vector written as a tuple "
     "(``q = (1, 0)``, ``\\left( 1, 0 \\right)``, ``0.14(2, 1)``); never the arguments of a "
-    "call (``softmax(a, b)``, ``f(a, b)``)",
+    "call (``exp(a, b)``, ``f(a, b)``) but those of a function of a vector (``softmax(a, b)``)",
     "(",
     counterexamples=("{",),
 )
@@ -226,3 +227,7 @@ MULTIPLY_OP: Final[Mapping[str, str]] = MappingProxyType(
 
 #: the names of the functions
 FUNCTION_NAMES: Final = frozenset(w.text for w in FUNCTIONS)
+
+#: the functions of a whole vector: their arguments written as a list are that vector
+#: (``softmax(0.29, 0.21, 0.51)`` is the softmax of ``[0.29, 0.21, 0.51]``)
+VECTOR_FUNCTIONS: Final = frozenset({"softmax"})

@@ -304,10 +304,19 @@ PHRASES: Final[tuple[Pattern, ...]] = (
     pattern(
         "phrase-scaled",
         r"(?i)scaled\s+(?:scores?|similarit|dot|attention\s+scores?|matrix)|after\s+scaling|"
-        r"divide[sd]?\s+by\s*(?:√|sqrt|\\sqrt)|÷\s*√|/\s*√\s*d|缩放后|除以",
+        r"divide[sd]?\s+by\s*(?:√|sqrt|\\sqrt)|÷\s*√|/\s*√\s*d|缩放后|除以|"
+        r"before\s+(?:the\s+|applying\s+)?softmax|pre-?softmax|softmax\s*(?:之前|前)",
         "a phrase naming the scaled scores",
-        ("Scaled matrix = Q×K^T / √3:", "Divide by √dₖ = √4 = 2:", "after scaling", "缩放后的分数"),
-        ("Scale the Scores",),
+        (
+            "Scaled matrix = Q×K^T / √3:",
+            "Divide by √dₖ = √4 = 2:",
+            "after scaling",
+            "缩放后的分数",
+            "Before softmax:",
+            "pre-softmax logits",
+            "softmax 前",
+        ),
+        ("Scale the Scores", "After softmax:"),
         kind="scaled",
     ),
     pattern(
@@ -317,7 +326,12 @@ PHRASES: Final[tuple[Pattern, ...]] = (
         r"alignment\s+scores?|score\s+matrix|\bq\s*[×x·]\s*k|\bqk\^?t\b|\bscores?\b|点积|注意力分数|"
         r"注意力得分|相似度|關聯分數|得分|分数|内积|內積",
         "a phrase naming the scores",
-        ("Dot-product scores:", "Raw attention scores:", "Compute Q × K^T", "点积结果"),
+        (
+            "Dot-product scores:",
+            "Raw attention scores:",
+            "Compute Q × K^T",
+            "点积结果",
+        ),
         ("weights",),
         kind="scores",
     ),

@@ -8,6 +8,7 @@ import pytest
 
 from symattn.errors import SymattnError
 from symattn.read.evaluate import evaluate, flatten
+from symattn.read.notations import VECTOR_FUNCTIONS
 from symattn.read.notations import grammar as table
 from symattn.read.rows import Spelling, TokenRule, Word
 from symattn.read.syntax import Call, VecNode, literal_shape, parse
@@ -81,10 +82,18 @@ def test_tuple_open_where_a_value_stands_is_a_vector(
         assert literal_shape(node) == (2,)
 
 
-@pytest.mark.parametrize("text", ["softmax(1, 2)", "exp(1, 2)", "\\exp(1, 2)"])
+@pytest.mark.parametrize("text", ["exp(1, 2)", "\\exp(1, 2)", "sqrt(1, 2)"])
 def test_tuple_open_is_no_vector_as_arguments(text: str) -> None:
     with pytest.raises(SymattnError):
         parse(text)
+
+
+@pytest.mark.parametrize("text", ["softmax(0, 0)", "Softmax(0, 0)", "\\text{softmax}(0, 0)"])
+def test_arguments_of_a_vector_function_are_its_vector(text: str) -> None:
+    assert "softmax" in VECTOR_FUNCTIONS
+    norm, _ = normalize(text)
+    half = [s.rational() for s in flatten(evaluate(parse(norm, normalized=True)))]
+    assert half == [Fraction(1, 2), Fraction(1, 2)]
 
 
 def test_tuple_open_reads_a_vector_in_prose_and_a_call_stays_a_label() -> None:

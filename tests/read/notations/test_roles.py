@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from symattn.read.audit import audit
 from symattn.read.notations import roles as table
 from symattn.read.roles import clean_name, phrase_role, symbol_role
 from symattn.read.rows import Pattern
@@ -62,3 +63,16 @@ def test_role_names_of_stages_are_the_spec_claim_fields() -> None:
     stages = [r for r in table.RoleName if r.value in BY_CLAIM]
     assert [r.value for r in stages] == list(BY_CLAIM)  # (in computation order)
     assert table.RoleName.WEIGHTS == "weights" and "divisor" not in table.ROLES
+
+
+def test_the_row_before_softmax_is_the_softmax_input_judged_unscaled() -> None:
+    before, after = phrase_role("Before softmax:"), phrase_role("After softmax:")
+    assert before is not None and before.role == "scaled"
+    assert after is not None and after.role == "weights"
+    text = (
+        "If d_k = 64, we divide by √64 = 8.\n\n"
+        "```\nBefore softmax: [2.4, 1.2, 0.3]\nAfter softmax:  [0.66, 0.24, 0.10]\n```\n"
+    )
+    wrong = {(f.claimed, f.expected) for f in audit(text, path="t.md").findings}
+    # (the softmax of the row itself, not of the row divided by √64: 0.70, 0.21, 0.09)
+    assert {("0.66", "0.70"), ("0.24", "0.21"), ("0.10", "0.09")} <= wrong
