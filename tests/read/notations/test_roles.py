@@ -62,3 +62,7 @@ def test_role_names_of_stages_are_the_spec_claim_fields() -> None:
     stages = [r for r in table.RoleName if r.value in BY_CLAIM]
     assert [r.value for r in stages] == list(BY_CLAIM)  # (in computation order)
     assert table.RoleName.WEIGHTS == "weights" and "divisor" not in table.ROLES
+
+
+def test_softmax_named() -> None:
+    check_pattern(table.SOFTMAX_NAMED)
