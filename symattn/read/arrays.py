@@ -31,7 +31,7 @@ from symattn.read.notations import (
     SPECIAL_ENTRY,
 )
 from symattn.read.notes import is_note, plain_label
-from symattn.read.numerals import number_at
+from symattn.read.numerals import PERCENT, number_at, percent
 
 __all__ = ["Entry", "Grid", "plain_rows", "prose_numbers", "scan_arrays"]
 
@@ -107,6 +107,17 @@ def _entry(text: str, at: int, limits: Limits) -> Entry:
         return Entry(text, at, None)
 
 
+def _number_entry(text: str, m: re.Match[str], end: int, limits: Limits) -> tuple[Entry, int]:
+    """The entry of the number ``m`` found (``87%`` with its sign: the percentage, 0.87) and
+    the offset after it."""
+    e = _entry(m.group(), m.start(), limits)
+    after = m.end()
+    if after < end and text[after] in PERCENT and e.written is not None:
+        w = percent(e.written)
+        return Entry(w.text, e.at, w), after + 1
+    return e, after
+
+
 def _group(
     text: str, k: int, end: int, braces: bool, limits: Limits
 ) -> tuple[object, int, list[str]]:
@@ -155,10 +166,10 @@ def _group(
             continue
         m = number_at(text, i, end)
         if m is not None and not (i > 0 and (text[i - 1].isalnum() or text[i - 1] == "_")):
-            after = m.end()
+            entry, after = _number_entry(text, m, end, limits)
             if after < end and (text[after].isalpha() or text[after] == "_"):
                 raise _Fail(i)
-            stack[-1][0].append(_entry(m.group(), i, limits))
+            stack[-1][0].append(entry)
             i = after
             continue
         w = _WORD.match(text, i, end)
@@ -303,12 +314,13 @@ def _plain_row(text: str, a: int, b: int, limits: Limits) -> list[Entry] | None:
             i += 1
             continue
         m = number_at(text, i, b)
-        if m is None or (m.end() < b and text[m.end()] not in " \t\r,"):
+        entry, after = _number_entry(text, m, b, limits) if m is not None else (None, i)
+        if entry is None or (after < b and text[after] not in " \t\r,"):
             if len(row) >= 2 and text[i - 1] in " \t" and is_note(text[i:b], marked=True):
                 return row  # ``0.1 0.9   ← token 1``: a row, then its note
             return None
-        row.append(_entry(m.group(), i, limits))
-        i = m.end()
+        row.append(entry)
+        i = after
     return row or None
 
 

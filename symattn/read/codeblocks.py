@@ -21,7 +21,7 @@ from symattn.read.extract import Skipped, chains_of
 from symattn.read.formulas import text_lines
 from symattn.read.layout import side_by_side, stack_rows
 from symattn.read.mapped import Mapped
-from symattn.read.notations import ARRAY_CALLS
+from symattn.read.notations import ARRAY_CALLS, TEXT_FENCES
 from symattn.read.page import Placed, Reading, add_chains, operand, outside, too_long
 from symattn.read.python import Assigned, Defined, Shown, Step, expr_text, facts_of
 from symattn.read.roles import symbol_role
@@ -53,7 +53,7 @@ def read_code(r: Reading, i: int, b: Block, line_starts: list[int], limits: Limi
             line = r.src.line_of(st.start)
             r.skipped.append(Skipped(line, st.text.strip()[:80], NESTED_TOO_DEEPLY))
             continue
-        if st.tree is None:
+        if st.tree is None or _bare_number(st.tree):
             run.append((index, st))
             continue
         flush()
@@ -63,6 +63,17 @@ def read_code(r: Reading, i: int, b: Block, line_starts: list[int], limits: Limi
         for g in _comment_grids(r, st, limits):
             r.grids.append(Placed(g, i, "comment", index))
     flush()
+
+
+def _bare_number(tree: ast.Module) -> bool:
+    """A line that is a number and nothing else (``0.3``, ``-1.5``): a value the block shows,
+    read with the lines around it as text (a column of numbers is a vector), no statement."""
+    if len(tree.body) != 1 or not isinstance(tree.body[0], ast.Expr):
+        return False
+    v = tree.body[0].value
+    if isinstance(v, ast.UnaryOp) and isinstance(v.op, ast.USub | ast.UAdd):
+        v = v.operand
+    return isinstance(v, ast.Constant) and type(v.value) in (int, float)
 
 
 #: the reason a statement nested deeper than :data:`~symattn.read.code.MAX_TREE_DEPTH` gives
@@ -180,7 +191,8 @@ def link_code(r: Reading) -> None:
             if previous_code:
                 r.printed.add(block)
         else:
-            previous_code = True
+            # (a fence that says it holds text holds no program: nothing after it is printed)
+            previous_code = not _text_fence(r.blocks[block])
     assigned: dict[int, tuple[str, ...]] = {}
     shown_by_block: dict[int, list[Shown]] = {}
     comments: dict[int, list[Placed]] = {}
@@ -230,7 +242,9 @@ def link_code(r: Reading) -> None:
             continue
         if i not in r.outputs:
             pending = [
-                s for s in shown_by_block.get(i, []) if not _is_shape(s) and id(s) not in tied
+                s
+                for s in shown_by_block.get(i, [])
+                if not _is_shape(s) and id(s) not in tied and not _text_fence(b)
             ]
             continue
         grids = [p.grid for p in r.grids if p.block == i]
@@ -241,6 +255,11 @@ def link_code(r: Reading) -> None:
             if match is not None:
                 pending.remove(match)
                 r.shown[g.start] = match
+
+
+def _text_fence(b: Block) -> bool:
+    """Whether a fenced block says it holds text (```` ```text ````), not a program."""
+    return b.info.strip().lower() in TEXT_FENCES.words
 
 
 def _tie_inline(r: Reading) -> set[int]:

@@ -15,7 +15,8 @@ as such. A text's own name is never given to numbers that contradict it.
   ``check`` computes (``exp(s)``): it is read as that relation, and said so;
 - weights that are the scores divided by their sum (plain normalisation, a frame of their
   own) rather than their softmax are judged in that frame: reproduced, they are right and
-  not judged as softmax; the report says the frame once.
+  not judged as softmax; the report says the frame once. Not when their own label says
+  softmax (``Softmax 后：10% 30% 60%``): that is the author's claim, judged as a softmax.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from fractions import Fraction
 from typing import Final
 
 from symattn.read.facts import INPUT_ROLES, Fact
+from symattn.read.notations.roles import SOFTMAX_NAMED
 from symattn.read.report import Unparsed
 from symattn.read.reproduce import (
     Candidate,
@@ -38,7 +40,14 @@ from symattn.read.reproduce import (
 )
 from symattn.read.roles import RoleName
 
-__all__ = ["WORD_SOURCES", "Confirmed", "candidate_of", "confirm_roles", "reproduced_notes"]
+__all__ = [
+    "WORD_SOURCES",
+    "Confirmed",
+    "candidate_of",
+    "confirm_roles",
+    "reproduced_notes",
+    "says_softmax",
+]
 
 #: where a role read from words only comes from (the prose or heading before the array, a
 #: role inherited from the step before): the numbers overrule these; a name, a label or a
@@ -103,6 +112,14 @@ def _another(facts: Sequence[Fact], key: int, src: int) -> bool:
         for g in facts[:key]
         if g.at < f.at
     )
+
+
+def says_softmax(f: Fact) -> bool:
+    """Whether the array's own label says it is a softmax (``Softmax 后：``): then numbers
+    that are the plain normalisation s / Σs are the author's claim of a softmax, judged as
+    one, not a frame of their own (a label that only says weights, or normalised, leaves
+    that frame to the numbers)."""
+    return f.source == "label" and SOFTMAX_NAMED.regex.search(f.name) is not None
 
 
 def confirm_roles(facts: Sequence[Fact], d_k: int | None = None) -> Confirmed:
@@ -184,7 +201,7 @@ def confirm_roles(facts: Sequence[Fact], d_k: int | None = None) -> Confirmed:
                         stage = RoleName.SCALED if unscaled else RoleName.SCORES
                         out[src] = replace(s, role=stage.value, source="reproduced")
             elif m.relation is Relation.NORMALIZED and len(m.sources) == 1:
-                if out[src].role in (*_SCORE_ROLES, ""):
+                if out[src].role in (*_SCORE_ROLES, "") and not says_softmax(f):
                     # s / Σs: the author's frame, not check's softmax; judged in it
                     out[key] = replace(f, role="", source="reproduced")
                     decided.append((key, m))

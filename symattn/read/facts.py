@@ -129,6 +129,20 @@ def _first_symbol(label: str) -> Role | None:
     return symbol_role(m.group("sym") or m.group("paren"))
 
 
+def _labelled_row(label: str) -> Role | None:
+    """The role of a label that starts with a symbol: the symbol's, unless the words after a
+    query's symbol name a later stage of its row (``q1 的原始分数``, ``q_2's weights``): then
+    the words say what the array is, and the symbol which row it is."""
+    r = _first_symbol(label)
+    if r is None or r.role != "q":
+        return r
+    m = LABEL_SYMBOL.regex.match(label)
+    words = phrase_role(label[m.end() :]) if m is not None else None
+    if words is None or stage_rank(words.role) <= stage_rank("v"):
+        return r
+    return Role(words.role, r.index, r.token, r.head)
+
+
 def _role(names: list[str], label: str, context: str) -> tuple[Role | None, str]:
     """The role of an array: from its names, then its label, then the prose before it."""
     for n in names:
@@ -136,7 +150,7 @@ def _role(names: list[str], label: str, context: str) -> tuple[Role | None, str]
         if r is not None:
             return r, n
     if label:
-        r = symbol_role(label) or _first_symbol(label) or phrase_role(label)
+        r = symbol_role(label) or _labelled_row(label) or phrase_role(label)
         if r is not None:
             return r, label
     if context:

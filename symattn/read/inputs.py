@@ -77,8 +77,12 @@ def gather(facts: Sequence[Fact]) -> dict[int, Input]:
     (``q_1``, ``k_{I}``) are joined into one matrix, kept at the offset of the first."""
     out: dict[int, Input] = {}
     groups: dict[str, list[Fact]] = {}
+    # a text that gives no Q, K or X starts from the scores: a row of them that names its
+    # query (``q1 的原始分数：[…]``) is then a given row too
+    from_scores = not any(f.given and f.role in ("x", "q", "k", "kv") for f in facts)
     for f in facts:
-        first_stage = f.role in ("scores", "scaled") and f.index is None and not f.col
+        one_row = from_scores and len(f.dims) == 1 and not f.token
+        first_stage = f.role in ("scores", "scaled") and (f.index is None or one_row) and not f.col
         if not (
             (f.given and f.role in INPUT_ROLES or first_stage)
             and f.role != "mask"
@@ -88,7 +92,7 @@ def gather(facts: Sequence[Fact]) -> dict[int, Input]:
         if len(f.dims) == 1 and (f.token or f.index is not None) and f.role in ("q", "k", "v", "x"):
             groups.setdefault(f.role, []).append(f)
             continue
-        if f.index is not None or f.token:
+        if (f.index is not None and not first_stage) or f.token:
             continue
         names = f.row_names if len(f.row_names) == len(rows_of(f)) else ()
         if f.at in out:

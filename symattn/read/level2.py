@@ -22,6 +22,7 @@ from symattn.judge.verdict import consistent_with, judge
 from symattn.numbers.rounding import Rounding
 from symattn.read.accuse import unconfirmed
 from symattn.read.claims import Known
+from symattn.read.confirm import says_softmax
 from symattn.read.emit import JudgedProblem
 from symattn.read.facts import Fact
 from symattn.read.level1 import value_key
@@ -122,15 +123,26 @@ _ROW_STEPS = ("scores", "scaled_scores", "exp_scores", "weights", "output")
 
 
 def _another_stage(
-    spec: Spec, problem: Problem, flagged: set[Place], accepted: frozenset[Rounding], limits: Limits
+    spec: Spec,
+    problem: Problem,
+    flagged: set[Place],
+    accepted: frozenset[Rounding],
+    limits: Limits,
+    facts: Sequence[Fact] = (),
 ) -> set[int]:
     """The facts that hold, entry for entry, the values of another stage of their row (the
     scores written under the weights' name): misnamed by the text or by the reading, not
-    wrong; they are not accused."""
+    wrong; they are not accused. Not an array whose own label says it is the softmax
+    (``Softmax 后：10% 30% 60%`` of the scores 0.1, 0.3, 0.6): that is the author's claim."""
     by_fact: dict[int, list[Place]] = {}
     for place, i in problem.owner.items():
         by_fact.setdefault(i, []).append(place)
-    suspects = {o for place in flagged if (o := problem.owner.get(place)) is not None}
+    suspects = {
+        o
+        for place in flagged
+        if (o := problem.owner.get(place)) is not None
+        and not (o < len(facts) and says_softmax(facts[o]))
+    }
     if not suspects:
         return set()
     result = spec.run()
@@ -299,7 +311,7 @@ def _one(
             for place in problem.owner
             if place[0] == f.step and place[1][:1] == f.position[:1]
         }
-        rescued = _another_stage(spec, problem, flagged, accepted, limits)
+        rescued = _another_stage(spec, problem, flagged, accepted, limits, facts)
     except SymattnError as e:
         return str(e)
     unsure = unconfirmed(problem.owner, report.findings, facts)

@@ -91,8 +91,13 @@ def _hypotheses(d: Derivation, stated: Sequence[Hypothesis], width: int) -> list
     if d.start == "scaled":
         return [Hypothesis("scaled scores given", scale=Fraction(1))]
     if d.start == "scores" and not s:
-        # the scale must be known: a stated d_k, or no scaling at all
-        return [h for h in stated if h.d_k is not None or h.scale is not None]
+        # the scale must be known: a stated d_k, or no scaling at all; scores the text gives
+        # may be fed to the softmax as written, whatever d_k it states (``原始分数 → softmax``
+        # beside ``如果 dk = 64``): the numbers decide, so that frame is tried too
+        known = [h for h in stated if h.d_k is not None or h.scale is not None]
+        if known and not any(h.scale == 1 and h.d_k is None for h in known):
+            known.append(Hypothesis("scores as given", scale=Fraction(1)))
+        return known
     if s == "1":
         return [Hypothesis("code: unscaled", scale=Fraction(1))]
     if s.startswith("sqrt:"):

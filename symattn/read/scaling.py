@@ -48,7 +48,9 @@ def hypotheses(text: str, facts: Sequence[Fact], k_width: int | None = None) -> 
     scaled = (
         SCALED_TEXT.first(text) is not None
         or d_k is not None
-        or any(f.role in ("scaled", "divisor") for f in facts)
+        # (a row reproduction found fed to a softmax as it is, is "scaled" by its place,
+        # not because the text says it scales)
+        or any(f.role in ("scaled", "divisor") and f.source != "reproduced" for f in facts)
     )
     unscaled = UNSCALED_TEXT.first(text) is not None
     if scaled and not unscaled:

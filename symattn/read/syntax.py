@@ -20,6 +20,7 @@ from symattn.read.notations import (
     TUPLE_OPEN,
     VECTOR_FUNCTIONS,
 )
+from symattn.read.numerals import percent
 from symattn.read.tokens import ExprError, Token, normalize, tokenize
 
 __all__ = [
@@ -395,14 +396,7 @@ def literal_numbers(node: Node) -> list[tuple[Written, int]] | None:
     if isinstance(node, Num):
         return [(node.written, node.pos)]
     if isinstance(node, Percent):
-        w = node.x.written
-        shown = replace(
-            w,
-            value=w.value / 100,
-            text=w.text + "%",
-            decimals=(w.decimals or 0) + 2,
-        )
-        return [(shown, node.x.pos)]
+        return [(percent(node.x.written), node.x.pos)]
     if isinstance(node, Unary) and isinstance(node.x, Num):
         w = node.x.written
         sign = -1 if node.op == "-" else 1

@@ -4,6 +4,7 @@ rows and prose numbers, with exact positions (one pass over the text)."""
 from __future__ import annotations
 
 import time
+from fractions import Fraction
 
 import pytest
 
@@ -126,3 +127,17 @@ def test_the_label_above_a_fence_names_the_array_in_it() -> None:
     code = "for x in xs:\n    print(x)\n\n```\n[1, 0]\n```\n"
     r = read_text(code)
     assert all(p.grid.label == "" for p in r.grids)
+
+
+def test_entries_written_as_percentages() -> None:
+    (g,) = scan("比如 [0.1%, 90%, 9.9%]")
+    assert values(g) == ["0.1%", "90%", "9.9%"]
+    assert [e.written.value for e in g.entries if e.written] == [
+        Fraction(1, 1000),
+        Fraction(9, 10),
+        Fraction(99, 1000),
+    ]
+    text = "10%\n30%\n60%\n"
+    (col,) = plain_rows(text, 0, len(text), DEFAULT_LIMITS)
+    assert col.dims == (3, 1) and values(col) == ["10%", "30%", "60%"]
+    assert col.entries[0].written is not None and col.entries[0].written.decimals == 2

@@ -71,3 +71,21 @@ def test_what_a_comment_states_ties_no_later_printout() -> None:
     r = read_text(text)
     (p,) = [p for p in r.grids if p.how == "output"]
     assert p.grid.start not in r.shown
+
+
+def test_a_column_of_numbers_in_a_code_block_is_a_vector() -> None:
+    text = "分别计算相关性：\n\n```text\n0.1\n0.3\n-0.6\n```\n"
+    r = read_text(text)
+    (p,) = r.grids
+    assert p.grid.dims == (3, 1) and [e.text for e in p.grid.entries] == ["0.1", "0.3", "-0.6"]
+    assert p.grid.label == "分别计算相关性"
+
+
+def test_a_text_fence_prints_nothing_after_it() -> None:
+    """Words in a ```text fence parse as Python names, but the block holds no program: the
+    block of numbers after it is no printout of it."""
+    text = "```text\nI\nlove\nAI\n```\n\n```text\n0.1\n0.3\n```\n"
+    r = read_text(text)
+    assert r.printed == set() and not r.shown
+    code = text.replace("```text\nI", "```python\nI")
+    assert read_text(code).printed == {1}

@@ -96,3 +96,14 @@ def test_weights_that_are_the_scores_over_their_sum_are_judged_in_that_frame() -
     # (softmax weights of the same scores stay softmax, judged by check)
     soft = text.replace("[0.1667, 0.3333, 0.5000]", "[0.0900, 0.2447, 0.6652]")
     assert not understood(soft).confirmed.decided and not _errors(soft)
+
+
+def test_numbers_labelled_softmax_that_are_the_plain_normalisation_are_judged_as_softmax() -> None:
+    """``Softmax 后`` 10% 30% 60% of the scores 0.1, 0.3, 0.6: the scores read as shares, the
+    author's claim of a softmax (25.84%, 31.56%, 42.60%); the same numbers under a label that
+    only says they are normalised are that frame, not accused."""
+    text = "分别计算相关性：\n\n```text\n0.1\n0.3\n0.6\n```\n\nSoftmax 后：\n\n```text\n10%\n30%\n60%\n```\n"
+    assert _errors(text) == ["wrong-value"] * 3
+    assert understood(text).confirmed.decided == ()
+    plain = text.replace("Softmax 后", "归一化后的权重")
+    assert _errors(plain) == []

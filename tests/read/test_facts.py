@@ -125,3 +125,20 @@ def test_a_stage_the_line_above_names_is_a_word_not_a_name() -> None:
     assert (last.role, last.source) == ("weights", "context")
     named = understood("```\nsoftmax ≈ [0.4, 0.6]\n```\n").facts[-1]
     assert (named.role, named.source) == ("weights", "name")
+
+
+@pytest.mark.parametrize(
+    ("label", "role", "index"),
+    [
+        ("q1 的原始分数", "scores", 1),
+        ("q_2 attention weights", "weights", 2),
+        ("q1 (The)", "q", 1),
+        ("K_animal (Exact Match)", "k", None),
+    ],
+)
+def test_a_query_symbol_before_the_words_of_a_later_stage(
+    label: str, role: str, index: int | None
+) -> None:
+    """``q1 的原始分数：[…]``: the words say what the array is, the symbol which row."""
+    (f,) = understood(f"```\n{label}：   [2.1, 0.3, 0.1]\n```\n").facts
+    assert (f.role, f.index) == (role, index)

@@ -117,3 +117,11 @@ def test_given_scores_carry_their_minus_inf_as_a_mask() -> None:
         [True, True, True],
     ]
     assert input_mask(Derivation("qkv", (key, key, key)), inputs) is None
+
+
+def test_a_row_of_scores_that_names_its_query_is_given_when_no_q_or_k_is() -> None:
+    text = "```\nq1 的原始分数：   [2.1, 0.3, 0.1]\n注意力权重：   [0.5, 0.3, 0.2]\n```\n"
+    (i,) = gather(understood(text).facts).values()
+    assert i.roles == {"scores"} and i.rows == (("2.1", "0.3", "0.1"),)
+    with_q = "Q = [[1, 0], [0, 1]]\n\nK = [[1, 0], [0, 1]]\n\n" + text
+    assert all("scores" not in i.roles for i in gather(understood(with_q).facts).values())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from symattn.numbers import parse_number
 from symattn.read import numerals
 from symattn.read.census import Census
 from symattn.read.source import Source
@@ -46,3 +47,9 @@ def test_number_at_an_offset_with_its_sign() -> None:
     assert (m := numerals.number_at(text, 7, len(text))) is not None and m.group() == "+2e3"
     assert numerals.number_at(text, 13, len(text)) is None
     assert (m := numerals.number_at(text, 1, 4)) is not None and m.group() == "-0."
+
+
+def test_a_percentage_is_the_number_in_units() -> None:
+    w = numerals.percent(parse_number("25.84"))
+    assert (w.value, w.text, w.decimals) == (parse_number("0.2584").value, "25.84%", 4)
+    assert "％" in numerals.PERCENT and "%" in numerals.PERCENT

@@ -97,3 +97,12 @@ def test_a_d_k_of_other_inputs_is_no_second_d_k_of_the_problem() -> None:
     other = "\n## Example 2\n\n$K = [[1, 0, 0, 0], [0, 1, 0, 0]]$\n\n"
     assert later_d_k(ex1 + other + "$d_k = 4$\n") == {None}
     assert later_d_k(ex1 + other + "$d_k = 3$\n") == {"3"}  # (not the width of that K)
+
+
+def test_scores_given_are_also_tried_as_written_beside_a_stated_d_k() -> None:
+    """``如果 dk = 64`` beside ``原始分数 → softmax``: the scores may be fed to the softmax as
+    written; both frames are tried, and only what both find wrong is reported."""
+    text = "如果 dk = 64，要除以 sqrt(dk)。\n\n原始分数：[2.0, 1.0, 0.1] → Softmax 后：[0.659, 0.242, 0.099]\n"
+    ps = understood(text).problems
+    assert sorted(p.hypothesis for p in ps) == ["scores as given", "stated"]
+    assert not [f for f in audit(text, path="t.md").findings if f.severity == "error"]

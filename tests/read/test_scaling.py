@@ -39,3 +39,11 @@ def test_stated_d_k_is_the_first() -> None:
 def test_hypotheses(text: str, frames: list[tuple[str, int | None]]) -> None:
     u = understood(text)
     assert [(h.name, h.d_k) for h in hypotheses(u.src.text, u.facts)] == frames
+
+
+def test_a_row_reproduced_as_fed_to_the_softmax_says_nothing_of_scaling() -> None:
+    """A row whose softmax reproduces the weights after it is "scaled" by its place; the text
+    does not say it scales, so both frames stay."""
+    u = understood("[3, 1, 0.5]\n\n→ [0.82, 0.11, 0.07]\n")
+    assert any(f.role == "scaled" and f.source == "reproduced" for f in u.facts)
+    assert [h.name for h in hypotheses(u.src.text, u.facts)] == ["stated", "unscaled"]

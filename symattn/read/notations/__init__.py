@@ -105,6 +105,7 @@ from symattn.read.notations.text import (
     TABLE_RULES,
     TAIL_NOTE,
     TAIL_SYMBOL,
+    TEXT_FENCES,
     WORD_AFTER,
 )
 
@@ -143,6 +144,7 @@ __all__ = [
     "INVISIBLE",
     "LABEL_SYMBOL",
     "LANGUAGE",
+    "TEXT_FENCES",
     "LIST_MARKER",
     "MARKDOWN_MARKUP",
     "MATH_ENVIRONMENTS",

@@ -18,7 +18,15 @@ from typing import Final
 from symattn.read.rows import Pattern, Word, ex, pattern
 from symattn.stages import BY_CLAIM
 
-__all__ = ["CASED_SYMBOLS", "PHRASES", "ROLES", "SYMBOLS", "TOKEN_IN_PARENS", "RoleName"]
+__all__ = [
+    "CASED_SYMBOLS",
+    "PHRASES",
+    "ROLES",
+    "SOFTMAX_NAMED",
+    "SYMBOLS",
+    "TOKEN_IN_PARENS",
+    "RoleName",
+]
 
 
 class RoleName(StrEnum):
@@ -324,13 +332,14 @@ PHRASES: Final[tuple[Pattern, ...]] = (
         r"(?i)input\s+(?:to|of)\s+(?:the\s+)?softmax|softmax\s+(?:input|的输入)|"
         r"raw\s+(?:attention\s+)?scores?|attention\s+scores?|dot[- ]products?|similarit(?:y|ies)|"
         r"alignment\s+scores?|score\s+matrix|\bq\s*[×x·]\s*k|\bqk\^?t\b|\bscores?\b|点积|注意力分数|"
-        r"注意力得分|相似度|關聯分數|得分|分数|内积|內積",
+        r"注意力得分|相似度|相关性|相关度|關聯分數|得分|分数|内积|內積",
         "a phrase naming the scores",
         (
             "Dot-product scores:",
             "Raw attention scores:",
             "Compute Q × K^T",
             "点积结果",
+            "分别计算相关性",
         ),
         ("weights",),
         kind="scores",
@@ -399,6 +408,16 @@ PHRASES: Final[tuple[Pattern, ...]] = (
         ("output",),
         kind="x",
     ),
+)
+
+SOFTMAX_NAMED: Final = pattern(
+    "softmax-named",
+    r"(?i)(?<!before\s)(?<!pre-)soft-?max(?!\s*(?:之?前|的?输入|inputs?\b|\())",
+    "a label that says its numbers are a softmax (``Softmax 后：``, ``softmax output:``): "
+    "numbers under it that are only the scores divided by their sum, or the scores "
+    "themselves, are no softmax",
+    ("Softmax 后", "after softmax:", "soft-max weights"),
+    ("归一化后", "normalized weights:", "权重", "Softmax 前", "softmax input", "before softmax"),
 )
 
 TOKEN_IN_PARENS: Final = pattern(

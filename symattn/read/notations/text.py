@@ -93,6 +93,18 @@ CODE_ENVIRONMENTS: Final = words(
     counterexamples=("equation",),
 )
 
+#: code-fence info strings that say the block is text, not a program (``` ```text ```)
+TEXT_FENCES: Final = words(
+    "text-fences",
+    "fence info strings that declare plain text: the block's words are no code, and what "
+    "follows it was not printed by it",
+    "text",
+    "txt",
+    "plain",
+    "plaintext",
+    counterexamples=("python", "py", "console"),
+)
+
 LANGUAGE: Final = pattern(
     "language",
     r"[A-Za-z][\w+#.-]{0,30}(?:\s+\{.*\})?",

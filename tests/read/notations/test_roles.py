@@ -76,3 +76,7 @@ def test_the_row_before_softmax_is_the_softmax_input_judged_unscaled() -> None:
     wrong = {(f.claimed, f.expected) for f in audit(text, path="t.md").findings}
     # (the softmax of the row itself, not of the row divided by √64: 0.70, 0.21, 0.09)
     assert {("0.66", "0.70"), ("0.24", "0.21"), ("0.10", "0.09")} <= wrong
+
+
+def test_softmax_named() -> None:
+    check_pattern(table.SOFTMAX_NAMED)

@@ -85,3 +85,10 @@ def test_note_start_ends_the_value_but_an_operator_does_not() -> None:
     assert [(f.role, f.dims) for f in u.facts] == [("weights", (2,))]
     u = understood("$$w = [0.5, 0.5] + x$$\n")
     assert [f.role for f in u.facts if f.dims == (2,)] == []
+
+
+@pytest.mark.parametrize("info", sorted(table.TEXT_FENCES.words))
+def test_text_fence_prints_nothing(info: str) -> None:
+    r = read_text(f"```{info}\nI\nlove\n```\n\n```\n0.1\n0.3\n```\n")
+    assert r.printed == set()
+    assert not any(c in table.TEXT_FENCES.words for c in table.TEXT_FENCES.counterexamples)
