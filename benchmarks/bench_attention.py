@@ -361,6 +361,8 @@ def certified(n: int, d: int, runs: int) -> dict[str, Any]:
     w = lambda: symattn_api(case).weights  # noqa: E731
     res["w_numpy"] = cpu(lambda: w().to_numpy(), runs)
     res["w_evalf15"] = cpu(lambda: w().evalf(15), runs)
+    res["w_evalf12"] = cpu(lambda: w().evalf(12), runs)
+    res["w_enclose30"] = cpu(lambda: w().enclose(30), runs)
     res["w_enclose50"] = cpu(lambda: w().enclose(50), runs)
     res["out_evalf15"] = cpu(lambda: symattn_api(case).evalf(15), runs)
     return res
@@ -483,8 +485,8 @@ def report(
             "",
             f"### Certified digits, two decimals, n = {n}, d = {d}",
             "",
-            "| call | CPU time | × numpy |",
-            "|---|---|---|",
+            "| call | CPU time | × numpy | × weights.to_numpy() |",
+            "|---|---|---|---|",
         ]
         for key, label in (
             ("enclose50", "attention_enclose(digits=50)"),
@@ -492,10 +494,13 @@ def report(
             ("flint50", "plain python-flint, 50 digits (fmpq_mat scores, Arb rest; 1 run)"),
             ("out_evalf15", "API .evalf(15)"),
             ("w_numpy", "API .weights.to_numpy()"),
-            ("w_evalf15", "API .weights.evalf(15)"),
+            ("w_evalf15", "API .weights.evalf(15) (a RoundedArray)"),
+            ("w_evalf12", "API .weights.evalf(12)"),
+            ("w_enclose30", "API .weights.enclose(30) (a BallArray)"),
             ("w_enclose50", "API .weights.enclose(50)"),
         ):
-            lines.append(f"| {label} | {_t(cert[key])} | {_ratio(cert[key], np_t)} |")
+            w_ratio = _ratio(cert[key], cert["w_numpy"]) if key.startswith("w_") else "—"
+            lines.append(f"| {label} | {_t(cert[key])} | {_ratio(cert[key], np_t)} | {w_ratio} |")
     if batch is not None:
         lines += [
             "",
@@ -570,6 +575,8 @@ def goals(kinds: list[dict[str, Any]], cert: dict | None, bigres: dict | None) -
             )
         for key, label in (
             ("w_evalf15", "weights.evalf(15)"),
+            ("w_evalf12", "weights.evalf(12)"),
+            ("w_enclose30", "weights.enclose(30)"),
             ("w_enclose50", "weights.enclose(50)"),
         ):
             x = cert[key] / cert["w_numpy"]

@@ -10,7 +10,7 @@ import numpy as np
 
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.engine.trace import Step, Trace
-from symattn.exact import ExactTensor, Surd
+from symattn.exact import BallArray, ExactTensor, RoundedArray, Surd
 
 
 def _count(n: int, one: str, many: str) -> str:
@@ -22,8 +22,9 @@ class AttentionResult:
     """Every stage of one attention computation, exactly.
 
     Stages are :class:`~symattn.exact.ExactTensor`: ``exact()`` for exact values,
-    ``enclose(digits)`` for certified balls, ``evalf(digits)`` for correctly rounded
-    decimals, ``to_numpy()`` for correctly rounded float64.
+    ``enclose(digits)`` for certified balls (a :class:`~symattn.exact.BallArray`),
+    ``evalf(digits)`` for correctly rounded decimals (a :class:`~symattn.exact.RoundedArray`),
+    ``to_numpy()`` for correctly rounded float64.
     """
 
     trace: Trace
@@ -188,13 +189,13 @@ class AttentionResult:
     # conveniences on the output (``method``: "auto", "fast" or "exact", see ExactTensor.certify)
     def enclose(
         self, digits: int = 30, *, limits: Limits = DEFAULT_LIMITS, method: str = "auto"
-    ) -> np.ndarray:
+    ) -> BallArray:
         """Certified balls around the output, narrower than ``10**-digits``."""
         return self.output.enclose(digits, limits=limits, method=method)
 
     def evalf(
         self, digits: int = 15, *, limits: Limits = DEFAULT_LIMITS, method: str = "auto"
-    ) -> np.ndarray:
+    ) -> RoundedArray:
         """The output correctly rounded to ``digits`` significant digits."""
         return self.output.evalf(digits, limits=limits, method=method)
 

@@ -182,7 +182,7 @@ def _jsonable(value: Any) -> Any:
     return str(value)
 
 
-def _nested(a: np.ndarray, fmt: Any) -> Any:
+def _nested(a: Any, fmt: Any) -> Any:
     def walk(x: Any) -> Any:
         return [walk(v) for v in x] if isinstance(x, list) else fmt(x)
 

@@ -17,9 +17,17 @@ module        what it holds
 ``logits``    scaled and masked scores: :class:`SurdTensor`, :class:`LinearSurdTensor`
 ``softmax``   :class:`ExpTensor`, :class:`RowSumTensor`, :class:`SoftmaxTensor`
 ``products``  :class:`MatMulTensor` (``P V``, ``W_O``), :class:`ReshapeTensor` (heads)
+``arrays``    :class:`RoundedArray` (``evalf``), :class:`BallArray` (``enclose``), held compactly
 ============  ===================================================================================
 """
 
+from symattn.exact.arrays import (
+    LIMB_BITS,
+    BallArray,
+    RoundedArray,
+    ints_to_limbs,
+    limbs_to_ints,
+)
 from symattn.exact.ball import (
     EXPONENT_RANGE_BITS,
     Ball,
@@ -51,8 +59,10 @@ from symattn.exact.tensor import Evaluator, ExactTensor
 __all__ = [
     "EXPONENT_RANGE_BITS",
     "FAST_MIN_SCORES",
+    "LIMB_BITS",
     "AttentionSpec",
     "Ball",
+    "BallArray",
     "BinaryTensor",
     "Evaluator",
     "ExactTensor",
@@ -66,6 +76,7 @@ __all__ = [
     "Places",
     "RationalTensor",
     "ReshapeTensor",
+    "RoundedArray",
     "RowSumTensor",
     "ScaledIntTensor",
     "Significant",
@@ -81,7 +92,9 @@ __all__ = [
     "fractions_to_ints",
     "int_matmul",
     "int_slices",
+    "ints_to_limbs",
     "inv_sqrt",
+    "limbs_to_ints",
     "rational_tensor",
     "route",
     "slice_width",

@@ -7,12 +7,13 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, overload
 
 import numpy as np
 
 from symattn.config import Limits
 from symattn.errors import InputError
+from symattn.exact.arrays import BallArray, RoundedArray
 from symattn.exact.ball import Ball
 from symattn.exact.rational import BinaryTensor, RationalTensor, ScaledIntTensor
 from symattn.exact.routing import AttentionSpec, route
@@ -23,6 +24,9 @@ if TYPE_CHECKING:
     import sympy
 
 __all__ = ["MatMulTensor", "ReshapeTensor"]
+
+#: what a batched path answers: an object array, or decimals or balls held compactly
+Packed = np.ndarray | RoundedArray | BallArray
 
 
 @dataclass(frozen=True, repr=False)
@@ -73,7 +77,7 @@ class MatMulTensor(ExactTensor):
 
     def _fast_certify(
         self, decide: Callable[[Ball], T | None], start_bits: int, limits: Limits, method: str
-    ) -> np.ndarray | None:
+    ) -> Packed | None:
         routed = route(self.attention, method)
         if routed is None:
             return None
@@ -152,16 +156,27 @@ class ReshapeTensor(ExactTensor):
     def __post_init__(self) -> None:
         object.__setattr__(self, "shape", tuple(self.source.shape))
 
-    def _gather(self, base: np.ndarray | None) -> np.ndarray | None:
+    @overload
+    def _gather(self, base: None) -> None: ...
+    @overload
+    def _gather(self, base: Packed) -> Packed: ...
+    def _gather(self, base: Packed | None) -> Packed | None:
         """This layout of an array of ``base``'s shape (read-only)."""
-        return None if base is None else readonly_view(np.asarray(base).reshape(-1)[self.source])
+        if base is None:
+            return None
+        if isinstance(base, (RoundedArray, BallArray)):
+            gathered: RoundedArray | BallArray = base.reshape(-1)[self.source]
+            return gathered
+        return readonly_view(np.asarray(base).reshape(-1)[self.source])
 
     def _fast_float64(self, limits: Limits, method: str) -> np.ndarray | None:
-        return self._gather(self.base._fast_float64(limits, method))
+        got = self._gather(self.base._fast_float64(limits, method))
+        assert not isinstance(got, (RoundedArray, BallArray))  # float64 is a numpy array
+        return got
 
     def _fast_certify(
         self, decide: Callable[[Ball], T | None], start_bits: int, limits: Limits, method: str
-    ) -> np.ndarray | None:
+    ) -> Packed | None:
         return self._gather(self.base._fast_certify(decide, start_bits, limits, method))
 
     def _where(self, index: tuple[int, ...]) -> tuple[int, ...]:

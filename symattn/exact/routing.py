@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 
 from symattn.config import Limits
+from symattn.exact.arrays import BallArray, RoundedArray
 from symattn.exact.ball import Ball
 from symattn.exact.surd import Surd
 from symattn.exact.tensor import ExactTensor, check_method
@@ -37,7 +38,7 @@ class Kernels(Protocol):
 
     def spec_certify(
         self, spec: AttentionSpec, decide: Callable[[Ball], Any], start_bits: int, *, limits: Limits
-    ) -> np.ndarray:
+    ) -> np.ndarray | RoundedArray | BallArray:
         """``decide`` applied to certified balls of every output entry, refined until decided."""
         ...
 
@@ -47,8 +48,10 @@ class Kernels(Protocol):
 
     def spec_weights_certify(
         self, spec: AttentionSpec, decide: Callable[[Ball], Any], start_bits: int, *, limits: Limits
-    ) -> np.ndarray:
-        """``decide`` applied to certified balls of every weight, refined until decided."""
+    ) -> np.ndarray | RoundedArray | BallArray:
+        """``decide`` applied to certified balls of every weight, refined until decided
+        (``Significant`` may be answered by a :class:`RoundedArray`, ``Narrow`` by a
+        :class:`BallArray`)."""
         ...
 
     def spec_projected_float64(

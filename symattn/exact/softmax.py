@@ -18,6 +18,7 @@ import flint
 import numpy as np
 
 from symattn.config import Limits
+from symattn.exact.arrays import BallArray, RoundedArray
 from symattn.exact.ball import Ball
 from symattn.exact.logits import Logits
 from symattn.exact.routing import AttentionSpec, route
@@ -121,7 +122,7 @@ class SoftmaxTensor(ExactTensor):
 
     def _fast_certify(
         self, decide: Callable[[Ball], T | None], start_bits: int, limits: Limits, method: str
-    ) -> np.ndarray | None:
+    ) -> np.ndarray | RoundedArray | BallArray | None:
         routed = route(self.attention, method)
         if routed is None or not self._whole(routed[0]):
             return None

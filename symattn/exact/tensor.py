@@ -4,8 +4,10 @@ that draws certified numbers from it.
 An :class:`ExactTensor` gives
 
 * ``exact()``: the exact entries (``Fraction`` where rational, sympy expressions otherwise),
-* ``enclose(digits)``: certified intervals (:class:`Ball`) narrower than ``10**-digits``,
-* ``evalf(digits)``: correctly rounded decimals (``Decimal``),
+* ``enclose(digits)``: certified intervals narrower than ``10**-digits`` (a
+  :class:`~symattn.exact.arrays.BallArray`; one entry is a :class:`Ball`),
+* ``evalf(digits)``: correctly rounded decimals (a :class:`~symattn.exact.arrays.RoundedArray`;
+  one entry is a ``Decimal``),
 * ``round(decimals)``: correctly rounded to a number of places (``Decimal``),
 * ``to_numpy()``: correctly rounded float64.
 
@@ -29,6 +31,7 @@ import numpy as np
 
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.errors import InputError, PrecisionError
+from symattn.exact.arrays import BallArray, RoundedArray
 from symattn.exact.ball import Ball, Narrow, Places, Significant, float_of
 from symattn.exact.display import tensor_repr
 from symattn.numbers.rounding import Rounding
@@ -152,6 +155,23 @@ class ExactTensor(ABC):
         take the batched path of :mod:`symattn.fast` (same decisions, proved the same way);
         ``"exact"`` forces the per-entry path, ``"fast"`` the batched one where available.
         """
+        got = self._certified(decide, neg_inf, start_bits, limits, method)
+        if isinstance(got, RoundedArray):
+            return got.to_decimal()
+        if isinstance(got, BallArray):
+            return got.to_balls()
+        return got
+
+    def _certified(
+        self,
+        decide: Callable[[Ball], T | None],
+        neg_inf: Any,
+        start_bits: int,
+        limits: Limits,
+        method: str,
+    ) -> np.ndarray | RoundedArray | BallArray:
+        """``certify``, as a batched path returns it: for ``Significant`` and ``Narrow`` it may
+        be a :class:`RoundedArray` or :class:`BallArray` already."""
         routed = self._fast_certify(decide, start_bits, limits, method)
         if routed is not None:
             return routed
@@ -240,8 +260,10 @@ class ExactTensor(ABC):
 
     def _fast_certify(
         self, decide: Callable[[Ball], T | None], start_bits: int, limits: Limits, method: str
-    ) -> np.ndarray | None:
-        """``certify`` through a batched path, or ``None`` where there is none."""
+    ) -> np.ndarray | RoundedArray | BallArray | None:
+        """``certify`` through a batched path, or ``None`` where there is none (a batched path
+        may answer ``Significant`` with a :class:`RoundedArray`, ``Narrow`` with a
+        :class:`BallArray`)."""
         check_method(method)
         return None
 
@@ -252,11 +274,14 @@ class ExactTensor(ABC):
 
     def enclose(
         self, digits: int = 30, *, limits: Limits = DEFAULT_LIMITS, method: str = "auto"
-    ) -> np.ndarray:
-        """Certified balls, each narrower than ``10**-digits``."""
+    ) -> BallArray:
+        """Certified balls, each narrower than ``10**-digits`` (``.to_balls()`` for the object
+        array of :class:`Ball`)."""
         start = int(digits * 3.33) + 32
-        decide = Narrow(digits)
-        return self.certify(decide, start_bits=start, limits=limits, method=method)
+        got = self._certified(Narrow(digits), None, start, limits, method)
+        if isinstance(got, BallArray):
+            return got
+        return BallArray.from_balls(got, digits)
 
     def evalf(
         self,
@@ -265,15 +290,15 @@ class ExactTensor(ABC):
         mode: Rounding = Rounding.HALF_EVEN,
         limits: Limits = DEFAULT_LIMITS,
         method: str = "auto",
-    ) -> np.ndarray:
-        """Entries correctly rounded to ``digits`` significant digits, as ``Decimal``."""
-        return self.certify(
-            Significant(digits, mode),
-            neg_inf=Decimal("-Infinity"),
-            start_bits=int(digits * 3.33) + 32,
-            limits=limits,
-            method=method,
+    ) -> RoundedArray:
+        """Entries correctly rounded to ``digits`` significant digits (``.to_decimal()`` for
+        the object array of ``Decimal``, ``.to_numpy()`` for float64)."""
+        got = self._certified(
+            Significant(digits, mode), Decimal("-Infinity"), int(digits * 3.33) + 32, limits, method
         )
+        if isinstance(got, RoundedArray):
+            return got
+        return RoundedArray.from_decimals(got, digits)
 
     def round(
         self,

@@ -31,6 +31,7 @@ __all__ = [
     "decide_significant",
     "new_balls",
     "paused_gc",
+    "significant_parts",
 ]
 
 _LOG10_2 = math.log10(2)
@@ -145,10 +146,28 @@ def decide_significant(
     ``Decimal``, ``None`` where not decided), and the decided mask."""
     n = hi.shape[0]
     out = np.full(n, None, dtype=object)
+    good, m, p, sign = significant_parts(hi, lo, k, bound, digits, mode)
+    out[good] = _decimals(m, p, sign)
     decided = np.zeros(n, dtype=bool)
+    decided[good] = True
+    return out, decided
+
+
+def significant_parts(
+    hi: np.ndarray,
+    lo: np.ndarray,
+    k: np.ndarray,
+    bound: np.ndarray,
+    digits: int,
+    mode: Rounding,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`decide_significant` without the ``Decimal``: the decided positions and, for
+    each, the coefficient ``m`` (an integer-valued double), ``p`` (the value is ``sign * m *
+    10**-p``) and the sign."""
+    empty = np.zeros(0)
     nz = hi != 0
     if digits > 20 or not nz.any():
-        return out, decided
+        return np.zeros(0, dtype=np.int64), empty, np.zeros(0, dtype=np.int64), empty
     idx = np.flatnonzero(nz & np.isfinite(hi))
     h, low, kk, b = hi[idx], lo[idx], k[idx], bound[idx]
     sign = np.where(h < 0, -1.0, 1.0)
@@ -171,9 +190,7 @@ def decide_significant(
         m, ok = _nearest(yh, yl, yb)
     ok &= inside & (m < high_pow) & (m >= low_pow)
     good = np.flatnonzero(ok)
-    out[idx[good]] = _decimals(m[good], p[good], sign[good])
-    decided[idx[good]] = True
-    return out, decided
+    return idx[good], m[good], p[good], sign[good]
 
 
 def decide_places(

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from symattn.config import DEFAULT_LIMITS, Limits
-from symattn.exact import AttentionSpec, Ball, MatMulTensor
+from symattn.exact import AttentionSpec, Ball, BallArray, MatMulTensor, RoundedArray
 from symattn.fast.float64 import attention_float64, run
 from symattn.fast.outputs import certify_outputs
 from symattn.fast.problem import problem_of
@@ -61,7 +61,7 @@ def spec_weights_certify(
     start_bits: int,
     *,
     limits: Limits = DEFAULT_LIMITS,
-) -> np.ndarray:
+) -> np.ndarray | RoundedArray | BallArray:
     """:meth:`~symattn.exact.ExactTensor.certify` of the weights of ``spec``, batched."""
     return certify_weights(problem_of(spec), decide, start_bits, limits)
 
@@ -94,7 +94,7 @@ class _Kernels:
 
     def spec_weights_certify(
         self, spec: AttentionSpec, decide: Callable[[Ball], Any], start_bits: int, *, limits: Limits
-    ) -> np.ndarray:
+    ) -> np.ndarray | RoundedArray | BallArray:
         return spec_weights_certify(spec, decide, start_bits, limits=limits)
 
     def spec_projected_float64(

@@ -20,20 +20,32 @@ import flint
 import numpy as np
 
 from symattn.config import Limits
-from symattn.exact import Ball, Narrow, Places, Significant, Surd, float_of
+from symattn.exact import (
+    LIMB_BITS,
+    Ball,
+    BallArray,
+    Narrow,
+    Places,
+    RoundedArray,
+    Significant,
+    Surd,
+    float_of,
+    ints_to_limbs,
+)
 from symattn.fast.decide import rho
 from symattn.fast.decisions import (
     balls,
     decide_float64,
     decide_places,
     decide_significant,
-    new_balls,
+    significant_parts,
 )
 from symattn.fast.doubles import EXP_RESIDUAL_ERR, U2, dd_add, dd_div, fast_two_sum, two_prod
 from symattn.fast.enclose import fixed_exps, fixed_row_sums, head_exps
 from symattn.fast.exps import Exps, iter_exps, weight_slices
 from symattn.fast.fallback import RowCache, settle_weights
 from symattn.fast.float64 import setup
+from symattn.fast.limbs import shifted_product
 from symattn.fast.problem import Problem, exact_add, exact_scores
 from symattn.fast.scaled import exp_scaled, scaled_tables
 from symattn.fast.tables import TABLES
@@ -205,7 +217,7 @@ def _vector_decide(decide: Callable[[Ball], Any], w: Weights) -> tuple[np.ndarra
 
 def certify_weights(
     p: Problem, decide: Callable[[Ball], T | None], start_bits: int, limits: Limits
-) -> np.ndarray:
+) -> np.ndarray | RoundedArray | BallArray:
     """:meth:`~symattn.exact.ExactTensor.certify` of the weights of ``p``, batched.
 
     From the double-double weights where the decision needs at most about 20 digits
@@ -216,6 +228,8 @@ def certify_weights(
     if isinstance(decide, Narrow) and decide.digits > 20:
         fixed = _certify_fixed(p, decide)
         return fixed if fixed is not None else _certify_wide(p, decide, start_bits, limits)
+    if isinstance(decide, Significant) and decide.digits <= 15:
+        return _rounded_weights(p, decide, start_bits, limits)
     L, S = p.q.shape[-2], p.k.shape[-2]
     out = np.empty(p.batch + (L, S), dtype=object)
     zero = decide(Ball.exact(Fraction(0)))
@@ -263,23 +277,24 @@ def _enclose_weights(
     return out
 
 
-def _certify_fixed(p: Problem, decide: Narrow) -> np.ndarray | None:
+def _certify_fixed(p: Problem, decide: Narrow) -> BallArray | None:
     """``enclose(digits)`` of the weights from exact fixed-point weights (integer scores, no
     additive mask; ``None`` otherwise): ``w = W / R`` with ``|W - 2**P e| <= err`` and
     ``|R - 2**P R_true| <= err n``, so ``|W / R - w_true| <= err (1 + n) / (R - err n)``
-    (``w <= 1``): one Python division per weight, one radius per row."""
+    (``w <= 1``): one radius per row, the centres as numpy digits
+    (:func:`~symattn.fast.limbs.shifted_product`), no Python integer per weight."""
     if p.add is not None:
         return None
     L, S = p.q.shape[-2], p.k.shape[-2]
     P = int(decide.digits * 3.33) + 2 * max(S, 2).bit_length() + 16
-    out = np.empty(p.batch + (L, S), dtype=object)
-    zero = Ball.exact(Fraction(0))
     width = Fraction(1, 10**decide.digits)
+    heads = []
+    bits = P
     for b in np.ndindex(*p.batch):
         scores, factor = exact_scores(p, b)
         masked = p.masked[b] if p.masked is not None else None
         fx = fixed_exps(factor, scores, masked, P) if scores.dtype == np.int64 else None
-        if fx is None:
+        if fx is None or fx.width != LIMB_BITS:
             return None
         sums = fixed_row_sums(fx)
         n = fx.active.sum(axis=1) if fx.active is not None else np.full(L, S)
@@ -292,26 +307,76 @@ def _certify_fixed(p: Problem, decide: Narrow) -> np.ndarray | None:
                 >= width
             ):
                 return None
-            rad.append((fx.err * (1 + count) << fx.bits) // slack + 2 if count else 0)
-        # centre floor(W 2**P / R) to within 2: W * floor(2**(2P+8) / R) >> (P+8), W < 2**(P+1)
-        recip = np.array(
-            [(1 << (2 * fx.bits + 8)) // max(x, 1) for x in sums.tolist()], dtype=object
-        )
-        centre = (fx.values[fx.inv] * recip[:, None]) >> (fx.bits + 8)
-        radius = np.broadcast_to(np.array(rad, dtype=object)[:, None] + 2, (L, S))
-        flat = new_balls(
-            centre.reshape(-1).tolist(), radius.reshape(-1).tolist(), [-fx.bits] * (L * S)
-        )
-        cells = np.empty(L * S, dtype=object)
-        cells[:] = flat
-        head = cells.reshape(L, S)
+            rad.append((fx.err * (1 + count) << fx.bits) // slack + 4 if count else 0)
+        # centre floor(W 2**P / R) to within 3: W * floor(2**(2P+D) / R) >> (P+D), D one
+        # digit, W < 2**(P+1), the product's low columns left out (at most one less)
+        shift = fx.bits + LIMB_BITS
+        recip = ints_to_limbs([(1 << (fx.bits + shift)) // max(x, 1) for x in sums.tolist()])
+        wd = [fx.table[:, s].take(fx.inv) for s in range(fx.table.shape[1])]
+        rd = [recip[:, u].astype(np.float64)[:, None] for u in range(recip.shape[1])]
+        centre = shifted_product(wd, rd, shift // LIMB_BITS)
+        off = np.broadcast_to((n == 0)[:, None], (L, S))
         if fx.active is not None:
-            head[~fx.active] = zero
-        empty = n == 0
-        head[empty] = zero
-        out[b] = head
-    out.flags.writeable = False
-    return out
+            off = ~fx.active | off
+        heads.append((centre, np.array(rad, dtype=np.int64), np.broadcast_to(off, (L, S))))
+        bits = fx.bits  # the same for every head: it depends on P only
+    width_d = max((c.shape[-1] for c, _, _ in heads), default=1)
+    mids = np.zeros(p.batch + (L, S, width_d), dtype=np.int64)
+    radius = np.zeros(p.batch + (L, S), dtype=np.int64)
+    sign = np.ones(p.batch + (L, S), dtype=np.int8)
+    for b, (centre, rad_row, off) in zip(np.ndindex(*p.batch), heads, strict=True):
+        mids[b][..., : centre.shape[-1]] = centre
+        radius[b] = rad_row[:, None]
+        mids[b][off] = 0
+        radius[b][off] = 0
+        sign[b][off] = 0
+    sign[(mids == 0).all(axis=-1)] = 0
+    exp = np.full(sign.shape, -bits, dtype=np.int64)
+    return BallArray.of(mids, sign, exp, radius, exp, None, decide.digits)
+
+
+def _rounded_weights(
+    p: Problem, decide: Significant, start_bits: int, limits: Limits
+) -> RoundedArray:
+    """``evalf(digits <= 15)`` of the weights as a :class:`RoundedArray`: coefficients and
+    powers of ten straight from the double-double decisions, ``Decimal`` only for the
+    entries left to :func:`~symattn.fast.fallback.settle_weights`."""
+    L, S = p.q.shape[-2], p.k.shape[-2]
+    coef = np.zeros(p.batch + (L, S), dtype=np.int64)
+    exp = np.zeros(coef.shape, dtype=np.int64)
+    g, direct = setup(p)
+    work = Workspace()
+    for b, rows in _blocks(p, 256):
+        n = rows.stop - rows.start
+        undecided = np.ones((n, S), dtype=bool)
+        if g is not None:
+            with np.errstate(invalid="ignore", divide="ignore", over="ignore", under="ignore"):
+                for rs, w in iter_weights(p, b, rows, g, direct, work):
+                    wh, wl, wk, wb = (a.reshape(-1) for a in (w.wh, w.wl, w.k, w.bound))
+                    good, m, pw, sg = significant_parts(wh, wl, wk, wb, decide.digits, decide.mode)
+                    ok = np.zeros(w.wh.size, dtype=bool)
+                    ok[good] = True
+                    ok &= w.ok.reshape(-1)
+                    c = np.zeros(w.wh.size, dtype=np.int64)
+                    e = np.zeros(w.wh.size, dtype=np.int64)
+                    c[good] = (m * sg).astype(np.int64)
+                    e[good] = -pw
+                    zero = w.zero.reshape(-1)
+                    c[zero], e[zero] = 0, 0
+                    block = b + (slice(rows.start + rs.start, rows.start + rs.stop),)
+                    coef[block] = c.reshape(w.wh.shape)
+                    exp[block] = e.reshape(w.wh.shape)
+                    undecided[rs] = ~(ok | zero).reshape(w.wh.shape)
+        if undecided.any():
+            cache = RowCache(p, b)
+            for i in np.flatnonzero(undecided.any(axis=1)).tolist():
+                cols = np.flatnonzero(undecided[i]).tolist()
+                got = settle_weights(cache, rows.start + i, cols, decide, start_bits, limits)
+                for j, res in got.items():
+                    one = RoundedArray.from_decimals([res])
+                    coef[b + (rows.start + i, j)] = int(one.coef[0])
+                    exp[b + (rows.start + i, j)] = int(one.exp[0])
+    return RoundedArray.of(coef, exp, None, decide.digits)
 
 
 def _certify_wide(
