@@ -105,6 +105,7 @@ from symattn.read.notations.text import (
     TABLE_RULES,
     TAIL_NOTE,
     TAIL_SYMBOL,
+    VALUE_WRITTEN,
     WORD_AFTER,
 )
 
@@ -196,6 +197,7 @@ __all__ = [
     "UNICODE_SUBSCRIPT",
     "TRANSPOSE_CALLS",
     "UNSCALED_TEXT",
+    "VALUE_WRITTEN",
     "VECTOR_TEXT",
     "WORD_AFTER",
 ]
