@@ -18,18 +18,18 @@ from symattn.errors import SymattnError
 from symattn.judge.check import CheckReport, check
 from symattn.judge.findings import Finding, TextLocation
 from symattn.judge.quantities import TensorEntry
-from symattn.judge.verdict import consistent_with, judge
+from symattn.judge.verdict import judge
 from symattn.numbers.rounding import Rounding
 from symattn.read.accuse import unconfirmed
 from symattn.read.claims import Known
-from symattn.read.confirm import says_softmax
 from symattn.read.emit import JudgedProblem
 from symattn.read.facts import Fact
 from symattn.read.level1 import value_key
 from symattn.read.messages import say
 from symattn.read.observations import Spot
-from symattn.read.problem import Place, Problem
+from symattn.read.problem import Problem
 from symattn.read.report import Recognised, Unparsed, text_finding
+from symattn.read.rescue import ROW_STEPS, another_frame, another_stage
 from symattn.read.scalar import Scalar
 from symattn.spec import Spec
 from symattn.spec.build import build_spec
@@ -118,68 +118,6 @@ def _misshapen(
     return out
 
 
-#: the stages a row of numbers may be of, with one entry per key (or per output column)
-_ROW_STEPS = ("scores", "scaled_scores", "exp_scores", "weights", "output")
-
-
-def _another_stage(
-    spec: Spec,
-    problem: Problem,
-    flagged: set[Place],
-    accepted: frozenset[Rounding],
-    limits: Limits,
-    facts: Sequence[Fact] = (),
-) -> set[int]:
-    """The facts that hold, entry for entry, the values of another stage of their row (the
-    scores written under the weights' name): misnamed by the text or by the reading, not
-    wrong; they are not accused. Not an array whose own label says it is the softmax
-    (``Softmax 后：10% 30% 60%`` of the scores 0.1, 0.3, 0.6): that is the author's claim."""
-    by_fact: dict[int, list[Place]] = {}
-    for place, i in problem.owner.items():
-        by_fact.setdefault(i, []).append(place)
-    suspects = {
-        o
-        for place in flagged
-        if (o := problem.owner.get(place)) is not None
-        and not (o < len(facts) and says_softmax(facts[o]))
-    }
-    if not suspects:
-        return set()
-    result = spec.run()
-    queries, keys = list(spec.query_tokens), list(spec.tokens)
-    out: set[int] = set()
-    for i in suspects:
-        places = by_fact.get(i, [])
-        if not places or any(len(p[1]) != 2 for p in places):
-            continue
-        if len(places) == 1 and (problem.spots[places[0]].written.significant or 0) < 3:
-            continue  # one short number (``2``) matches some entry of some stage by chance
-        own_step, own_row = places[0][0], places[0][1][0]
-        if len({p[1][0] for p in places}) > 1:
-            # a matrix: another stage of the same rows, row for row (the scaled scores
-            # printed under the label ``Attention scores:``)
-            if any(
-                step != own_step
-                and _holds_rows(
-                    problem, places, result.stage(step), step, queries, keys, accepted, limits
-                )
-                for step in _ROW_STEPS
-            ):
-                out.add(i)
-            continue
-        for step in _ROW_STEPS:
-            tensor = result.stage(step)
-            for r_other in range(tensor.shape[0]):
-                if step == own_step and queries[r_other] == own_row:
-                    continue
-                if _holds_at(problem, places, tensor, step, r_other, keys, accepted, limits):
-                    out.add(i)
-                    break
-            if i in out:
-                break
-    return out
-
-
 def _known(
     spec: Spec,
     problem: Problem,
@@ -196,7 +134,7 @@ def _known(
     for (step, pos), spot in problem.spots.items():
         if problem.owner.get((step, pos)) in skip or spot.at in wrong:
             continue
-        if step not in _ROW_STEPS + ("exp_sums",) or not pos or pos[0] not in queries:
+        if step not in ROW_STEPS + ("exp_sums",) or not pos or pos[0] not in queries:
             continue
         r = queries.index(pos[0])
         if len(pos) == 1:
@@ -216,58 +154,6 @@ def _known(
                 places[spot.at] = None
         else:
             places[spot.at] = new
-
-
-def _holds_at(
-    problem: Problem,
-    places: list[Place],
-    tensor: object,
-    step: str,
-    row: int,
-    keys: list[str],
-    accepted: frozenset[Rounding],
-    limits: Limits,
-) -> bool:
-    """Whether every number of a fact is the entry of ``step`` at ``row``, column by column."""
-    assert hasattr(tensor, "shape")
-    for place in places:
-        col = place[1][1]
-        c = (
-            keys.index(col)
-            if step != "output" and col in keys
-            else (int(col) if col.isdigit() else -1)
-        )
-        if c < 0 or c >= tensor.shape[-1]:
-            return False
-        claim = problem.spots[place].written
-        try:
-            if not consistent_with(claim, TensorEntry(tensor, (row, c)), accepted, limits):  # type: ignore[arg-type]
-                return False
-        except (ValueError, OverflowError):
-            return False  # (judge.floats: a value beyond float32 prints as inf)
-    return True
-
-
-def _holds_rows(
-    problem: Problem,
-    places: list[Place],
-    tensor: object,
-    step: str,
-    queries: list[str],
-    keys: list[str],
-    accepted: frozenset[Rounding],
-    limits: Limits,
-) -> bool:
-    """Whether every number of a fact of several rows is the entry of ``step`` at its own
-    row and column."""
-    by_row: dict[str, list[Place]] = {}
-    for place in places:
-        by_row.setdefault(place[1][0], []).append(place)
-    return all(
-        q in queries
-        and _holds_at(problem, row, tensor, step, queries.index(q), keys, accepted, limits)
-        for q, row in by_row.items()
-    )
 
 
 def _same(a: object, b: TensorEntry) -> bool:
@@ -311,7 +197,8 @@ def _one(
             for place in problem.owner
             if place[0] == f.step and place[1][:1] == f.position[:1]
         }
-        rescued = _another_stage(spec, problem, flagged, accepted, limits, facts)
+        rescued = another_stage(spec, problem, flagged, accepted, limits, facts)
+        rescued |= another_frame(spec, problem, report.findings, accepted, limits)
     except SymattnError as e:
         return str(e)
     unsure = unconfirmed(problem.owner, report.findings, facts)

@@ -19,6 +19,7 @@ from symattn.read.notations import (
     SENTENCE_END,
     TAIL_NOTE,
     TAIL_SYMBOL,
+    VALUE_WRITTEN,
     WORD_AFTER,
 )
 from symattn.read.notes import note_cuts, without_shape
@@ -65,11 +66,13 @@ def label_of(text: str, limits: Limits) -> str | None:
 def read_first(text: str, limits: Limits) -> Parsed:
     """The first link: a label, an expression (prose before it dropped), or neither."""
     starts = [0] + [i + 1 for i, ch in enumerate(text) if ch in PROSE_END.chars][:64]
-    # `Scores become [10/4, 20/4]`: words, then the expression
+    # `Scores become [10/4, 20/4]`: words, then the expression; never after a value
+    # (`[1, 0, 2] x [1, 4, 3]`: math the grammar does not know, the rest an operand of it)
     starts += [
         m.start() + 1
         for m in EXPRESSION_START.regex.finditer(text)
         if not _in_command(text, m.start())
+        and VALUE_WRITTEN.regex.search(text[: m.start()]) is None
     ][:8]
     for start in starts:
         piece = text[start:].strip()

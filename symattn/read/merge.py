@@ -9,7 +9,12 @@ of the same number. The rule, in one place:
 - of Level 2's findings on one number, the most severe is kept (by the order of
   :data:`~symattn.judge.codes.CODES`, most severe first), naming the others' codes as its
   alternatives, so no cause is lost and no number gets two findings;
-- ``not-normalized`` is about a row's sum, not its first number: it takes no place.
+- ``not-normalized`` is about a row's sum, not its first number: it takes no place;
+- a number Level 1 finds wrong that Level 2 finds within the float error bound of the
+  program that printed it (``float-representation``: ``softmax([10, 0, -5])`` printed
+  ``0.9999545`` for 0.99995430), here or where the same number, the same rounding of the
+  same value, is written again, is that float printout: Level 1 knows no float program, so
+  its exact arithmetic cannot accuse what a float32 bound explains.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from typing import Final
 from symattn.judge.codes import CODES
 from symattn.judge.findings import Finding
 
-__all__ = ["merge_findings", "with_level2_causes"]
+__all__ = ["float_explained", "merge_findings", "with_level2_causes"]
 
 _FLAGGED: Final = ("error", "warning")
 #: finding code -> its rank (0: most severe)
@@ -48,8 +53,21 @@ def with_level2_causes(level1: Sequence[Finding], level2: Sequence[Finding]) -> 
     return out
 
 
+def float_explained(level1: Sequence[Finding], level2: Sequence[Finding]) -> list[Finding]:
+    """Level 1's findings, each ``wrong-value`` that Level 2 found to be a float printout of
+    the same value (the same number written, the same rounding expected) replaced by that
+    ``float-representation``, at its own place."""
+    bound = {(g.claimed, g.expected): g for g in level2 if g.code == "float-representation"}
+    out = []
+    for f in level1:
+        g = bound.get((f.claimed, f.expected)) if f.code == "wrong-value" else None
+        out.append(f if g is None or g.expected is None else replace(g, location=f.location))
+    return out
+
+
 def merge_findings(level1: Sequence[Finding], level2: Sequence[Finding]) -> list[Finding]:
     """One finding per number (see the module docstring), Level 1's first."""
+    level1 = float_explained(level1, level2)
     merged = with_level2_causes(level1, level2)
     taken = {(f.line, f.column) for f in level1}
     by_place: dict[Place, list[Finding]] = {}

@@ -16,6 +16,14 @@ where it comes from:
   ``Q_1``, ``K_1`` given beside the other head's ``Q_2``, ``K_2``, each head's scores are
   its own problem; Q, K and V given beside the X and W they were computed from.
 
+A claim of a text that starts from the scores is given the scores written last before it;
+that pairing is kept only when the numbers confirm it (the claim's stage computed from
+those scores, in some frame, reproduces most of its numbers: :meth:`Origins.from_scores`) or
+the claim follows its own scores (what is written between them is the working of its row:
+scaled scores, exponentials, sums). A weights row written lines away, after other weights,
+whose numbers do not come from those scores is no claim about them: the scores written
+before them that reproduce it are its own, and if none does, it is not judged.
+
 Nothing is accused here: a claim no reading reproduces keeps the default, and
 :mod:`~symattn.read.accuse` decides what its findings are worth. The search is bounded by
 :data:`BUDGET` (entries computed per text) and :data:`NEAREST` inputs of each role.
@@ -36,13 +44,16 @@ from symattn.read.reproduce import (
     Balls,
     Candidate,
     Frame,
+    FrameKind,
     Relation,
     Tally,
     attention_stage,
+    of_scores,
     points,
     product,
     tally,
 )
+from symattn.stages import ROW_STAGES
 
 __all__ = ["BUDGET", "NEAREST", "Origins"]
 
@@ -53,6 +64,14 @@ NEAREST: Final = 4
 
 #: the claims whose stage is computed from Q and K (and V)
 _STAGES: Final = {r.value: r for r in Relation if r not in (Relation.SHIFTED, Relation.SAME)}
+#: the place of each stage in a query row (scores first)
+_ORDER: Final = {s.claim: i for i, s in enumerate(ROW_STAGES)}
+#: the stages whose numbers a row of scores gives, one per key
+_FROM_SCORES: Final = {
+    "scaled": Relation.SCALED,
+    "exp": Relation.EXP,
+    "weights": Relation.WEIGHTS,
+}
 
 
 @dataclass
@@ -88,6 +107,81 @@ class Origins:
                 best, best_tally = (alt, False), t
                 if t.reproduced == t.compared:
                     break
+        return best
+
+    def from_scores(self, f: Fact, d: Derivation, facts: Sequence[Fact]) -> Derivation | None:
+        """The scores claim ``f`` comes from, in a text that starts from the scores (``d``: the
+        scores written last before it): those, when ``f`` follows them with only the working
+        of its row between (scaled scores, exponentials, sums) or when its stage computed
+        from them (in some frame; the keys it writes 0 for masked) reproduces most of its
+        numbers; else the scores written before them (nearest first) that reproduce it
+        (confirmed); else None: the pairing is a guess the numbers do not confirm."""
+        if d.start not in ("scores", "scaled") or not d.refs or d.refs[0] not in self.inputs:
+            return d
+        source = self.inputs[d.refs[0]]
+        lo, hi = _ORDER.get(d.start, 0), _ORDER.get(f.role, 0)
+        between = [g for g in facts if source.at < g.at < f.at and g.dims and g.role in _ORDER]
+        if all(lo < _ORDER[g.role] < hi for g in between):
+            return d
+        got = self._from(f, d, source)
+        if got is not None and 2 * got.reproduced > got.compared:
+            return d
+        others = [
+            k for k in self._latest((d.start,), source.at) if self.inputs[k].width == source.width
+        ]
+        for k in others:
+            alt = Derivation(d.start, (k, *d.refs[1:]), d.w_t, d.scale, d.causal, d.row)
+            t = self._from(f, alt, self.inputs[k])
+            if t is not None and t.confirmed:
+                return alt
+        return None
+
+    def _from(self, f: Fact, d: Derivation, source: Input) -> Tally | None:
+        """How much of ``f`` its stage computed from the scores ``source`` reproduces, in its
+        best frame and row (the row ``d`` names, else any); None when it cannot be told."""
+        stage = _FROM_SCORES.get(f.role)
+        if stage is None or not _complete(f):
+            return None
+        target = _target(f)
+        matrix = len(target.rows) > 1
+        zero = f.role == "weights"
+
+        def entry(r: int, j: int, x: str) -> Written | None:
+            written = target.rows[r if matrix else 0]
+            t = written[j] if j < len(written) else None
+            if (r < len(source.masked) and source.masked[r][j]) or (
+                zero and t is not None and t.value == 0
+            ):
+                return None
+            return parse_number(x)
+
+        try:
+            rows = [
+                tuple(entry(r, j, x) for j, x in enumerate(row))
+                for r, row in enumerate(source.rows)
+            ]
+        except SymattnError:
+            return None
+        if matrix:
+            tries = [Candidate(0, tuple(rows), source.at)]
+        else:
+            picked = d.row if d.row is not None and 0 <= d.row < len(rows) else None
+            tries = [
+                Candidate(r, (row,), source.at)
+                for r, row in enumerate(rows)
+                if picked is None or r == picked
+            ]
+        frames = self.frames if d.start == "scores" else (Frame(FrameKind.NONE),)
+        best: Tally | None = None
+        for c in tries:
+            if c.shape != target.shape:
+                continue
+            exact = points(c.rows)  # (each decimal as itself: see the module's docstring)
+            for fr in frames:
+                got = of_scores(stage, exact, None, fr)
+                t = tally(target, got) if got is not None else None
+                if t is not None and (best is None or t.reproduced > best.reproduced):
+                    best = t
         return best
 
     # ------------------------------------------------------------------ the readings tried

@@ -154,6 +154,10 @@ def build_problems(
             continue
         if f.derivation is None:
             got = origins.of(f, got)  # (the inputs its numbers reproduce from)
+            scores = got[0] if f.computed else origins.from_scores(f, got[0], facts)
+            if scores is None:
+                continue  # (scores of another row, lines away, that do not give it)
+            got = (scores, got[1])
         d, assumed = got
         if d.start == "x" and len(d.refs) == 4 and d.refs[3] < 0:
             # the weights need no W_V: the one given last stands in

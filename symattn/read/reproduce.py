@@ -51,6 +51,7 @@ __all__ = [
     "attention_stage",
     "best_match",
     "frames",
+    "of_scores",
     "points",
     "product",
     "relate",
@@ -334,8 +335,12 @@ def attention_stage(
     """A stage of attention computed from Q, K (and V, for the output) in one frame; None
     when the shapes do not fit."""
     s = _product(q, k, transpose=True)
-    if s is None or stage is Relation.SCORES:
-        return s
+    return s if s is None or stage is Relation.SCORES else of_scores(stage, s, v, frame)
+
+
+def of_scores(stage: Relation, s: Balls, v: Balls | None, frame: Frame) -> Balls | None:
+    """A stage of attention computed from the scores ``s`` (None: a masked key) in one
+    frame (and V, for the output); None when the shapes do not fit."""
     s = _scaled(s, frame.factor)
     if stage is Relation.SCALED:
         return s

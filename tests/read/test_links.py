@@ -35,6 +35,9 @@ def test_d_k_in_a_prose_sentence_is_the_stated_d_k(sentence: str) -> None:
         ("总和：12.18 + 2.71", "expr", "", 3),
         ("1 + 1", "expr", "", 0),
         ("[", "none", "", 0),
+        ("Scores become [10/4, 20/4]", "expr", "", 14),
+        # a value, then a word: math the grammar does not know, not words before math
+        ("[1, 0, 2] x [1, 4, 3]", "none", "", 0),
     ],
 )
 def test_read_first(text: str, kind: str, label: str, offset: int) -> None:
@@ -73,3 +76,10 @@ def test_a_call_with_a_word_argument_is_no_note() -> None:
     got = read_link("softmax (scores)", True, DEFAULT_LIMITS)
     assert got.kind == "expr" and type(got.node).__name__ == "Call"
     assert read_link("{26%} {(animal)}", True, DEFAULT_LIMITS).kind == "expr"
+
+
+def test_the_operand_of_an_unknown_product_is_not_what_the_result_claims() -> None:
+    """``[1, 0, 2] x [1, 4, 3] = [2, 4, 4]`` (q times the K^T written across three lines):
+    the result is no restatement of the second vector."""
+    text = "```\n            [0, 4, 2]\n[1, 0, 2] x [1, 4, 3] = [2, 4, 4]\n            [1, 0, 1]\n```\n"
+    assert audit(text, path="t.md").findings == ()

@@ -45,3 +45,27 @@ def test_of_level2_findings_on_one_number_the_most_severe_is_kept_naming_the_oth
     assert [(f.code, f.alternatives) for f in got if f is not norm] == [
         ("truncated", ("precision-mixed",))
     ]
+
+
+def test_a_number_level2_finds_a_float_printout_is_not_wrong_for_level1() -> None:
+    """en46: ``softmax([10, 0, -5]) = [0.9999545, …]`` is within the float32 bound of the
+    computation (Level 2), though 0.9999543 is the exact rounding (Level 1); so is the same
+    number written earlier, at the end of a quotient of the same value."""
+    msg = say("wrong-value", claimed="0.9999545", exact="0.99995430")
+    l1 = [
+        text_finding("wrong-value", 24, 56, "0.9999545", "0.9999542980", "0.9999543", msg, "l1"),
+        text_finding("wrong-value", 31, 34, "0.9999545", "0.9999542963", "0.9999543", msg, "l1"),
+        # another number, or another rounding of the value: still wrong
+        text_finding("wrong-value", 40, 1, "0.9999546", "0.9999542963", "0.9999543", msg, "l1"),
+        text_finding("wrong-value", 41, 1, "0.9999545", "0.9999000", "0.9999000", msg, "l1"),
+    ]
+    fl = text_finding(
+        "float-representation", 31, 34, "0.9999545", "0.99995", "0.9999543", msg, "l2"
+    )
+    got = merge_findings(l1, [fl])
+    assert [(f.code, f.line) for f in got] == [
+        ("float-representation", 24),
+        ("float-representation", 31),
+        ("wrong-value", 40),
+        ("wrong-value", 41),
+    ]

@@ -83,3 +83,29 @@ def test_the_search_stops_at_its_budget() -> None:
     got = default(u.facts, inputs, f)
     assert got is not None
     assert Origins(inputs, frames([2]), budget=0).of(f, got) == got
+
+
+#: a text that starts from the scores: two tokens' scores, each followed by its softmax
+_SCORES = (
+    "Scores of token A: [1, 0, -1, 2]\n\nSoftmax: [0.2369, 0.0871, 0.0321, 0.6439]\n\n"
+    "Scores of token B: [0.5, 1, 0, 1.5]\n\nSoftmax: [0.1674, 0.2760, 0.1015, 0.4551]\n\n"
+)
+
+
+def test_weights_with_their_own_toy_numbers_are_not_paired_with_far_scores() -> None:
+    """A weights row written after other weights, whose numbers no scores before it give, is
+    no claim about the scores written last: not judged (zh34)."""
+    text = _SCORES + "A toy example with its own numbers: weights [0.40, 0.30, 0.20, 0.10]\n"
+    assert _errors(text) == []
+
+
+def test_far_weights_are_paired_with_the_scores_their_numbers_come_from() -> None:
+    """The same row, from token A's scores with one slip: those scores reproduce it, so it
+    is judged against them and the slip is accused."""
+    text = _SCORES + "Again, the weights of token A: [0.2369, 0.0871, 0.0321, 0.6539]\n"
+    assert ("wrong-value", "0.6539") in _errors(text)
+
+
+def test_weights_right_after_their_scores_are_judged_even_when_all_wrong() -> None:
+    text = "Scores: [1, 0, -1, 2]\n\nSoftmax: [0.30, 0.20, 0.10, 0.40]\n"
+    assert [c for c, _ in _errors(text) if c == "wrong-value"] == ["wrong-value"] * 4

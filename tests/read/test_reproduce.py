@@ -15,6 +15,7 @@ from symattn.read.reproduce import (
     Tally,
     attention_stage,
     frames,
+    of_scores,
     points,
     product,
     relate,
@@ -153,6 +154,19 @@ def test_a_stage_computed_from_q_and_k_in_a_frame() -> None:
     assert out is not None and abs(float(out[1][0].mid()) - 15) < 1e-12  # (equal scores)
     assert attention_stage(Relation.OUTPUT, q, k, None, root2) is None
     assert attention_stage(Relation.SCORES, q, v, v, root2) is None  # (widths differ)
+
+
+def test_a_stage_computed_from_given_scores_a_masked_key_gets_no_weight() -> None:
+    s = points([[parse_number("2"), parse_number("2"), None]])
+    half = Frame(FrameKind.INVERSE, Fraction(2))
+    weights = of_scores(Relation.WEIGHTS, s, None, half)
+    assert weights is not None and weights[0][2] is None
+    assert [abs(float(x.mid()) - 0.5) < 1e-12 for x in weights[0][:2] if x is not None] == [
+        True,
+        True,
+    ]
+    scaled = of_scores(Relation.SCALED, s, None, half)
+    assert scaled is not None and scaled[0][0] is not None and float(scaled[0][0].mid()) == 1.0
 
 
 def test_points_are_the_numbers_as_written_balls_every_value_that_rounds_to_them() -> None:

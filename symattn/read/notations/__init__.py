@@ -106,6 +106,7 @@ from symattn.read.notations.text import (
     TAIL_NOTE,
     TAIL_SYMBOL,
     TEXT_FENCES,
+    VALUE_WRITTEN,
     WORD_AFTER,
 )
 
@@ -198,6 +199,7 @@ __all__ = [
     "UNICODE_SUBSCRIPT",
     "TRANSPOSE_CALLS",
     "UNSCALED_TEXT",
+    "VALUE_WRITTEN",
     "VECTOR_TEXT",
     "WORD_AFTER",
 ]

@@ -39,6 +39,7 @@ __all__ = [
     "SENTENCE_END",
     "SUBSCRIPT_INDEX",
     "TABLE_ENVIRONMENTS",
+    "VALUE_WRITTEN",
     "TABLE_RULES",
     "TABLE_RULE_NAMES",
     "INDEX_NOTE",
@@ -292,6 +293,16 @@ EXPRESSION_START: Final = pattern(
     "where an expression may start after words (``Scores become [10/4, 20/4]``)",
     ("become [10", "is 2"),
     ("x[0]",),
+)
+
+VALUE_WRITTEN: Final = pattern(
+    "value-written",
+    r"[\[(][^\[\]()]*\d[^\[\]()]*[\])]",
+    "a value in brackets (numbers inside ``[…]`` or ``(…)``): math, so never words dropped "
+    "before an expression (``[1, 0, 2] x [1, 4, 3]``: the second vector is an operand, not "
+    "the formula)",
+    ("[1, 0, 2] x", "(0.5, 1) times", "softmax([1, 2]) is"),
+    ("Step 2: Scores become", "softmax(x) is", "We assume that d_k", "第 2 步：分数为"),
 )
 
 PROSE_SENTENCE: Final = pattern(

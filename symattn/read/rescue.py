@@ -1,0 +1,234 @@
+"""Numbers that are right elsewhere: another stage of their row, or their stage in another frame.
+
+``check`` judges each claim of a problem in the frame the problem was built with. Before a
+number is accused, two readings that make it right are tried, each on the whole array the
+number belongs to (a fact), never on one number alone:
+
+- **another stage** (:func:`another_stage`): every number of the array is the entry of another
+  stage of its row (the scores written under the weights' name): misnamed, not wrong;
+- **another frame** (:func:`another_frame`): every number of the array is its own stage in
+  another frame of the same inputs — unscaled, ``1/√n`` or ``1/n`` for the stated ``d_k`` and
+  the width of K, or the divisor the text claims. An author who shows the softmax of the
+  unscaled scores on purpose, beside the scaled one, is right in that frame. A frame is a
+  frame error only where the text claims a divisor it does not use; ``check`` says that on
+  the divisor (``dk-mismatch``), and such arrays keep their findings.
+
+At least :data:`~symattn.read.reproduce.MIN_CONFIRMING` numbers must hold for the other
+frame, every one of the array's: chance is then ruled out, as in reproduction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from symattn.config import Limits
+from symattn.engine import AttentionResult
+from symattn.errors import SymattnError
+from symattn.exact import Surd, inv_sqrt
+from symattn.judge.findings import Finding
+from symattn.judge.frames import key_width, run_in_frame
+from symattn.judge.quantities import TensorEntry
+from symattn.judge.verdict import consistent_with
+from symattn.numbers.rounding import Rounding
+from symattn.read.confirm import says_softmax
+from symattn.read.facts import Fact
+from symattn.read.placing import Place
+from symattn.read.problem import Problem
+from symattn.read.reproduce import MIN_CONFIRMING
+from symattn.spec import Spec
+
+__all__ = [
+    "FRAMED_STEPS",
+    "ROW_STEPS",
+    "another_frame",
+    "another_stage",
+    "holds_at",
+    "holds_rows",
+    "other_frames",
+]
+
+#: the stages a row of numbers may be of, with one entry per key (or per output column)
+ROW_STEPS = ("scores", "scaled_scores", "exp_scores", "weights", "output")
+
+
+def another_stage(
+    spec: Spec,
+    problem: Problem,
+    flagged: set[Place],
+    accepted: frozenset[Rounding],
+    limits: Limits,
+    facts: Sequence[Fact] = (),
+) -> set[int]:
+    """The facts that hold, entry for entry, the values of another stage of their row (the
+    scores written under the weights' name): misnamed by the text or by the reading, not
+    wrong; they are not accused. Not an array whose own label says it is the softmax
+    (``Softmax 后：10% 30% 60%`` of the scores 0.1, 0.3, 0.6): that is the author's claim."""
+    by_fact: dict[int, list[Place]] = {}
+    for place, i in problem.owner.items():
+        by_fact.setdefault(i, []).append(place)
+    suspects = {
+        o
+        for place in flagged
+        if (o := problem.owner.get(place)) is not None
+        and not (o < len(facts) and says_softmax(facts[o]))
+    }
+    if not suspects:
+        return set()
+    result = spec.run()
+    queries, keys = list(spec.query_tokens), list(spec.tokens)
+    out: set[int] = set()
+    for i in suspects:
+        places = by_fact.get(i, [])
+        if not places or any(len(p[1]) != 2 for p in places):
+            continue
+        if len(places) == 1 and (problem.spots[places[0]].written.significant or 0) < 3:
+            continue  # one short number (``2``) matches some entry of some stage by chance
+        own_step, own_row = places[0][0], places[0][1][0]
+        if len({p[1][0] for p in places}) > 1:
+            # a matrix: another stage of the same rows, row for row (the scaled scores
+            # printed under the label ``Attention scores:``)
+            if any(
+                step != own_step
+                and holds_rows(
+                    problem, places, result.stage(step), step, queries, keys, accepted, limits
+                )
+                for step in ROW_STEPS
+            ):
+                out.add(i)
+            continue
+        for step in ROW_STEPS:
+            tensor = result.stage(step)
+            for r_other in range(tensor.shape[0]):
+                if step == own_step and queries[r_other] == own_row:
+                    continue
+                if holds_at(problem, places, tensor, step, r_other, keys, accepted, limits):
+                    out.add(i)
+                    break
+            if i in out:
+                break
+    return out
+
+
+def holds_at(
+    problem: Problem,
+    places: list[Place],
+    tensor: object,
+    step: str,
+    row: int,
+    keys: list[str],
+    accepted: frozenset[Rounding],
+    limits: Limits,
+) -> bool:
+    """Whether every number of a fact is the entry of ``step`` at ``row``, column by column."""
+    assert hasattr(tensor, "shape")
+    for place in places:
+        col = place[1][1]
+        c = (
+            keys.index(col)
+            if step != "output" and col in keys
+            else (int(col) if col.isdigit() else -1)
+        )
+        if c < 0 or c >= tensor.shape[-1]:
+            return False
+        claim = problem.spots[place].written
+        try:
+            if not consistent_with(claim, TensorEntry(tensor, (row, c)), accepted, limits):  # type: ignore[arg-type]
+                return False
+        except (ValueError, OverflowError):
+            return False  # (judge.floats: a value beyond float32 prints as inf)
+    return True
+
+
+def holds_rows(
+    problem: Problem,
+    places: list[Place],
+    tensor: object,
+    step: str,
+    queries: list[str],
+    keys: list[str],
+    accepted: frozenset[Rounding],
+    limits: Limits,
+) -> bool:
+    """Whether every number of a fact of several rows is the entry of ``step`` at its own
+    row and column."""
+    by_row: dict[str, list[Place]] = {}
+    for place in places:
+        by_row.setdefault(place[1][0], []).append(place)
+    return all(
+        q in queries
+        and holds_at(problem, row, tensor, step, queries.index(q), keys, accepted, limits)
+        for q, row in by_row.items()
+    )
+
+
+#: the stages whose values depend on the frame (the scores do not)
+FRAMED_STEPS = ("scaled_scores", "exp_scores", "weights", "output")
+#: the codes that say a number does not reproduce its stage
+_WRONG = frozenset({"wrong-value"})
+
+
+def other_frames(spec: Spec, result: AttentionResult) -> list[AttentionResult]:
+    """``spec`` computed in each frame but its own: unscaled, ``1/√n`` and ``1/n`` for the
+    stated ``d_k`` and the width of K, and the divisor the text claims (as written)."""
+    sizes = {n for n in (spec.d_k, key_width(result)) if n is not None and n > 1}
+    scales: list[Surd | Fraction] = [Fraction(1)]
+    for n in sorted(sizes):
+        scales += [inv_sqrt(n), Fraction(1, n)]
+    divisor = spec.claims.sqrt_d_k
+    if divisor is not None and divisor.value > 0:
+        scales.append(1 / divisor.value)
+    own = result.scale
+    out: list[AttentionResult] = []
+    seen: list[Surd] = [own]
+    for sc in scales:
+        surd = sc if isinstance(sc, Surd) else Surd(sc)
+        if surd in seen:
+            continue
+        seen.append(surd)
+        try:
+            out.append(run_in_frame(spec, sc))
+        except SymattnError:
+            continue
+    return out
+
+
+def another_frame(
+    spec: Spec,
+    problem: Problem,
+    findings: Sequence[Finding],
+    accepted: frozenset[Rounding],
+    limits: Limits,
+) -> set[int]:
+    """The facts found wrong whose every number (at least
+    :data:`~symattn.read.reproduce.MIN_CONFIRMING` of them) is its own stage, at its own
+    row and key, in another frame of the same inputs: right in that frame, not accused."""
+    wrong = {(f.step, f.position) for f in findings if f.code in _WRONG}
+    suspects = {o for place in wrong if (o := problem.owner.get(place)) is not None}
+    if not suspects:
+        return set()
+    by_fact: dict[int, list[Place]] = {}
+    for place, i in problem.owner.items():
+        by_fact.setdefault(i, []).append(place)
+    framed = [
+        i
+        for i in sorted(suspects)
+        if len(places := by_fact.get(i, [])) >= MIN_CONFIRMING
+        and all(p[0] in FRAMED_STEPS and len(p[1]) == 2 for p in places)
+        and len({p[0] for p in places}) == 1
+    ]
+    if not framed:
+        return set()
+    queries, keys = list(spec.query_tokens), list(spec.tokens)
+    out: set[int] = set()
+    for result in other_frames(spec, spec.run()):
+        for i in framed:
+            if i in out:
+                continue
+            places = by_fact[i]
+            step = places[0][0]
+            if holds_rows(
+                problem, places, result.stage(step), step, queries, keys, accepted, limits
+            ):
+                out.add(i)
+    return out

@@ -1,0 +1,79 @@
+"""Tests of symattn.read.rescue: numbers right as another stage of their row, or as their stage
+in another frame, are not accused."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from symattn.config import DEFAULT_LIMITS
+from symattn.exact import Surd, inv_sqrt
+from symattn.read.audit import audit
+from symattn.read.rescue import other_frames
+from symattn.spec.build import build_spec
+
+#: Q, K, V of three tokens; scaled by sqrt(2), the weights are the rows of ``_SCALED``
+_QKV = (
+    "Q = [[1, 0], [0, 1], [1, 1]]\n\nK = [[1, 1], [0, 1], [1, 2]]\n\n"
+    "V = [[2, 0], [0, 1], [2, 1]]\n\nWe divide the scores by √d_k with d_k = 2.\n\n"
+)
+_SCALED = (
+    "Weights: [[0.4011, 0.1978, 0.4011], [0.2483, 0.2483, 0.5035], [0.2840, 0.1400, 0.5760]]\n\n"
+)
+
+
+def _codes(text: str) -> list[tuple[str, str]]:
+    return [(f.code, f.claimed) for f in audit(text, path="t.md").findings]
+
+
+@pytest.mark.parametrize(
+    "row",
+    [
+        "softmax([1, 0, 1]) = [0.4223, 0.1554, 0.4223]",  # unscaled (frame 1)
+        "softmax([1, 0, 1] / 2) = [0.3837, 0.2327, 0.3837]",  # divided by d_k (frame 1/n)
+    ],
+)
+def test_a_row_shown_in_another_frame_on_purpose_is_not_wrong(row: str) -> None:
+    """The softmax of the first row, shown for comparison in another frame beside the scaled
+    weights: right in that frame."""
+    text = _QKV + _SCALED + f"For comparison, the first row in another frame:\n\n{row}\n"
+    assert _codes(text) == []
+
+
+def test_a_row_right_in_no_frame_is_still_wrong() -> None:
+    text = (
+        _QKV + _SCALED + "For comparison, without the scaling:\n\n"
+        "softmax([1, 0, 1]) = [0.4223, 0.1600, 0.4223]\n"
+    )
+    assert ("wrong-value", "0.1600") in _codes(text)
+
+
+def test_one_wrong_number_among_right_ones_in_the_stated_frame_is_accused() -> None:
+    """A row that holds in the stated frame but one entry: no other frame holds it whole."""
+    text = _QKV + _SCALED.replace("0.5035", "0.5135")
+    assert ("wrong-value", "0.5135") in _codes(text)
+
+
+def test_the_other_frames_are_unscaled_sqrt_n_n_and_the_claimed_divisor() -> None:
+    data: dict[str, object] = {
+        "schema": 1,
+        "tokens": ["a", "b"],
+        "d_k": 4,
+        "inputs": {
+            "Q": [["1", "0"], ["0", "1"]],
+            "K": [["1", "0"], ["0", "1"]],
+            "V": [["1"], ["2"]],
+        },
+        "claims": {"sqrt_d_k": "1.9"},
+    }
+    spec = build_spec(data, "t.toml", DEFAULT_LIMITS)
+    scales = [r.scale for r in other_frames(spec, spec.run())]
+    # unscaled; 1/sqrt(2) for the width of K (1/2 is the spec's own frame, left out); 1/4
+    # for the stated d_k; the divisor as written
+    assert scales == [
+        Surd(Fraction(1)),
+        inv_sqrt(2),
+        Surd(Fraction(1, 4)),
+        Surd(1 / Fraction("1.9")),
+    ]
