@@ -40,7 +40,7 @@ from symattn.read.problem import Problem, build_problems
 from symattn.read.reading import Reading, read
 from symattn.read.repeats import carried, repeated
 from symattn.read.report import AuditReport, Recognised, Unparsed
-from symattn.read.scaling import hypotheses, masks, stated_d_k
+from symattn.read.scaling import stated_d_k
 from symattn.read.source import Source
 
 __all__ = [
@@ -141,7 +141,7 @@ def understand(
     first = facts_of_reading(reading, level1.stated, computed)
     confirmed = confirm_roles(first, stated_d_k(said, first))
     facts = list(confirmed.facts)
-    problems = build_problems(facts, hypotheses(said, facts), masks(said))
+    problems = build_problems(facts, said, reading.titles())
     return Understanding(src, census, reading, level1, tuple(facts), tuple(problems), confirmed)
 
 

@@ -106,6 +106,14 @@ class Reading:
                 return ""
         return ""
 
+    def titles(self) -> list[int]:
+        """The offsets of the text's titles (``#``, ``\\section``): where a part begins."""
+        return [
+            b.start
+            for b in self.blocks
+            if b.kind == "heading" and heading_level(self.src.text[b.start : b.end].strip()) == 1
+        ]
+
     @property
     def full(self) -> bool:
         """Whether the budget of formulas and arrays is spent."""

@@ -17,6 +17,7 @@ nor the text says whether the scores are scaled, both frames are tried
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -51,19 +52,9 @@ from symattn.read.placing import (
 from symattn.read.report import Recognised
 from symattn.read.reproduce import Frame
 from symattn.read.reproduce import frames as frames_of
+from symattn.read.scaling import Hypothesis, hypotheses, masks
 
-__all__ = ["Hypothesis", "Place", "Problem", "build_problems"]
-
-
-@dataclass(frozen=True)
-class Hypothesis:
-    """One way of reading what the text leaves open (the scale)."""
-
-    name: str
-    d_k: int | None = None
-    scale: Fraction | None = None
-    #: ``d_k`` is the width of K, tried beside a stated one the numbers may not use
-    from_width: bool = False
+__all__ = ["Place", "Problem", "build_problems"]
 
 
 @dataclass
@@ -84,6 +75,8 @@ class Problem:
     misshapen: tuple[tuple[Fact, str | None], ...] = ()
     #: which fact (index) each place holds
     owner: dict[Place, int] = field(default_factory=dict)
+    #: the stretch of the text (offsets) whose words are about this problem (:class:`Scope`)
+    scope: tuple[int, int] = (0, 1 << 62)
 
 
 def _hypotheses(d: Derivation, stated: Sequence[Hypothesis], width: int) -> list[Hypothesis]:
@@ -126,15 +119,16 @@ def _with_width(d: Derivation, stated: Sequence[Hypothesis], width: int) -> list
     return hyps
 
 
-def build_problems(
-    facts: Sequence[Fact], stated: Sequence[Hypothesis], masks: Sequence[str] = ("",)
-) -> list[Problem]:
+def build_problems(facts: Sequence[Fact], said: str, parts: Sequence[int] = ()) -> list[Problem]:
     """The specs to check, one per set of inputs, repeat layer, hypothesis and mask (``""``,
-    ``causal``, ``zeros``: the keys whose weight the text writes as 0)."""
+    ``causal``, ``zeros``: the keys whose weight the text writes as 0). ``said`` is the text
+    as far as it was read: the words of each problem's :class:`Scope` say its frames."""
     inputs = gather(facts)
     known = signatures(inputs)
     heads = {f.at: f.head for f in facts if f.given and f.head is not None}
-    origins = Origins(inputs, _frames(inputs, stated), heads)
+    # (where a claim comes from is tried in the frames of the whole text; each problem is
+    # then checked in the frames of its own scope)
+    origins = Origins(inputs, _frames(inputs, hypotheses(said, facts)), heads)
     groups: dict[Derivation, tuple[Built, list[int], bool]] = {}
     derived: dict[int, Derivation] = {}
     for i, f in enumerate(facts):
@@ -195,11 +189,23 @@ def build_problems(
                 continue
             split[Derivation(key.start, refs, key.w_t, sc, key.causal)] = (Built(), these, assumed)
     groups = split
+    given_of = {key: spec_inputs(key, inputs) for key in groups}
+    scopes = Scopes(
+        facts,
+        said,
+        parts,
+        {
+            key: _extent(key, members, facts, inputs)
+            for key, (_, members, _) in groups.items()
+            if given_of[key] is not None
+        },
+    )
     out: list[Problem] = []
     for key, (built, members, assumed) in groups.items():
-        given = spec_inputs(key, inputs)
+        given = given_of[key]
         if given is None:
             continue
+        scope = scopes.of(key)
         data_inputs, keys, queries, v_width, first = given
         tokens: dict[str, dict[str, list[str]]] = {}
         if key.start == "x":
@@ -228,7 +234,7 @@ def build_problems(
             if "W_K" in data_inputs
             else len(keys)
         )
-        frames = [(h, m) for h in _with_width(key, stated, width) for m in masks]
+        frames = [(h, m) for h in _with_width(key, scope.stated, width) for m in scope.masks]
         for hyp, masking in frames:
             for k in range(max(len(built.rows), 1 if built.misshapen else 0)):
                 built.layer(k)
@@ -260,7 +266,7 @@ def build_problems(
                     claims["tokens"] = tokens
                 spots = dict(built.spots[k])
                 if k == 0 and hyp.scale is None and key.start in ("x", "qkv"):
-                    claims.update(_scaling(facts, hyp, spots, inputs, frozenset(key.refs)))
+                    claims.update(_scaling(scope.facts, hyp, spots, inputs, frozenset(key.refs)))
                 data["claims"] = claims
                 rec = Recognised(
                     "embeddings" if key.start == "x" else "vectors",
@@ -285,6 +291,7 @@ def build_problems(
                         assumed,
                         tuple((facts[i], row) for i, row in built.misshapen) if k == 0 else (),
                         dict(built.owners[k]),
+                        (scope.start, scope.end),
                     )
                 )
     return out
@@ -297,6 +304,75 @@ def _frames(inputs: dict[int, Input], stated: Sequence[Hypothesis]) -> tuple[Fra
     widths |= {i.width for i in inputs.values() if i.roles & {"k", "kv", "w_k"}}
     scales = [1 / h.scale for h in stated if h.scale is not None and h.scale > 0]
     return frames_of(sorted(widths), scales)
+
+
+def _extent(
+    key: Derivation, members: Sequence[int], facts: Sequence[Fact], inputs: dict[int, Input]
+) -> tuple[int, int]:
+    """Where a problem is written: from its first input to its last claim's last number."""
+    claims = [facts[i] for i in members]
+    lo = min([r for r in key.refs if r in inputs] + [f.at for f in claims])
+    hi = max(max((s.at for s in f.spots if s is not None), default=f.at) for f in claims)
+    return lo, hi
+
+
+@dataclass(frozen=True)
+class Scope:
+    """The stretch of the text whose words and numbers say a problem's frames (its ``d_k``,
+    whether it scales, its mask) and its scaling claims (``d_k``, ``\\sqrt{d_k} = 2``): from
+    the last number of the problem written before it to the first input of the problem
+    written after it; problems written over one another share their text. What a text says
+    about one worked example (another's ``d_k``, a causal mask, two texts joined into one
+    document) is not said of the next: each problem gets the frames of its own part, and
+    the work of auditing a text grows with its length, not with its length squared."""
+
+    start: int
+    end: int
+    stated: tuple[Hypothesis, ...]
+    masks: tuple[str, ...]
+    #: the facts written in the scope
+    facts: tuple[Fact, ...]
+
+
+class Scopes:
+    """The :class:`Scope` of each problem, from where every problem is written (each scope
+    read once, the facts found by bisection)."""
+
+    def __init__(
+        self,
+        facts: Sequence[Fact],
+        said: str,
+        parts: Sequence[int],
+        extents: dict[Derivation, tuple[int, int]],
+    ) -> None:
+        self._facts = sorted(facts, key=lambda f: f.at)
+        self._parts = sorted(parts)
+        self._ats = [f.at for f in self._facts]
+        self._said = said
+        self._extents = extents
+        self._ends = sorted(hi for _, hi in extents.values())
+        self._starts = sorted(lo for lo, _ in extents.values())
+        self._read: dict[tuple[int, int], Scope] = {}
+
+    def of(self, key: Derivation) -> Scope:
+        lo, hi = self._extents[key]
+        k = bisect.bisect_left(self._ends, lo)
+        j = bisect.bisect_right(self._starts, hi)
+        a = self._ends[k - 1] if k else 0
+        b = self._starts[j] if j < len(self._starts) else len(self._said)
+        # (nor past the parts the problem is written in)
+        p = bisect.bisect_right(self._parts, lo)
+        a = max(a, self._parts[p - 1] if p else 0)
+        q = bisect.bisect_right(self._parts, hi)
+        b = min(b, self._parts[q] if q < len(self._parts) else b)
+        if (a, b) not in self._read:
+            near = tuple(
+                self._facts[bisect.bisect_left(self._ats, a) : bisect.bisect_left(self._ats, b)]
+            )
+            words = self._said[a:b]
+            stated = tuple(hypotheses(words, near, a))
+            self._read[a, b] = Scope(a, b, stated, masks(words), near)
+        return self._read[a, b]
 
 
 def _scaling(

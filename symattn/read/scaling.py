@@ -12,6 +12,7 @@ mask (:func:`masks`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 
 from symattn.read.facts import Fact
@@ -22,13 +23,24 @@ from symattn.read.notations import (
     SCALED_TEXT,
     UNSCALED_TEXT,
 )
-from symattn.read.problem import Hypothesis
 
-__all__ = ["hypotheses", "masks", "stated_d_k"]
+__all__ = ["Hypothesis", "hypotheses", "masks", "stated_d_k"]
 
 
-def stated_d_k(text: str, facts: Sequence[Fact]) -> int | None:
-    """The ``d_k`` the text states first, or None."""
+@dataclass(frozen=True)
+class Hypothesis:
+    """One way of reading what the text leaves open (the scale)."""
+
+    name: str
+    d_k: int | None = None
+    scale: Fraction | None = None
+    #: ``d_k`` is the width of K, tried beside a stated one the numbers may not use
+    from_width: bool = False
+
+
+def stated_d_k(text: str, facts: Sequence[Fact], start: int = 0) -> int | None:
+    """The ``d_k`` the text states first, or None (``text`` starts at offset ``start`` of the
+    document the offsets of ``facts`` are in)."""
     candidates: list[tuple[int, int]] = []
     for f in facts:
         if f.role == "d_k" and f.dims == () and f.spots and f.spots[0] is not None:
@@ -38,13 +50,14 @@ def stated_d_k(text: str, facts: Sequence[Fact]) -> int | None:
     for m in DK_STATEMENT.scan(text):
         n = next(int(v) for v in m.groupdict().values() if v)
         if 0 < n <= 1 << 20:
-            candidates.append((m.start(), n))
+            candidates.append((start + m.start(), n))
     return min(candidates)[1] if candidates else None
 
 
-def hypotheses(text: str, facts: Sequence[Fact], k_width: int | None = None) -> list[Hypothesis]:
-    """The frames to try: the stated one when the text says it scales (or not), else both."""
-    d_k = stated_d_k(text, facts)
+def hypotheses(text: str, facts: Sequence[Fact], start: int = 0) -> list[Hypothesis]:
+    """The frames to try: the stated one when the text says it scales (or not), else both
+    (``text`` starts at offset ``start``, see :func:`stated_d_k`)."""
+    d_k = stated_d_k(text, facts, start)
     scaled = (
         SCALED_TEXT.first(text) is not None
         or d_k is not None

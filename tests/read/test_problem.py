@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import statistics
+import time
+
 from symattn.config import DEFAULT_LIMITS
 from symattn.read.audit import audit
 from symattn.spec.build import build_spec
 
+from ..conftest import ROOT
 from .texts import INPUTS, understood
 
 
@@ -106,3 +110,49 @@ def test_scores_given_are_also_tried_as_written_beside_a_stated_d_k() -> None:
     ps = understood(text).problems
     assert sorted(p.hypothesis for p in ps) == ["scores as given", "stated"]
     assert not [f for f in audit(text, path="t.md").findings if f.severity == "error"]
+
+
+def _joined(count: int) -> tuple[str, list[str]]:
+    """The first ``count`` dev corpus texts, each under its title, joined and one by one."""
+    paths = sorted((ROOT / "tests" / "corpus" / "dev").glob("*.md"))[:count]
+    texts = [f"# {p.stem}\n\n" + p.read_text(encoding="utf-8") for p in paths]
+    return "\n\n".join(texts), texts
+
+
+def test_words_of_a_problem_are_those_of_its_scope() -> None:
+    # the d_k stated beside the first worked example is not the second's (issue 23)
+    first = INPUTS + "\nd_k = 2\n\n$$softmax = [0.8930, 0.1070]$$\n"
+    second = (
+        "\n# Another example\n\n```python\nQ = [[1, 0]]\nK = [[1, 0], [0, 1]]\n"
+        "V = [[1, 2], [3, 4]]\n```\n\n$$softmax = [0.7311, 0.2689]$$\n"
+    )
+    text = first + second
+    at = text.index("# Another")
+    frames = {(p.scope[0] < at, p.hypothesis, p.data.get("d_k")) for p in understood(text).problems}
+    assert frames == {(True, "stated", 2), (False, "stated", None), (False, "unscaled", None)}
+
+
+def test_joined_texts_give_about_the_problems_of_one_by_one() -> None:
+    # (issue 23: 16 texts joined gave 39 problems against 11 one by one, each text's frames
+    # multiplied by the d_k and masks of the others; 13 once each problem reads its scope —
+    # the rest are claims of a text without inputs of its own, judged on the text before)
+    text, texts = _joined(16)
+    alone = sum(len(understood(t).problems) for t in texts)
+    assert len(understood(text).problems) <= 1.25 * alone
+
+
+def _cpu(text: str) -> float:
+    c = time.process_time()
+    audit(text, path="joined.md")
+    return time.process_time() - c
+
+
+def test_audit_of_joined_texts_grows_linearly() -> None:
+    # CPU medians: 16 texts joined against the same texts one by one. Time growing as
+    # (length)^1.2 would make the joined text 16^0.2 = 1.74 times as slow; 2 of margin for the
+    # load of a shared machine (measured 1.6-2.9 after issue 23's fix, 5.5 before)
+    text, texts = _joined(16)
+    _cpu(text)
+    joined = statistics.median(_cpu(text) for _ in range(3))
+    alone = statistics.median(sum(_cpu(t) for t in texts) for _ in range(3))
+    assert joined <= 16**0.2 * 2 * alone
