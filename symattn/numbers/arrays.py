@@ -5,15 +5,20 @@ that is wrong (``Q[1][0]``), and returns a read-only object array of ``Fraction`
 ``NEG_INF`` where an additive mask allows minus infinity). :func:`read_array` reads the same
 values without a Python object per entry where it can: binary floats stay a float64 array
 (their exact values), decimals become integers over one power of ten (:class:`ExactArray`).
+
+Nested lists of integers, Decimals, Fractions and text (what a spec parser hands over) are
+converted once per distinct entry, and equal entries share one ``Fraction``: a matrix of short
+decimals costs a pointer per entry, not an object (:func:`_shared_values`).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from itertools import chain, repeat
 
 import numpy as np
 
@@ -21,7 +26,7 @@ from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.errors import InputError, LimitError, NumberError, ShapeError
 from symattn.numbers.interop import from_torch, is_sympy, is_torch, plain_array
 from symattn.numbers.scalars import check_finite_float, to_fraction, total_bits
-from symattn.numbers.written import NEG_INF, NegInf, excerpt, is_neg_inf_text
+from symattn.numbers.written import NEG_INF, NegInf, bits_of, excerpt, is_neg_inf_text
 
 __all__ = ["ExactArray", "read_array", "to_exact_array"]
 
@@ -80,9 +85,7 @@ def _check_size(shape: tuple[int, ...], what: str, limits: Limits) -> None:
 
 
 def _finish(values: list[Fraction | NegInf], shape: tuple[int, ...]) -> np.ndarray:
-    out = np.empty(len(values), dtype=object)
-    out[:] = values
-    out = out.reshape(shape)
+    out = np.fromiter(values, dtype=object, count=len(values)).reshape(shape)
     out.flags.writeable = False
     return out
 
@@ -115,6 +118,61 @@ def _numeric_array(
         ):
             values[pos] = converted[k]
     return _finish(values, arr.shape)
+
+
+#: entry types whose equal values are one exact value, so one conversion may serve them all
+#: (not float: read by its repr, and ``0.1 == Decimal(0.1)``; not bool: ``True == 1``, refused)
+_SHAREABLE = frozenset({int, Decimal, Fraction, str})
+#: distinct values remembered while reading one array (here) or one spec (``spec.load``,
+#: ``spec.fields``); a value past this many is read each time it comes (all-distinct values
+#: would only cost the memory of remembering them)
+MAX_SHARED = 1 << 16
+
+
+class _Once(dict[object, "Fraction | NegInf"]):
+    """Each distinct entry converted once (``__missing__``); equal entries get the same value.
+    Past :data:`MAX_SHARED` entries a new one is converted without being remembered, and its
+    bits are added to ``unshared_bits``."""
+
+    __slots__ = ("convert", "unshared_bits")
+
+    def __init__(self, convert: Callable[[object], Fraction | NegInf]) -> None:
+        super().__init__()
+        self.convert = convert
+        self.unshared_bits = 0
+
+    def __missing__(self, key: object) -> Fraction | NegInf:
+        value = self.convert(key)
+        if len(self) < MAX_SHARED:
+            self[key] = value
+        elif isinstance(value, Fraction):
+            self.unshared_bits += bits_of(value)
+        return value
+
+
+def _flat_entries(x: object, shape: tuple[int, ...]) -> list[object] | None:
+    """The entries of nested lists (or tuples) of exactly ``shape``, in order, when each is an
+    int, Decimal, Fraction or text; None otherwise (ragged, or other kinds of entries: the
+    entry-by-entry walk then says where). A few C-speed passes, one per level."""
+    level: list[object] = [x]
+    for n in shape:
+        if not set(map(type, level)) <= {list, tuple} or set(map(len, level)) != {n}:  # type: ignore[arg-type]
+            return None
+        level = list(chain.from_iterable(level))  # type: ignore[arg-type]
+    return level if set(map(type, level)) <= _SHAREABLE else None
+
+
+def _shared_values(
+    entries: list[object], convert: Callable[[object], Fraction | NegInf]
+) -> tuple[list[Fraction | NegInf], int]:
+    """``entries`` converted, each distinct one once, and their bits (what ``max_bits``
+    bounds, counted per entry); raises what ``convert`` raises, or a TypeError for an
+    unhashable entry (``Decimal('sNaN')``)."""
+    once = _Once(convert)
+    values = list(map(once.__getitem__, entries))
+    bits = {k: bits_of(v) if isinstance(v, Fraction) else 0 for k, v in once.items()}
+    total = sum(map(bits.get, entries, repeat(0))) + once.unshared_bits
+    return values, total
 
 
 def to_exact_array(
@@ -162,6 +220,19 @@ def to_exact_array(
         node = _as_seq(node[0])
     shape = tuple(shape_list)
     _check_size(shape, what, limits)
+    entries = _flat_entries(x, shape)
+    if entries is not None:
+        try:
+            shared, bits = _shared_values(
+                entries, lambda v: _element(v, exact_float, allow_neg_inf, what, limits)
+            )
+        except (InputError, TypeError):
+            pass  # the walk below converts again and names the entry
+        else:
+            del entries
+            limits.check_bits(bits, what)
+            return _finish(shared, shape)
+        del entries
     values: list[Fraction | NegInf] = []
 
     def fill(item: object, index: tuple[int, ...]) -> None:

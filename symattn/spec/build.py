@@ -16,7 +16,7 @@ import numpy as np
 
 from symattn.config import LANGS, Limits
 from symattn.errors import InputError
-from symattn.numbers import to_exact_array, to_fraction
+from symattn.numbers import Written, to_exact_array, to_fraction
 from symattn.spec.claims import Layout, build_claims
 from symattn.spec.fields import Fields, is_number, short, suggest, type_name
 from symattn.spec.model import ALL_INPUTS, PRECISIONS, STARTS, Spec, Start, starts_of
@@ -162,18 +162,18 @@ def _rounded_inputs(fields: Fields, v: object, inputs: Mapping[str, np.ndarray])
 
 
 def _half_units(fields: Fields, m: list[list[Any]], field: str) -> np.ndarray:
-    """Half a unit in the last written place of every entry (0 for a fraction: exact)."""
-    rows = []
+    """Half a unit in the last written place of every entry (0 for a fraction: exact); each
+    distinct written number looked at once."""
+    halves: dict[int, tuple[Written, Fraction]] = {}  # id -> (the Written, held; its half)
+    out: list[Fraction] = []
     for i, row in enumerate(m, 1):
-        out = []
-        for j, x in enumerate(row, 1):
-            h = fields.written(x, f"{field}[{i}][{j}]").half_unit
-            out.append(Fraction(0) if h is None else h)
-        rows.append(out)
-    arr = np.empty((len(rows), len(rows[0])), dtype=object)
-    for i, row in enumerate(rows):
-        for j, h in enumerate(row):
-            arr[i, j] = h
+        for w in fields.written_entries(row, f"{field}[{i}]", 1):
+            hit = halves.get(id(w))
+            if hit is None:
+                h = w.half_unit
+                hit = halves[id(w)] = (w, Fraction(0) if h is None else h)
+            out.append(hit[1])
+    arr = np.fromiter(out, dtype=object, count=len(out)).reshape(len(m), len(m[0]))
     arr.setflags(write=False)
     return arr
 

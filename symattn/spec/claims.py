@@ -151,7 +151,7 @@ def _vector(fields: Fields, v: object, field: str, width: int | None) -> tuple[W
     if width is not None and len(v) != width:
         raise fields.err(field, f"has {len(v)} entries, expected {width}")
     fields.limits.check_elements(len(v), f"{fields.name}: {field}")
-    return tuple(fields.written(x, f"{field}[{i}]") for i, x in enumerate(v))
+    return tuple(fields.written_entries(v, field))
 
 
 def _per_key(fields: Fields, v: object, field: str, tokens: tuple[str, ...]) -> tuple[Claim, ...]:

@@ -11,6 +11,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping
 from decimal import Decimal
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -18,6 +19,7 @@ import numpy as np
 from symattn.config import Limits
 from symattn.errors import InputError, SpecError
 from symattn.numbers import Written, as_written, to_exact_array
+from symattn.numbers.arrays import MAX_SHARED
 
 #: characters no name may hold: control characters (C0, DEL, C1: terminal escapes start with
 #: them) and lone surrogates (half a UTF-16 pair, which no encoding can write)
@@ -55,6 +57,10 @@ def type_name(x: object) -> str:
     if isinstance(x, dict):
         return "a table"
     return type(x).__name__
+
+
+#: the types a parser hands over that :func:`is_number` accepts (exact types: not bool)
+_NUMBER_TYPES = frozenset({int, Decimal, str})
 
 
 def is_number(x: object) -> bool:
@@ -97,6 +103,10 @@ class Fields:
     def __init__(self, name: str, limits: Limits) -> None:
         self.name = name
         self.limits = limits
+        # claimed numbers read once: text by its value, a parsed number by the object (held
+        # here, so its id is not reused); a parser hands over one object per number text
+        self._by_text: dict[str, Written] = {}
+        self._by_object: dict[int, tuple[object, Written]] = {}
 
     def err(self, field: str, problem: str) -> SpecError:
         """The error for ``field``: ``<file>: <field>: <problem>``."""
@@ -146,12 +156,35 @@ class Fields:
 
     def written(self, v: object, field: str) -> Written:
         """A claimed number, kept as written."""
+        known = self._known(v)
+        if known is not None:
+            return known
         if not is_number(v) or (isinstance(v, str) and not v.strip()):
             raise self.err(field, f"expected a number (or a number in a string), got {short(v)}")
         try:
-            return as_written(v, limits=self.limits, what=field)
+            w = as_written(v, limits=self.limits, what=field)
         except InputError as exc:
             raise self.wrap(exc, field) from exc
+        if len(self._by_text) + len(self._by_object) < MAX_SHARED:
+            if type(v) is str:
+                self._by_text[v] = w
+            else:
+                self._by_object[id(v)] = (v, w)
+        return w
+
+    def written_entries(self, v: list[Any], field: str, start: int = 0) -> list[Written]:
+        """The claimed numbers of a list, ``field[i]`` (from ``start``) named only in errors."""
+        out: list[Written] = []
+        for i, x in enumerate(v, start):
+            known = self._known(x)
+            out.append(known if known is not None else self.written(x, f"{field}[{i}]"))
+        return out
+
+    def _known(self, v: object) -> Written | None:
+        if type(v) is str:
+            return self._by_text.get(v)
+        hit = self._by_object.get(id(v))
+        return hit[1] if hit is not None else None
 
     # -- names
 
@@ -212,12 +245,13 @@ class Fields:
 
     def numeric(self, v: list[list[Any]], field: str) -> np.ndarray:
         """A matrix of numbers as a read-only exact array."""
-        for i, row in enumerate(v, 1):
-            for j, x in enumerate(row, 1):
-                if not is_number(x):
-                    raise self.err(
-                        field, f"row {i}, column {j} is {type_name(x)}, expected a number"
-                    )
+        if not set(map(type, chain.from_iterable(v))) <= _NUMBER_TYPES:  # (one C-speed pass)
+            for i, row in enumerate(v, 1):
+                for j, x in enumerate(row, 1):
+                    if not is_number(x):
+                        raise self.err(
+                            field, f"row {i}, column {j} is {type_name(x)}, expected a number"
+                        )
         try:
             arr = to_exact_array(v, what=field, limits=self.limits)
         except InputError as exc:

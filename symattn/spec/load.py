@@ -1,7 +1,9 @@
 """Loading a spec: reading the file, decoding it, and parsing TOML or JSON within the limits.
 
 A spec is TOML (read with :mod:`tomllib`) or JSON, chosen by the file extension. Floats are
-read as :class:`decimal.Decimal`, so ``0.340`` keeps its written form. Specs are untrusted:
+read as :class:`decimal.Decimal`, so ``0.340`` keeps its written form; the same number text
+is read once and its value shared (:class:`_Numbers`), so a matrix of short decimals holds a
+pointer per entry, not an object. Specs are untrusted:
 the file size and the nesting depth are bounded before and after parsing, bytes are decoded
 by :func:`symattn.io.decode`, and nothing is evaluated.
 """
@@ -12,6 +14,7 @@ import json
 import os
 import re
 import tomllib
+from collections.abc import Callable
 from decimal import Decimal
 from types import MappingProxyType
 from typing import Any
@@ -19,6 +22,7 @@ from typing import Any
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.errors import InputError, LimitError, SpecError
 from symattn.io import decode
+from symattn.numbers.arrays import MAX_SHARED
 from symattn.spec.build import build_spec
 from symattn.spec.fields import short
 from symattn.spec.model import Spec
@@ -101,9 +105,26 @@ def _decimal(text: str) -> Decimal:
         ) from None
 
 
+class _Numbers(dict[str, Any]):
+    """Number text -> its value, read once: the parser's ``parse_float``/``parse_int`` is
+    ``_Numbers(read).__getitem__`` (a C-speed lookup; ``__missing__`` reads a new text)."""
+
+    __slots__ = ("read",)
+
+    def __init__(self, read: Callable[[str], Any]) -> None:
+        super().__init__()
+        self.read = read
+
+    def __missing__(self, text: str) -> Any:
+        value = self.read(text)
+        if len(self) < MAX_SHARED:  # (all-distinct numbers: memory for nothing)
+            self[text] = value
+        return value
+
+
 def _parse_toml(text: str, name: str) -> Any:
     try:
-        return tomllib.loads(text, parse_float=_decimal)
+        return tomllib.loads(text, parse_float=_Numbers(_decimal).__getitem__)
     except RecursionError as exc:
         raise LimitError(f"{name}: nesting too deep for the TOML parser") from exc
     except ValueError as exc:  # TOMLDecodeError, and int() digit limits
@@ -124,7 +145,11 @@ def _parse_json(text: str, name: str, limits: Limits) -> Any:
 
     try:
         return json.loads(
-            text, parse_float=_decimal, parse_constant=Decimal, object_pairs_hook=pairs
+            text,
+            parse_float=_Numbers(_decimal).__getitem__,
+            parse_int=_Numbers(int).__getitem__,
+            parse_constant=Decimal,
+            object_pairs_hook=pairs,
         )
     except RecursionError as exc:
         raise _too_deep(name, limits) from exc
@@ -197,14 +222,18 @@ def _toml_too_deep(text: str, cap: int) -> bool:
     return False
 
 
+#: what a parser builds that nests (exact types: json and tomllib build no subclasses)
+_CONTAINERS = frozenset({dict, list})
+
+
 def _check_depth(data: Any, name: str, limits: Limits) -> None:
     """Raise LimitError when containers nest deeper than ``limits.max_nesting`` below the top."""
-    stack: list[tuple[Any, int]] = [(data, 0)]
+    stack: list[tuple[Any, int]] = [(data, 0)] if isinstance(data, (dict, list)) else []
     while stack:
         node, depth = stack.pop()
-        if not isinstance(node, (dict, list)):
-            continue
         if depth > limits.max_nesting:
             raise _too_deep(name, limits)
-        children = node.values() if isinstance(node, dict) else node
-        stack.extend((v, depth + 1) for v in children)
+        children = list(node.values()) if isinstance(node, dict) else node
+        if _CONTAINERS.isdisjoint(map(type, children)):
+            continue  # (a row of numbers: one C-speed pass, no Python work per entry)
+        stack.extend((v, depth + 1) for v in children if isinstance(v, (dict, list)))

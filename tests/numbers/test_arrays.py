@@ -10,7 +10,7 @@ import pytest
 
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.errors import LimitError, NumberError, ShapeError
-from symattn.numbers import NEG_INF, to_exact_array
+from symattn.numbers import NEG_INF, arrays, to_exact_array
 from symattn.numbers.arrays import read_array
 
 F = Fraction
@@ -232,3 +232,53 @@ def test_read_array_reads_floats_as_to_exact_array(dtype: type) -> None:
         assert got.fractions().tolist() == to_exact_array(a, exact_float=exact_float).tolist()
     neg = read_array(np.array([0.5, -np.inf], dtype=dtype), allow_neg_inf=True)
     assert neg.neg_inf is not None and neg.neg_inf.tolist() == [False, True]
+
+
+# ------------------------------------------------ sharing conversions (parsed nested lists)
+
+
+def test_equal_entries_share_one_fraction() -> None:
+    """Entries of the shareable kinds with one value are converted once and share the result:
+    a matrix of short decimals holds a pointer per entry, not an object."""
+    arr = to_exact_array([[Decimal("0.5"), Decimal("0.50"), "1/2"], [F(1, 2), "0.5", 3]])
+    flat = _fractions(arr)
+    assert flat == [F(1, 2)] * 5 + [F(3)]
+    assert flat[0] is flat[1] is flat[3]  # Decimal 0.5 == 0.50 == Fraction 1/2: one value
+    assert flat[2] is not flat[0]  # text is keyed by its characters ("1/2" != "0.5")
+
+
+def test_sharing_keeps_bools_and_floats_apart() -> None:
+    """``True == 1`` and ``0.1 == Decimal(0.1)``: such lists are read entry by entry, so a
+    boolean is still refused after an equal integer and a float still read by its repr."""
+    with pytest.raises(NumberError, match=r"Q\[1\] is the boolean True"):
+        to_exact_array([1, True], what="Q")
+    exact = Decimal(0.1)  # the binary value of 0.1, exactly
+    assert _fractions(to_exact_array([exact, 0.1])) == [F(exact), F(1, 10)]
+
+
+def test_errors_name_the_entry_when_shared() -> None:
+    """A conversion that fails is converted again by the walk that names the entry."""
+    with pytest.raises(NumberError, match=r"Q\[1\]\[0\] is '-inf'"):
+        to_exact_array([["1", "2"], ["-inf", "2"]], what="Q")
+    with pytest.raises(NumberError, match=r"Q\[0\]\[1\] is NaN"):
+        to_exact_array([[Decimal(1), Decimal("sNaN")]], what="Q")  # unhashable: no sharing
+    assert _fractions(to_exact_array([["-inf", "1"]], allow_neg_inf=True)) == [NEG_INF, F(1)]
+
+
+def test_past_max_shared_entries_are_converted_one_by_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Values past MAX_SHARED distinct ones are not remembered (those remembered are still
+    shared); the values and the bits bound (max_bits, over all entries) are the same."""
+    values = [[str(i), str(i % 3)] for i in range(40)] + [["39", "39"]]
+    shared = _fractions(to_exact_array(values))
+    monkeypatch.setattr(arrays, "MAX_SHARED", 8)
+    capped = _fractions(to_exact_array(values))
+    assert capped == shared == [F(x) for r in values for x in r]
+    assert capped[2] is capped[3] and capped[-1] is not capped[-2]  # "1" shared, "39" not
+    bits = sum(F(x).numerator.bit_length() + 1 for r in values for x in r)
+    for cap in (8, 1 << 16):
+        monkeypatch.setattr(arrays, "MAX_SHARED", cap)
+        to_exact_array(values, limits=Limits(max_bits=bits))
+        with pytest.raises(LimitError, match="max_bits"):
+            to_exact_array(values, limits=Limits(max_bits=bits - 1))

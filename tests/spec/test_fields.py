@@ -73,3 +73,22 @@ def test_values() -> None:
         F.matrix([[1, 2], [3]], "inputs.K")
     with pytest.raises(SpecError, match="^f\\.toml: explain: 'c' is not one of tokens$"):
         F.subset(("c",), ("a", "b"), "explain", "tokens")
+
+
+def test_written_numbers_are_read_once_and_kept_as_written() -> None:
+    """Equal texts, and the same parsed object, give one Written; ``0.5`` and ``0.50`` (equal
+    Decimals) stay two, each as written; the name of an entry is only made for an error."""
+    f = Fields("f.toml", Limits())
+    half, half2 = Decimal("0.5"), Decimal("0.50")
+    ws = f.written_entries([half, half2, half, "0.5", " 0.5", "0.5", 3], "claims.x")
+    assert [w.text for w in ws] == ["0.5", "0.50", "0.5", "0.5", "0.5", "0.5", "3"]
+    assert ws[0] is ws[2] and ws[3] is ws[5] and ws[0] is not ws[1]
+    with pytest.raises(SpecError, match=r"^f\.toml: claims\.x\[2\]: expected a number"):
+        f.written_entries([half, "0.5", True], "claims.x")
+
+
+def test_numeric_names_the_entry_that_is_not_a_number() -> None:
+    with pytest.raises(SpecError, match="row 2, column 1 is a boolean, expected a number"):
+        F.numeric([[1, 2], [True, 2]], "inputs.Q")
+    with pytest.raises(SpecError, match="row 1, column 2 is a table, expected a number"):
+        F.numeric([[1, {}]], "inputs.Q")
