@@ -2,7 +2,9 @@
 
 Each test runs one input kind in a fresh process (``python -m symattn ...``, or a two-line
 driver where the command line has no command that only reads) and reads *that child's* peak
-resident set from ``os.wait4``; the bound is the one stated in ``docs/security.md`` (section 3,
+resident set (``VmHWM`` of ``/proc/self/status``, read by the child itself as it exits: the
+``ru_maxrss`` that ``os.wait4`` gives counts the parent's pages the child had between fork and
+exec, so a large pytest process would show as the child's peak); the bound is the one stated in ``docs/security.md`` (section 3,
 "Memory"): ``peak <= N x input + C``. Inputs are the dearest per byte we know for the kind
 (the shortest entries, the widest output) at the largest size that runs in about 20 s here.
 """
@@ -12,6 +14,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -21,20 +24,48 @@ from .conftest import EXAMPLES, ROOT
 MB = 1_000_000
 
 
+#: runs ``python ARGS`` (a module with ``-m``, or a script) and writes its own peak resident
+#: set in KiB to the file named by ``SYMATTN_TEST_HWM`` as it exits
+_WRAPPER = """
+import atexit, os, runpy, sys
+
+def _hwm():
+    with open("/proc/self/status", encoding="ascii") as f:
+        kib = next(line.split()[1] for line in f if line.startswith("VmHWM:"))
+    with open(os.environ["SYMATTN_TEST_HWM"], "w", encoding="ascii") as out:
+        out.write(kib)
+
+atexit.register(_hwm)
+args = sys.argv[1:]
+if args[0] == "-m":
+    sys.argv = [args[1], *args[2:]]
+    runpy.run_module(args[1], run_name="__main__", alter_sys=True)
+else:
+    sys.argv = args
+    runpy.run_path(args[0], run_name="__main__")
+"""
+
+
 def _peak_mb(args: list[str], expect: tuple[int, ...] = (0,)) -> float:
-    """Run ``python ARGS`` in a child; its own peak RSS in MB (ru_maxrss is in KiB on Linux)."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    child = subprocess.Popen(
-        [sys.executable, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env
-    )
-    _, status, usage = os.wait4(child.pid, 0)
-    assert child.stderr is not None
-    err = child.stderr.read().decode("utf-8", "replace")
-    child.stderr.close()
-    child.returncode = os.waitstatus_to_exitcode(status)
-    assert child.returncode in expect, err[-2000:]
-    peak = usage.ru_maxrss * 1024 / MB
-    print(f"{' '.join(args[-4:])}: peak {peak:.0f} MB, CPU {usage.ru_utime + usage.ru_stime:.1f} s")
+    """Run ``python ARGS`` in a child; its own peak RSS in MB (VmHWM is in KiB)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        hwm = Path(tmp) / "hwm"
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "SYMATTN_TEST_HWM": str(hwm)}
+        child = subprocess.Popen(
+            [sys.executable, "-c", _WRAPPER, *args],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            env=env,
+        )
+        _, status, usage = os.wait4(child.pid, 0)
+        assert child.stderr is not None
+        err = child.stderr.read().decode("utf-8", "replace")
+        child.stderr.close()
+        child.returncode = os.waitstatus_to_exitcode(status)
+        assert child.returncode in expect, err[-2000:]
+        peak = int(hwm.read_text(encoding="ascii")) * 1024 / MB
+    cpu = usage.ru_utime + usage.ru_stime
+    print(f"{' '.join(args[-4:])}: peak {peak:.0f} MB, CPU {cpu:.1f} s")
     return peak
 
 
