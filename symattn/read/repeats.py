@@ -305,9 +305,12 @@ def carried(
         return list(findings)
     out = list(findings)
     judged_at = {census.offsets[k] for a in judged if (k := census.index(a)) is not None}
+    #: the finding each repeat goes back to (a repeat of a repeat names the first wrong number)
+    origin: dict[tuple[int, int], Finding] = {}
 
     def repeat(at: int, source: Finding, restate: bool) -> bool:
         """Report the number at ``at`` as carried from ``source``; False when it is not."""
+        source = origin.get((source.line, source.column), source)
         k = census.index(at)
         text = census.text(k) if k is not None else ""
         ids = placed.get(at, [])
@@ -328,6 +331,7 @@ def carried(
                 also = tuple(dict.fromkeys(c for c in (g.code, *g.alternatives) if c != _CODE))
                 msg = _said(source)
                 out[i] = replace(g, code=_CODE, severity="warning", message=msg, alternatives=also)
+                origin[(g.line, g.column)] = source
             wrong[at] = out[same[0]]
             return True
         if at in judged_at or not text:
@@ -336,6 +340,7 @@ def carried(
         msg = _said(source)
         f = text_finding(_CODE, line, column, text, source.exact, source.expected, msg, "repeat")
         f = replace(f, inexact=source.inexact)
+        origin[(line, column)] = source
         placed[at] = [len(out)]
         out.append(f)
         wrong[at] = f

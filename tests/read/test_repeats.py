@@ -116,6 +116,15 @@ def test_a_wrong_number_of_three_digits_used_again_in_a_formula_is_carried() -> 
     assert all(sev != "error" for _, _, sev in _at(r, 3)), r.findings
 
 
+def test_a_repeat_of_a_repeat_names_the_first_wrong_number() -> None:
+    r = audit(
+        "$10 / \\sqrt{2} \\approx 7.19$\n\n$e^{7.19} \\approx 1326$\n\n$7.19 \\times 2 = 14.38$\n"
+    )
+    again = [f for f in r.findings if f.claimed == "7.19" and f.code == "propagated-error"]
+    assert [f.line for f in again] == [3, 5], r.findings
+    assert all((f.params["line"], f.params["code"]) == (1, "wrong-value") for f in again)
+
+
 def test_a_short_wrong_number_used_again_alone_is_no_evidence() -> None:
     r = audit("$1 / (1 + e^{1}) \\approx 0.29$\n\n$0.29 \\times 2 = 0.58$\n")
     assert [c for _, c, _ in _at(r, 1)] == ["wrong-value"], r.findings
