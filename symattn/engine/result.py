@@ -69,7 +69,8 @@ class AttentionResult:
         return {s.name: s.attrs["floats"] for s in self.trace if "floats" in s.attrs}
 
     def describe_inputs(self) -> str:
-        """One line: which inputs were read as binary floats, which by shortest repr."""
+        """One line: which inputs were read as binary floats, which by shortest repr (or
+        that none held a float: integers, fractions and decimal strings are exact as given)."""
         by: dict[str, list[str]] = {"binary": [], "shortest": []}
         for name, reading in self.float_readings.items():
             by[reading].append(name)
@@ -81,7 +82,7 @@ class AttentionResult:
             )
             if names
         ]
-        return "inputs read: " + "; ".join(parts)
+        return "inputs read: " + ("; ".join(parts) or "exact (no floats given)")
 
     def stage(self, name: str) -> ExactTensor:
         """The value of the last step called ``name`` (``"scores"``, ``"weights"``, ...)."""

@@ -478,6 +478,12 @@ def test_numpy_floats_are_read_binary_and_lists_by_shortest_repr_per_argument() 
     )
 
 
+def test_inputs_without_floats_are_said_exact() -> None:
+    r = symattn.scaled_dot_product_attention([[1, 2]], [[1, 2], [0, 1]], [["0.5"], ["1/4"]])
+    assert r.float_readings == {}
+    assert repr(r).splitlines()[-1] == "inputs read: exact (no floats given)"
+
+
 @pytest.mark.parametrize("kw", [{"read_floats": "binary"}, {"exact_float": True}])
 def test_binary_for_every_argument(kw: dict[str, object]) -> None:
     r = symattn.scaled_dot_product_attention([[0.1]], [[1]], [[1]], **kw)  # type: ignore[arg-type]
