@@ -171,6 +171,7 @@ def _formulas(norm: str) -> list[tuple[int, int]]:
     depth = 0
     ends_value = False
     related = False  # (a relation since the last cut: the formula before a colon is one)
+    numbered = False  # (and a digit: ``j=1 ("I"):`` is a case, ``y = lambda:`` is none)
     last_relation = max(norm.rfind(r) for r in RELATIONS)
     i = 0
     n = len(norm)
@@ -186,16 +187,17 @@ def _formulas(norm: str) -> list[tuple[int, int]]:
                 ch == "." and i > 0 and norm[i - 1] in ")]}" and norm[i + 1 : i + 2].isspace()
             ):  # (``q = [1, 0]. Keys are …``: a sentence ends after a value)
                 cuts.append(i + 1 if ch == "." else i)
-                ends_value = related = False
+                ends_value = related = numbered = False
             elif (
                 ch in CASE_COLON.chars
                 and related
+                and numbered
                 and i < last_relation
                 and (ch != ":" or norm[i + 1 : i + 2].isspace())
                 and not _relation_next(norm, i + 1)
             ):  # (``j=1 ("I"): (-0.15 - 0.96)/1.414 = -0.78``: a case, then its formula)
                 cuts.append(i)
-                ends_value = related = False
+                ends_value = related = numbered = False
             elif ch in RELATIONS:
                 related = True
                 ends_value = False
@@ -203,8 +205,9 @@ def _formulas(norm: str) -> list[tuple[int, int]]:
                 m = NEW_DEFINITION.regex.match(norm, i)
                 if m is not None:
                     cuts.append(i)
-                    ends_value = related = False
+                    ends_value = related = numbered = False
             elif ch.isdigit() or ch == ".":
+                numbered = numbered or ch.isdigit()
                 # (after a name, ``A V =`` is a product: no new formula; so is a name after a
                 # number that is a term of a sum, ``0.245 v_2 + 0.090 v_3 ≈ …``)
                 if i == 0 or not (norm[i - 1].isdigit() or norm[i - 1] == "."):
