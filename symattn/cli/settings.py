@@ -76,6 +76,16 @@ def config_for(words: list[str]) -> tuple[Path, dict[str, Any]] | None:
     return discover(Path(os.getcwd()))
 
 
+def configure(parser: argparse.ArgumentParser, command: str, words: list[str]) -> dict[str, Any]:
+    """Apply the configuration the command line asks for (named or found) to ``command``'s
+    ``parser``; return the repeatable options it sets (see :func:`apply`)."""
+    found = config_for(words)
+    if found is None:
+        return {}
+    path, table = found
+    return apply(parser, options_of(table, command), path)
+
+
 def options_of(table: Mapping[str, Any], command: str) -> dict[str, Any]:
     """The top-level options of ``table`` with the command's own sub-table over them."""
     out = {k: v for k, v in table.items() if k not in COMMAND_TABLES}

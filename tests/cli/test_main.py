@@ -29,7 +29,8 @@ def test_the_command_named() -> None:
 
 @pytest.mark.parametrize("argv", [["--version"], ["check", "--help"], ["audit", "--help"]])
 def test_start_up_imports_no_command(argv: list[str]) -> None:
-    """`symattn --version` and `symattn check --help` load neither the judge nor numpy."""
+    """`symattn --version` and `symattn check --help` load neither the judge nor numpy, nor
+    the TOML parser (no configuration is read for them)."""
     code = (
         "import sys\n"
         "from symattn.cli.main import main\n"
@@ -37,7 +38,8 @@ def test_start_up_imports_no_command(argv: list[str]) -> None:
         f"    main({argv!r})\n"
         "except SystemExit:\n"
         "    pass\n"
-        "heavy = [m for m in ('numpy', 'sympy', 'symattn.judge', 'symattn.read', 'jinja2')"
+        "heavy = [m for m in ('numpy', 'sympy', 'symattn.judge', 'symattn.read', 'jinja2',"
+        " 'tomllib')"
         " if m in sys.modules]\n"
         "print('HEAVY', heavy)\n"
     )
