@@ -76,6 +76,9 @@ class Finding:
     cause: str | None = None
     inexact: bool = False  # ``exact`` is a rounding of the exact value (shown with a trailing …)
     frame: str | None = None  # the author's d_k when the claim was judged in the author's frame
+    #: which of a text's attention problems the claim was judged in (audit, when a text holds
+    #: more than one: the number of its emitted spec, ``post.2.toml``)
+    problem: int | None = None
     #: other codes that explain the claim as well (two causes stay possible: both reported)
     alternatives: tuple[str, ...] = ()
 

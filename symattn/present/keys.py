@@ -256,6 +256,7 @@ REPORT_TEXTS: tuple[str, ...] = (
     "lint_total",
     "suppressed_tag",
     "exact_of_author",
+    "exact_of_problem",
     "recognised_of",
 )
 

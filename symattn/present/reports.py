@@ -116,12 +116,15 @@ def total_text(outcomes: Sequence[FileOutcome], lang: str = "en") -> str:
 
 
 def exact_words(f: Finding, lang: str = "en") -> str:
-    """``exact 3.31229…`` and, when the claim was judged in the author's frame (the
-    author's divisor), which problem that exact value is of."""
+    """``exact 3.31229…`` and which problem that exact value is of: the author's, when the
+    claim was judged in the author's frame (the author's divisor), and the text's problem
+    number, when the text holds more than one."""
     words = _report_texts(lang)
     text = f"{words['exact']} {f.exact_text}"
     if f.frame is not None:
         text += " " + words["exact_of_author"].format(d_k=f.frame)
+    if f.problem is not None:
+        text += " " + words["exact_of_problem"].format(n=f.problem)
     return text
 
 
@@ -194,6 +197,8 @@ def _text_finding_json(p: Placed, messages: Mapping[str, str]) -> dict[str, obje
         "column": f.column,
         "claimed": f.claimed,
         "exact": f.exact,
+        "exact_rounded": f.inexact,
+        "problem": f.problem,
         "expected": f.expected,
         "message": say(f.message, messages),
         "cause": f.cause,
@@ -401,6 +406,7 @@ def audit_markdown(audited: Sequence[Audited], lang: str = "en") -> str:
                     "claimed": p.finding.claimed,
                     "exact": p.finding.exact_text,
                     "expected": p.finding.expected,
+                    "problem": p.finding.problem,
                     "message": say(p.finding.message, messages),
                 }
                 for p in o.reported

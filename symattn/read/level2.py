@@ -364,11 +364,12 @@ def judge_problems(
                 pass
         judged.update(s.at for f, _ in group[0].misshapen for s in f.spots if s is not None)
         withheld = set()
+        number = len(judged_problems) + 1
         for at, f in found:
             if f.severity in ("error", "warning") and (at not in agreed or at in not_accused):
                 withheld.add(at)
                 continue
-            findings.append(f)
+            findings.append(replace(f, problem=number))
         judged_problems.append(
             JudgedProblem(
                 problem,
@@ -379,6 +380,8 @@ def judge_problems(
                 ),
             )
         )
+    if len(judged_problems) < 2:  # (one problem: nothing to tell apart)
+        findings = [replace(f, problem=None) for f in findings]
     return Level2(
         tuple(findings),
         tuple(unparsed),

@@ -182,6 +182,8 @@ def test_json_shape() -> None:
         "column",
         "claimed",
         "exact",
+        "exact_rounded",
+        "problem",
         "expected",
         "message",
         "cause",

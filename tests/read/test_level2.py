@@ -290,3 +290,29 @@ def test_a_matrix_holding_another_stage_of_its_rows_is_misnamed_not_wrong() -> N
     # numbers of no stage are still wrong
     wrong = codes(audit(qkv + "Scores: [[0.8, 0], [0, 0.8]]\n", path="t.md"))
     assert ("wrong-value", "0.8") in wrong
+
+
+#: two problems in one text, the second with a wrong weight
+_TWO_PROBLEMS = (
+    "## Example 1\n\n"
+    "$$Q = \\begin{bmatrix} 1 & 0 \\end{bmatrix}, "
+    "K = \\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\end{bmatrix}, "
+    "V = \\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\end{bmatrix}$$\n\n"
+    "Weights without scaling: $[0.73, 0.27]$\n\n"
+    "## Example 2\n\n"
+    "$$Q = \\begin{bmatrix} 2 & 0 \\end{bmatrix}, "
+    "K = \\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\end{bmatrix}, "
+    "V = \\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\end{bmatrix}$$\n\n"
+    "Weights without scaling: $[0.80, 0.12]$\n"
+)
+
+
+def test_a_finding_says_which_problem_of_the_text_it_was_judged_in() -> None:
+    """Issue 21: "one exact value per claim, said of which problem" — the number of the
+    emitted spec, where a text holds more than one problem; none where it holds one."""
+    r = audit(_TWO_PROBLEMS)
+    assert len(r.specs) == 2
+    wrong = [f for f in r.findings if f.code == "wrong-value"]
+    assert [(f.claimed, f.problem) for f in wrong] == [("0.80", 2)], r.findings
+    one = audit(_TWO_PROBLEMS.split("## Example 2")[0])
+    assert all(f.problem is None for f in one.findings)
