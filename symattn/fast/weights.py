@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any, TypeVar
 
@@ -233,26 +234,18 @@ def certify_weights(
     L, S = p.q.shape[-2], p.k.shape[-2]
     out = np.empty(p.batch + (L, S), dtype=object)
     zero = decide(Ball.exact(Fraction(0)))
-    g, direct = setup(p)
-    work = Workspace()
-    for b, rows in _blocks(p, 256):
-        n = rows.stop - rows.start
-        undecided = np.ones((n, S), dtype=bool)
-        if g is not None:
-            with np.errstate(invalid="ignore", divide="ignore", over="ignore", under="ignore"):
-                for rs, w in iter_weights(p, b, rows, g, direct, work):
-                    got, decided = _vector_decide(decide, w)
-                    block = got.reshape(w.wh.shape)
-                    block[w.zero] = zero
-                    out[b + (slice(rows.start + rs.start, rows.start + rs.stop),)] = block
-                    undecided[rs] = ~(decided.reshape(w.wh.shape) | w.zero)
-        if undecided.any():
-            cache = RowCache(p, b)
-            for i in np.flatnonzero(undecided.any(axis=1)).tolist():
-                cols = np.flatnonzero(undecided[i]).tolist()
-                got_row = settle_weights(cache, rows.start + i, cols, decide, start_bits, limits)
-                for j, res in got_row.items():
-                    out[b + (rows.start + i, j)] = res
+
+    def put_block(where: tuple[Any, ...], w: Weights) -> np.ndarray:
+        got, decided = _vector_decide(decide, w)
+        block = got.reshape(w.wh.shape)
+        block[w.zero] = zero
+        out[where] = block
+        return np.asarray(decided.reshape(w.wh.shape) | w.zero)
+
+    def put_one(where: tuple[int, ...], res: T) -> None:
+        out[where] = res
+
+    _fill_weights(p, decide, start_bits, limits, put_block, put_one)
     out.flags.writeable = False
     return out
 
@@ -335,6 +328,37 @@ def _certify_fixed(p: Problem, decide: Narrow) -> BallArray | None:
     return BallArray.of(mids, sign, exp, radius, exp, None, decide.digits)
 
 
+def _fill_weights(
+    p: Problem,
+    decide: Callable[[Ball], T | None],
+    start_bits: int,
+    limits: Limits,
+    put_block: Callable[[tuple[Any, ...], Weights], np.ndarray],
+    put_one: Callable[[tuple[int, ...], T], None],
+) -> None:
+    """Every weight of ``p``, decided: each double-double block goes to ``put_block`` (which
+    stores what it decided and returns that mask, in the block's shape), then every entry
+    left open is settled one by one (:func:`~symattn.fast.fallback.settle_weights`) and goes
+    to ``put_one``."""
+    S = p.k.shape[-2]
+    g, direct = setup(p)
+    work = Workspace()
+    for b, rows in _blocks(p, 256):
+        undecided = np.ones((rows.stop - rows.start, S), dtype=bool)
+        if g is not None:
+            with np.errstate(invalid="ignore", divide="ignore", over="ignore", under="ignore"):
+                for rs, w in iter_weights(p, b, rows, g, direct, work):
+                    where = b + (slice(rows.start + rs.start, rows.start + rs.stop),)
+                    undecided[rs] = ~put_block(where, w)
+        if undecided.any():
+            cache = RowCache(p, b)
+            for i in np.flatnonzero(undecided.any(axis=1)).tolist():
+                cols = np.flatnonzero(undecided[i]).tolist()
+                got = settle_weights(cache, rows.start + i, cols, decide, start_bits, limits)
+                for j, res in got.items():
+                    put_one(b + (rows.start + i, j), res)
+
+
 def _rounded_weights(
     p: Problem, decide: Significant, start_bits: int, limits: Limits
 ) -> RoundedArray:
@@ -344,38 +368,29 @@ def _rounded_weights(
     L, S = p.q.shape[-2], p.k.shape[-2]
     coef = np.zeros(p.batch + (L, S), dtype=np.int64)
     exp = np.zeros(coef.shape, dtype=np.int64)
-    g, direct = setup(p)
-    work = Workspace()
-    for b, rows in _blocks(p, 256):
-        n = rows.stop - rows.start
-        undecided = np.ones((n, S), dtype=bool)
-        if g is not None:
-            with np.errstate(invalid="ignore", divide="ignore", over="ignore", under="ignore"):
-                for rs, w in iter_weights(p, b, rows, g, direct, work):
-                    wh, wl, wk, wb = (a.reshape(-1) for a in (w.wh, w.wl, w.k, w.bound))
-                    good, m, pw, sg = significant_parts(wh, wl, wk, wb, decide.digits, decide.mode)
-                    ok = np.zeros(w.wh.size, dtype=bool)
-                    ok[good] = True
-                    ok &= w.ok.reshape(-1)
-                    c = np.zeros(w.wh.size, dtype=np.int64)
-                    e = np.zeros(w.wh.size, dtype=np.int64)
-                    c[good] = (m * sg).astype(np.int64)
-                    e[good] = -pw
-                    zero = w.zero.reshape(-1)
-                    c[zero], e[zero] = 0, 0
-                    block = b + (slice(rows.start + rs.start, rows.start + rs.stop),)
-                    coef[block] = c.reshape(w.wh.shape)
-                    exp[block] = e.reshape(w.wh.shape)
-                    undecided[rs] = ~(ok | zero).reshape(w.wh.shape)
-        if undecided.any():
-            cache = RowCache(p, b)
-            for i in np.flatnonzero(undecided.any(axis=1)).tolist():
-                cols = np.flatnonzero(undecided[i]).tolist()
-                got = settle_weights(cache, rows.start + i, cols, decide, start_bits, limits)
-                for j, res in got.items():
-                    one = RoundedArray.from_decimals([res])
-                    coef[b + (rows.start + i, j)] = int(one.coef[0])
-                    exp[b + (rows.start + i, j)] = int(one.exp[0])
+
+    def put_block(where: tuple[Any, ...], w: Weights) -> np.ndarray:
+        wh, wl, wk, wb = (a.reshape(-1) for a in (w.wh, w.wl, w.k, w.bound))
+        good, m, pw, sg = significant_parts(wh, wl, wk, wb, decide.digits, decide.mode)
+        ok = np.zeros(w.wh.size, dtype=bool)
+        ok[good] = True
+        ok &= w.ok.reshape(-1)
+        c = np.zeros(w.wh.size, dtype=np.int64)
+        e = np.zeros(w.wh.size, dtype=np.int64)
+        c[good] = (m * sg).astype(np.int64)
+        e[good] = -pw
+        zero = w.zero.reshape(-1)
+        c[zero], e[zero] = 0, 0
+        coef[where] = c.reshape(w.wh.shape)
+        exp[where] = e.reshape(w.wh.shape)
+        return np.asarray((ok | zero).reshape(w.wh.shape))
+
+    def put_one(where: tuple[int, ...], res: Decimal) -> None:
+        one = RoundedArray.from_decimals([res])
+        coef[where] = int(one.coef[0])
+        exp[where] = int(one.exp[0])
+
+    _fill_weights(p, decide, start_bits, limits, put_block, put_one)
     return RoundedArray.of(coef, exp, None, decide.digits)
 
 
