@@ -310,7 +310,7 @@ def judge_problems(
     by_layer: dict[tuple[object, ...], list[Problem]] = {}
     for p in problems:
         by_layer.setdefault(p.group, []).append(p)
-    findings: list[Finding] = []
+    findings: list[tuple[int, Finding]] = []  # (the number of its problem, the finding)
     unparsed: list[Unparsed] = []
     judged: set[int] = set()
     known: dict[str, dict[int, Known | None]] = {}
@@ -364,12 +364,11 @@ def judge_problems(
                 pass
         judged.update(s.at for f, _ in group[0].misshapen for s in f.spots if s is not None)
         withheld = set()
-        number = len(judged_problems) + 1
         for at, f in found:
             if f.severity in ("error", "warning") and (at not in agreed or at in not_accused):
                 withheld.add(at)
                 continue
-            findings.append(replace(f, problem=number))
+            findings.append((len(judged_problems) + 1, f))
         judged_problems.append(
             JudgedProblem(
                 problem,
@@ -380,10 +379,9 @@ def judge_problems(
                 ),
             )
         )
-    if len(judged_problems) < 2:  # (one problem: nothing to tell apart)
-        findings = [replace(f, problem=None) for f in findings]
+    many = len(judged_problems) > 1  # (one problem: nothing to tell apart)
     return Level2(
-        tuple(findings),
+        tuple(replace(f, problem=n) if many else f for n, f in findings),
         tuple(unparsed),
         frozenset(judged),
         recognised or problems[0].recognised,
