@@ -21,10 +21,10 @@ from symattn.judge.quantities import TensorEntry
 from symattn.judge.verdict import judge
 from symattn.numbers.rounding import Rounding
 from symattn.read.accuse import unconfirmed
+from symattn.read.chainstate import value_key
 from symattn.read.claims import Known
 from symattn.read.emit import JudgedProblem
 from symattn.read.facts import Fact
-from symattn.read.level1 import value_key
 from symattn.read.messages import say
 from symattn.read.observations import Spot
 from symattn.read.problem import Problem

@@ -1,0 +1,221 @@
+"""The links of one chain: their values, and each written number judged as a claim.
+
+Every link that is a written number (or array of numbers) claims the value of the nearest
+expression on its left (:func:`judge_claims`); a sum of written numbers after a sum of terms
+claims each term (``0.82 × 10 + 0.18 × 30 = 8.2 + 5.4``). Each link is valued as the text
+writes it and exactly (:func:`link_values`: names with their exact values, numbers written as
+roundings with theirs), and each claim is judged both ways (:mod:`symattn.read.claims`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+from symattn.errors import SymattnError
+from symattn.read.chainstate import Run, overrides, remember_rounding
+from symattn.read.claims import Known
+from symattn.read.definitions import Definition, holds
+from symattn.read.evaluate import Value, evaluate, flatten
+from symattn.read.extract import ChainText, Link
+from symattn.read.intervals import in_root_frame, overlaps, right_within_printed, rounded_interval
+from symattn.read.links import Parsed
+from symattn.read.report import Unparsed
+from symattn.read.scalar import Scalar
+from symattn.read.sums import pairs, terms
+from symattn.read.syntax import Node, Ref, literal_numbers, names
+from symattn.read.tokens import ExprError
+
+__all__ = ["judge_claims", "link_values"]
+
+
+def link_values(
+    run: Run, parsed: list[Parsed], errors: list[str]
+) -> tuple[list[Value | None], list[Value | None], list[Known | None]]:
+    """The value of each link as the text writes it, and exactly (names with their exact
+    values, numbers written as roundings with theirs); None for a link that is not an
+    expression, or names what the text does not define (``QK^T``)."""
+    env, exact_env = run.names.env, run.names.exact_env
+    values: list[Value | None] = []
+    exact_values: list[Value | None] = []
+    constants: list[Known | None] = []
+    last_node: Node | None = None
+    for i, p in enumerate(parsed):
+        if p.node is None:
+            values.append(None)
+            exact_values.append(None)
+            constants.append(None)
+            continue
+        literal = i > 0 and literal_numbers(p.node) is not None
+        # a sum of numbers after a sum of terms claims those terms (`= 0.04 + 0.10 + 0.18`):
+        # its numbers are claims, not ingredients written as roundings
+        claims_terms = last_node is not None and pairs(last_node, p.node) is not None
+        over, constant = ({}, None) if literal or claims_terms else overrides(run, p.node)
+        last_node = p.node
+        try:
+            as_written = evaluate(p.node, env, limits=run.limits)
+            differs = over or any(
+                env[n] is not exact_env.get(n, env[n]) for n in names(p.node) if n in env
+            )
+            exact = (
+                evaluate(p.node, exact_env, limits=run.limits, overrides=over)
+                if differs
+                else as_written
+            )
+        except ExprError as e:
+            if not isinstance(p.node, Ref):  # a name alone (``Q = K = [...]``) is no error
+                errors.append(str(e))
+            values.append(None)
+            exact_values.append(None)
+            constants.append(None)
+            continue
+        values.append(as_written)
+        exact_values.append(exact)
+        constants.append(constant)
+    return values, exact_values, constants
+
+
+def judge_claims(
+    run: Run,
+    chain: ChainText,
+    parsed: list[Parsed],
+    values: list[Value | None],
+    exact_values: list[Value | None],
+    constants: list[Known | None],
+    conflicted: Mapping[str, list[Definition]],
+) -> None:
+    """Each literal link judged against the nearest expression on its left; a sum of
+    numbers against the terms of a sum."""
+    links = chain.links
+    last_expr: int | None = None
+    holding: dict[str, set[int]] = {}
+    for i, p in enumerate(parsed):
+        value = values[i]
+        if i > 0 and p.node is None:
+            # ``e^{s_2} = e^{-\infty} = 0``: a link not read stands between; what follows
+            # claims its value, which is not known (the names before it may have changed)
+            last_expr = None
+            continue
+        if p.node is None or value is None:
+            continue
+        lits = literal_numbers(p.node) if i > 0 else None
+        if lits is None or last_expr is None:
+            left = values[last_expr] if last_expr is not None else None
+            if (
+                last_expr is not None
+                and i > 0
+                and _termwise(run, parsed[last_expr], p, links[i], parsed[:last_expr])
+            ):
+                pass
+            elif (
+                left is not None
+                and i > 0
+                and links[i].relation == "="
+                and isinstance(value, Scalar)
+                and isinstance(left, Scalar)
+            ):
+                run.judging.step(left, value, links[i])
+            last_expr = i
+            continue
+        target, exact_target = values[last_expr], exact_values[last_expr]
+        assert target is not None and exact_target is not None  # set with a syntax tree
+        scalars = flatten(target)
+        if len(scalars) != len(lits):
+            line, _ = links[i].at(0)
+            run.unparsed.append(
+                Unparsed(line, chain.text, f"{len(lits)} numbers claimed for {len(scalars)} values")
+            )
+            continue
+        if conflicted:
+            run.names.note_conflicts(chain, parsed[last_expr].node, lits, conflicted, holding)
+            if any(holding.values()) and not holds(lits, scalars, run.judging.accepted, run.limits):
+                continue  # explained by the conflicting definition: reported there
+        target_node = parsed[last_expr].node
+        if (
+            len(lits) == 1
+            and links[i].relation == "≈"
+            and links[last_expr].relation == "≈"
+            and target_node is not None
+            and (iv := rounded_interval(target_node)) is not None
+            and iv[0] != iv[1]
+            and overlaps(lits[0][0], iv)
+        ):
+            # ``≈ 0.4965 + 0.9930 + 3.0209 ≈ 4.5105``: a rounding of the sum of the exact
+            # terms, which the rounded terms give only within their half-units
+            run.judging.checked += 1
+            run.judging.seen.add(links[i].offset(lits[0][1] + p.offset))
+            continue
+        others = [
+            flatten(v)
+            for k, v in enumerate(values[:last_expr])
+            if v is not None and (k > 0 or parsed[0].kind == "expr")
+        ]
+        others += [flatten(v) for v in exact_values[: last_expr + 1] if v is not None]
+        exact_scalars = flatten(exact_target)
+        if target_node is not None:  # (the author's frame: a rounded root stands for the root)
+            others += in_root_frame(target_node, run.names.env, run.limits)
+            at = links[last_expr].offset(0)
+            others += run.stood.alternatives(target_node, run.names.env, at, run.limits)
+        for j, ((claim, off), v, x) in enumerate(zip(lits, scalars, exact_scalars, strict=False)):
+            alternatives = [o[j] for o in others if len(o) == len(lits)]
+            link = links[i]
+            if not run.judging.consistent(claim, v) and (
+                any(run.judging.consistent(claim, alt) for alt in alternatives)
+                or (
+                    target_node is not None
+                    and right_within_printed(target_node, claim, j, run.names.env, run.limits)
+                )
+            ):
+                # right for an earlier, more exact form of it, or for the unrounded value of a
+                # number printed rounded (``e^{2.828427} = 16.918829``: e^{2√2})
+                run.judging.checked += 1
+                run.judging.seen.add(link.offset(off + p.offset))
+            else:
+                run.judging.one(
+                    claim,
+                    v,
+                    x,
+                    link,
+                    off + p.offset,
+                    constants[last_expr],
+                    links[last_expr].text if len(lits) == 1 else "",
+                )
+            remember_rounding(run, claim, x, links[last_expr].text)
+            run.stood.add(claim, link.offset(off + p.offset), x)
+
+
+def _termwise(
+    run: Run, left: Parsed, right: Parsed, link: Link, earlier: Sequence[Parsed] = ()
+) -> bool:
+    """``0.82 × 10 + 0.18 × 30 = 8.2 + 5.4``: each number of a sum of numbers claims the
+    term of the sum on the left at its place (also component by component, for vectors).
+    When an earlier link writes the same sum with names (``w_1 × 10 + w_2 × 30``), each
+    term's exact value is that of its named term."""
+    if left.node is None or right.node is None:
+        return False
+    claimed = pairs(left.node, right.node)
+    if claimed is None:
+        return False
+    env, exact_env = run.names.env, run.names.exact_env
+    named = [t for e in earlier if e.node is not None and (t := terms(e.node)) is not None]
+    named = [t for t in named if len(t) == len(terms(left.node) or ())]
+    for k, (num, sign, term, comp) in enumerate(claimed):
+        try:
+            over, constant = overrides(run, term)
+            v = evaluate(term, env, limits=run.limits)
+            x = evaluate(term, exact_env, limits=run.limits, overrides=over)
+        except (ExprError, SymattnError):
+            continue
+        if named and comp is None:
+            try:
+                x = evaluate(named[-1][k][1], exact_env, limits=run.limits)
+            except (ExprError, SymattnError):
+                pass  # (a name the text does not define: the rounded term stands)
+        vs, xs = flatten(v), flatten(x)
+        k = comp if comp is not None else 0
+        if k >= len(vs) or (comp is None and len(vs) != 1):
+            continue
+        w = num.written
+        claim = w if sign > 0 else replace(w, value=-w.value, text="-" + w.text)
+        run.judging.one(claim, vs[k], xs[k], link, num.pos + right.offset, constant)
+    return bool(claimed)

@@ -1,0 +1,83 @@
+"""Tests of symattn.read.linkclaims: each written number judged against the expression on its
+left, as written and exactly; a sum of numbers term by term."""
+
+from __future__ import annotations
+
+import pytest
+
+from symattn.config import DEFAULT_LIMITS
+from symattn.judge.verdict import DEFAULT_ACCEPTED
+from symattn.read.audit import audit
+from symattn.read.level1 import Level1, judge_chains
+
+from .texts import read_text
+
+
+def _level1(text: str) -> Level1:
+    found = read_text(text).chains
+    return judge_chains(found, accepted=DEFAULT_ACCEPTED, limits=DEFAULT_LIMITS)
+
+
+def test_each_literal_link_is_judged_against_the_expression_on_its_left() -> None:
+    got = _level1("$0.47 \\times 0.22 = 0.1034 = 0.2$\n")
+    assert [(f.code, f.claimed, f.column) for f in got.findings] == [("wrong-value", "0.2", 30)]
+    assert got.checked == 2 and got.seen == {20, 29}  # (offsets of the judged numbers)
+
+
+@pytest.mark.parametrize(
+    ("text", "wrong"),
+    [
+        ("$0.82 \\times 10 + 0.18 \\times 30 = 8.2 + 5.4$\n", []),
+        ("$0.82 \\times 10 + 0.18 \\times 30 = 8.2 + 5.5$\n", [("5.5", 42)]),
+    ],
+)
+def test_a_sum_of_numbers_claims_the_terms_of_the_sum_on_its_left(
+    text: str, wrong: list[tuple[str, int]]
+) -> None:
+    got = _level1(text)
+    assert [(f.claimed, f.column) for f in got.findings] == wrong
+    assert got.checked == 2  # (one claim per term)
+
+
+def test_a_claim_right_for_the_authors_rounded_numbers_is_propagated_rounding() -> None:
+    """``s`` is 12.18 as written (e^2.5 = 12.18249… exactly): 1000 s is 12180 as written."""
+    (f,) = _level1("$s = e^{2.5} \\approx 12.18$\n\n$1000 \\times s = 12180$\n").findings
+    assert (f.code, f.claimed, f.exact) == ("propagated-rounding", "12180", "12182.494")
+
+
+def test_an_exact_step_must_hold_exactly() -> None:
+    (f,) = _level1("$1/3 + 1/3 = 2/5$").findings
+    assert (f.code, f.cause, f.exact) == ("wrong-value", "wrong-step", "2/3")
+
+
+@pytest.mark.parametrize(
+    ("text", "accused"),
+    [
+        # held-out en41: the exponent is 2√2 printed to six decimals; e^{2√2} = 16.9188287
+        ("$e^{2.828427} = 16.918829$", False),
+        ("$e^{2.121320}=8.342145$", False),  # e^{3/√2} = 8.3421447
+        ("$e^{2.828427} = 16.918900$", True),  # no value inside the printed rounding gives it
+        ("$e^{0.7071} = 2.0290$", True),  # four digits: the exponent is taken as written
+    ],
+)
+def test_a_printed_operand_stands_for_its_rounding(text: str, accused: bool) -> None:
+    r = audit(text)
+    assert r.has_errors is accused
+    assert r.checked == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "accused"),
+    [
+        ("$2/1.73 = 1.15$", False),  # 1.73 is √3 rounded: 2/√3 = 1.1547
+        ("$2/1.73 \\approx 1.16$", False),  # and as written, 2/1.73 = 1.1561
+        ("$\\frac{[1, 2]}{1.73} = [0.58, 1.15]$", False),
+        ("$2/1.73 = 1.17$", True),  # right for neither
+        ("$\\frac{5}{1.414} = 3.53$", True),  # 5/√2 = 3.5355 and 5/1.414 = 3.5361
+        ("$12.18 / 14.89 \\approx 0.83$", True),  # 14.89 rounds no root
+    ],
+)
+def test_a_rounded_root_in_a_divisor_is_the_authors_frame(text: str, accused: bool) -> None:
+    r = audit(text)
+    assert r.has_errors is accused, r.findings
+    assert r.checked >= 1
