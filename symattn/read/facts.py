@@ -6,8 +6,9 @@ written, its shape, its role (a stage of attention,
 states it (a result it claims), and what its name says about its row, token or head. Roles come,
 most trusted first, from the name the text gives the array (an assignment, a chain's label, a
 printed label), from the phrase in front of it (``Attention weights:``), and from the prose
-before it (``Step 5: Apply Softmax``). An array whose role cannot be told is kept as a fact
-without a role: it is read, and reported as not judged with that reason.
+before it (``Step 5: Apply Softmax``): :mod:`symattn.read.naming`. An array whose role cannot
+be told is kept as a fact without a role: it is read, and reported as not judged with that
+reason.
 """
 
 from __future__ import annotations
@@ -21,16 +22,12 @@ from symattn.errors import SymattnError
 from symattn.numbers import parse_number
 from symattn.read.arrays import Grid
 from symattn.read.dataflow import Derivation, Flows, derive
+from symattn.read.naming import array_role, call_argument, row_named
 from symattn.read.notations import (
-    ARRAY_WRAPPER,
-    ATTENTION_CALL,
-    ECHOED_NAME,
     EXP_FIRST,
     EXP_OVER_ROOT,
     EXPRESSION_LINE,
-    LABEL_SYMBOL,
     PROJECTION_LINK,
-    ROW_PHRASE,
     SCALED_FIRST,
     SCALED_ITEMS,
     SQRT_DK,
@@ -99,82 +96,6 @@ def _spots_of(grid: Grid, src_position: object) -> tuple[tuple[Spot | None, ...]
             spots.append(Spot(e.written, line, col, e.at))
             masked.append(False)
     return tuple(spots), tuple(masked)
-
-
-def _call_argument(text: str, at: int) -> str | None:
-    """The input an array is, as an argument of ``attention(Q, K, V)`` written on its line."""
-    start = max(text.rfind("\n", max(0, at - 400), at) + 1, at - 400)
-    before = text[start:at]
-    m = ATTENTION_CALL.last(before)
-    if m is None:
-        return None
-    depth, commas = 0, 0
-    for ch in before[m.end() :]:
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-            if depth < 0:
-                return None
-        elif ch == "," and depth == 0:
-            commas += 1
-    return ("q", "k", "v")[commas] if depth == 0 and commas < 3 else None
-
-
-def _first_symbol(label: str) -> Role | None:
-    """``**K_animal (Exact Match):**``: the symbol a label starts with."""
-    m = LABEL_SYMBOL.regex.match(label)
-    if m is None:
-        return None
-    return symbol_role(m.group("sym") or m.group("paren"))
-
-
-def _labelled_row(label: str) -> Role | None:
-    """The role of a label that starts with a symbol: the symbol's, unless the words after a
-    query's symbol name a later stage of its row (``q1 的原始分数``, ``q_2's weights``): then
-    the words say what the array is, and the symbol which row it is."""
-    r = _first_symbol(label)
-    if r is None or r.role != "q":
-        return r
-    m = LABEL_SYMBOL.regex.match(label)
-    words = phrase_role(label[m.end() :]) if m is not None else None
-    if words is None or stage_rank(words.role) <= stage_rank("v"):
-        return r
-    return Role(words.role, r.index, r.token, r.head)
-
-
-def _role(names: list[str], label: str, context: str) -> tuple[Role | None, str]:
-    """The role of an array: from its names, then its label, then the prose before it."""
-    for n in names:
-        r = symbol_role(n)
-        if r is not None:
-            return r, n
-    if label:
-        r = symbol_role(label) or _labelled_row(label) or phrase_role(label)
-        if r is not None:
-            return r, label
-    if context:
-        echoed = _echoed_name(context)
-        if echoed is not None:
-            return echoed
-        r = phrase_role(context)
-        if r is not None:
-            return r, ""
-    return None, names[0] if names else label
-
-
-def _echoed_name(context: str) -> tuple[Role, str] | None:
-    """``In [16]:`` / ``scaled_scores`` right above a printout: the name a notebook cell echoes
-    names the array below it (rather than a stage the code lines above it mention)."""
-    before = context.rstrip()
-    opening = ARRAY_WRAPPER.regex.search(before)
-    if opening is not None:
-        before = before[: opening.start()].rstrip()  # (``array(`` opens the printout itself)
-    m = ECHOED_NAME.regex.fullmatch(before.rsplit("\n", 1)[-1].strip())
-    if m is None:
-        return None
-    r = symbol_role(m.group("name"))
-    return (r, m.group("name")) if r is not None else None
 
 
 def _from_role(r: Role | None) -> dict[str, object]:
@@ -271,8 +192,8 @@ def _grid_fact(reading: Reading, placed: Placed, computed: Flows) -> Fact:
     if sh is not None:
         names.append(expr_text(sh.expr))
     context = reading.context(placed.block, g.start)
-    role, name = _role(names, g.label, context) if placed.how != "operand" else (None, "")
-    call = _call_argument(reading.src.text, g.start)
+    role, name = array_role(names, g.label, context) if placed.how != "operand" else (None, "")
+    call = call_argument(reading.src.text, g.start)
     if call is not None:
         role, name = Role(call), name or g.label
     source = "name" if role is not None and name in names else "label" if name else "context"
@@ -365,38 +286,8 @@ def _table_facts(reading: Reading, block: int, table: Table) -> list[Fact]:
     return out
 
 
-_ORDINALS: Final = {
-    "first": 1,
-    "second": 2,
-    "third": 3,
-    "fourth": 4,
-    "fifth": 5,
-    "sixth": 6,
-    "一": 1,
-    "二": 2,
-    "三": 3,
-    "四": 4,
-    "五": 5,
-    "六": 6,
-    "七": 7,
-    "八": 8,
-    "九": 9,
-    "十": 10,
-}
-
-
 #: stages stated one query row at a time
 _ROW_ROLES: Final = frozenset({"scores", "scaled", "exp", "sum", "weights", "output"})
-
-
-def _row_named(context: str) -> int | None:
-    """The query row the last two lines before a fact name (``For first row …:``)."""
-    tail = "\n".join(context.rsplit("\n", 8)[-8:])
-    m = ROW_PHRASE.last(tail)
-    if m is None:
-        return None
-    word = next(v for v in m.groupdict().values() if v)
-    return _ORDINALS.get(word.lower(), int(word) if word.isdigit() else None)
 
 
 def _symbolic(text: str) -> bool:
@@ -507,7 +398,7 @@ def _stated_fact(reading: Reading, s: Stated) -> Fact | None:
         # w_1 = 0.82: the weight of key 1 (a single number names its key, not its row)
         fact = replace(fact, col=str(fact.index), index=None)
     if role is not None and fact.index is None and not fact.token and len(fact.dims) <= 1:
-        row = _row_named(s.first) or _row_named(reading.context(fact.block, s.at))
+        row = row_named(s.first) or row_named(reading.context(fact.block, s.at))
         if row is not None:
             fact = replace(fact, index=row)
         elif role.role in _ROW_ROLES and (token := reading.section_query(fact.block)):

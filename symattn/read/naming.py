@@ -1,0 +1,132 @@
+"""What the words around an array say it is: its role read from its names, its label, the
+call it is an argument of and the prose before it, and the query row the prose names.
+
+:func:`array_role` tries, most trusted first, the names the text gives the array (an
+assignment, a printed name), its label (``**K_animal (Exact Match):**``, ``q1 的原始分数``),
+the name a notebook echoes above a printout (``In [16]: scaled_scores``) and the phrase of a
+stage in the prose before it (``Step 5: Apply Softmax``); :func:`call_argument` reads an
+array written as an argument of ``attention(Q, K, V)``; :func:`row_named` the row a phrase
+before a fact names (``For first row …:``). The names and phrases themselves are matched by
+:mod:`symattn.read.roles`.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from symattn.read.notations import (
+    ARRAY_WRAPPER,
+    ATTENTION_CALL,
+    ECHOED_NAME,
+    LABEL_SYMBOL,
+    ROW_PHRASE,
+)
+from symattn.read.roles import Role, phrase_role, stage_rank, symbol_role
+
+__all__ = ["array_role", "call_argument", "row_named"]
+
+
+def call_argument(text: str, at: int) -> str | None:
+    """The input an array is, as an argument of ``attention(Q, K, V)`` written on its line."""
+    start = max(text.rfind("\n", max(0, at - 400), at) + 1, at - 400)
+    before = text[start:at]
+    m = ATTENTION_CALL.last(before)
+    if m is None:
+        return None
+    depth, commas = 0, 0
+    for ch in before[m.end() :]:
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth < 0:
+                return None
+        elif ch == "," and depth == 0:
+            commas += 1
+    return ("q", "k", "v")[commas] if depth == 0 and commas < 3 else None
+
+
+def _first_symbol(label: str) -> Role | None:
+    """``**K_animal (Exact Match):**``: the symbol a label starts with."""
+    m = LABEL_SYMBOL.regex.match(label)
+    if m is None:
+        return None
+    return symbol_role(m.group("sym") or m.group("paren"))
+
+
+def _labelled_row(label: str) -> Role | None:
+    """The role of a label that starts with a symbol: the symbol's, unless the words after a
+    query's symbol name a later stage of its row (``q1 的原始分数``, ``q_2's weights``): then
+    the words say what the array is, and the symbol which row it is."""
+    r = _first_symbol(label)
+    if r is None or r.role != "q":
+        return r
+    m = LABEL_SYMBOL.regex.match(label)
+    words = phrase_role(label[m.end() :]) if m is not None else None
+    if words is None or stage_rank(words.role) <= stage_rank("v"):
+        return r
+    return Role(words.role, r.index, r.token, r.head)
+
+
+def array_role(names: list[str], label: str, context: str) -> tuple[Role | None, str]:
+    """The role of an array: from its names, then its label, then the prose before it."""
+    for n in names:
+        r = symbol_role(n)
+        if r is not None:
+            return r, n
+    if label:
+        r = symbol_role(label) or _labelled_row(label) or phrase_role(label)
+        if r is not None:
+            return r, label
+    if context:
+        echoed = _echoed_name(context)
+        if echoed is not None:
+            return echoed
+        r = phrase_role(context)
+        if r is not None:
+            return r, ""
+    return None, names[0] if names else label
+
+
+def _echoed_name(context: str) -> tuple[Role, str] | None:
+    """``In [16]:`` / ``scaled_scores`` right above a printout: the name a notebook cell echoes
+    names the array below it (rather than a stage the code lines above it mention)."""
+    before = context.rstrip()
+    opening = ARRAY_WRAPPER.regex.search(before)
+    if opening is not None:
+        before = before[: opening.start()].rstrip()  # (``array(`` opens the printout itself)
+    m = ECHOED_NAME.regex.fullmatch(before.rsplit("\n", 1)[-1].strip())
+    if m is None:
+        return None
+    r = symbol_role(m.group("name"))
+    return (r, m.group("name")) if r is not None else None
+
+
+_ORDINALS: Final = {
+    "first": 1,
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "一": 1,
+    "二": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+    "十": 10,
+}
+
+
+def row_named(context: str) -> int | None:
+    """The query row the last two lines before a fact name (``For first row …:``)."""
+    tail = "\n".join(context.rsplit("\n", 8)[-8:])
+    m = ROW_PHRASE.last(tail)
+    if m is None:
+        return None
+    word = next(v for v in m.groupdict().values() if v)
+    return _ORDINALS.get(word.lower(), int(word) if word.isdigit() else None)

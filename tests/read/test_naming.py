@@ -1,0 +1,102 @@
+"""Tests of symattn.read.naming: what the words around an array say it is."""
+
+from __future__ import annotations
+
+import pytest
+
+from symattn.read.naming import array_role, call_argument, row_named
+from symattn.read.roles import Role
+
+from .texts import understood
+
+
+def roles(text: str, fmt: str = "markdown") -> list[tuple[str, tuple[int, ...], bool]]:
+    return [(f.role, f.dims, f.given) for f in understood(text, fmt).facts]
+
+
+@pytest.mark.parametrize(
+    ("names", "label", "context", "expected"),
+    [
+        (["attn_weights"], "Scores:", "Step 5: Apply Softmax\n", (Role("weights"), "attn_weights")),
+        ([], "Scores:", "Step 5: Apply Softmax\n", (Role("scores"), "Scores:")),
+        ([], "", "Step 5: Apply Softmax\n", (Role("weights"), "")),
+        (["foo"], "", "", (None, "foo")),
+        ([], "bar", "", (None, "bar")),
+    ],
+)
+def test_names_come_before_the_label_and_the_label_before_the_prose(
+    names: list[str], label: str, context: str, expected: tuple[Role | None, str]
+) -> None:
+    assert array_role(names, label, context) == expected
+
+
+@pytest.mark.parametrize(
+    ("before", "argument"),
+    [
+        ("out = attention(", "q"),
+        ("out = attention(Q, ", "k"),
+        ("attention([1, 2], ", "k"),
+        ("out = attention(Q, K, ", "v"),
+        ("out = attention(Q, K, V, ", None),  # a fourth argument is no input
+        ("out = attention(Q) + (", None),  # the call is closed
+        ("x = ", None),
+    ],
+)
+def test_an_array_in_a_call_of_attention_is_the_input_at_its_place(
+    before: str, argument: str | None
+) -> None:
+    assert call_argument(before + "[1, 0]", len(before)) == argument
+
+
+@pytest.mark.parametrize(
+    ("context", "row"),
+    [
+        ("For the second row:\n", 2),
+        ("第三行：\n", 3),
+        ("For row 2:", 2),
+        ("Scores:\n", None),
+    ],
+)
+def test_the_row_the_prose_before_names(context: str, row: int | None) -> None:
+    assert row_named(context) == row
+
+
+def test_role_from_the_label_of_a_printout() -> None:
+    text = "```\nAttention weights: tensor([[0.5, 0.5]])\n```\n"
+    assert roles(text) == [("weights", (2,), False)]
+
+
+def test_role_from_the_prose_before() -> None:
+    text = "Step 5: Apply Softmax\n\n```\n[[0.5, 0.5]]\n```\n"
+    assert roles(text) == [("weights", (2,), False)]
+
+
+@pytest.mark.parametrize(
+    "echo",
+    ["In [16]:\nscaled_scores\n\n", "In [16]: scaled_scores\n\n", ">>> scaled_scores\n"],
+)
+def test_the_name_a_notebook_echoes_names_the_printout_below(echo: str) -> None:
+    # (held-out text en36: the assignment above mentions `scores`; the echo says what is shown)
+    text = (
+        "dk = Q.shape[-1]\nscaled_scores = scores / np.sqrt(dk)\n\n"
+        + echo
+        + "array([[1.04644736, 0.65673593],\n       [0.65673593, 1.21965244]])\n"
+    )
+    assert roles(text) == [("scaled", (2, 2), False)]
+
+
+@pytest.mark.parametrize(
+    ("label", "role", "index"),
+    [
+        ("q1 的原始分数", "scores", 1),
+        ("q_2 attention weights", "weights", 2),
+        ("q1 (The)", "q", 1),
+        ("K_animal (Exact Match)", "k", None),
+    ],
+)
+def test_a_query_symbol_before_the_words_of_a_later_stage(
+    label: str, role: str, index: int | None
+) -> None:
+    """``q1 的原始分数：[…]``: the words say what the array is, the symbol which row."""
+    (f,) = understood(f"```\n{label}：   [2.1, 0.3, 0.1]\n```\n").facts
+    assert (f.role, f.index) == (role, index)
