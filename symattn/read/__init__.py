@@ -10,9 +10,10 @@ The stages, in the order a text goes through them (docs/audit.md has the whole p
    ``extract``, ``mapped``), arrays in every notation (``arrays``, ``layout``, ``tables``),
    code read, never run (``code``, ``python``, ``dataflow``), names and phrases
    (``roles``); every table of notations lives in ``notations``;
-4. Level 1 (``level1``, with the arithmetic grammar ``tokens``, ``syntax``, ``scalar``,
-   ``evaluate``, ``links`` and ``definitions``, ``claims``): each chain judged on its own;
-5. the problem (``facts``, ``inputs``, ``scaling``, ``problem``): specs built with
+4. Level 1 (``level1``, ``linkclaims``, ``chainstate``, with the arithmetic grammar ``tokens``,
+   ``syntax``, ``scalar``, ``evaluate``, ``links`` and ``definitions``, ``claims``): each chain
+   judged on its own;
+5. the problem (``naming``, ``facts``, ``inputs``, ``scaling``, ``problem``): specs built with
    ``symattn.spec.build.build_spec``, judged by ``check`` (``level2``), with what could not be
    checked (``missing``) and repeats of wrong numbers (``repeats``);
 6. ``messages``, ``report`` and ``observations``: what the audit says and returns;
