@@ -9,7 +9,8 @@ from words only (a heading, a phrase, the prose before it:
 :data:`~symattn.read.confirm.WORD_SOURCES`), is not accused: it is "not checked", with the
 closest relation reproduction finds; so is an array too small to confirm itself (one score, a
 two-key row) whose numbers mostly do not reproduce, placed in a problem whose other numbers do
-not confirm it either. An entry "reproduces" unless ``check`` finds no rounding,
+not confirm it either; so is an array only words call the weights that holds a number
+outside [0, 1]. An entry "reproduces" unless ``check`` finds no rounding,
 frame or earlier number of the author's that explains it (``wrong-value``).
 """
 
@@ -48,10 +49,20 @@ def unconfirmed(
     total = sum(tallies.values(), Tally(0, 0))
     out: dict[int, str] = {}
     for i, own in tallies.items():
-        if own.confirmed or own.reproduced == own.compared or i >= len(facts):
+        if i >= len(facts) or facts[i].source not in WORD_SOURCES:
             continue
         f = facts[i]
-        if f.source not in WORD_SOURCES:
+        outside = [
+            s.written.text for s in f.spots if s is not None and not 0 <= s.written.value <= 1
+        ]
+        if f.role == "weights" and outside:
+            out[i] = (
+                f"{f.name or 'an array'} holds {outside[0]}, which no weight is (a weight is a "
+                f"share of 1, in [0, 1]), and only words said it is the weights; closest: "
+                f"{_closest(i, facts)}"
+            )
+            continue
+        if own.confirmed or own.reproduced == own.compared:
             continue
         rest = Tally(total.reproduced - own.reproduced, total.compared - own.compared)
         if own.contradicted:

@@ -346,14 +346,28 @@ def built_inputs(
     (``Q``, ``W_k``, ``inputs``) given a vector or matrix whose every entry is exact."""
     found: list[tuple[int, Built]] = []
     position = {id(f): k for k, (_, f) in enumerate(code)}
+    #: the roles each literal array is given under, by where it is written
+    named: dict[int, set[str]] = {}
+    for _, f in code:
+        if isinstance(f, Assigned):
+            named.setdefault(f.at, set()).update(role_kind(n) for n in f.names)
 
     def seen(index: int, fact: Fact, walk: _Walk) -> None:
         if not isinstance(fact, Step) or fact.unpack:
             return
         value = walk.w.env.get(fact.name)
+        # `V = K`, `K = Q.copy()`: a literal given again under another input's name is
+        # that input too
+        alias = (
+            value is not None
+            and value.kind == "lit"
+            and value.row is None
+            and value.ref >= 0
+            and role_kind(fact.name) not in named.get(value.ref, {role_kind(fact.name)})
+        )
         if (
             value is None
-            or value.kind != "array"
+            or (value.kind != "array" and not alias)
             or value.array is None
             or len(value.array.shape) not in (1, 2)
             or value.array.size == 0
@@ -362,6 +376,7 @@ def built_inputs(
             return
         b = Built(index, (fact.name,), fact.target_at, value.array)
         found.append((position[id(fact)], b))
+        named[b.at] = {role_kind(fact.name)}
         walk.w.env[fact.name] = Sym("lit", ref=b.at, name=role_kind(fact.name), array=b.value)
 
     _walk(code, trees, {}, limits, seen)

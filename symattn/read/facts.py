@@ -22,7 +22,7 @@ from symattn.errors import SymattnError
 from symattn.numbers import parse_number
 from symattn.read.arrays import Grid
 from symattn.read.dataflow import Derivation, Flows, derive
-from symattn.read.naming import array_role, call_argument, row_named
+from symattn.read.naming import array_role, call_argument, row_named, softmax_argument
 from symattn.read.notations import (
     EXP_FIRST,
     EXP_OVER_ROOT,
@@ -196,6 +196,8 @@ def _grid_fact(reading: Reading, placed: Placed, computed: Flows) -> Fact:
     call = call_argument(reading.src.text, g.start)
     if call is not None:
         role, name = Role(call), name or g.label
+    elif (role is None or role.role == "weights") and softmax_argument(reading.src.text, g.start):
+        role = Role("scaled", role.index if role else None, role.token if role else "")
     source = "name" if role is not None and name in names else "label" if name else "context"
     derivation = None
     code_row = computed.query_row.get(sh.at) if sh is not None else None
@@ -212,6 +214,16 @@ def _grid_fact(reading: Reading, placed: Placed, computed: Flows) -> Fact:
         role = Role(flow.kind, flow.row + 1 if flow.row is not None else None)
         derivation = derive(flow)
         source = "code"
+    if (
+        role is not None
+        and role.role in _ROW_ROLES
+        and role.index is None
+        and not role.token
+        and g.label
+        and (g.dims is None or len(_squeezed(g.dims)) == 1)
+        and (row := row_named(g.label)) is not None
+    ):
+        role = replace(role, index=row)  # ``Position 0: [1.00, 0.00, 0.00]``
     how = {"code": "code", "comment": "comment", "output": "printout"}.get(placed.how, "text")
     given = how == "code" or (role is not None and role.role in INPUT_ROLES and how != "comment")
     dims = _squeezed(g.dims) if g.dims is not None else (len(g.entries),)
@@ -228,7 +240,7 @@ def _grid_fact(reading: Reading, placed: Placed, computed: Flows) -> Fact:
         at=g.start,
         block=placed.block,
         how=how,
-        row_names=g.notes if g.notes and all(g.notes) else (),
+        row_names=g.notes if g.notes and all(g.notes) and len(set(g.notes)) == len(g.notes) else (),
         masked=masked,
         elided=g.elided,
         **_from_role(role),  # type: ignore[arg-type]
@@ -398,7 +410,9 @@ def _stated_fact(reading: Reading, s: Stated) -> Fact | None:
         # w_1 = 0.82: the weight of key 1 (a single number names its key, not its row)
         fact = replace(fact, col=str(fact.index), index=None)
     if role is not None and fact.index is None and not fact.token and len(fact.dims) <= 1:
-        row = row_named(s.first) or row_named(reading.context(fact.block, s.at))
+        row = row_named(s.first)
+        if row is None:
+            row = row_named(reading.context(fact.block, s.at))
         if row is not None:
             fact = replace(fact, index=row)
         elif role.role in _ROW_ROLES and (token := reading.section_query(fact.block)):

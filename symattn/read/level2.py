@@ -23,6 +23,7 @@ from symattn.numbers.rounding import Rounding
 from symattn.read.accuse import unconfirmed
 from symattn.read.chainstate import value_key
 from symattn.read.claims import Known
+from symattn.read.dataflow import Derivation
 from symattn.read.emit import JudgedProblem
 from symattn.read.facts import Fact
 from symattn.read.messages import say
@@ -52,6 +53,30 @@ class Level2:
     #: each problem judged (the frame the text fits best), with the claims whose verdicts
     #: were withheld (frames disagree, or the number is another stage's)
     problems: tuple[JudgedProblem, ...] = ()
+
+
+def _unplaced(problems: Sequence[Problem], judged: set[int]) -> list[Unparsed]:
+    """One note for each one-row claim no problem could place: its words name no query and
+    its numbers are those of none of the rows (or of several)."""
+    out: list[Unparsed] = []
+    seen: set[int] = set()
+    for p in problems:
+        queries = len(p.data.get("query_tokens") or p.data.get("tokens") or ())  # type: ignore[arg-type]
+        for f in p.unplaced:
+            spots = [s for s in f.spots if s is not None]
+            if f.at in seen or not spots or any(s.at in judged for s in spots):
+                continue
+            seen.add(f.at)
+            out.append(
+                Unparsed(
+                    spots[0].line,
+                    f.name or "row",
+                    f"a row of {BY_CLAIM[f.role].step.replace('_', ' ')} that says which of "
+                    f"the {queries} queries it is for neither in words nor by its numbers "
+                    "(they are those of no query's row, or of several)",
+                )
+            )
+    return out
 
 
 #: the trace step of each stage a misshapen claim may be about
@@ -285,6 +310,12 @@ def _divided_wrongly(
 _ORDER = ("scores", "scaled_scores", "exp_scores", "exp_sums", "weights", "output")
 
 
+def _without_v(problem: Problem) -> bool:
+    """Whether the problem was built from a Q and a K the text gives with no V."""
+    key = problem.group[0] if problem.group else None
+    return isinstance(key, Derivation) and len(key.refs) > 2 and key.refs[2] < 0
+
+
 def _confirmed(problem: Problem, found: list[tuple[int, Finding]]) -> bool:
     """Whether most numbers of the first stage the problem states hold."""
     for step in _ORDER:
@@ -332,8 +363,14 @@ def judge_problems(
                 Unparsed(
                     first.line if first is not None else 1,
                     "attention problem",
-                    "not checked: with Q = K = V = X (no projections given) the text's first "
-                    "stated stage does not hold, so the problem is not the one the text works",
+                    "not checked: "
+                    + (
+                        "with the Q and K given (and no V)"
+                        if _without_v(group[0])
+                        else "with Q = K = V = X (no projections given)"
+                    )
+                    + " the text's first stated stage does not hold, so the problem is not "
+                    "the one the text works",
                 )
             )
             continue
@@ -379,6 +416,7 @@ def judge_problems(
                 ),
             )
         )
+    unparsed += _unplaced(problems, judged)
     many = len(judged_problems) > 1  # (one problem: nothing to tell apart)
     return Level2(
         tuple(replace(f, problem=n) if many else f for n, f in findings),

@@ -38,6 +38,7 @@ AUDIT_KEYS: Final[tuple[str, ...]] = (
     "holds-only",
     # stated attention numbers without the inputs to compute them
     "missing-input",
+    "missing-placed",
     "what-weights",
     "what-output",
     "and",

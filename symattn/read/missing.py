@@ -15,6 +15,7 @@ from typing import Final
 from symattn.judge.findings import Finding, Join, Message
 from symattn.judge.verdict import normalization_gap
 from symattn.read.facts import Fact
+from symattn.read.inputs import gather
 from symattn.read.messages import fraction_text, say
 from symattn.read.observations import Spot
 from symattn.read.report import Unparsed, text_finding
@@ -157,7 +158,8 @@ def _row_findings(row: Sequence[Spot]) -> list[Finding]:
 
 
 def missing_inputs(facts: Sequence[Fact]) -> list[Finding]:
-    """One ``missing-input`` (info) saying which stated weights and outputs were not checked."""
+    """One ``missing-input`` (info) saying which stated weights and outputs were not checked:
+    for want of inputs, or, where the text gives them, for want of the row they are for."""
     stated = [f for f in facts if f.role in ("weights", "output") and not f.given and f.spots]
     if not any(f.dims for f in stated):
         return []  # single numbers alone (``z ≈ 0.5``) say too little to call them attention
@@ -171,7 +173,10 @@ def missing_inputs(facts: Sequence[Fact]) -> list[Finding]:
             texts = [s.written.text for s in f.spots if s is not None][:12]
             what.append(say("what-output", values="[" + ", ".join(texts) + "]"))
     first = min((s for f in stated for s in f.spots if s is not None), key=lambda s: s.at)
-    msg = say("missing-input", what=Join(tuple(what[:6]), say("and")))
+    roles = {r for i in gather(facts).values() for r in i.roles}
+    given = {"q", "k"} <= roles or {"x", "w_q", "w_k"} <= roles
+    key = "missing-placed" if given else "missing-input"
+    msg = say(key, what=Join(tuple(what[:6]), say("and")))
     return [
         text_finding(
             "missing-input",

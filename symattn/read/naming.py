@@ -5,8 +5,9 @@ call it is an argument of and the prose before it, and the query row the prose n
 assignment, a printed name), its label (``**K_animal (Exact Match):**``, ``q1 的原始分数``),
 the name a notebook echoes above a printout (``In [16]: scaled_scores``) and the phrase of a
 stage in the prose before it (``Step 5: Apply Softmax``); :func:`call_argument` reads an
-array written as an argument of ``attention(Q, K, V)``; :func:`row_named` the row a phrase
-before a fact names (``For first row …:``). The names and phrases themselves are matched by
+array written as an argument of ``attention(Q, K, V)``, :func:`softmax_argument` one
+written as the argument of ``softmax(``; :func:`row_named` the row a phrase before a fact
+names (``For first row …:``). The names and phrases themselves are matched by
 :mod:`symattn.read.roles`.
 """
 
@@ -20,10 +21,11 @@ from symattn.read.notations import (
     ECHOED_NAME,
     LABEL_SYMBOL,
     ROW_PHRASE,
+    SOFTMAX_ARGUMENT,
 )
 from symattn.read.roles import Role, phrase_role, stage_rank, symbol_role
 
-__all__ = ["array_role", "call_argument", "row_named"]
+__all__ = ["array_role", "call_argument", "row_named", "softmax_argument"]
 
 
 def call_argument(text: str, at: int) -> str | None:
@@ -44,6 +46,12 @@ def call_argument(text: str, at: int) -> str | None:
         elif ch == "," and depth == 0:
             commas += 1
     return ("q", "k", "v")[commas] if depth == 0 and commas < 3 else None
+
+
+def softmax_argument(text: str, at: int) -> bool:
+    """Whether the array at ``at`` is written as the argument of softmax on its line."""
+    start = max(text.rfind("\n", max(0, at - 200), at) + 1, at - 200)
+    return SOFTMAX_ARGUMENT.regex.search(text[start:at]) is not None
 
 
 def _first_symbol(label: str) -> Role | None:
@@ -68,6 +76,15 @@ def _labelled_row(label: str) -> Role | None:
     return Role(words.role, r.index, r.token, r.head)
 
 
+def _chained_names(label: str) -> Role | None:
+    """``Scaled = QK^T / 1.41``: a label that writes several names of one array, one role
+    (the one every name that says a role agrees on; None when they disagree)."""
+    if "=" not in label:
+        return None
+    roles = {r for part in label.split("=") if (r := symbol_role(part.strip())) is not None}
+    return roles.pop() if len(roles) == 1 else None
+
+
 def array_role(names: list[str], label: str, context: str) -> tuple[Role | None, str]:
     """The role of an array: from its names, then its label, then the prose before it."""
     for n in names:
@@ -75,7 +92,12 @@ def array_role(names: list[str], label: str, context: str) -> tuple[Role | None,
         if r is not None:
             return r, n
     if label:
-        r = symbol_role(label) or _labelled_row(label) or phrase_role(label)
+        r = (
+            symbol_role(label)
+            or _chained_names(label)
+            or _labelled_row(label)
+            or phrase_role(label)
+        )
         if r is not None:
             return r, label
     if context:

@@ -32,7 +32,7 @@ Nothing is accused here: a claim no reading reproduces keeps the default, and
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Final
 
 from symattn.errors import SymattnError
@@ -94,9 +94,14 @@ class Origins:
         reproduce from it and another reading of the inputs reproduces more of them."""
         d, assumed = got
         stage = _STAGES.get(f.role)
-        if stage is None or d.start not in ("x", "qkv") or assumed or not _complete(f):
+        if stage is None or d.start not in ("x", "qkv") or not _complete(f):
             return got
         target = _target(f)
+        if d.row is None and _unplaced(f):
+            d = self._row(f, target, stage, d)
+            got = (d, assumed)
+        if assumed:
+            return got
         first = self._tally(f, target, stage, d)
         if first is None or (first.confirmed and first.reproduced == first.compared):
             return got
@@ -187,12 +192,16 @@ class Origins:
     # ------------------------------------------------------------------ the readings tried
 
     def _alternatives(self, f: Fact, d: Derivation, stage: Relation) -> Iterator[Derivation]:
-        """The other readings, likeliest first: the weights transposed; then the Q, K (and
+        """The other readings, likeliest first: the weights transposed, X itself as Q, K
+        and V; then the Q, K (and
         V) given before the claim whose names say the claim's head (``Q_1``, ``K_1`` for
         ``Q_1 K_1^T``) or one head together, nearest first. (Names only order them: the one
         that reproduces most wins.)"""
         if d.start == "x":
             yield Derivation(d.start, d.refs, not d.w_t, d.scale, d.causal, d.row)
+            # ``Q = K = V = X``: the embeddings themselves, without the projections
+            x = d.refs[0]
+            yield Derivation("qkv", (x, x, x), False, d.scale, d.causal, d.row)
         qs = self._latest(("q",), f.at)
         ks = self._latest(("k", "kv"), f.at)
         vs = self._latest(("v", "kv"), f.at)
@@ -248,6 +257,35 @@ class Origins:
                 best = t
         return best
 
+    def _row(self, f: Fact, target: Candidate, stage: Relation, d: Derivation) -> Derivation:
+        """``d`` with the query row that one row of ``f``, which names none, is about, by its
+        numbers: the first row that reproduces all of them (in some frame), else the one row
+        that reproduces most of them (confirmed); ``d`` unchanged when none or several do."""
+        qkv = self._qkv(d)
+        if qkv is None or len(qkv[0]) < 2 or (stage is Relation.OUTPUT and qkv[2] is None):
+            return d
+        q, k, v = qkv
+        cost = len(q) * len(k) * (len(q[0]) + len(self.frames)) + target.size * len(q)
+        if self.spent + cost > self.budget:
+            return d
+        self.spent += cost
+        stage = Relation.SCALED if stage is Relation.SCORES else stage
+        best: dict[int, Tally] = {}
+        for fr in self.frames:
+            got = attention_stage(stage, q, k, v, fr)
+            if got is None:
+                return d
+            for r, row in enumerate(got):
+                t = tally(target, (row,))
+                if r not in best or t.reproduced > best[r].reproduced:
+                    best[r] = t
+        full = [r for r, t in best.items() if t.compared and t.reproduced == t.compared]
+        if full:
+            return replace(d, row=min(full))
+        most = max((t.reproduced for t in best.values() if t.confirmed), default=0)
+        rows = [r for r, t in best.items() if t.confirmed and t.reproduced == most]
+        return replace(d, row=rows[0]) if len(rows) == 1 else d
+
     def _qkv(self, d: Derivation) -> tuple[Balls, Balls, Balls | None] | None:
         if d.start == "qkv":
             q, k = (self._input(r) for r in d.refs[:2])
@@ -276,6 +314,12 @@ class Origins:
                 self.spent += len(xb or ()) * len(got[0]) * len(wb or ())
             self._projected[(x, w, t)] = got
         return self._projected[(x, w, t)]
+
+
+def _unplaced(f: Fact) -> bool:
+    """Whether ``f`` is one row that says nothing of which query it is for."""
+    one = len(f.dims) == 1 or (len(f.dims) == 2 and f.dims[0] == 1)
+    return one and f.index is None and not f.token
 
 
 def _complete(f: Fact) -> bool:

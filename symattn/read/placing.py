@@ -50,6 +50,8 @@ class Built:
     used: list[set[int]] = field(default_factory=list)
     #: claims of the right stage and row but another shape: (fact, row or None for all rows)
     misshapen: list[tuple[int, str | None]] = field(default_factory=list)
+    #: one-row claims of several queries' problem that say (by name or numbers) none of them
+    unplaced: list[int] = field(default_factory=list)
     #: exponentials written one at a time: the keys of each row that have one
     exp_keys: dict[str, set[int]] = field(default_factory=dict)
     #: which fact each place holds, per layer
@@ -317,14 +319,12 @@ def place(
     if len(f.dims) == 2 and f.dims == (nq, width):
         for r in range(nq):
             built.put(i, queries[r], f.role, cols, f.spots[r * width : (r + 1) * width])
-    elif len(f.dims) == 2 and f.dims == (1, width):
+    elif (len(f.dims) == 2 and f.dims == (1, width)) or (len(f.dims) == 1 and f.dims[0] == width):
         row = _row(f, d, queries, base)
         if row is not None:
             built.put(i, row, f.role, cols, f.spots)
-    elif len(f.dims) == 1 and f.dims[0] == width:
-        row = _row(f, d, queries, base)
-        if row is not None:
-            built.put(i, row, f.role, cols, f.spots)
+        elif i not in built.unplaced:
+            built.unplaced.append(i)
     elif f.source not in ("name", "code"):
         return  # another shape, and a name not the text's own: not judged
     elif len(f.dims) == 2 and f.dims[0] == nq and f.role in (*PER_KEY, "output"):

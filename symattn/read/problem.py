@@ -77,6 +77,8 @@ class Problem:
     owner: dict[Place, int] = field(default_factory=dict)
     #: the stretch of the text (offsets) whose words are about this problem (:class:`Scope`)
     scope: tuple[int, int] = (0, 1 << 62)
+    #: one-row claims whose query row neither their words nor their numbers tell
+    unplaced: tuple[Fact, ...] = ()
 
 
 def _hypotheses(d: Derivation, stated: Sequence[Hypothesis], width: int) -> list[Hypothesis]:
@@ -292,6 +294,7 @@ def build_problems(facts: Sequence[Fact], said: str, parts: Sequence[int] = ()) 
                         tuple((facts[i], row) for i, row in built.misshapen) if k == 0 else (),
                         dict(built.owners[k]),
                         (scope.start, scope.end),
+                        tuple(facts[i] for i in built.unplaced) if k == 0 else (),
                     )
                 )
     return out

@@ -17,6 +17,7 @@ from typing import Final
 from symattn.read.notations.roles import (
     CASED_SYMBOLS,
     PHRASES,
+    STAGE_QUALIFIERS,
     SYMBOLS,
     TOKEN_IN_PARENS,
     RoleName,
@@ -91,6 +92,9 @@ def symbol_role(name: str) -> Role | None:
 
 
 _CASED: Final = {w.text: w.means for w in CASED_SYMBOLS}
+_QUALIFIERS: Final = {w.text: w.means for w in STAGE_QUALIFIERS}
+#: the stages whose symbol a qualifier may follow (the inputs' subscripts name tokens)
+_QUALIFIED: Final = frozenset({"scores", "scaled", "exp", "weights", "output"})
 
 
 def _symbol(name: str) -> Role | None:
@@ -105,6 +109,11 @@ def _symbol(name: str) -> Role | None:
         if m is None:
             continue
         gd = {k: v for k, v in m.groupdict().items() if v}
+        token = gd.get("t", "")
+        if token and row.kind in _QUALIFIED and token.lower() in _QUALIFIERS:
+            # `S_scaled`, `weights_masked`: a version of the stage, not a token's row
+            index = int(gd["i"]) if "i" in gd else None
+            return Role(_QUALIFIERS[token.lower()] or row.kind, index, "", None)
         if "t" in gd and phrase_role(gd["t"]) is not None:
             return None  # `input_scores`: words, not a symbol and its token
         index = int(gd["i"]) if "i" in gd else None

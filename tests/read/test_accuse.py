@@ -34,6 +34,16 @@ def test_a_word_only_role_the_numbers_contradict_is_not_accused() -> None:
     text += "[[5, 6], [7, 8]]\n\nWeights: [[0.670, 0.330], [0.330, 0.670]]\n"
     report = audit(text, path="t.md")
     assert not [f for f in report.findings if f.severity == "error"]
+    # (its numbers say more: 5 is no share of 1)
+    (note,) = [u for u in report.unparsed if "which no weight is" in u.reason]
+    assert note.line == 11 and "holds 5" in note.reason
+
+
+def test_a_word_only_row_of_small_numbers_that_do_not_reproduce_is_not_accused() -> None:
+    text = QKV + "Scores: [[1, 0], [0, 1]]\n\nThe next step gives the attention weights:\n\n"
+    text += "[[0.5, 0.6], [0.7, 0.8]]\n\nWeights: [[0.670, 0.330], [0.330, 0.670]]\n"
+    report = audit(text, path="t.md")
+    assert not [f for f in report.findings if f.severity == "error"]
     (note,) = [u for u in report.unparsed if "do not reproduce" in u.reason]
     assert note.line == 11 and "0 of 4 entries" in note.reason
 

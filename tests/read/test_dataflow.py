@@ -214,3 +214,16 @@ def test_a_comprehension_of_dot_products_is_printed_as_scores() -> None:
     code = "q = Q[1]\nscores = torch.tensor([q @ k for k in K])\nprint(scores)"
     (d,) = printed_derivations(code, "[0.3 0.3 0.4]")
     assert d is not None and d.start == "qkv" and d.row == 1
+
+
+def test_a_literal_given_again_under_another_input_name_is_that_input() -> None:
+    code = "```python\nQ = np.array([[1, 2], [0, 1]])\nK = np.array([[1, 0], [2, 1]])\nV = K\n```\n"
+    u = understood(code + "\nWeights = [[0.107, 0.893], [0.330, 0.670]]\n")
+    given = {f.role: [s.written.value for s in f.spots if s] for f in u.facts if f.given}
+    assert given["v"] == given["k"] == [1, 0, 2, 1]
+
+
+def test_a_row_selected_from_a_literal_is_no_copy_of_it() -> None:
+    code = "```python\ninputs = np.array([[1, 2], [0, 1]])\nquery = inputs[1]\n```\n"
+    u = understood(code)
+    assert [f.role for f in u.facts if f.given] == ["x"]

@@ -101,3 +101,18 @@ def test_a_stage_the_line_above_names_is_a_word_not_a_name() -> None:
     assert (last.role, last.source) == ("weights", "context")
     named = understood("```\nsoftmax ≈ [0.4, 0.6]\n```\n").facts[-1]
     assert (named.role, named.source) == ("weights", "name")
+
+
+def test_a_printed_row_label_says_its_query_row() -> None:
+    text = (
+        "Q = [[1, 0], [0, 1]]\n\nK = [[1, 0], [0, 1]]\n\nAttention weights:\n\n"
+        "```\nPosition 0: [0.67, 0.33]\nPosition 1: [0.33, 0.67]\n```\n"
+    )
+    rows = [f.index for f in understood(text).facts if f.role == "weights"]
+    assert rows == [0, 1]
+
+
+def test_notes_that_repeat_are_no_row_names() -> None:
+    text = "```python\nK = np.array([\n    [0.5, 1.0],  # Key\n    [1.2, 0.8],  # Key\n])\n```\n"
+    (k,) = [f for f in understood(text).facts if f.role == "k"]
+    assert k.row_names == ()

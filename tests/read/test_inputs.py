@@ -125,3 +125,11 @@ def test_a_row_of_scores_that_names_its_query_is_given_when_no_q_or_k_is() -> No
     assert i.roles == {"scores"} and i.rows == (("2.1", "0.3", "0.1"),)
     with_q = "Q = [[1, 0], [0, 1]]\n\nK = [[1, 0], [0, 1]]\n\n" + text
     assert all("scores" not in i.roles for i in gather(understood(with_q).facts).values())
+
+
+def test_rows_before_p_v_need_no_v_but_the_problem_is_then_assumed() -> None:
+    u = understood("Q = [[1, 2], [0, 1]]\n\nK = [[1, 0], [2, 1]]\n\nWeights = [[0.107, 0.893]]\n")
+    inputs = gather(u.facts)
+    (claim,) = [f for f in u.facts if f.role == "weights"]
+    got = default(u.facts, inputs, claim)
+    assert got is not None and got[0].refs[2] == -1 and got[1]  # (assumed: judged if confirmed)

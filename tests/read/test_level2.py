@@ -316,3 +316,14 @@ def test_a_finding_says_which_problem_of_the_text_it_was_judged_in() -> None:
     assert [(f.claimed, f.problem) for f in wrong] == [("0.80", 2)], r.findings
     one = audit(_TWO_PROBLEMS.split("## Example 2")[0])
     assert all(f.problem is None for f in one.findings)
+
+
+def test_a_row_no_query_is_placed_for_is_listed_as_not_checked() -> None:
+    # the first row is Q K^T's row 1; the second names no row and is no query's row
+    text = (
+        "Q = [[1.0, 0.5], [0.8, 1.2]]\n\nK = [[0.5, 1.0], [1.2, 0.8]]\n\nV = [[1, 3], [2, 1]]\n\n"
+        "Weights: [0.40, 0.60]\n\nAnd: [0.45, 0.55]\n"
+    )
+    report = audit(text, path="t.md")
+    assert not [f for f in report.findings if f.severity == "error"]
+    assert any("neither in words nor by its numbers" in u.reason for u in report.unparsed)

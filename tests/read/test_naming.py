@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from symattn.read.naming import array_role, call_argument, row_named
+from symattn.read.naming import array_role, call_argument, row_named, softmax_argument
 from symattn.read.roles import Role
 
 from .texts import understood
@@ -100,3 +100,14 @@ def test_a_query_symbol_before_the_words_of_a_later_stage(
     """``q1 的原始分数：[…]``: the words say what the array is, the symbol which row."""
     (f,) = understood(f"```\n{label}：   [2.1, 0.3, 0.1]\n```\n").facts
     assert (f.role, f.index) == (role, index)
+
+
+def test_an_array_written_as_the_argument_of_softmax_is_its_input() -> None:
+    text = "第2行: softmax([0.71, 0.71, 1.41])"
+    assert softmax_argument(text, text.index("["))
+    assert not softmax_argument("softmax = [0.2, 0.8]", 10)
+
+
+def test_a_label_of_chained_names_takes_the_role_they_agree_on() -> None:
+    role, _ = array_role([], "Scaled = QK^T / 1.41", "")
+    assert role is not None and role.role == "scaled"

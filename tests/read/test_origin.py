@@ -109,3 +109,27 @@ def test_far_weights_are_paired_with_the_scores_their_numbers_come_from() -> Non
 def test_weights_right_after_their_scores_are_judged_even_when_all_wrong() -> None:
     text = "Scores: [1, 0, -1, 2]\n\nSoftmax: [0.30, 0.20, 0.10, 0.40]\n"
     assert [c for c, _ in _errors(text) if c == "wrong-value"] == ["wrong-value"] * 4
+
+
+#: Q K^T / √2 row 1 → weights [0.3955, 0.6045]; row 2 → [0.4437, 0.5563]
+TWO_QUERIES = (
+    "Q = [[1.0, 0.5], [0.8, 1.2]]\n\nK = [[0.5, 1.0], [1.2, 0.8]]\n\nV = [[1, 3], [2, 1]]\n\n"
+)
+
+
+def test_a_row_that_names_no_query_is_placed_by_its_numbers() -> None:
+    report = audit(TWO_QUERIES + "Weights: [0.44, 0.56]\n", path="t.md")
+    assert report.checked == 2 and not [f for f in report.findings if f.severity != "info"]
+
+
+def test_a_row_no_query_reproduces_is_not_checked_and_says_why() -> None:
+    report = audit(TWO_QUERIES + "Weights: [0.45, 0.55]\n", path="t.md")
+    assert [f.code for f in report.findings] == ["missing-input"]
+    message = report.findings[0].message
+    assert message is not None and message.key == "missing-placed"
+
+
+def test_x_itself_as_q_k_v_is_tried_beside_the_projections() -> None:
+    # Q = K = V = X, although W's were given earlier: X X^T = [[1, 0, 1], [0, 1, 1], [1, 1, 2]]
+    text = XW + "Here $Q = K = V = X$:\n\nscores = [[1, 0, 1], [0, 1, 1], [1, 1, 2]]\n"
+    assert _errors(text) == []

@@ -25,6 +25,7 @@ __all__ = [
     "LABEL_SYMBOL",
     "NUMBER_TEXT",
     "ROW_PHRASE",
+    "SOFTMAX_ARGUMENT",
     "SCALED_FIRST",
     "SCALED_ITEMS",
     "SCALED_TEXT",
@@ -48,15 +49,30 @@ ROW_PHRASE: Final = pattern(
     "row-phrase",
     r"(?i)\b(?P<w>first|second|third|fourth|fifth|sixth)\s+(?:row|query|token)\b"
     r"|\brow\s*(?P<n>\d{1,3})\b|第\s*(?P<z>[一二三四五六七八九十]|\d{1,3})\s*(?:行|个查询|个词)"
-    r"|\bquery\s*(?P<q>\d{1,3})\b",
+    r"|\b(?:query|position|pos|token)\s*(?P<q>\d{1,3})\b"
+    r"|(?:位置|词元|第)\s*(?P<p>\d{1,3})\s*(?:个(?:位置|词元|token))?(?=\s*[:：])",
     "words that say which query row the numbers after them are for",
     (
         ex("For first row [0.08, 0.18]:", w="first"),
         ex("Row 2:", n="2"),
         ex("第一行", z="一"),
         ex("for query 3", q="3"),
+        ex("Position 0: [1.00, 0.00, 0.00]", q="0"),
+        ex("token 2:", q="2"),
+        ex("位置 1：", p="1"),
+        ex("第 2 个位置：", p="2"),
     ),
     ("rows of Q", "the first time"),
+)
+
+SOFTMAX_ARGUMENT: Final = pattern(
+    "softmax-argument",
+    r"(?i)soft-?max\}?\s*(?:\\left\s*)?\(\s*$",
+    "the text just before an array that opens a call of softmax: the array is its argument "
+    "(the scaled scores), not the weights",
+    ("softmax(", "第2行: softmax(", "\\text{softmax}\\left(", "Softmax ( "),
+    ("softmax(x) = ", "softmax", "softmax(QK^T) ="),
+    how="search",
 )
 
 LABEL_SYMBOL: Final = pattern(

@@ -23,6 +23,7 @@ __all__ = [
     "PHRASES",
     "ROLES",
     "SOFTMAX_NAMED",
+    "STAGE_QUALIFIERS",
     "SYMBOLS",
     "TOKEN_IN_PARENS",
     "RoleName",
@@ -435,4 +436,24 @@ TOKEN_IN_PARENS: Final = pattern(
 CASED_SYMBOLS: Final[tuple[Word, ...]] = (
     Word("w", "weights"),
     Word("Z", "sum"),
+)
+
+#: words written as the subscript or suffix of a stage's symbol that say which stage (or
+#: which version of it) the array is, not a token of its row: ``S_{\text{scaled}}`` is the
+#: scaled scores, ``weights_masked`` the weights (masked), ``scores_raw`` the scores;
+#: ``means`` is the stage, or "" for "the stage the symbol says"
+STAGE_QUALIFIERS: Final[tuple[Word, ...]] = (
+    Word("scaled", "scaled"),
+    Word("scale", "scaled"),
+    Word("raw", "scores"),
+    Word("unscaled", "scores"),
+    Word("masked", ""),
+    Word("unmasked", ""),
+    Word("causal", ""),
+    Word("softmax", "weights"),
+    Word("normalized", "weights"),
+    Word("norm", "weights"),
+    Word("probs", "weights"),
+    Word("缩放", "scaled"),
+    Word("掩码", ""),
 )

@@ -80,3 +80,16 @@ def test_the_row_before_softmax_is_the_softmax_input_judged_unscaled() -> None:
 
 def test_softmax_named() -> None:
     check_pattern(table.SOFTMAX_NAMED)
+
+
+@pytest.mark.parametrize("word", table.STAGE_QUALIFIERS, ids=lambda w: w.text)
+def test_a_stage_qualifier_is_no_token(word: table.Word) -> None:
+    # `scores_<word>`: the version of the stage the word says, never a token's row
+    r = symbol_role(f"scores_{word.text}")
+    assert r is not None and r.token == ""
+    assert r.role == (word.means or "scores")
+
+
+def test_the_subscript_of_an_input_is_still_its_token() -> None:
+    r = symbol_role("Q_scaled")
+    assert r is not None and (r.role, r.token) == ("q", "scaled")
