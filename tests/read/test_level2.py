@@ -193,12 +193,12 @@ def test_findings_land_on_the_numbers_of_the_text() -> None:
     assert [(f.code, f.claimed, f.line, f.column, f.cause) for f in got.findings] == [
         ("wrong-value", "0.12", 6, 18, "level2:wrong-value")
     ]
-    assert got.recognised is not None and len(got.judged) == 2
+    assert len(got.recognised) == 1 and len(got.judged) == 2
 
 
 def test_without_inputs_there_is_no_problem() -> None:
     got = _level2("weights = [0.5, 0.5]\n")
-    assert got.findings == () and got.recognised is None
+    assert got.findings == () and got.recognised == ()
 
 
 def test_a_problem_check_refuses_is_not_checked_and_says_why() -> None:
@@ -316,3 +316,12 @@ def test_a_finding_says_which_problem_of_the_text_it_was_judged_in() -> None:
     assert [(f.claimed, f.problem) for f in wrong] == [("0.80", 2)], r.findings
     one = audit(_TWO_PROBLEMS.split("## Example 2")[0])
     assert all(f.problem is None for f in one.findings)
+
+
+def test_each_problem_judged_is_recognised_in_the_order_findings_number_them() -> None:
+    """Issue 21: the report says what every problem of the text is, not only the first."""
+    got = _level2(_TWO_PROBLEMS)
+    assert [r.q for r in got.recognised] == [("q1",), ("q1",)], got.recognised
+    assert [r.claims for r in got.recognised] == [2, 2]
+    assert [jp.problem.recognised for jp in got.problems] == list(got.recognised)
+    assert len(_level2(_TWO_PROBLEMS.split("## Example 2")[0]).recognised) == 1
