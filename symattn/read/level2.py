@@ -238,6 +238,8 @@ def _one(
             f.expected,
             f.message,
             f"level2:{f.message_key}",
+            inexact=f.inexact,  # (the exact value shown rounded: written with a trailing …)
+            frame=f.frame,  # (judged in the author's frame: said of the author's problem)
             alternatives=f.alternatives,  # (a second cause ``check`` found)
         )
         out.append((spot.at, found))

@@ -235,7 +235,7 @@ def test_the_audit_markdown_says_every_problem_and_which_problem_a_value_is_of()
     assert [line.split(")")[0] for line in md.splitlines() if "recognised:" in line] == [
         f"Attention problem recognised: (problem {n} of the text" for n in (1, 2, 3)
     ]
-    assert "| 26.60476901 (problem 3 of the text) |" in md
+    assert "| 26.60476901… (problem 3 of the text) |" in md
 
 
 def test_a_finding_without_an_exact_value_still_says_its_problem() -> None:

@@ -17,6 +17,7 @@ from symattn.read import level2
 from symattn.read.audit import AuditReport, audit
 from symattn.read.level2 import Level2, judge_problems
 
+from ..conftest import ROOT
 from .texts import FIXTURES, INPUTS, understood
 
 
@@ -325,3 +326,18 @@ def test_each_problem_judged_is_recognised_in_the_order_findings_number_them() -
     assert [r.claims for r in got.recognised] == [2, 2]
     assert [jp.problem.recognised for jp in got.problems] == list(got.recognised)
     assert len(_level2(_TWO_PROBLEMS.split("## Example 2")[0]).recognised) == 1
+
+
+def test_a_finding_keeps_what_check_says_of_its_exact_value() -> None:
+    """Issue 21: "…" wherever a value is rounded, and the exact value said of which problem —
+    as ``check`` says it of the same claim: a rounding of the exact value (0.88080 of
+    e^2/(e^2+1)), and the author's frame where the claim was judged in it (tests/corpus/dev/
+    zh16 divides by d_k = 3: its scaled scores are of the author's problem, d_k = 9)."""
+    (wrong,) = [f for f in audit(_TWO_PROBLEMS).findings if f.code == "wrong-value"]
+    assert wrong.inexact and wrong.exact_text.endswith("…")
+    zh16 = (
+        ROOT / "tests" / "corpus" / "dev" / "zh16_aigenius-hallucination-self-attention-bmatrix.md"
+    )
+    r = audit(zh16.read_text(encoding="utf-8"))
+    carried = [f for f in r.findings if f.code == "propagated-error" and f.line == 70]
+    assert carried and all(f.frame == "9" for f in carried), r.findings
