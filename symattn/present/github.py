@@ -3,7 +3,9 @@
 ``::error file=PATH,line=L,col=C,title=CODE::MESSAGE`` (``warning`` for a warning,
 ``notice`` for a note), escaped as the runner parses them: in the message ``%``, CR and LF
 become ``%25``, ``%0D``, ``%0A``; in a property also ``:`` and ``,`` (``%3A``, ``%2C``).
-The summary of each file follows as a plain line (no command), so it shows in the log.
+A finding of a text that holds several attention problems says which in its title and its
+message (``(problem 2 of the text)``). The summary of each file follows as a plain line (no
+command), so it shows in the log.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from symattn.present.outcome import FileOutcome, Placed
-from symattn.present.reports import finding_body, summary_text, total_text
+from symattn.present.reports import finding_body, problem_words, summary_text, total_text
 
 #: severity -> workflow command
 COMMANDS = {"error": "error", "warning": "warning", "info": "notice"}
@@ -34,6 +36,8 @@ def annotation(path: str, p: Placed, lang: str = "en") -> str:
     if p.line:
         props += [f"line={p.line}", f"col={max(p.column, 1)}"]
     title = f"symattn {f.code}" + (f" {p.where}" if p.where else "")
+    if f.problem is not None:
+        title += f" {problem_words(f.problem, lang)}"
     props.append(f"title={escape_property(title)}")
     message = finding_body(p, lang)
     return f"::{COMMANDS.get(f.severity, 'notice')} {','.join(props)}::{escape_data(message)}"

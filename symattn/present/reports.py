@@ -124,8 +124,23 @@ def exact_words(f: Finding, lang: str = "en") -> str:
     if f.frame is not None:
         text += " " + words["exact_of_author"].format(d_k=f.frame)
     if f.problem is not None:
-        text += " " + words["exact_of_problem"].format(n=f.problem)
+        text += " " + problem_words(f.problem, lang)
     return text
+
+
+def problem_words(n: int, lang: str = "en") -> str:
+    """``(problem N of the text)``: which of a text's attention problems (findings and the
+    recognised problems say it alike)."""
+    return _report_texts(lang)["exact_of_problem"].format(n=n)
+
+
+def claim_words(f: Finding, lang: str = "en") -> str:
+    """``X, exact Y`` of a finding; where it has no exact value, ``X`` and its problem."""
+    if f.exact:
+        return f"{_one_line(f.claimed)}, {exact_words(f, lang)}"
+    if f.problem is not None:
+        return f"{_one_line(f.claimed)} {problem_words(f.problem, lang)}"
+    return _one_line(f.claimed)
 
 
 def finding_body(p: Placed, lang: str, *, tag: str = "") -> str:
@@ -133,10 +148,9 @@ def finding_body(p: Placed, lang: str, *, tag: str = "") -> str:
     f = p.finding
     words = _report_texts(lang)
     name = f" {p.where}" if p.where else ""
-    exact = f", {exact_words(f, lang)}" if f.exact else ""
     prefix = f"{tag} " if tag else ""
     return (
-        f"{prefix}{f.code}{name} {words['claimed']} {_one_line(f.claimed)}{exact} — "
+        f"{prefix}{f.code}{name} {words['claimed']} {claim_words(f, lang)} — "
         f"{_one_line(say(f.message, load_messages(lang)))}"
     )
 
@@ -278,14 +292,17 @@ def check_markdown(checked: Checked, lang: str = "en", titles: Sequence[str] | s
 # --------------------------------------------------------------------------- audit
 
 
-def recognised_text(r: Recognised, lang: str = "en", judged: int | None = None) -> str:
+def recognised_text(
+    r: Recognised, lang: str = "en", judged: int | None = None, problem: int | None = None
+) -> str:
     """One line saying which attention problem an audit rebuilt, in ``lang``; with
-    ``judged``, how many of the judged claims were checked against it."""
+    ``judged``, how many of the judged claims were checked against it; with ``problem``,
+    which problem of the text it is (``(problem 2 of the text) vectors: …``)."""
     cat = _audit_texts(lang)
     parts = [f"{n} {', '.join(t)}" for n, t in (("Q", r.q), ("K", r.k), ("V", r.v))]
     if r.x:
         parts.insert(0, f"X {', '.join(r.x)}; {', '.join(r.w)}")
-    return say(
+    what = say(
         Message(
             "audit",
             "recognised",
@@ -298,7 +315,10 @@ def recognised_text(r: Recognised, lang: str = "en", judged: int | None = None) 
             },
         ),
         load_messages(lang),
-    ) + ("" if judged is None else _report_texts(lang)["recognised_of"].format(judged=judged))
+    )
+    if judged is not None:
+        what += _report_texts(lang)["recognised_of"].format(judged=judged)
+    return what if problem is None else f"{problem_words(problem, lang)} {what}"
 
 
 def recognised_json(r: Recognised) -> dict[str, object]:
@@ -310,6 +330,16 @@ def recognised_json(r: Recognised) -> dict[str, object]:
     out["d_k_from"] = "stated" if r.d_k_stated else "width of K"
     out["claims"] = r.claims
     return out
+
+
+def recognised_texts(r: AuditReport, lang: str = "en", judged: int | None = None) -> list[str]:
+    """:func:`recognised_text` of every problem the audit judged, each numbered as the
+    findings number them where the text holds more than one."""
+    many = len(r.problems) > 1
+    return [
+        recognised_text(rec, lang, judged, n if many else None)
+        for n, rec in enumerate(r.problems, 1)
+    ]
 
 
 def _unparsed_json(u: Unparsed) -> dict[str, object]:
@@ -335,6 +365,7 @@ def audit_json(audited: Sequence[Audited], lang: str = "en") -> dict[str, object
                 "checked": o.judged,
                 "unparsed": [_unparsed_json(u) for u in r.unparsed],
                 "recognised": recognised_json(r.recognised) if r.recognised is not None else None,
+                "problems": [recognised_json(rec) for rec in r.problems],
                 "coverage": _coverage_json(r),
                 "lang": r.lang,
             }
@@ -366,8 +397,7 @@ def audit_text(
         for u in r.unparsed:
             text, reason = _one_line(u.text)[:80], _one_line(u.reason)
             lines.append(f"{_one_line(r.path)}:{u.line}: {words['not_checked']}: {text} ({reason})")
-        if r.recognised is not None:
-            what = recognised_text(r.recognised, lang, judged=o.judged)
+        for what in recognised_texts(r, lang, judged=o.judged):
             lines.append(f"{_one_line(r.path)}: {words['recognised']} {what}")
         lines.append(f"{_one_line(r.path)}: {_file_summary(r, o, lang)}")
     if len(pairs) > 1:
@@ -391,20 +421,19 @@ def audit_markdown(audited: Sequence[Audited], lang: str = "en") -> str:
         {
             "path": r.path,
             "summary": _file_summary(r, o, lang),
-            "recognised": (
-                cat["report_recognised"].format(
-                    what=recognised_text(r.recognised, lang, judged=o.judged)
-                )
-                if r.recognised
-                else ""
-            ),
+            "recognised": [
+                cat["report_recognised"].format(what=what)
+                for what in recognised_texts(r, lang, judged=o.judged)
+            ],
             "findings": [
                 {
                     "line": p.line,
                     "column": p.column,
                     "code": p.finding.code,
                     "claimed": p.finding.claimed,
-                    "exact": p.finding.exact_text,
+                    "exact": exact_words(p.finding, lang).partition(" ")[2]
+                    if p.finding.exact
+                    else "",
                     "expected": p.finding.expected,
                     "problem": p.finding.problem,
                     "message": say(p.finding.message, messages),

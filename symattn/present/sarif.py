@@ -3,9 +3,11 @@
 One run of one tool (``symattn``) whose rules are the code table (:data:`CODES`: the code,
 its meaning, its help and its default level); one result per finding with its physical
 location (the file, relative to the folder of the run, and the 1-based line and column)
-and the exact value in its message. Findings silenced by an inline ``symattn: ignore`` are
-results with an ``inSource`` suppression, as SARIF defines (GitHub code scanning shows them
-as dismissed). The summary counts of each file are the run's ``properties``.
+and the exact value in its message; a finding of a text that holds several attention
+problems says which, in its message and in ``properties.problem``. Findings silenced by an
+inline ``symattn: ignore`` are results with an ``inSource`` suppression, as SARIF defines
+(GitHub code scanning shows them as dismissed). The summary counts of each file are the
+run's ``properties``.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from symattn.judge.codes import CODES
 from symattn.judge.findings import Finding
 from symattn.present.messages import load_messages, say
 from symattn.present.outcome import FileOutcome, Placed
-from symattn.present.reports import exact_words, summary_json
+from symattn.present.reports import claim_words, summary_json
 from symattn.version import __version__
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -59,10 +61,9 @@ def artifact_uri(path: str, base: str | None = None) -> str:
 
 
 def _message(f: Finding, lang: str) -> str:
-    text = f"{f.claimed}"
-    if f.exact:
-        text += f", {exact_words(f, lang)}"
-    return f"{f.code}: claimed {text} — {say(f.message, load_messages(lang))}"
+    """``CODE: claimed X, exact Y (problem N of the text) — reason``, as the text report says
+    it."""
+    return f"{f.code}: claimed {claim_words(f, lang)} — {say(f.message, load_messages(lang))}"
 
 
 def _result(path: str, p: Placed, lang: str, rule_index: dict[str, int]) -> dict[str, Any]:
@@ -78,6 +79,8 @@ def _result(path: str, p: Placed, lang: str, rule_index: dict[str, int]) -> dict
         "locations": [{"physicalLocation": location}],
         "properties": {"claimed": f.claimed, "exact": f.exact, "exactRounded": f.inexact},
     }
+    if f.problem is not None:  # (which of a text's attention problems: --emit-spec's number)
+        result["properties"]["problem"] = f.problem
     if p.where:
         result["locations"][0]["logicalLocations"] = [{"name": p.where, "kind": "member"}]
     return result

@@ -46,7 +46,9 @@ class Level2:
     findings: tuple[Finding, ...] = ()
     unparsed: tuple[Unparsed, ...] = ()
     judged: frozenset[int] = frozenset()
-    recognised: Recognised | None = None
+    #: the attention problem of each problem judged (the frame it fits best), in order; when
+    #: none could be judged, the first one built
+    recognised: tuple[Recognised, ...] = ()
     #: the exact value of each number the problem states, by its value as written, with where
     #: it is written (for the formulas that use it as an ingredient: ``0.18 × 30``)
     known: Mapping[str, tuple[tuple[int, Known], ...]] = field(default_factory=dict)
@@ -261,6 +263,8 @@ def _one(
             f.expected,
             f.message,
             f"level2:{f.message_key}",
+            inexact=f.inexact,  # (the exact value shown rounded: written with a trailing …)
+            frame=f.frame,  # (judged in the author's frame: said of the author's problem)
             alternatives=f.alternatives,  # (a second cause ``check`` found)
         )
         out.append((spot.at, found))
@@ -347,7 +351,6 @@ def judge_problems(
     known: dict[str, dict[int, Known | None]] = {}
     checked: dict[str, CheckReport] = {}
     judged_problems: list[JudgedProblem] = []
-    recognised: Recognised | None = None
     for group in by_layer.values():
         results = [_one(p, path, accepted, limits, checked, facts) for p in group]
         pairs = [(p, r) for p, r in zip(group, results, strict=True) if not isinstance(r, str)]
@@ -381,8 +384,6 @@ def judge_problems(
         # (where every frame agrees) and its exact values are what the author rounded
         best = min(range(len(pairs)), key=lambda i: len(flagged[i]))
         problem, (found, rescued, unsure) = pairs[best]
-        if recognised is None:
-            recognised = problem.recognised  # (the frame the first problem fits best)
         # the facts no frame confirms (accuse.unconfirmed in every frame): not accused
         dropped = set(unsure).intersection(*(r[2] for _, r in pairs))
         for i in sorted(dropped):
@@ -422,7 +423,7 @@ def judge_problems(
         tuple(replace(f, problem=n) if many else f for n, f in findings),
         tuple(unparsed),
         frozenset(judged),
-        recognised or problems[0].recognised,
+        tuple(jp.problem.recognised for jp in judged_problems) or (problems[0].recognised,),
         {
             k: tuple(sorted((at, v) for at, v in places.items() if v is not None))
             for k, places in known.items()

@@ -56,7 +56,9 @@ class AuditReport:
     findings: tuple[Finding, ...]
     checked: int
     unparsed: tuple[Unparsed, ...]
-    recognised: Recognised | None = None
+    #: the attention problem of each of the text's problems the audit judged, in order (a
+    #: finding's ``problem`` N is the N-th); when none could be judged, the first one rebuilt
+    problems: tuple[Recognised, ...] = ()
     #: every number of the text and what the audit did with it
     numbers: tuple[NumberRecord, ...] = ()
     #: the language the text is written in (the default language of the report)
@@ -65,6 +67,11 @@ class AuditReport:
     counts: Coverage | None = None
     #: each problem the audit judged, as a spec ``check`` runs (``--emit-spec``)
     specs: tuple[EmittedSpec, ...] = ()
+
+    @property
+    def recognised(self) -> Recognised | None:
+        """The first attention problem rebuilt from the text (None: none)."""
+        return self.problems[0] if self.problems else None
 
     def coverage(self) -> dict[str, int]:
         """How many numbers the text holds, and how many were read and judged."""

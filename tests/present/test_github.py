@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 
@@ -69,3 +70,16 @@ def test_summary_lines_cannot_become_commands() -> None:
     assert sum(1 for line in lines if line.startswith("::")) == 2
     assert lines[2].startswith("symattn: ::error::x.md: 1 claim(s): 1 judged")
     assert lines[-1].startswith("symattn: Total over 2 files:")
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"), [("en", "(problem 2 of the text)"), ("zh", "（文中第 2 个问题）")]
+)
+def test_an_annotation_says_which_problem_of_the_text(lang: str, words: str) -> None:
+    """Issue 21: in its title and, as the text report says it, in its message."""
+    f = replace(_finding(), problem=2)
+    _, props, message = _parse(annotation("t.md", Placed(f, 3, 7), lang))
+    assert props["title"] == f"symattn wrong-value {words}"
+    assert f" 2 {words} — " in message
+    _, _, bare = _parse(annotation("t.md", Placed(replace(f, exact=""), 3, 7), lang))
+    assert f" 3 {words} — " in bare

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -29,6 +30,8 @@ from symattn.spec import load_spec
 from ..conftest import EXAMPLES, ROOT
 
 SEED_000 = ROOT / "tests" / "fixtures" / "seeds" / "000_089920b9c8cb4dc4.txt"
+#: a text of three attention problems (the formula, case 1 and case 2), each with wrong outputs
+THREE_PROBLEMS = ROOT / "tests" / "corpus" / "dev" / "en20_amanailab-sdpa-test-cases.md"
 
 
 def _checked(seed: str = "thinking_machines") -> CheckReport:
@@ -184,3 +187,59 @@ def test_audit_text_lines_never_break(brk: str) -> None:
 def test_check_json_carries_the_alternatives() -> None:
     data = check_json([_outcome(_checked())])
     assert all(isinstance(f["alternatives"], list) for f in data["specs"][0]["findings"])
+
+
+def _three() -> AuditReport:
+    return audit(THREE_PROBLEMS.read_text(encoding="utf-8"), path="t.md")
+
+
+def test_the_audit_text_says_what_every_problem_of_the_text_is() -> None:
+    """Issue 21: one line per problem, numbered as its findings say it."""
+    r = _three()
+    assert len(r.problems) == 3 and {f.problem for f in r.findings} == {1, 2, 3}
+    lines = [line for line in audit_text([_text(r)]).splitlines() if ": recognised " in line]
+    assert [line.split(")")[0] for line in lines] == [
+        f"t.md: recognised (problem {n} of the text" for n in (1, 2, 3)
+    ]
+    assert lines[2].endswith(
+        "vectors: Q q1; K 1, 2; V 1, 2; d_k = 2 (width of K); 2 stated number(s) checked "
+        f"against it (of the {r.checked} judged claims)"
+    )
+    zh = [line for line in audit_text([_text(r)], "zh").splitlines() if ": 识别出 " in line]
+    assert [line.split("）")[0] for line in zh] == [
+        f"t.md: 识别出 （文中第 {n} 个问题" for n in (1, 2, 3)
+    ]
+
+
+def test_a_text_of_one_problem_gets_one_unnumbered_line() -> None:
+    r = _audited()
+    assert len(r.problems) == 1
+    lines = [line for line in audit_text([_text(r)]).splitlines() if ": recognised " in line]
+    assert lines == [f"seed.txt: recognised {recognised_text(r.problems[0], judged=r.checked)}"]
+    assert "(problem" not in audit_text([_text(r)])
+
+
+def test_the_audit_json_lists_every_problem() -> None:
+    r = _three()
+    data = audit_json([_text(r)])["files"]
+    assert isinstance(data, list)
+    assert data[0]["problems"] == [recognised_json(p) for p in r.problems]
+    assert data[0]["recognised"] == data[0]["problems"][0]
+    assert [p["Q"] for p in data[0]["problems"]] == [["1", "2"], ["1", "2"], ["q1"]]
+    one = audit_json([_text(_audited())])["files"]
+    assert isinstance(one, list) and one[0]["problems"] == [one[0]["recognised"]]
+
+
+def test_the_audit_markdown_says_every_problem_and_which_problem_a_value_is_of() -> None:
+    md = audit_markdown([_text(_three())])
+    assert [line.split(")")[0] for line in md.splitlines() if "recognised:" in line] == [
+        f"Attention problem recognised: (problem {n} of the text" for n in (1, 2, 3)
+    ]
+    assert "| 26.60476901… (problem 3 of the text) |" in md
+
+
+def test_a_finding_without_an_exact_value_still_says_its_problem() -> None:
+    r = _three()
+    f = replace(next(f for f in r.findings if f.problem == 2), exact="")
+    line = audit_text([_text(replace(r, findings=(f,)))]).splitlines()[0]
+    assert f"wrong-value claimed {f.claimed} (problem 2 of the text) — " in line

@@ -10,9 +10,10 @@ import pytest
 
 from symattn.judge.check import check
 from symattn.judge.codes import CODES
-from symattn.present.outcome import FileOutcome, Placed, outcome
+from symattn.present.outcome import FileOutcome, Placed, outcome, text_outcome
 from symattn.present.reports import position_text
 from symattn.present.sarif import artifact_uri, sarif
+from symattn.read.audit import audit
 from symattn.spec import load_spec
 
 from ..conftest import EXAMPLES, ROOT
@@ -84,3 +85,26 @@ def test_artifact_uri_is_relative_inside_the_folder(tmp_path: Path) -> None:
     assert artifact_uri(str(inside), str(tmp_path)) == "a%20b/x.md"
     assert artifact_uri("/elsewhere/y.md", str(tmp_path)).startswith("file:///")
     assert artifact_uri("-") == "stdin"
+
+
+def test_a_result_says_which_problem_of_the_text_it_is_of() -> None:
+    """Issue 21: a text of several problems (tests/corpus/dev/en20: three) — each result of a
+    numbered finding carries the number in ``properties.problem`` and in its message, as the
+    text report says it; a spec's results carry none."""
+    text = (ROOT / "tests" / "corpus" / "dev" / "en20_amanailab-sdpa-test-cases.md").read_text(
+        encoding="utf-8"
+    )
+    o = text_outcome(audit(text, path="t.md"))
+    log = sarif([o, _outcome("thinking_machines")])
+    _validate(log)
+    results = log["runs"][0]["results"]
+    numbered = [
+        r
+        for r in results
+        if r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "t.md"
+    ]
+    assert [r["properties"]["problem"] for r in numbered] == [p.finding.problem for p in o.reported]
+    assert {r["properties"]["problem"] for r in numbered} == {1, 2, 3}
+    last = numbered[-1]
+    assert "(problem 3 of the text) — " in last["message"]["text"]
+    assert all("problem" not in r["properties"] for r in results if r not in numbered)

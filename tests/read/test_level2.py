@@ -17,6 +17,7 @@ from symattn.read import level2
 from symattn.read.audit import AuditReport, audit
 from symattn.read.level2 import Level2, judge_problems
 
+from ..conftest import ROOT
 from .texts import FIXTURES, INPUTS, understood
 
 
@@ -193,12 +194,12 @@ def test_findings_land_on_the_numbers_of_the_text() -> None:
     assert [(f.code, f.claimed, f.line, f.column, f.cause) for f in got.findings] == [
         ("wrong-value", "0.12", 6, 18, "level2:wrong-value")
     ]
-    assert got.recognised is not None and len(got.judged) == 2
+    assert len(got.recognised) == 1 and len(got.judged) == 2
 
 
 def test_without_inputs_there_is_no_problem() -> None:
     got = _level2("weights = [0.5, 0.5]\n")
-    assert got.findings == () and got.recognised is None
+    assert got.findings == () and got.recognised == ()
 
 
 def test_a_problem_check_refuses_is_not_checked_and_says_why() -> None:
@@ -327,3 +328,27 @@ def test_a_row_no_query_is_placed_for_is_listed_as_not_checked() -> None:
     report = audit(text, path="t.md")
     assert not [f for f in report.findings if f.severity == "error"]
     assert any("neither in words nor by its numbers" in u.reason for u in report.unparsed)
+
+
+def test_each_problem_judged_is_recognised_in_the_order_findings_number_them() -> None:
+    """Issue 21: the report says what every problem of the text is, not only the first."""
+    got = _level2(_TWO_PROBLEMS)
+    assert [r.q for r in got.recognised] == [("q1",), ("q1",)], got.recognised
+    assert [r.claims for r in got.recognised] == [2, 2]
+    assert [jp.problem.recognised for jp in got.problems] == list(got.recognised)
+    assert len(_level2(_TWO_PROBLEMS.split("## Example 2")[0]).recognised) == 1
+
+
+def test_a_finding_keeps_what_check_says_of_its_exact_value() -> None:
+    """Issue 21: "…" wherever a value is rounded, and the exact value said of which problem —
+    as ``check`` says it of the same claim: a rounding of the exact value (0.88080 of
+    e^2/(e^2+1)), and the author's frame where the claim was judged in it (tests/corpus/dev/
+    zh16 divides by d_k = 3: its scaled scores are of the author's problem, d_k = 9)."""
+    (wrong,) = [f for f in audit(_TWO_PROBLEMS).findings if f.code == "wrong-value"]
+    assert wrong.inexact and wrong.exact_text.endswith("…")
+    zh16 = (
+        ROOT / "tests" / "corpus" / "dev" / "zh16_aigenius-hallucination-self-attention-bmatrix.md"
+    )
+    r = audit(zh16.read_text(encoding="utf-8"))
+    carried = [f for f in r.findings if f.code == "propagated-error" and f.line == 70]
+    assert carried and all(f.frame == "9" for f in carried), r.findings
