@@ -221,7 +221,7 @@ def _grid_fact(reading: Reading, placed: Placed, computed: Flows) -> Fact:
         and not role.token
         and g.label
         and (g.dims is None or len(_squeezed(g.dims)) == 1)
-        and (row := row_named(g.label)) is not None
+        and (row := row_named(g.label + ":")) is not None  # (a label ends with its colon)
     ):
         role = replace(role, index=row)  # ``Position 0: [1.00, 0.00, 0.00]``
     how = {"code": "code", "comment": "comment", "output": "printout"}.get(placed.how, "text")

@@ -49,7 +49,7 @@ ROW_PHRASE: Final = pattern(
     "row-phrase",
     r"(?i)\b(?P<w>first|second|third|fourth|fifth|sixth)\s+(?:row|query|token)\b"
     r"|\brow\s*(?P<n>\d{1,3})\b|第\s*(?P<z>[一二三四五六七八九十]|\d{1,3})\s*(?:行|个查询|个词)"
-    r"|\b(?:query|position|pos|token)\s*(?P<q>\d{1,3})\b"
+    r"|\bquery\s*(?P<q>\d{1,3})\b|\b(?:position|pos|token)\s*(?P<t>\d{1,3})(?=\s*[:：])"
     r"|(?:位置|词元|第)\s*(?P<p>\d{1,3})\s*(?:个(?:位置|词元|token))?(?=\s*[:：])",
     "words that say which query row the numbers after them are for",
     (
@@ -57,12 +57,12 @@ ROW_PHRASE: Final = pattern(
         ex("Row 2:", n="2"),
         ex("第一行", z="一"),
         ex("for query 3", q="3"),
-        ex("Position 0: [1.00, 0.00, 0.00]", q="0"),
-        ex("token 2:", q="2"),
+        ex("Position 0: [1.00, 0.00, 0.00]", t="0"),
+        ex("token 2:", t="2"),
         ex("位置 1：", p="1"),
         ex("第 2 个位置：", p="2"),
     ),
-    ("rows of Q", "the first time"),
+    ("rows of Q", "the first time", "token 2 較沒興趣", "at position 3 the word"),
 )
 
 SOFTMAX_ARGUMENT: Final = pattern(
