@@ -35,6 +35,7 @@ from symattn.read.reproduce import (
     Match,
     Relation,
     Search,
+    Tally,
     frames,
     search,
 )
@@ -209,7 +210,44 @@ def confirm_roles(facts: Sequence[Fact], d_k: int | None = None) -> Confirmed:
                 # exp(s − max): not check's exp(s); read as the stable softmax, not accused
                 out[key] = replace(f, role="", source="reproduced")
                 decided.append((key, m))
+    sums = _shifted_sums(out, decided)
+    for key, _ in sums:
+        out[key] = replace(out[key], role="", source="reproduced")
+    decided += sums
     return Confirmed(tuple(out), tuple(decided), stopped, untried)
+
+
+def _shifted_sums(
+    facts: Sequence[Fact], decided: Sequence[tuple[int, Match]]
+) -> list[tuple[int, Match]]:
+    """The sum written next after a row read as exp(s − max) (before the next array), when
+    it is the sum of that row as written: the stable softmax's sum, not check's Σ exp(s)."""
+    out: list[tuple[int, Match]] = []
+    arrays = sorted(f.at for f in facts if f.dims)
+    for key, m in decided:
+        if m.relation is not Relation.SHIFTED:
+            continue
+        row = facts[key]
+        later = [a for a in arrays if a > row.at]
+        end = later[0] if later else 1 << 62
+        sums = [
+            i
+            for i, g in enumerate(facts)
+            if g.role == RoleName.SUM and g.dims == () and row.at < g.at < end and g.spots
+        ]
+        spots = [s for s in row.spots if s is not None]
+        if not sums or len(spots) != len(row.spots):
+            continue
+        i = sums[0]
+        claimed = facts[i].spots[0]
+        if claimed is None:
+            continue
+        total = sum((s.written.value for s in spots), Fraction(0))
+        slack = sum((s.written.half_unit or Fraction(0) for s in spots), Fraction(0))
+        slack += claimed.written.half_unit or Fraction(0)
+        if abs(claimed.written.value - total) <= slack:
+            out.append((i, Match(Relation.SUM, i, (key,), Tally(1, 1), m.frame)))
+    return out
 
 
 def reproduced_notes(c: Confirmed) -> list[Unparsed]:
@@ -251,5 +289,6 @@ def reproduced_notes(c: Confirmed) -> list[Unparsed]:
 _SAID: Final = {
     Relation.SAME: "those of",
     Relation.SHIFTED: "exp(s − max) (the stable softmax) of",
+    Relation.SUM: "the sum of the stable softmax's exp(s − max),",
     Relation.NORMALIZED: "the plain normalisation s / Σs (not softmax) of",
 }

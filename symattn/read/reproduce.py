@@ -22,7 +22,7 @@ when the budget stopped it).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum, StrEnum
 from fractions import Fraction
@@ -253,7 +253,8 @@ def _scaled(s: Balls, c: flint.arb) -> Balls:
 
 def _exp(s: Balls, shifted: bool) -> Balls | None:
     """``exp`` of each entry, or of its distance to the row's largest (the entry written
-    largest is shifted to exactly 0: a ball minus itself would widen)."""
+    largest, and each entry written as it is, is shifted to exactly 0: a ball minus itself
+    would widen)."""
     with flint.ctx.workprec(_PREC):
         out = []
         for r in s:
@@ -268,7 +269,8 @@ def _exp(s: Balls, shifted: bool) -> Balls | None:
                 elif not shifted:
                     row.append(x.exp())
                 else:
-                    row.append(arb_of(Fraction(1)) if j == top_j else (x - top).exp())
+                    same = j == top_j or (x.mid() == top.mid() and x.rad() == top.rad())
+                    row.append(arb_of(Fraction(1)) if same else (x - top).exp())
             out.append(tuple(row))
         return tuple(out)
 
@@ -371,6 +373,21 @@ class Match:
         )
 
 
+def _fitting(
+    target: Candidate, sources: Sequence[Candidate], balls: dict[int, Balls]
+) -> Iterator[tuple[Candidate, Balls]]:
+    """The sources of ``target``'s shape, each whole; for a target of one row, also each row
+    of a matrix as wide as it (``exp(S − m)`` of row 0 written under the whole S)."""
+    rows, cols = target.shape
+    for s in sources:
+        sb = balls[s.key]
+        if s.shape == target.shape:
+            yield s, sb
+        elif rows == 1 and s.shape[0] > 1 and s.shape[1] == cols:
+            for r in sb:
+                yield s, (r,)
+
+
 def relate(
     target: Candidate,
     sources: Sequence[Candidate],
@@ -383,28 +400,26 @@ def relate(
     one = wanted & {Relation.SCALED, Relation.EXP, Relation.SHIFTED, Relation.WEIGHTS}
     balls = {c.key: c.balls for c in (target, *sources)}
     rows, cols = target.shape
+    for s, sb in _fitting(target, sources, balls):
+        if Relation.SAME in wanted:
+            out.append(Match(Relation.SAME, target.key, (s.key,), tally(target, sb)))
+        for fr in frame_set if one else ():
+            scaled = _scaled(sb, fr.factor)
+            if fr.kind is not FrameKind.NONE and Relation.SCALED in wanted:
+                out.append(Match(Relation.SCALED, target.key, (s.key,), tally(target, scaled), fr))
+            for rel, got in (
+                (Relation.WEIGHTS, _softmax(scaled)),
+                (Relation.EXP, _exp(scaled, False)),
+                (Relation.SHIFTED, _exp(scaled, True)),
+            ):
+                if got is not None and rel in wanted:
+                    out.append(Match(rel, target.key, (s.key,), tally(target, got), fr))
+        # (after softmax: of equal tallies, the likelier relation is listed first)
+        plain = _normalized(sb) if Relation.NORMALIZED in wanted else None
+        if plain is not None:
+            out.append(Match(Relation.NORMALIZED, target.key, (s.key,), tally(target, plain)))
     for s in sources:
         sb = balls[s.key]
-        if s.shape == target.shape:
-            if Relation.SAME in wanted:
-                out.append(Match(Relation.SAME, target.key, (s.key,), tally(target, sb)))
-            for fr in frame_set if one else ():
-                scaled = _scaled(sb, fr.factor)
-                if fr.kind is not FrameKind.NONE and Relation.SCALED in wanted:
-                    out.append(
-                        Match(Relation.SCALED, target.key, (s.key,), tally(target, scaled), fr)
-                    )
-                for rel, got in (
-                    (Relation.WEIGHTS, _softmax(scaled)),
-                    (Relation.EXP, _exp(scaled, False)),
-                    (Relation.SHIFTED, _exp(scaled, True)),
-                ):
-                    if got is not None and rel in wanted:
-                        out.append(Match(rel, target.key, (s.key,), tally(target, got), fr))
-            # (after softmax: of equal tallies, the likelier relation is listed first)
-            plain = _normalized(sb) if Relation.NORMALIZED in wanted else None
-            if plain is not None:
-                out.append(Match(Relation.NORMALIZED, target.key, (s.key,), tally(target, plain)))
         if s.shape[0] == rows and cols == 1 and Relation.SUM in wanted:
             for fr in frame_set:
                 got = _exp(_scaled(sb, fr.factor), False)

@@ -107,3 +107,23 @@ def test_numbers_labelled_softmax_that_are_the_plain_normalisation_are_judged_as
     assert understood(text).confirmed.decided == ()
     plain = text.replace("Softmax 后", "归一化后的权重")
     assert _errors(plain) == []
+
+
+#: a stable-softmax row under the whole scaled matrix: exp(S[0] − max) and its sum
+STABLE = (
+    "X = [[1, 0], [0, 1], [1, 1]]\n\nQ = K = V = X\n\n"
+    "```text\nS ≈ [[0.7071, 0, 0.7071],\n     [0, 0.7071, 0.7071],\n"
+    "     [0.7071, 0.7071, 1.4142]]\n```\n\n"
+    "For row 0:\n\n```text\nm = 0.7071\nexp(S-m) ≈ [1, 0.4931, 1]\nsum ≈ 2.4931\n```\n"
+)
+
+
+def test_one_row_of_the_stable_softmax_is_read_against_each_row_of_the_matrix() -> None:
+    relations = {m.relation for _, m in understood(STABLE).confirmed.decided}
+    assert Relation.SHIFTED in relations and Relation.SUM in relations
+
+
+def test_the_stable_softmax_and_its_sum_are_not_accused() -> None:
+    report = audit(STABLE, path="t.md")
+    assert not [f for f in report.findings if f.severity == "error"]
+    assert any("stable softmax" in u.reason for u in report.unparsed)

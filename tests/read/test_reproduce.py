@@ -191,3 +191,29 @@ def test_plain_normalisation_is_a_relation_of_its_own() -> None:
         for m in relate(_c(4, [["0.5", "0.5"]]), [zero], frames())
         if m.relation is Relation.NORMALIZED
     ]
+
+
+def test_entries_written_as_the_largest_shift_to_exactly_zero() -> None:
+    # exp(s − max) of [0.7071, 0, 0.7071]: both 0.7071 give exactly 1 (e^0), which tells
+    target = Candidate(1, ((parse_number("1"), parse_number("0.4931"), parse_number("1")),), 10)
+    row = Candidate(0, ((parse_number("0.7071"), parse_number("0"), parse_number("0.7071")),), 0)
+    (m,) = [
+        m
+        for m in relate(target, [row], frames([2], []), frozenset({Relation.SHIFTED}))
+        if m.frame is not None and m.frame.kind is FrameKind.NONE
+    ]
+    assert m.tally.reproduced == m.tally.compared == 3
+
+
+def test_a_row_is_related_to_each_row_of_a_matrix_as_wide() -> None:
+    target = Candidate(1, ((parse_number("1"), parse_number("0.4931"), parse_number("1")),), 10)
+    matrix = Candidate(
+        0,
+        tuple(
+            tuple(parse_number(x) for x in r)
+            for r in (("0", "0.7071", "0.7071"), ("0.7071", "0", "0.7071"))
+        ),
+        0,
+    )
+    found = relate(target, [matrix], frames([2], []), frozenset({Relation.SHIFTED}))
+    assert max(m.tally.reproduced for m in found) == 3  # (row 2 of the matrix)
