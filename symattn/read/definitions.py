@@ -132,7 +132,10 @@ STEP_LABEL: Final = pattern(
     r"|\b[Uu]pdat(?:e|es|ed|ing)\b"
     # a case of an index, before the formula of that case (``j=2 ("love"): (…)/1.414 = -0.22``)
     r"|\b[A-Za-z](?:_\w+)?\s*=\s*\d+\s*(?:[(（][^()（）\n]{0,40}[)）]\s*)?(?::(?=\s)|：)"
-    r"|第\s*[0-9一二三四五六七八九十]+\s*[步轮次块]|步骤\s*[0-9一二三四五六七八九十]|迭代|更新",
+    r"|第\s*[0-9一二三四五六七八九十]+\s*[步轮次块]|步骤\s*[0-9一二三四五六七八九十]|迭代|更新"
+    # one query row after another (``For row 1: x_1 = 0.0``): the row's names are its own
+    r"|\b(?:[Ff]or\s+)?(?:[Rr]ow|[Qq]uery|[Tt]oken|[Pp]osition)\s*\d{1,3}\s*[:：]"
+    r"|第\s*[0-9一二三四五六七八九十]{1,3}\s*[行个]\s*(?:查询|词|token)?\s*[:：]",
     "a step of a computation that updates its variables (an online-softmax trace, a loop "
     "written out): a name given a new value after it is updated, not given a second value",
     (
@@ -150,6 +153,9 @@ STEP_LABEL: Final = pattern(
         "step t",
         'j=2 ("love"): (-0.55 + 0.24)/1.414 = -0.22',
         "i = 1：q_1 = [1, 0]",
+        "For row 1: $x_1 = 0.0$",
+        "Query 2: x = 0.5",
+        "第 2 行：",
     ),
     (
         "the steps of attention",
