@@ -235,6 +235,17 @@ def iter_statements(text: str, start: int, end: int) -> Iterator[Statement]:
         i = j
 
 
+#: signs of math that Python allows inside a name (U+00B7 continues an identifier)
+_MATH_IN_NAMES: Final = frozenset("·")
+
+
+def _math_names(tree: ast.Module) -> bool:
+    """Whether a name of the statement holds a sign of math: it is a formula, not code."""
+    return any(
+        isinstance(n, ast.Name) and not _MATH_IN_NAMES.isdisjoint(n.id) for n in ast.walk(tree)
+    )
+
+
 def _parse(
     body: str,
     a: int,
@@ -262,6 +273,8 @@ def _parse(
             tree = None
         if tree is not None and depth_of(tree) > MAX_TREE_DEPTH:
             tree, deep = None, True
+        if tree is not None and _math_names(tree):
+            tree = None  # (``q_2·k_1 = 0.72``: a formula, whose product sign Python allows)
     return Statement(
         origin + a,
         origin + b,

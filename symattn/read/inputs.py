@@ -194,11 +194,13 @@ def default(
     v = latest(inputs, ("v", "kv"), f.at)
     if q is not None and k is not None and v is not None:
         return Derivation("qkv", (q, k, v)), False
-    if q is not None and k is not None and f.role != "output" and f.dims:
+    named = f.role == "scores" and f.index is not None and bool(f.col)
+    if q is not None and k is not None and f.role != "output" and (f.dims or named):
         # the stages before P V need no V; but a text that gives no V may not be working
         # the attention of these Q and K (their dot products as a step of another
-        # computation): judged only where its numbers confirm it, as an assumed problem
-        return Derivation("qkv", (q, k, -1)), True
+        # computation): judged only where its numbers confirm it, as an assumed problem,
+        # unless a claim names the query and the key it is of (``q_2·k_1 = 0.72``)
+        return Derivation("qkv", (q, k, -1)), not named
     if x is not None and not any(
         g.role in ("w_q", "w_k", "w_v", "q", "k", "v", "kv") for g in facts
     ):

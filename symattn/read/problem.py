@@ -165,7 +165,8 @@ def build_problems(facts: Sequence[Fact], said: str, parts: Sequence[int] = ()) 
         derived[i] = d
         key = Derivation(d.start, d.refs[:2] if d.start == "qkv" else d.refs, d.w_t, "", d.causal)
         built, members, was = groups.get(key, (Built(), [], assumed))
-        groups[key] = (built, [*members, i], was or assumed)
+        # (assumed only when every claim is: one that names its inputs makes them the text's)
+        groups[key] = (built, [*members, i], was and assumed)
     # one scale per problem: members that say none join the one the others say
     split: dict[Derivation, tuple[Built, list[int], bool]] = {}
     for key, (_, members, assumed) in groups.items():

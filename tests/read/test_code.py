@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import time
 
-from symattn.read.code import offset_of, statements
+from symattn.read.code import iter_statements, offset_of, statements
 
 
 def parsed(text: str) -> list[str]:
@@ -81,3 +81,11 @@ def test_a_statement_nested_too_deeply_is_not_followed() -> None:
         first, second = statements(text, 0, len(text))
         assert first.deep and first.tree is None
         assert second.tree is not None and not second.deep
+
+
+def test_a_name_with_a_product_sign_is_a_formula_not_python() -> None:
+    # (U+00B7 may continue a Python identifier: `q_2·k_1 = 0.72` parses, and is math)
+    (st,) = list(iter_statements("q_2·k_1 = 0.72\n", 0, 15))
+    assert st.tree is None
+    (code,) = list(iter_statements("qk = 0.72\n", 0, 10))
+    assert code.tree is not None

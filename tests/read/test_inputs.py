@@ -133,3 +133,13 @@ def test_rows_before_p_v_need_no_v_but_the_problem_is_then_assumed() -> None:
     (claim,) = [f for f in u.facts if f.role == "weights"]
     got = default(u.facts, inputs, claim)
     assert got is not None and got[0].refs[2] == -1 and got[1]  # (assumed: judged if confirmed)
+
+
+def test_a_score_that_names_its_query_and_key_makes_q_and_k_a_problem() -> None:
+    text = (
+        "```\nq_2 = [0.5, 0.1, 0.3, 0.2]\n```\n\n"
+        "$k_0 = [0.2, 0.8, 0.1, 0.4]$\n\n$k_1 = [0.7, 0.3, 0.5, 0.1]$\n\n"
+        "Scores: [0.29, 0.72]\n\n$q_2 \\cdot k_1 = 0.72$\n"
+    )
+    report = audit(text, path="t.md")
+    assert ("wrong-value", "0.72") in {(f.code, f.claimed) for f in report.findings}
