@@ -225,7 +225,7 @@ def _one(
             if place[0] == f.step and place[1][:1] == f.position[:1]
         }
         rescued = another_stage(spec, problem, flagged, accepted, limits, facts)
-        rescued |= another_frame(spec, problem, report.findings, accepted, limits)
+        rescued |= another_frame(spec, problem, report.findings, accepted, limits, facts)
     except SymattnError as e:
         return str(e)
     unsure = unconfirmed(problem.owner, report.findings, facts)

@@ -9,9 +9,10 @@ number belongs to (a fact), never on one number alone:
 - **another frame** (:func:`another_frame`): every number of the array is its own stage in
   another frame of the same inputs — unscaled, ``1/√n`` or ``1/n`` for the stated ``d_k`` and
   the width of K, or the divisor the text claims. An author who shows the softmax of the
-  unscaled scores on purpose, beside the scaled one, is right in that frame. A frame is a
-  frame error only where the text claims a divisor it does not use; ``check`` says that on
-  the divisor (``dk-mismatch``), and such arrays keep their findings.
+  unscaled scores on purpose, beside the scaled one, is right in that frame; a row in
+  another frame among rows of the same stage right in the problem's is not (:func:`_mixed`).
+  A frame is a frame error only where the text claims a divisor it does not use; ``check``
+  says that on the divisor (``dk-mismatch``), and such arrays keep their findings.
 
 At least :data:`~symattn.read.reproduce.MIN_CONFIRMING` numbers must hold for the other
 frame, every one of the array's: chance is then ruled out, as in reproduction.
@@ -193,12 +194,43 @@ def other_frames(spec: Spec, result: AttentionResult) -> list[AttentionResult]:
     return out
 
 
+def _mixed(
+    i: int, by_fact: dict[int, list[Place]], suspects: set[int], facts: Sequence[Fact]
+) -> bool:
+    """Whether fact ``i``'s stage is right in the problem's frame for other rows than its
+    own, which no fact shows right there: a table whose rows are in two frames (one row
+    unscaled among scaled ones) is a slip in that row, not the author's frame. (A row shown
+    in both frames, the unscaled beside the scaled, is a comparison: rescued.)"""
+    step = by_fact[i][0][0]
+    mine = {p[1][0] for p in by_fact[i]}
+    right = {
+        p[1][0]
+        for j, places in by_fact.items()
+        if j != i and j not in suspects
+        for p in places
+        if p[0] == step
+    }
+    if i < len(facts) and _restated(facts[i], facts):
+        return False
+    return bool(right) and not mine <= right
+
+
+def _restated(f: Fact, facts: Sequence[Fact]) -> bool:
+    """Whether the text writes the same stage of the same query row again (a comparison)."""
+    if f.index is None and not f.token:
+        return False
+    return any(
+        g is not f and g.role == f.role and g.index == f.index and g.token == f.token for g in facts
+    )
+
+
 def another_frame(
     spec: Spec,
     problem: Problem,
     findings: Sequence[Finding],
     accepted: frozenset[Rounding],
     limits: Limits,
+    facts: Sequence[Fact] = (),
 ) -> set[int]:
     """The facts found wrong whose every number (at least
     :data:`~symattn.read.reproduce.MIN_CONFIRMING` of them) is its own stage, at its own
@@ -217,6 +249,7 @@ def another_frame(
         and all(p[0] in FRAMED_STEPS and len(p[1]) == 2 for p in places)
         and len({p[0] for p in places}) == 1
     ]
+    framed = [i for i in framed if not _mixed(i, by_fact, suspects, facts)]
     if not framed:
         return set()
     queries, keys = list(spec.query_tokens), list(spec.tokens)

@@ -77,3 +77,26 @@ def test_the_other_frames_are_unscaled_sqrt_n_n_and_the_claimed_divisor() -> Non
         Surd(Fraction(1, 4)),
         Surd(1 / Fraction("1.9")),
     ]
+
+
+#: Q = K = [[1, 0], [0, 1], [1, 1]], d_k = 2: scaled weights rows [0.40, 0.20, 0.40],
+#: [0.20, 0.40, 0.40], [0.25, 0.25, 0.50]; row 1 unscaled is [0.42, 0.16, 0.42]
+THREE = (
+    "Let $d_k = 2$.\n\nQ = [[1, 0], [0, 1], [1, 1]]\n\nK = [[1, 0], [0, 1], [1, 1]]\n\n"
+    "V = [[1, 0], [0, 2], [1, 1]]\n\nThe attention weights, row by row:\n\n"
+)
+
+
+def test_one_row_in_another_frame_among_rows_right_in_the_problems_is_a_slip() -> None:
+    text = THREE + (
+        "$w_1 = [0.42, 0.16, 0.42]$\n\n$w_2 = [0.20, 0.40, 0.40]$\n\n$w_3 = [0.25, 0.25, 0.50]$\n"
+    )
+    wrong = {f.claimed for f in audit(text, path="t.md").findings if f.code == "wrong-value"}
+    assert {"0.42", "0.16"} <= wrong
+
+
+def test_a_row_shown_in_both_frames_is_a_comparison() -> None:
+    text = THREE + (
+        "$w_1 = [0.42, 0.16, 0.42]$\n\n$w_1 = [0.40, 0.20, 0.40]$\n\n$w_2 = [0.20, 0.40, 0.40]$\n"
+    )
+    assert not [f for f in audit(text, path="t.md").findings if f.severity == "error"]

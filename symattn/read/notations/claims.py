@@ -130,10 +130,18 @@ SCALED_TEXT: Final = pattern(
 
 UNSCALED_TEXT: Final = pattern(
     "unscaled-text",
-    r"(?i)without\s+scaling|unscaled|no\s+scaling|not\s+scaled|未缩放|未經縮放|不缩放|"
+    r"(?i)without\s+scaling|unscaled|no\s+scaling|not\s+scaled|skip(?:ping)?\s+(?:the\s+)?scaling|"
+    r"未缩放|未經縮放|不缩放|不縮放|(?:暂|暫|先)?(?:略|省略|忽略|跳过|跳過)[^。\n]{0,24}(?:缩放|縮放)|"
     r"softmax\s*\(\s*(?:S|QK\^\{?T\}?|Q\s*K\^\{?T\}?|scores|attn_scores|attention_scores|sims|wei)\s*[,)]",
     "the text says it does not scale the scores",
-    ("without scaling", "softmax(S)", "torch.softmax(attn_scores, dim=-1)", "未缩放"),
+    (
+        "without scaling",
+        "softmax(S)",
+        "torch.softmax(attn_scores, dim=-1)",
+        "未缩放",
+        "暂略 $\\sqrt{d_k}$ 縮放",
+        "skipping the scaling",
+    ),
     ("softmax(S / sqrt(d_k))",),
     hint=r"[sS][cC][aA][lL]|SCAL|缩放|縮放|[sS][oO][fF][tT][mM][aA][xX]",
 )
