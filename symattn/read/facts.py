@@ -27,6 +27,7 @@ from symattn.read.notations import (
     EXP_FIRST,
     EXP_OVER_ROOT,
     EXPRESSION_LINE,
+    NEG_INFINITY,
     PROJECTION_LINK,
     SCALED_FIRST,
     SCALED_ITEMS,
@@ -90,7 +91,7 @@ def _spots_of(grid: Grid, src_position: object) -> tuple[tuple[Spot | None, ...]
     for e in grid.entries:
         if e.written is None:
             spots.append(None)
-            masked.append(e.text.lstrip("+").lower().startswith("-inf"))
+            masked.append(e.text.lower() in NEG_INFINITY.words)
         else:
             line, col = from_position(e.at)
             spots.append(Spot(e.written, line, col, e.at))
