@@ -349,7 +349,9 @@ def _stated_fact(reading: Reading, s: Stated) -> Fact | None:
         role = Role("exp")  # e^{1/\sqrt{2}}: its exponent is placed by value (read.placing)
         exponent_text = m.group("a")
     elif SQRT_DK.regex.match(s.first.replace("{", "").replace("}", "")):
-        role = Role("divisor")
+        # (``√d_k ≈ 1.41 → [0.47, 0.75, 0.27]``: the step after the divisor is the scores
+        # divided by it; a divisor is one number)
+        role = Role("scaled" if s.stepped and dims else "divisor")
     elif SCALED_FIRST.regex.match(s.first):
         role = Role("scaled")
     if role is None:
