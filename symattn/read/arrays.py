@@ -39,7 +39,8 @@ __all__ = ["Entry", "Grid", "plain_rows", "prose_numbers", "scan_arrays"]
 _LATEX_SIZING: Final = re.compile(r"\\(?:left|right|[bB]igg?[lr]?|quad|qquad|[,;:! ])")
 #: a LaTeX size right before an opening bracket (then the bracket is no index)
 _LATEX_OPEN: Final = re.compile(r"\\(?:left|[bB]igg?l?)$")
-_WORD: Final = re.compile(r"[-+]?[A-Za-z_.]+")
+#: a word where an entry stands: ``-inf``, ``nan``, ``-torch.inf``, ``-∞``, ``-\infty``
+_WORD: Final = re.compile(r"[-+−]?(?:[A-Za-z_.]+|∞|\\infty)")
 _SPACE: Final = " \t\r\n"
 _OPEN: Final = {"[": "]", "{": "}"}
 

@@ -381,7 +381,50 @@ def _markdown(
                 yield _fence(src, t, m)
             elif t.type == "code_block":
                 yield Block("code", span[0], span[1], info="indented")
+            elif t.type == "html_block":
+                yield from _html(src.text, *span)
         i += 1
+
+
+#: a tag, a comment, or an element whose content is no text (script, style); one left open
+#: runs to the end of the block (so a scan is linear)
+_TAG: Final = re.compile(
+    r"<!--.*?(?:-->|\Z)|<(script|style)\b[^>]*>.*?(?:</\1\s*>|\Z)|</?[A-Za-z][^<>]*>",
+    re.DOTALL | re.I,
+)
+_ROW: Final = re.compile(r"<tr\b[^>]*>(.*?)(?=<tr\b|</table|\Z)", re.DOTALL | re.I)
+_CELL: Final = re.compile(r"<t[dh]\b[^>]*>(.*?)(?=</t[dh]|<t[dh]\b|</tr|\Z)", re.DOTALL | re.I)
+_TABLE: Final = re.compile(r"<table\b.*?(?:</table\s*>|\Z)", re.DOTALL | re.I)
+
+
+def _html(text: str, start: int, end: int) -> Iterator[Block]:
+    """An HTML block: each ``<table>`` a table of its ``<td>``/``<th>`` cells, every other run
+    of text between tags (``<br>`` included) a prose block, each at its place in the text."""
+    pos = start
+    for t in _TABLE.finditer(text, start, end):
+        yield from _html_text(text, pos, t.start())
+        rows = tuple(
+            tuple(c.span(1) for c in _CELL.finditer(text, *r.span(1)))
+            for r in _ROW.finditer(text, *t.span())
+        )
+        if any(rows):
+            yield Block("table", t.start(), t.end(), cells=tuple(r for r in rows if r))
+        pos = t.end()
+    yield from _html_text(text, pos, end)
+
+
+def _html_text(text: str, start: int, end: int) -> Iterator[Block]:
+    pos = start
+    for m in (*_TAG.finditer(text, start, end), None):
+        a, b = pos, m.start() if m is not None else end
+        while a < b and text[a].isspace():
+            a += 1
+        while b > a and text[b - 1].isspace():
+            b -= 1
+        if b > a:
+            yield Block("prose", a, b)
+        if m is not None:
+            pos = m.end()
 
 
 def _fence(src: Source, t: Token, m: list[int]) -> Block:

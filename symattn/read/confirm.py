@@ -11,6 +11,8 @@ as such. A text's own name is never given to numbers that contradict it.
   weights, and that row the scores (a problem that starts from scores:
   ``原始分数：[…] → Softmax 后：[…]``, ``[3.1, 0.4, -inf] → […]``);
 - an array that is an earlier array written again (V rows under ``## Output``) is no claim;
+- scores named by words only that are the scores before them scaled (``QK^T / sqrt(d_k) ≈
+  [[1.414, …]]`` under ``[[2, 8, 14], …]``) are the scaled scores;
 - a row that is ``exp(s − max)`` of the scores (the stable softmax) is not the exponentials
   ``check`` computes (``exp(s)``): it is read as that relation, and said so;
 - weights that are the scores divided by their sum (plain normalisation, a frame of their
@@ -155,6 +157,16 @@ def confirm_roles(facts: Sequence[Fact], d_k: int | None = None) -> Confirmed:
             ],
         ),
         (
+            # (scores by words only that are an earlier array scaled: the scaled scores)
+            frozenset({Relation.SCALED}),
+            all_frames,
+            [
+                k
+                for k in real
+                if facts[k].role == RoleName.SCORES and facts[k].source in WORD_SOURCES
+            ],
+        ),
+        (
             frozenset({Relation.EXP, Relation.SHIFTED}),
             all_frames,
             [k for k in real if facts[k].role == RoleName.EXP],
@@ -201,6 +213,15 @@ def confirm_roles(facts: Sequence[Fact], d_k: int | None = None) -> Confirmed:
                         unscaled = m.frame is None or m.frame.kind is FrameKind.NONE
                         stage = RoleName.SCALED if unscaled else RoleName.SCORES
                         out[src] = replace(s, role=stage.value, source="reproduced")
+            elif (
+                m.relation is Relation.SCALED
+                and f.role == RoleName.SCORES
+                and m.frame is not None
+                and m.frame.kind is not FrameKind.NONE
+                and out[m.sources[0]].role in (RoleName.SCORES, "")
+            ):
+                out[key] = replace(f, role=RoleName.SCALED.value, source="reproduced")
+                decided.append((key, m))
             elif m.relation is Relation.NORMALIZED and len(m.sources) == 1:
                 if out[src].role in (*_SCORE_ROLES, "") and not says_softmax(f):
                     # s / Σs: the author's frame, not check's softmax; judged in it

@@ -27,6 +27,7 @@ from symattn.read.notations import (
     EXP_FIRST,
     EXP_OVER_ROOT,
     EXPRESSION_LINE,
+    NEG_INFINITY,
     PROJECTION_LINK,
     SCALED_FIRST,
     SCALED_ITEMS,
@@ -90,7 +91,7 @@ def _spots_of(grid: Grid, src_position: object) -> tuple[tuple[Spot | None, ...]
     for e in grid.entries:
         if e.written is None:
             spots.append(None)
-            masked.append(e.text.lstrip("+").lower().startswith("-inf"))
+            masked.append(e.text.lower() in NEG_INFINITY.words)
         else:
             line, col = from_position(e.at)
             spots.append(Spot(e.written, line, col, e.at))
@@ -348,7 +349,9 @@ def _stated_fact(reading: Reading, s: Stated) -> Fact | None:
         role = Role("exp")  # e^{1/\sqrt{2}}: its exponent is placed by value (read.placing)
         exponent_text = m.group("a")
     elif SQRT_DK.regex.match(s.first.replace("{", "").replace("}", "")):
-        role = Role("divisor")
+        # (``√d_k ≈ 1.41 → [0.47, 0.75, 0.27]``: the step after the divisor is the scores
+        # divided by it; a divisor is one number)
+        role = Role("scaled" if s.stepped and dims else "divisor")
     elif SCALED_FIRST.regex.match(s.first):
         role = Role("scaled")
     if role is None:

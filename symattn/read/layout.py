@@ -6,6 +6,8 @@
   before each line's only vector names its row (``I: [0.1, 0.2]``, ``am: […]``).
 - A line with two or more ``NAME = [[`` starts (``Q = [[1, 0, 1],    K = [[1, 1, 0],``) and
   the lines under it are cut at those columns, and each column is read on its own.
+- A matrix written to the right of the expression it is the value of (``Output ≈ [[…],  =
+  [[30.2, 43.6],`` with ``[33.4, 47.2]]`` under it) is read from its column.
 """
 
 from __future__ import annotations
@@ -171,6 +173,13 @@ def side_by_side(
         eol = end if eol < 0 else eol
         anchors = list(_ANCHOR.finditer(text, pos, eol))
         if len(anchors) < 2:
+            got = _result_column(text, pos, eol, end, limits)
+            if got is not None:
+                grid, spans = got
+                found.append(grid)
+                covered.extend(spans)
+                pos = spans[-1][1] + 1
+                continue
             pos = eol + 1
             continue
         cols = [m.start("name") - pos for m in anchors]
@@ -190,6 +199,67 @@ def side_by_side(
             covered.append((pos, lines[-1][1]))
         pos = lines[-1][1] + 1
     return found, covered
+
+
+def _result_column(
+    text: str, pos: int, eol: int, end: int, limits: Limits
+) -> tuple[Grid, list[tuple[int, int]]] | None:
+    """A matrix written to the right of the expression it is the value of, over several
+    lines (``Output ≈ [[0.39×[10,20] + …],  = [[30.2, 43.6],`` with ``[33.4, 47.2]]`` under
+    it): from the last ``= [[`` after a gap, the lines under it cut at that column. The
+    grid, named by the name its line starts with, and the spans of the column."""
+    m = next(reversed(list(_RESULT.finditer(text, pos, eol))), None)
+    if m is None or text.find("]]", m.end(), eol) >= 0:
+        return None  # (a matrix closed on its line is read as it is)
+    col = m.start("rel") - pos
+    lines = [(pos + col, eol)]
+    nxt = eol + 1
+    while nxt < end and len(lines) < _MAX_LINES:
+        e2 = text.find("\n", nxt, end)
+        e2 = end if e2 < 0 else e2
+        a = nxt + col
+        if a >= e2 or text[a - 1] not in " \t" or not text[a:e2].strip():
+            break
+        lines.append((a, e2))
+        if "]]" in text[a:e2]:
+            break
+        nxt = e2 + 1
+    if len(lines) < 2 or "]]" not in text[lines[-1][0] : lines[-1][1]]:
+        return None
+    starts: list[int] = []
+    origin: list[int] = []
+    pieces: list[str] = []
+    v = 0
+    for a, b in lines:
+        starts.append(v)
+        origin.append(a)
+        pieces.append(text[a:b])
+        v += b - a + 1
+    virtual = "\n".join(pieces)
+    body = " " + virtual[1:]  # (the ``=`` or ``≈``)
+    grids = scan_arrays(body, 0, len(body), limits)
+    if len(grids) != 1 or grids[0].dims is None or len(grids[0].dims) != 2:
+        return None
+    g = grids[0]
+    if body[g.end :].strip(" \t\n,.;。"):
+        return None
+    name = _LINE_NAME.match(text, pos)
+    entries = tuple(Entry(e.text, _back(starts, origin, e.at), e.written) for e in g.entries)
+    grid = replace(
+        g,
+        start=_back(starts, origin, g.start),
+        end=_back(starts, origin, max(g.end - 1, g.start)) + 1,
+        entries=entries,
+        label=name.group("name") if name else "",
+        notation="side-by-side",
+    )
+    return grid, lines
+
+
+#: ``= [[`` after a gap of two spaces or more: a matrix to the right of its expression
+_RESULT: Final = re.compile(r"(?<=\S)(?:,|\]|\))?[ \t]{2,}(?P<rel>[=≈])[ \t]*\[\[")
+#: the name a line starts with (``Output ≈ …``)
+_LINE_NAME: Final = re.compile(r"[ \t]*(?P<name>[A-Za-z][A-Za-z0-9_]*)[ \t]*[=≈]")
 
 
 def _back(starts: list[int], origin: list[int], at: int) -> int:

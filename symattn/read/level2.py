@@ -183,6 +183,22 @@ def _known(
             places[spot.at] = new
 
 
+def _given(facts: Sequence[Fact], into: dict[str, dict[int, Known | None]]) -> None:
+    """Every number of an input the text gives is its own exact value where it is written:
+    a formula after it that writes the number again (``[[0.9, 0.3], …] × …`` after ``Q:
+    [[0.9, 0.3], …]``) means the input, not a claim of the same value stated before it."""
+    if not into:
+        return
+    for f in facts:
+        if not f.given:
+            continue
+        for spot in f.spots:
+            if spot is None or spot.written.kind not in ("decimal", "scientific"):
+                continue
+            lit = Known(Scalar("lit", value=spot.written.value), spot.written.text, False)
+            into.setdefault(value_key(spot.written), {}).setdefault(spot.at, lit)
+
+
 def _same(a: object, b: TensorEntry) -> bool:
     """Whether two exact quantities are one value (rationals exactly, others within 2^-100)."""
     if not isinstance(a, TensorEntry):
@@ -418,6 +434,7 @@ def judge_problems(
             )
         )
     unparsed += _unplaced(problems, judged)
+    _given(facts, known)
     many = len(judged_problems) > 1  # (one problem: nothing to tell apart)
     return Level2(
         tuple(replace(f, problem=n) if many else f for n, f in findings),

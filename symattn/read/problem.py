@@ -79,6 +79,13 @@ class Problem:
     scope: tuple[int, int] = (0, 1 << 62)
     #: one-row claims whose query row neither their words nor their numbers tell
     unplaced: tuple[Fact, ...] = ()
+    #: the text scales but says by what nowhere: the frame is the one its numbers reproduce
+    scale_unknown: bool = False
+
+
+#: the frame of given scores in a text that scales but states no ``d_k``: the scores as
+#: given, any array of a framed stage right in some other frame of its own numbers rescued
+SCALE_UNKNOWN = "scores as given (the text states no d_k)"
 
 
 def _hypotheses(d: Derivation, stated: Sequence[Hypothesis], width: int) -> list[Hypothesis]:
@@ -89,9 +96,12 @@ def _hypotheses(d: Derivation, stated: Sequence[Hypothesis], width: int) -> list
         # the scale must be known: a stated d_k, or no scaling at all; scores the text gives
         # may be fed to the softmax as written, whatever d_k it states (``原始分数 → softmax``
         # beside ``如果 dk = 64``): the numbers decide, so that frame is tried too
+        # (a text that says it scales but states no d_k: the scores as given are the one
+        # frame the text fixes; a row right in an unknown frame is rescued by its numbers)
         known = [h for h in stated if h.d_k is not None or h.scale is not None]
-        if known and not any(h.scale == 1 and h.d_k is None for h in known):
-            known.append(Hypothesis("scores as given", scale=Fraction(1)))
+        if not any(h.scale == 1 and h.d_k is None for h in known):
+            name = "scores as given" if known else SCALE_UNKNOWN
+            known.append(Hypothesis(name, scale=Fraction(1)))
         return known
     if s == "1":
         return [Hypothesis("code: unscaled", scale=Fraction(1))]
@@ -296,6 +306,7 @@ def build_problems(facts: Sequence[Fact], said: str, parts: Sequence[int] = ()) 
                         dict(built.owners[k]),
                         (scope.start, scope.end),
                         tuple(facts[i] for i in built.unplaced) if k == 0 else (),
+                        hyp.name == SCALE_UNKNOWN,
                     )
                 )
     return out

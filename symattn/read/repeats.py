@@ -22,6 +22,7 @@ What counts as the same number (the evidence, never a value alone when it is sho
   entry, that entry is not carried (``V = [[1, 2], [4, 3]]`` given, written again);
 - the wrong numbers of one block (``α₁ ≈ 0.32, α₂ ≈ 0.68``, or a vector), each of two or more
   significant digits, written again in order in one formula (``0.32·v₁ + 0.68·v₂``);
+- a number said again as a percentage right after it (``0.196 (19.6% …)``), on its line;
 - a shorter number found written with fewer decimals than its vector
   (``[0.331, 0.34, 0.329]``), where a formula writes the whole vector again, in order
   (``0.331*v_1 + 0.34*v_2 + 0.329*v_3``).
@@ -357,7 +358,34 @@ def carried(
     ordered = sorted((offs, texts, role) for offs, (texts, role) in seqs.items() if offs)
     _arrays_again(ordered, _arrays(facts, census, wrong), wrong, repeat)
     _numbers_again(ordered, wrong, repeat)
+    _percent_after(census, wrong, repeat)
     return out
+
+
+#: the most characters between a number and the percentage that says it again
+_PERCENT_REACH: Final = 24
+
+
+def _percent_after(census: Census, wrong: dict[int, Finding], repeat: _Repeat) -> None:
+    """A wrong number said again as a percentage right after it, on its line, before any
+    other number (``0.196 (19.6% attention to "The")``): the same number in other units."""
+    text = census.src.text
+    for at, source in sorted(wrong.items()):
+        k = census.index(at)
+        if k is None or k + 1 >= len(census.offsets):
+            continue
+        nxt = census.offsets[k + 1]
+        gap = text[at + len(census.text(k)) : nxt]
+        pct = census.text(k + 1)
+        end = nxt + len(pct)
+        if len(gap) > _PERCENT_REACH or "\n" in gap or text[end : end + 1] not in ("%", "％"):
+            continue
+        try:
+            same = parse_number(pct).value == parse_number(census.text(k)).value * 100
+        except SymattnError:
+            continue
+        if same:
+            repeat(nxt, source, False)
 
 
 def _said(source: Finding) -> Message:

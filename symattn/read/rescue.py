@@ -20,6 +20,7 @@ frame, every one of the array's: chance is then ruled out, as in reproduction.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from fractions import Fraction
 
@@ -236,25 +237,23 @@ def another_frame(
     :data:`~symattn.read.reproduce.MIN_CONFIRMING` of them) is its own stage, at its own
     row and key, in another frame of the same inputs: right in that frame, not accused."""
     wrong = {(f.step, f.position) for f in findings if f.code in _WRONG}
-    suspects = {o for place in wrong if (o := problem.owner.get(place)) is not None}
-    if not suspects:
-        return set()
-    by_fact: dict[int, list[Place]] = {}
-    for place, i in problem.owner.items():
-        by_fact.setdefault(i, []).append(place)
-    framed = [
-        i
-        for i in sorted(suspects)
-        if len(places := by_fact.get(i, [])) >= MIN_CONFIRMING
-        and all(p[0] in FRAMED_STEPS and len(p[1]) == 2 for p in places)
-        and len({p[0] for p in places}) == 1
-    ]
-    framed = [i for i in framed if not _mixed(i, by_fact, suspects, facts)]
+    by_fact = _places_of(problem)
+    framed = _framed(problem, wrong)
+    if problem.scale_unknown:
+        # (any finding: in a frame it does not know, ``check`` names other causes too)
+        wrong = {(f.step, f.position) for f in findings if f.severity in ("error", "warning")}
+        framed = _framed(problem, wrong)
+    if not problem.scale_unknown:
+        suspects = {o for place in wrong if (o := problem.owner.get(place)) is not None}
+        framed = [i for i in framed if not _mixed(i, by_fact, suspects, facts)]
     if not framed:
         return set()
     queries, keys = list(spec.query_tokens), list(spec.tokens)
     out: set[int] = set()
-    for result in other_frames(spec, spec.run()):
+    results = other_frames(spec, spec.run())
+    if problem.scale_unknown:
+        results += fitted_frames(spec, problem, [by_fact[i] for i in framed])
+    for result in results:
         for i in framed:
             if i in out:
                 continue
@@ -264,4 +263,82 @@ def another_frame(
                 problem, places, result.stage(step), step, queries, keys, accepted, limits
             ):
                 out.add(i)
+    return out
+
+
+def _places_of(problem: Problem) -> dict[int, list[Place]]:
+    by_fact: dict[int, list[Place]] = {}
+    for place, i in problem.owner.items():
+        by_fact.setdefault(i, []).append(place)
+    return by_fact
+
+
+def _framed(problem: Problem, wrong: set[Place]) -> list[int]:
+    """The facts with a number in ``wrong`` that a frame could make right: one framed stage,
+    at least :data:`~symattn.read.reproduce.MIN_CONFIRMING` numbers of it."""
+    by_fact = _places_of(problem)
+    suspects = {o for place in wrong if (o := problem.owner.get(place)) is not None}
+    return [
+        i
+        for i in sorted(suspects)
+        if len(places := by_fact.get(i, [])) >= MIN_CONFIRMING
+        and all(p[0] in FRAMED_STEPS and len(p[1]) == 2 for p in places)
+        and len({p[0] for p in places}) == 1
+    ]
+
+
+def _fit(step: str, scores: list[float], claimed: list[float]) -> float | None:
+    """The one multiplier ``c`` of the scores that the claimed numbers of a row suggest (two
+    of them: the largest and the smallest); whether it holds is decided exactly after."""
+    pairs = [(s, c) for s, c in zip(scores, claimed, strict=True) if math.isfinite(s)]
+    if len(pairs) < 2:
+        return None
+    if step == "scaled_scores":
+        s, c = max(pairs, key=lambda p: abs(p[0]))
+        return c / s if s else None
+    if step == "exp_scores":
+        s, c = max(pairs, key=lambda p: abs(p[0]))
+        return math.log(c) / s if s and c > 0 else None
+    if step == "weights":
+        live = [(s, c) for s, c in pairs if c > 0]
+        if len(live) < 2:
+            return None
+        (s1, c1), (s2, c2) = max(live, key=lambda p: p[1]), min(live, key=lambda p: p[1])
+        return math.log(c1 / c2) / (s1 - s2) if s1 != s2 else None
+    return None
+
+
+def fitted_frames(
+    spec: Spec, problem: Problem, facts: Sequence[list[Place]]
+) -> list[AttentionResult]:
+    """``spec`` computed with the multiplier of the scores that each fact's own numbers
+    suggest: where the text scales but states no ``d_k``, the author's frame is whatever
+    reproduces all of their numbers (``After Scaling: 1.0, 2.0, 3.0`` of the scores 2, 4, 6
+    is the frame 1/2). Only a multiplier every number of a fact then holds in rescues it."""
+    scores = spec.run().stage("scores").to_numpy()
+    queries, keys = list(spec.query_tokens), list(spec.tokens)
+    out: list[AttentionResult] = []
+    seen: set[Fraction] = set()
+    for places in facts:
+        by_row: dict[str, list[Place]] = {}
+        for place in places:
+            by_row.setdefault(place[1][0], []).append(place)
+        for q, row in by_row.items():
+            if q not in queries or any(p[1][1] not in keys for p in row):
+                continue
+            r = queries.index(q)
+            got = [float(scores[r, keys.index(p[1][1])]) for p in row]
+            claimed = [float(problem.spots[p].written.value) for p in row]
+            c = _fit(row[0][0], got, claimed)
+            if c is None or not math.isfinite(c) or c <= 0:
+                continue
+            sc = Fraction(c).limit_denominator(1000)
+            if sc in seen or sc <= 0:
+                continue
+            seen.add(sc)
+            try:
+                out.append(run_in_frame(spec, sc))
+            except SymattnError:
+                continue
+            break  # (one row decides a fact's multiplier; every row must then hold)
     return out

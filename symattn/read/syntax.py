@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import Final
 
 from symattn.config import DEFAULT_LIMITS, Limits
-from symattn.errors import LimitError
+from symattn.errors import LimitError, SymattnError
 from symattn.numbers import Written, parse_number
 from symattn.read.notations import (
     BRACED_SUBSCRIPT,
@@ -402,6 +402,8 @@ def literal_numbers(node: Node) -> list[tuple[Written, int]] | None:
         sign = -1 if node.op == "-" else 1
         text = ("-" if sign < 0 else "") + w.text
         return [(replace(w, value=sign * w.value, text=text), node.x.pos - (1 if sign < 0 else 0))]
+    if (sci := _scientific(node)) is not None:
+        return [sci]
     if isinstance(node, VecNode):
         out: list[tuple[Written, int]] = []
         for x in node.items:
@@ -411,6 +413,32 @@ def literal_numbers(node: Node) -> list[tuple[Written, int]] | None:
             out.extend(got)
         return out
     return None
+
+
+def _scientific(node: Node) -> tuple[Written, int] | None:
+    """``7.5×10^9`` (``6.7 \\times 10^{9}``, ``2×10^{-3}``): one number in scientific
+    notation, claiming the digits of its mantissa (as ``7.5e9``), at the mantissa."""
+    if not (isinstance(node, Chain) and len(node.rest) == 1 and node.rest[0][0] == "*"):
+        return None
+    m, power = node.first, node.rest[0][1]
+    if not (isinstance(m, Num) and m.written.kind in ("decimal", "integer")):
+        return None
+    if not (isinstance(power, PowNode) and isinstance(power.base, Num)):
+        return None
+    if power.base.written.text != "10":
+        return None
+    e: Node = power.exponent
+    sign = ""
+    if isinstance(e, Unary) and e.op in ("-", "+"):
+        sign = e.op
+        e = e.x
+    if not (isinstance(e, Num) and e.written.kind == "integer" and len(e.written.text) <= 4):
+        return None
+    try:
+        w = parse_number(f"{m.written.text}e{sign}{e.written.text}")
+    except SymattnError:
+        return None
+    return w, m.pos
 
 
 def literal_shape(node: Node) -> tuple[int, ...]:

@@ -100,3 +100,26 @@ def test_an_unclosed_paren_delimiter_is_looked_for_once() -> None:
     got = list(blocks(Source.of(text), "markdown"))
     assert time.process_time() - start < 2.0
     assert [b.kind for b in got] == ["prose"] and not got[0].math
+
+
+def test_an_html_block_gives_its_tables_and_its_runs_of_text() -> None:
+    text = (
+        "<div>\n  <p>点积<b>分数</b>：<br>s = 0.66<br>t = 1.06</p>\n"
+        "  <table>\n    <tr><th>词</th><th>Q</th></tr>\n"
+        "    <tr><td>我</td><td>[1.0, 0.2]</td></tr>\n  </table>\n"
+        "  <script>var x = [1, 2];</script>\n</div>\n"
+    )
+    src = Source.of(text)
+    got = [(b.kind, text[b.start : b.end]) for b in blocks(src, "markdown")]
+    assert [g for g in got if g[0] == "prose"] == [
+        ("prose", "点积"),
+        ("prose", "分数"),
+        ("prose", "："),
+        ("prose", "s = 0.66"),
+        ("prose", "t = 1.06"),
+    ]
+    (table,) = [b for b in blocks(src, "markdown") if b.kind == "table"]
+    assert [[text[a:b] for a, b in row] for row in table.cells] == [
+        ["词", "Q"],
+        ["我", "[1.0, 0.2]"],
+    ]

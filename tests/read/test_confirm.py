@@ -127,3 +127,24 @@ def test_the_stable_softmax_and_its_sum_are_not_accused() -> None:
     report = audit(STABLE, path="t.md")
     assert not [f for f in report.findings if f.severity == "error"]
     assert any("stable softmax" in u.reason for u in report.unparsed)
+
+
+def test_scores_by_words_that_are_the_scores_scaled_are_the_scaled_scores() -> None:
+    """Under ``QK^T / sqrt(d_k) ≈`` (read as words that name QK^T), numbers that are the
+    scores before them divided by √2: the scaled scores, judged as such (one wrong)."""
+    text = (
+        "Q = [[1, 2], [3, 4]]\n\nK = [[0, 1], [2, 3], [4, 5]]\n\n"
+        "V = [[10, 20], [30, 40], [50, 60]]\n\n## 1. 点积\n\n分数矩阵：\n\n"
+        "```\nQK^T = [[1×0 + 2×1, 1×2 + 2×3, 1×4 + 2×5],\n"
+        "        [3×0 + 4×1, 3×2 + 4×3, 3×4 + 4×5]]\n"
+        "     = [[2, 8, 14],\n        [4, 18, 32]]\n```\n\n"
+        "## 2. 缩放\n\nd_k=2，sqrt(2)≈1.414：\n\n"
+        "```\nQK^T / sqrt(d_k) ≈ [[2/1.414, 8/1.414, 14/1.414],\n"
+        "                    [4/1.414, 18/1.414, 32/1.414]]\n"
+        "                ≈ [[1.414, 5.657, 9.950],\n"
+        "                    [2.828, 12.728, 22.627]]\n```\n"
+    )
+    u = understood(text)
+    assert [f.role for f in u.facts if f.dims == (2, 3)] == ["scores", "scaled"]
+    found = [(f.code, f.claimed) for f in audit(text, path="t.md").findings]
+    assert ("wrong-value", "9.950") in found

@@ -116,3 +116,10 @@ def test_notes_that_repeat_are_no_row_names() -> None:
     text = "```python\nK = np.array([\n    [0.5, 1.0],  # Key\n    [1.2, 0.8],  # Key\n])\n```\n"
     (k,) = [f for f in understood(text).facts if f.role == "k"]
     assert k.row_names == ()
+
+
+def test_the_step_after_a_divisor_is_the_scores_divided_by_it() -> None:
+    """``√d_k = √2 ≈ 1.41 → [0.47, 0.75, 0.27]``: the array after the step is the scaled
+    scores (a divisor is one number); the 1.41 stays the divisor."""
+    facts = understood("$√d_k = √2 ≈ 1.41 → [0.47, 0.75, 0.27]$\n").facts
+    assert sorted((f.role, f.dims) for f in facts) == [("divisor", ()), ("scaled", (3,))]

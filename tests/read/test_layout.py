@@ -71,3 +71,27 @@ def test_listed_rows_zh() -> None:
 def test_vectors_with_their_own_names_or_other_lengths_are_not_joined(text: str) -> None:
     r = read_text(text)
     assert all(p.grid.notation != "listed-rows" for p in r.grids)
+
+
+def test_a_matrix_to_the_right_of_its_expression_is_read_from_its_column() -> None:
+    text = (
+        "Output ≈ [[0.5×[10,20] + 0.5×[30,40]],  = [[20.0, 30.0],\n"
+        "          [0.3×[10,20] + 0.7×[30,40]]]    [24.0, 34.0]]\n"
+    )
+    grids, covered = side_by_side(text, 0, len(text), DEFAULT_LIMITS)
+    (g,) = grids
+    assert g.dims == (2, 2) and g.label == "Output"
+    assert [e.text for e in g.entries] == ["20.0", "30.0", "24.0", "34.0"]
+    assert [text[a:b].strip() for a, b in covered] == ["= [[20.0, 30.0],", "[24.0, 34.0]]"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "S = [[1, 2],  = [[3, 4]]\n",  # (closed on its line: read as it is)
+        "x = 1  = [[3, 4],\n\nlater [5, 6]]\n",  # (no line under it at its column)
+    ],
+)
+def test_no_result_column_without_a_matrix_continued_under_it(text: str) -> None:
+    grids, _ = side_by_side(text, 0, len(text), DEFAULT_LIMITS)
+    assert grids == []

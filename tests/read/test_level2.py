@@ -352,3 +352,19 @@ def test_a_finding_keeps_what_check_says_of_its_exact_value() -> None:
     r = audit(zh16.read_text(encoding="utf-8"))
     carried = [f for f in r.findings if f.code == "propagated-error" and f.line == 70]
     assert carried and all(f.frame == "9" for f in carried), r.findings
+
+
+def test_an_input_written_again_means_the_input_not_a_claim_of_its_value() -> None:
+    """A weight ``0.3`` judged in one problem, then a product that writes the given Q again
+    (``[[0.9, 0.3], …] × …``): its 0.3 is Q's, not that weight's exact value, and the
+    product of the inputs as written is right."""
+    text = (
+        "```\nscores: [0.4, 0.9, 0.5]\nsoftmax: [0.3, 0.5, 0.2]\n```\n\n"
+        "```\nQ: [[0.9, 0.3], [0.6, 0.8]]\nK: [[0.8, 0.4], [0.5, 0.9]]\n"
+        "V: [[1.2, 0.7], [0.9, 1.1]]\n```\n\n"
+        "```\nQK^T = [[0.9, 0.3], [0.6, 0.8]] × [[0.8, 0.5], [0.4, 0.9]]\n"
+        "     = [[0.84, 0.72], [0.80, 1.02]]\n```\n"
+    )
+    found = [(f.code, f.claimed) for f in audit(text, path="t.md").findings]
+    assert ("wrong-value", "0.5") in found  # (the softmax row: the first problem is judged)
+    assert not [c for c, v in found if v in ("0.84", "0.72", "0.80", "1.02")]

@@ -156,3 +156,31 @@ def test_audit_of_joined_texts_grows_linearly() -> None:
     joined = statistics.median(_cpu(text) for _ in range(3))
     alone = statistics.median(sum(_cpu(t) for t in texts) for _ in range(3))
     assert joined <= 16**0.2 * 2 * alone
+
+
+def test_scores_given_in_a_text_that_scales_but_states_no_d_k_are_judged_as_given() -> None:
+    """``softmax(QK^T/√d_k)`` in the formulas, no d_k anywhere, a row of scores fed to the
+    softmax: the scores as given are the one frame the text fixes; a wrong weight is found."""
+    text = (
+        "$$\\text{softmax}\\left(\\frac{QK^T}{\\sqrt{d_k}}\\right)V$$\n\n"
+        "```\nscores: [2, 3, 1, -∞]\nsoftmax: [0.24, 0.65, 0.11, 0.0]\n```\n"
+    )
+    (p,) = understood(text).problems
+    assert p.scale_unknown
+    found = [(f.code, f.claimed) for f in audit(text, path="t.md").findings]
+    assert found == [("wrong-value", "0.65"), ("wrong-value", "0.11")]
+
+
+def test_a_row_right_in_the_frame_of_its_own_numbers_is_not_accused() -> None:
+    """No d_k stated: scaled scores that are the scores times one multiplier (1/2 here),
+    and the weights of some multiplier, are the author's frame, not wrong."""
+    text = (
+        "We divide by $\\sqrt{d_k}$.\n\n"
+        "| word | score | scaled | weight |\n|---|---|---|---|\n"
+        "| a | 2.0 | 1.0 | 0.09 |\n| b | 4.0 | 2.0 | 0.24 |\n| c | 6.0 | 3.0 | 0.67 |\n"
+    )
+    assert [f for f in audit(text, path="t.md").findings if f.severity == "error"] == []
+    wrong = text.replace("0.24", "0.30").replace("0.67", "0.61")
+    assert ("wrong-value", "0.30") in [
+        (f.code, f.claimed) for f in audit(wrong, path="t.md").findings
+    ]

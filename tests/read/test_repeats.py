@@ -160,3 +160,20 @@ def test_a_table_restating_a_wrong_softmax_is_its_repeat_not_a_second_error() ->
         ("0.86", "propagated-error", "warning"),
     ], r.findings
     assert all("wrong-value" in f.alternatives and f.params["line"] == 2 for f in again)
+
+
+def test_a_wrong_number_said_again_as_a_percentage_right_after_it_is_carried() -> None:
+    text = (
+        "Q = [[1, 0]], K = [[1, 0], [0, 1]], V = [[1, 0], [0, 1]], d_k = 2.\n\n"
+        "Weights: [[0.620, 0.380]]\n\n"
+        "- $w_1 = 0.620$ (62.0% of the attention)\n- $w_2 = 0.380$ (38.0% of it)\n"
+    )
+    found = {(f.code, f.claimed) for f in audit(text, path="t.md").findings}
+    assert ("propagated-error", "62.0") in found and ("propagated-error", "38.0") in found
+    right = text.replace("0.620", "0.670").replace("0.380", "0.330")
+    right = right.replace("62.0%", "67.0%").replace("38.0%", "33.0%")
+    assert [f for f in audit(right, path="t.md").findings if f.severity != "info"] == []
+    other = text.replace("62.0%", "60.0%")  # (another number: no restatement)
+    assert ("propagated-error", "60.0") not in {
+        (f.code, f.claimed) for f in audit(other, path="t.md").findings
+    }

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import time
+from fractions import Fraction
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -44,3 +46,25 @@ def test_softmax_of_its_arguments_is_judged_as_a_row() -> None:
         (1, "0.5371"),
         (1, "0.2626"),
     }
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "half"),
+    [
+        ("7.5×10^9", "7500000000", "50000000"),
+        ("6.7 \\times 10^{9}", "6700000000", "50000000"),
+        ("2×10^{-3}", "1/500", "1/2000"),
+    ],
+)
+def test_a_mantissa_times_a_power_of_ten_is_one_scientific_number(
+    text: str, value: str, half: str
+) -> None:
+    got = literal_numbers(parse(text))
+    assert got is not None
+    ((w, pos),) = got
+    assert (w.value, w.half_unit, pos) == (Fraction(value), Fraction(half), 0)
+
+
+@pytest.mark.parametrize("text", ["7.5×2^9", "7.5×10^x", "7.5×10^{1.5}", "x×10^9", "7.5×10×9"])
+def test_other_products_are_no_scientific_number(text: str) -> None:
+    assert literal_numbers(parse(text)) is None

@@ -18,6 +18,7 @@ __all__ = [
     "ELISION",
     "EXP_CALLS",
     "MATMUL_CALLS",
+    "NEG_INFINITY",
     "NOTEBOOK_PROMPT",
     "PLACEHOLDER_CELL",
     "PRINT_NOISE",
@@ -129,15 +130,29 @@ PLACEHOLDER_CELL: Final = words(
     counterexamples=("0", "-inf", "x"),
 )
 
-SPECIAL_ENTRY: Final = words(
-    "special-entry",
-    "array entries that are not finite numbers (a masked score is ``-inf``)",
+NEG_INFINITY: Final = words(
+    "negative-infinity",
+    "an entry that is minus infinity, a masked score (``-inf``, ``-∞``, ``-\\infty``): its key "
+    "gets weight 0",
     "-inf",
-    "inf",
-    "nan",
     "-infinity",
     "-torch.inf",
     "-np.inf",
+    "-math.inf",
+    "-∞",
+    "−∞",
+    "-\\infty",
+    "−\\infty",
+    counterexamples=("inf", "∞", "nan", "-x"),
+)
+
+SPECIAL_ENTRY: Final = words(
+    "special-entry",
+    "array entries that are not finite numbers (a masked score is ``-inf``)",
+    *NEG_INFINITY.words,
+    "inf",
+    "∞",
+    "nan",
     counterexamples=("x", "tensor"),
 )
 

@@ -138,6 +138,19 @@ def test_special_entry_has_no_value(entry: str) -> None:
     assert [e.written is None for e in g.grid.entries] == [False, True, False, False]
 
 
+@pytest.mark.parametrize("entry", sorted(table.NEG_INFINITY.words))
+def test_negative_infinity_is_a_masked_entry(entry: str) -> None:
+    text = f"```\nscores = [[1.0, {entry}], [0.5, 0.5]]\n```\n"
+    (f,) = [f for f in understood(text).facts if f.dims == (2, 2)]
+    assert f.masked == (False, True, False, False)
+
+
+@pytest.mark.parametrize("entry", table.NEG_INFINITY.counterexamples)
+def test_what_is_not_minus_infinity_is_no_masked_entry(entry: str) -> None:
+    text = f"```\nscores = [[1.0, {entry}], [0.5, 0.5]]\n```\n"
+    assert not any(any(f.masked) for f in understood(text).facts)
+
+
 def test_print_noise_is_no_label() -> None:
     text = '```python\nprint("Attention weights:", w)\n```\n\n```\nAttention weights: [[0.5 0.5]]\n```\n'
     labels = [p.grid.label for p in read_text(text).grids]
