@@ -32,6 +32,7 @@ from symattn.read.inputs import (
     latest,
     repeats,
     restated,
+    row_restated,
     signatures,
     spec_inputs,
     v_of,
@@ -140,6 +141,8 @@ def build_problems(facts: Sequence[Fact], said: str, parts: Sequence[int] = ()) 
             continue
         if f.derivation is not None:
             got: tuple[Derivation, bool] | None = (f.derivation, False)
+        elif (again := row_restated(facts, derived, i)) is not None:
+            got = (again, False)  # (a row of an array stated above, said again)
         elif f.computed:
             # the code computed it from what the text does not give, unless the text states
             # the same numbers as the same stage outside code
