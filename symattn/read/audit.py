@@ -100,12 +100,14 @@ def scopes(src: Source, reading: Reading) -> list[int]:
     for chain, b in zip(reading.chains, reading.chain_blocks, strict=True):
         if reading.blocks[b].section != section:
             section, head = reading.blocks[b].section, 0
-        start = chain.start
-        # (each stretch of text is searched once: from the line's start or the last chain)
+        # (each stretch of text is searched once: from the line's start or the last chain, up
+        # to the end of the chain's name, which may carry the label: ``Head 1: Q = [0, 1]``)
+        first = chain.links[0]
+        end = max(chain.start, first.offset(len(first.text) - 1) + 1 if first.text else 0)
         labels = list(
-            HEAD_LABEL.regex.finditer(src.text, max(src.line_start(chain.line), seen), start)
+            HEAD_LABEL.regex.finditer(src.text, max(src.line_start(chain.line), seen), end)
         )
-        seen = max(seen, start)
+        seen = max(seen, end)
         if labels:
             head = int(labels[-1]["head"] or labels[-1]["nth"])
         out.append(ids.setdefault((section, head), len(ids)))

@@ -8,8 +8,8 @@ the code did not compute comes from the inputs given last before it (:func:`defa
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from symattn.numbers import Written
@@ -26,8 +26,10 @@ __all__ = [
     "input_mask",
     "latest",
     "lists",
+    "one_slice",
     "repeats",
     "restated",
+    "row_restated",
     "rows_of",
     "signatures",
     "spec_inputs",
@@ -81,6 +83,8 @@ def gather(facts: Sequence[Fact]) -> dict[int, Input]:
     # query (``q1 的原始分数：[…]``) is then a given row too
     from_scores = not any(f.given and f.role in ("x", "q", "k", "kv") for f in facts)
     for f in facts:
+        if f.given:
+            f = one_slice(f)
         one_row = from_scores and len(f.dims) == 1 and not f.token
         first_stage = f.role in ("scores", "scaled") and (f.index is None or one_row) and not f.col
         if not (
@@ -95,6 +99,8 @@ def gather(facts: Sequence[Fact]) -> dict[int, Input]:
         if (f.index is not None and not first_stage) or f.token:
             continue
         names = f.row_names if len(f.row_names) == len(rows_of(f)) else ()
+        if _restates_a_row(f, out, facts):
+            continue
         if f.at in out:
             old = out[f.at]
             out[f.at] = Input(old.roles | {f.role}, old.rows, old.row_names, old.spots, old.at)
@@ -125,6 +131,40 @@ def gather(facts: Sequence[Fact]) -> dict[int, Input]:
             continue  # ``q_1 = [1, 1]`` repeating a row of a table that names its tokens
         out[first.at] = Input(frozenset({role}), rows, row_names, spots, first.at)
     return out
+
+
+def one_slice(f: Fact) -> Fact:
+    """A batch of identical items (``tf.constant([[[0, 1], [1, 0]], [[0, 1], [1, 0]]])``, of
+    shape (batch, n, d)) as the one (n, d) array each item is: what a text that works one
+    item by hand computes with. Any other array is kept as it is (a batch whose items differ
+    is no one problem)."""
+    if len(f.dims) != 3 or f.dims[0] < 2 or any(s is None for s in f.spots):
+        return f
+    size = f.dims[1] * f.dims[2]
+    items = [
+        tuple(canon(spec_text(s.written)) for s in f.spots[k * size : (k + 1) * size] if s)
+        for k in range(f.dims[0])
+    ]
+    if len(f.spots) != size * f.dims[0] or len(set(items)) != 1:
+        return f
+    return replace(f, dims=f.dims[1:], spots=f.spots[:size])
+
+
+def _restates_a_row(f: Fact, earlier: dict[int, Input], facts: Sequence[Fact]) -> bool:
+    """A vector of an input's role that names no row, is given alone (no other input beside
+    it, in its block) and is, number for number, a row of an input given before it (``the
+    Value of "math" ([5, 6])``): it says that row again, it is no input of its own (which
+    would stand, one row alone, for the whole array after it). A vector given with other
+    inputs (``attention([[1,0]], K, V)``) is a new problem's."""
+    if len(f.dims) != 1 or not f.given:
+        return False
+    if any(g.given and g.block == f.block and g is not f for g in facts):
+        return False
+    (row,) = rows_of(f)
+    return any(
+        i.at < f.at and f.role in i.roles and len(i.rows) > 1 and row in i.rows
+        for i in earlier.values()
+    )
 
 
 def _masked_rows(f: Fact) -> tuple[tuple[bool, ...], ...]:
@@ -162,6 +202,31 @@ def restated(
         ):
             continue
         return default(facts, inputs, g)
+    return None
+
+
+def row_restated(
+    facts: Sequence[Fact], derived: Mapping[int, Derivation], i: int
+) -> Derivation | None:
+    """The inputs of a one-row claim that says again, number for number, a row of a whole
+    array of its stage stated before it (``z = [[1.3595425, 0], [1.6404574, 0]]``, then
+    ``z_1 = [1.3595425, 0]``): that array's, at that row (which its numbers tell, not its
+    name), when no input is given between them. The latest such array decides; None when
+    there is none."""
+    f = facts[i]
+    if len(f.dims) != 1 or f.given or any(s is None for s in f.spots):
+        return None
+    mine = tuple(canon(s.written.text) for s in f.spots if s is not None)
+    for j in sorted((j for j in derived if j < i), reverse=True):
+        g = facts[j]
+        if g.role != f.role or len(g.dims) != 2 or g.dims[1] != len(mine) or g.index is not None:
+            continue
+        if any(h.given for h in facts[j:i]):
+            return None  # (inputs given since: the row is said of those)
+        rows = [tuple(canon(x) for x in r) for r in rows_of(g)]
+        if mine in rows and rows.count(mine) == 1:
+            d = derived[j]
+            return Derivation(d.start, d.refs, d.w_t, d.scale, d.causal, rows.index(mine))
     return None
 
 

@@ -45,6 +45,7 @@ __all__ = [
     "root_overrides",
     "right_within_printed",
     "rounded_interval",
+    "rounded_intervals",
 ]
 
 #: significant digits from which a written decimal is a computed value shown rounded (the
@@ -52,6 +53,9 @@ __all__ = [
 PRINTED_DIGITS: Final = 6
 #: significant digits from which a decimal divisor may be a rounded root (``1.73``, not ``1.7``)
 ROOT_DIGITS: Final = 3
+#: significant digits from which a decimal a chain computes with, and derives nowhere, may be a
+#: rounding (``(2.622, 4.586)/12.82``: the exponentials and their sum, written rounded)
+ROUNDED_DIGITS: Final = 3
 #: at most this many printed numbers of one expression are widened (2**n corners)
 MAX_PRINTED: Final = 3
 #: working precision of the corners' enclosures
@@ -87,6 +91,49 @@ def rounded_interval(node: Node) -> Interval | None:
             if acc is None or other is None:
                 return None
             acc = _combine(acc, op, other)
+        return acc
+    return None
+
+
+def rounded_intervals(node: Node) -> list[Interval] | None:
+    """Entry by entry, the values ``node`` may stand for when its decimals of
+    :data:`ROUNDED_DIGITS` or more significant digits are roundings (``(2.622, 4.586)/12.82``);
+    None when it holds anything but numbers, vectors of them, signs and ``+ - × ÷``, or a
+    shorter decimal (``0.5``: too coarse to be taken as a rounding)."""
+    if isinstance(node, Num):
+        w = node.written
+        if w.kind == "decimal" and (w.significant or 0) < ROUNDED_DIGITS:
+            return None
+        iv = rounded_interval(node)
+        return None if iv is None else [iv]
+    if isinstance(node, Unary) and node.op in "+-":
+        inner = rounded_intervals(node.x)
+        if inner is None:
+            return None
+        return [(-hi, -lo) for lo, hi in inner] if node.op == "-" else inner
+    if isinstance(node, VecNode):
+        out: list[Interval] = []
+        for item in node.items:
+            got = rounded_intervals(item)
+            if got is None:
+                return None
+            out += got
+        return out
+    if isinstance(node, Chain):
+        acc = rounded_intervals(node.first)
+        for op, term in node.rest:
+            other = rounded_intervals(term)
+            if acc is None or other is None:
+                return None
+            if len(acc) != len(other) and 1 not in (len(acc), len(other)):
+                return None
+            n = max(len(acc), len(other))
+            left = acc * n if len(acc) == 1 else acc
+            pairs = zip(left, other * n if len(other) == 1 else other, strict=True)
+            combined = [_combine(a, op, b) for a, b in pairs]
+            if any(c is None for c in combined):
+                return None
+            acc = [c for c in combined if c is not None]
         return acc
     return None
 

@@ -18,7 +18,14 @@ from symattn.read.claims import Known
 from symattn.read.definitions import Definition, holds
 from symattn.read.evaluate import Value, evaluate, flatten
 from symattn.read.extract import ChainText, Link
-from symattn.read.intervals import in_root_frame, overlaps, right_within_printed, rounded_interval
+from symattn.read.intervals import (
+    divisor_roots,
+    in_root_frame,
+    overlaps,
+    right_within_printed,
+    rounded_interval,
+    rounded_intervals,
+)
 from symattn.read.links import Parsed
 from symattn.read.report import Unparsed
 from symattn.read.scalar import Scalar
@@ -152,6 +159,21 @@ def judge_claims(
         ]
         others += [flatten(v) for v in exact_values[: last_expr + 1] if v is not None]
         exact_scalars = flatten(exact_target)
+        # (the numbers it computes with may be roundings: what they can be worth, entry by
+        # entry, when nothing more exact is known of them; an earlier link that computes it
+        # otherwise, ``softmax([0.54, …]) = [1.72, …]/6.44``, is more exact, and decides; so
+        # may the left of a chain that starts with ``=``, written elsewhere; a rounded root
+        # stands for the root, ``5/1.414``: 5/√2)
+        boxes = (
+            rounded_intervals(target_node)
+            if target_node is not None
+            and not divisor_roots(target_node)
+            and all(
+                e.node is not None and rounded_intervals(e.node) is not None
+                for e in parsed[:last_expr]
+            )
+            else None
+        )
         if target_node is not None:  # (the author's frame: a rounded root stands for the root)
             others += in_root_frame(target_node, run.names.env, run.limits)
             at = links[last_expr].offset(0)
@@ -165,9 +187,18 @@ def judge_claims(
                     target_node is not None
                     and right_within_printed(target_node, claim, j, run.names.env, run.limits)
                 )
+                or (
+                    x is v
+                    and boxes is not None
+                    and len(boxes) == len(lits)
+                    and boxes[j][0] != boxes[j][1]
+                    and overlaps(claim, boxes[j])
+                )
             ):
-                # right for an earlier, more exact form of it, or for the unrounded value of a
-                # number printed rounded (``e^{2.828427} = 16.918829``: e^{2√2})
+                # right for an earlier, more exact form of it, for the unrounded value of a
+                # number printed rounded (``e^{2.828427} = 16.918829``: e^{2√2}), or for some
+                # values of the roundings it computes with (``(2.622, …)/12.82 = (0.204, …)``:
+                # 0.2045 as written, but 2.622/12.82 may be 0.20441…0.20464)
                 run.judging.checked += 1
                 run.judging.seen.add(link.offset(off + p.offset))
             else:

@@ -32,6 +32,7 @@ from symattn.read.inputs import (
     latest,
     repeats,
     restated,
+    row_restated,
     signatures,
     spec_inputs,
     v_of,
@@ -143,6 +144,7 @@ def build_problems(facts: Sequence[Fact], said: str, parts: Sequence[int] = ()) 
     origins = Origins(inputs, _frames(inputs, hypotheses(said, facts)), heads)
     groups: dict[Derivation, tuple[Built, list[int], bool]] = {}
     derived: dict[int, Derivation] = {}
+    written: dict[int, Derivation] = {}  # (of the claims whose inputs are written, not assumed)
     for i, f in enumerate(facts):
         if not f.role or f.role not in ROW_CLAIMS or (f.given and f.role not in ROW_CLAIMS):
             continue
@@ -150,6 +152,8 @@ def build_problems(facts: Sequence[Fact], said: str, parts: Sequence[int] = ()) 
             continue
         if f.derivation is not None:
             got: tuple[Derivation, bool] | None = (f.derivation, False)
+        elif (again := row_restated(facts, written, i)) is not None:
+            got = (again, False)  # (a row of an array stated above, said again)
         elif f.computed:
             # the code computed it from what the text does not give, unless the text states
             # the same numbers as the same stage outside code
@@ -173,6 +177,8 @@ def build_problems(facts: Sequence[Fact], said: str, parts: Sequence[int] = ()) 
         if any(r >= 0 and r not in inputs for r in d.refs):
             continue
         derived[i] = d
+        if not assumed:
+            written[i] = d
         key = Derivation(d.start, d.refs[:2] if d.start == "qkv" else d.refs, d.w_t, "", d.causal)
         built, members, was = groups.get(key, (Built(), [], assumed))
         # (assumed only when every claim is: one that names its inputs makes them the text's)

@@ -146,6 +146,7 @@ def _inline_math(s: BlockState) -> bool:
     prev: ChainText | None = None
     prev_added = False  # whether ``prev`` is the last chain added (or a lone piece)
     prev_end = b.start
+    label_from = b.start  # (the words before an earlier array of the line are its label)
     for a, e in b.math:
         between = text[prev_end : max(prev_end, a - 1)]
         found = [
@@ -180,8 +181,9 @@ def _inline_math(s: BlockState) -> bool:
                 and not text[grids[0].end : e].strip()
             ):
                 line_start = text.rfind("\n", b.start, a) + 1
-                label = text[max(line_start, b.start, a - 80) : a].strip(" $:：")
+                label = text[max(line_start, label_from, a - 80) : a].strip(" $:：")
                 r.grids.append(Placed(replace(grids[0], label=label), i, "text"))
+                label_from = e + 1
         if found:
             prev, prev_added = found[-1], True
         elif any(ch.isalnum() for ch in text[a:e]):

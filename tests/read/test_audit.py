@@ -359,6 +359,17 @@ def test_a_name_given_again_under_another_head_is_that_heads_own() -> None:
     assert [f.code for f in audit(again).findings].count("conflicting-definition") == 1
 
 
+def test_a_head_label_in_a_chains_name_opens_that_head() -> None:
+    # (fresh en83: each head's line of a text block, ``Head 1: Q = [0, 1] -> …``)
+    text = "```text\nHead 1: Q = [1, 0] -> s = 1\nHead 2: Q = [0, 1] -> s = 2\n```\n"
+    u = understand(text, fmt="markdown")
+    first, second = scopes(u.src, u.reading)
+    assert first != second
+    assert "conflicting-definition" not in [f.code for f in audit(text).findings]
+    bare = text.replace("Head 1: ", "").replace("Head 2: ", "")
+    assert "conflicting-definition" in [f.code for f in audit(bare).findings]
+
+
 def test_scopes_follow_sections_and_head_labels() -> None:
     text = "$x = 1$\n\nHead 1: $y = 1$\n\n$z = 2$\n\nHead 2: $y = 2$\n\n# B\n\n$y = 3$\n"
     u = understand(text, fmt="markdown")

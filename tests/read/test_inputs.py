@@ -13,7 +13,9 @@ from symattn.read.inputs import (
     gather,
     input_mask,
     latest,
+    one_slice,
     restated,
+    row_restated,
     signatures,
     spec_inputs,
     spec_text,
@@ -143,3 +145,45 @@ def test_a_score_that_names_its_query_and_key_makes_q_and_k_a_problem() -> None:
     )
     report = audit(text, path="t.md")
     assert ("wrong-value", "0.72") in {(f.code, f.claimed) for f in report.findings}
+
+
+def test_a_vector_given_alone_that_is_a_row_of_an_input_restates_it() -> None:
+    # (fresh en74: "closest to the Value of math ([5, 6])" is V's row 3, no V of its own)
+    text = "$$V = [[1, 2], [3, 4], [5, 6]]$$\n\nThe value vector ($[5, 6]$) again.\n"
+    vs = [i for i in gather(understood(text).facts).values() if "v" in i.roles]
+    assert [i.rows for i in vs] == [(("1", "2"), ("3", "4"), ("5", "6"))]
+    # a vector given with other inputs is a new problem's (dev en20: a single query)
+    text = (
+        "Input: attention([[1,0],[0,1]],[[1,0],[0,1]],[[1,2],[3,4]])\n\n"
+        "Input: attention([[1,0]],[[1,0],[0,1]],[[10,20],[30,40]])\n"
+    )
+    qs = [i for i in gather(understood(text, "text").facts).values() if "q" in i.roles]
+    assert [i.rows for i in qs] == [(("1", "0"), ("0", "1")), (("1", "0"),)]
+
+
+def test_a_batch_of_identical_items_is_one_item() -> None:
+    text = (
+        "```python\nq = tf.constant([[[0, 1, 0], [0, 0, 1]], [[0, 1, 0], [0, 0, 1]]])\n"
+        "k = tf.constant([[[1, 2, 0], [0, 1, 1]], [[1, 2, 0], [0, 2, 1]]])\n```\n"
+    )
+    facts = understood(text).facts
+    q, k = (next(f for f in facts if f.role == r) for r in "qk")
+    assert one_slice(q).dims == (2, 3) and len(one_slice(q).spots) == 6
+    assert one_slice(k) is k  # (its items differ: no one problem)
+    (got,) = gather(facts).values()
+    assert got.rows == (("0", "1", "0"), ("0", "0", "1"))
+
+
+def test_a_row_said_again_comes_from_the_array_it_repeats() -> None:
+    # (fresh zh58: z = […] worked by hand, then z_1 = its first row, z_2 its second)
+    text = (
+        "$$Q = [[1, 0], [0, 1]]$$\n\n$$K = [[1, 0], [0, 1]]$$\n\n$$V = [[1, 0], [2, 0]]$$\n\n"
+        "$$z = [[1.3302, 0], [1.6698, 0]]$$\n\n$$z_2 = [1.6698, 0]$$\n"
+    )
+    u = understood(text)
+    facts = list(u.facts)
+    z2 = next(i for i, f in enumerate(facts) if f.name == "z_2")
+    z = next(i for i, f in enumerate(facts) if f.name == "z")
+    d = Derivation("qkv", (1, 2, 3))
+    assert row_restated(facts, {z: d}, z2) == Derivation("qkv", (1, 2, 3), row=1)
+    assert row_restated(facts, {}, z2) is None

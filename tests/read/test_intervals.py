@@ -16,6 +16,7 @@ from symattn.read.intervals import (
     right_within_printed,
     root_overrides,
     rounded_interval,
+    rounded_intervals,
 )
 from symattn.read.scalar import Scalar, lit
 from symattn.read.syntax import parse
@@ -90,3 +91,19 @@ def test_a_rounded_root_stands_for_the_root() -> None:
     node = parse("2/1.73")
     (over,) = root_overrides(node, DEFAULT_LIMITS).values()
     assert over == Scalar("sqrt", (lit(3),))
+
+
+def test_entries_of_arithmetic_on_roundings_are_known_within_their_half_units() -> None:
+    got = rounded_intervals(parse("(2.622, 4.586)/12.82"))
+    assert got is not None and len(got) == 2
+    assert got[0] == (
+        Fraction("2.6215") / Fraction("12.825"),
+        Fraction("2.6225") / Fraction("12.815"),
+    )
+    assert overlaps(written("0.204"), got[0])  # 2.622/12.82 = 0.20452 as written
+    assert rounded_intervals(parse("0.5 * 0.6")) is None  # (too coarse to be roundings)
+    assert rounded_intervals(parse("[1.25, 2.50] + [1.00, 2.00, 3.00]")) is None
+    assert rounded_intervals(parse("-[1.25, 2.50] * 2")) == [
+        (Fraction("-2.51"), Fraction("-2.49")),
+        (Fraction("-5.01"), Fraction("-4.99")),
+    ]

@@ -81,3 +81,21 @@ def test_a_rounded_root_in_a_divisor_is_the_authors_frame(text: str, accused: bo
     r = audit(text)
     assert r.has_errors is accused, r.findings
     assert r.checked >= 1
+
+
+@pytest.mark.parametrize(
+    ("text", "accused"),
+    [
+        # fresh en80: the exponentials and their sum written rounded; 0.204 is right for
+        # some of their values (and for the exact ones), though 2.622/12.82 = 0.20452
+        ("$(2.622, 4.586, 5.616)/12.82 = (0.204, 0.358, 0.438)$", False),
+        ("$(2.622, 4.586, 5.616)/12.82 = (0.203, 0.358, 0.438)$", True),
+        ("$1/2.828 = 0.353$", True),  # the operand is finer than the claim: truncated
+        # an earlier link computes it more exactly: it decides (fresh zh59)
+        ("$e^{0.46}/(e^{0.54}+e^{0.38}+e^{0.52}+e^{0.46}) = 1.58/6.44 = 0.24$", True),
+    ],
+)
+def test_the_roundings_a_chain_computes_with_stand_for_their_values(
+    text: str, accused: bool
+) -> None:
+    assert bool(_level1(text).findings) is accused

@@ -127,3 +127,10 @@ def test_a_rule_added_after_another_reads_the_block(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(reading, "READERS", extra)
     read_text("Some prose, 1 + 1 = 2.\n")
     assert seen == ["Some prose, 1 + 1 = 2."]
+
+
+def test_the_label_of_an_inline_array_starts_after_the_array_before_it() -> None:
+    # (fresh en74: the words before the first array name it, not the second)
+    r = read_text('The output for "math" (Row 3: $[3.507, 4.506]$) is near the Value ($[5, 6]$).\n')
+    first, second = (p.grid.label for p in r.grids)
+    assert "output" in first and "output" not in second and "Value" in second
