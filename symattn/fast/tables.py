@@ -119,7 +119,9 @@ def exp_neg(
     and its table entry 0 makes the product 0).
     """
     uh, ul = th * -(2.0**_F), tl * -(2.0**_F)  # exact scaling
-    delta = np.floor(np.clip(uh, 0.0, float(_LIMIT)))
+    # fmax/fmin, not clip: a NaN logit (scores beyond the double range; its row is undecided)
+    # gets index 0 instead of an out-of-range one
+    delta = np.floor(np.fmin(np.fmax(uh, 0.0), float(_LIMIT)))
     rh, rl = two_sum(uh - delta, ul)  # uh - delta is exact
     if far:  # beyond the limit the residual is meaningless (its table entry is 0): finite
         rh, rl = np.clip(rh, -2.0, 2.0), np.clip(rl, -2.0, 2.0)
