@@ -15,6 +15,7 @@ loops (see ``docs/performance.md``):
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Any
 
@@ -26,8 +27,9 @@ from symattn.fast.decide import Outputs, decide_float64_outputs, output_bounds
 from symattn.fast.doubles import U2, dd_add
 from symattn.fast.exps import iter_exps, weight_slices
 from symattn.fast.fallback import RowCache, constant_columns, settle_outputs
+from symattn.fast.jit import fused_kernels
 from symattn.fast.problem import DROP_BITS, Problem, Progress, Unsupported, gamma, prepare
-from symattn.fast.scores import compact_lines
+from symattn.fast.scores import compact_lines, score_levels
 from symattn.fast.tables import TABLES, Direct, Tables, direct_tables
 from symattn.fast.workspace import Workspace
 from symattn.numbers.interop import FloatReading, float_reading
@@ -160,14 +162,21 @@ def block_outputs(
     """The outputs of query rows ``rows`` of batch entry ``b`` as double-doubles with a bound."""
     work = work or Workspace()
     n_rows, S = rows.stop - rows.start, p.k.shape[-2]
-    slabs = [work.get(f"slab{s}", (n_rows, S)) for s in range(p.na)]
+    slabs = work.get("slabs", (p.na, n_rows, S))
     row_t_err = np.empty(n_rows)
     n_active = np.empty(n_rows, dtype=np.int64)
-    used = tables
-    for rs, x in iter_exps(p, b, rows, g, tables, direct, work):
-        for s, a in enumerate(weight_slices(x.eh, x.el, p.aw, p.na)):
-            slabs[s][rs] = a
-        row_t_err[rs], n_active[rs], used = x.row_t_err, x.n_active, x.tables
+    lv = score_levels(p.q, p.k, b, rows, work)
+    fused = fused_kernels(p.q.shape[-2] * S * math.prod(p.batch))
+    used = None
+    if fused is not None:  # the same doubles as below, compiled
+        used = fused.fill_block(p, b, rows, lv, g, tables, direct, (slabs, row_t_err, n_active))
+    if used is None:
+        used = tables
+        for rs, x in iter_exps(p, b, rows, g, tables, direct, work, lv):
+            for s, a in enumerate(weight_slices(x.eh, x.el, p.aw, p.na)):
+                slabs[s][rs] = a
+            row_t_err[rs], n_active[rs], used = x.row_t_err, x.n_active, x.tables
+    slab_sums = slabs.sum(axis=2)  # exact: integers below 2**53
     vsl = p.v.at_batch(b)
     # exact N = sum A_s V and R = sum A_s as double-doubles
     nh = np.zeros((n_rows, vsl[0].shape[1]))
@@ -193,7 +202,7 @@ def block_outputs(
     dropped = np.zeros(vsl[0].shape[1])
     for s, slab in enumerate(slabs):
         shift = -(p.aw * (s + 1) - 1)
-        r_part = np.ldexp(slab.sum(axis=1), shift)
+        r_part = np.ldexp(slab_sums[s], shift)
         rh, rl = dd_add(rh, rl, r_part, 0.0)
         for t, vb in enumerate(vsl):
             if (s, t) not in pairs:  # |A_s| < 2**aw

@@ -19,7 +19,15 @@ from symattn.fast.doubles import U2, fast_two_sum, two_sum
 from symattn.fast.sliced import Sliced
 from symattn.fast.workspace import Workspace
 
-__all__ = ["PER_LEVEL", "Levels", "chunk_scores", "compact_lines", "score_levels", "score_width"]
+__all__ = [
+    "PER_LEVEL",
+    "Levels",
+    "chunk_scores",
+    "compact_lines",
+    "line_factors",
+    "score_levels",
+    "score_width",
+]
 
 #: products of equal weight summed exactly in float64 (the score width leaves room for them)
 PER_LEVEL = 4
@@ -54,6 +62,8 @@ class Levels:
     err: np.ndarray
     integer: bool
     base: int = 0  # the weight of ``levels[0]`` is ``2**(width * base)``
+    #: the levels as one ``(len(levels), rows, keys)`` array (``levels[l]`` is ``stack[l]``)
+    stack: np.ndarray | None = None
 
 
 def _line_scale(exps: np.ndarray | None, top: int) -> np.ndarray | None:
@@ -117,6 +127,7 @@ def score_levels(
         dropped = dropped + part
         base += 1
     levels: list[np.ndarray | None] = [None] * (n_levels - base)
+    stack = work.get("levels", (n_levels,) + shape)[: n_levels - base]
     qrows = [compact_lines(x, 1) for x in qsl]
     krows = [compact_lines(y, 1) for y in ksl]
     for i, x in enumerate(qsl):
@@ -128,12 +139,12 @@ def score_levels(
             qi, kj = qrows[i], krows[j]
             if qi is None and kj is None:  # dense: exact, integers below 2**53
                 if lev is None:
-                    levels[at] = np.matmul(x, y.T, out=work.get(f"level{at}", shape))
+                    levels[at] = np.matmul(x, y.T, out=stack[at])
                 else:  # exact: the width leaves room for PER_LEVEL products
                     lev += np.matmul(x, y.T, out=work.get("product", shape))
                 continue
             if lev is None:
-                lev = levels[at] = work.get(f"level{at}", shape)
+                lev = levels[at] = stack[at]
                 lev.fill(0.0)
             if qi is not None and kj is not None:
                 lev[np.ix_(qi, kj)] += x[qi] @ y[kj].T
@@ -149,10 +160,10 @@ def score_levels(
     done = [x for x in levels if x is not None]
     assert len(done) == len(levels)
     integer = n_levels == 1 and row_exp is None and col_exp is None
-    return Levels(done, width, row_exp, col_exp, err, integer, base)
+    return Levels(done, width, row_exp, col_exp, err, integer, base, stack)
 
 
-def _factor(exps: np.ndarray | None) -> np.ndarray | None:
+def line_factors(exps: np.ndarray | None) -> np.ndarray | None:
     """``2**exps`` as doubles when all are normal (a product by them is exact unless it
     underflows), else ``None`` (then ``ldexp``)."""
     if exps is None or not exps.size or int(exps.min()) < -1000:
@@ -166,7 +177,7 @@ def chunk_scores(lv: Levels, rs: slice) -> tuple[np.ndarray, np.ndarray]:
     ``lv.err`` per row): the levels added from the top, then the line scalings (products by
     powers of two: exact, unless they underflow)."""
     top = len(lv.levels) - 1
-    cols = _factor(lv.col_exp)
+    cols = line_factors(lv.col_exp)
     use_cols = cols is not None or lv.col_exp is None
 
     def weight(lev: int) -> Any:
@@ -188,7 +199,7 @@ def chunk_scores(lv: Levels, rs: slice) -> tuple[np.ndarray, np.ndarray]:
         sh, sl = np.ldexp(sh, lv.col_exp[None, :]), np.ldexp(sl, lv.col_exp[None, :])
     if lv.row_exp is not None:
         row = lv.row_exp[rs]
-        rows = _factor(row)
+        rows = line_factors(row)
         if rows is not None:
             sh, sl = sh * rows[:, None], sl * rows[:, None]
         else:
