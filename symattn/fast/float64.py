@@ -16,6 +16,7 @@ loops (see ``docs/performance.md``):
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -34,7 +35,7 @@ from symattn.fast.tables import TABLES, Direct, Tables, direct_tables
 from symattn.fast.workspace import Workspace
 from symattn.numbers.interop import FloatReading, float_reading
 
-__all__ = ["attention_float64", "block", "block_outputs", "run", "setup"]
+__all__ = ["accumulate", "attention_float64", "block", "block_outputs", "run", "setup"]
 
 
 def setup(p: Problem) -> tuple[tuple[float, float, float] | None, Direct | None]:
@@ -178,47 +179,97 @@ def block_outputs(
             row_t_err[rs], n_active[rs], used = x.row_t_err, x.n_active, x.tables
     slab_sums = slabs.sum(axis=2)  # exact: integers below 2**53
     vsl = p.v.at_batch(b)
+    plan = work.kept(("pv", b), p.v, lambda: _pv_plan(p, vsl))
     # exact N = sum A_s V and R = sum A_s as double-doubles
-    nh = np.zeros((n_rows, vsl[0].shape[1]))
-    nl = np.zeros_like(nh)
-    nabs = np.zeros_like(nh)
     rh = np.zeros(n_rows)
     rl = np.zeros(n_rows)
-    n_terms = 0
+    products, exps = [], []
+    E = vsl[0].shape[1]
+    for s, slab in enumerate(slabs):
+        shift = -(p.aw * (s + 1) - 1)
+        r_part = np.ldexp(slab_sums[s], shift)
+        rh, rl = dd_add(rh, rl, r_part, 0.0)
+        dense = plan.dense[s]
+        if dense:  # the dense slices of V side by side: one product (exact, each column)
+            side = slab @ plan.side[s] if len(dense) > 1 else slab @ vsl[dense[0]]
+        for t, vb in enumerate(vsl):
+            if (s, t) not in plan.pairs:  # |A_s| < 2**aw: bounded in plan.dropped
+                continue
+            cols, keys = plan.cols[t], plan.keys[t]
+            if t in dense:
+                k = dense.index(t)
+                product = side[:, k * E : (k + 1) * E]
+            elif cols is not None:  # a slice of V not zero in a few columns only
+                product = np.zeros((n_rows, E))
+                product[:, cols] = slab @ vb[:, cols]
+            else:  # ... or on a few keys only
+                assert keys is not None
+                product = slab[:, keys] @ vb[keys]
+            products.append(product)
+            exps.append(shift + p.v.width * t)
+    if not products:  # V is 0
+        nh = nl = nabs = np.zeros((n_rows, E))
+    elif fused is not None:  # the same doubles as below, compiled
+        nh, nl, nabs = fused.accumulate(products, exps)
+    else:
+        nh, nl, nabs = accumulate(products, exps)
+    n_err = (len(products) * 4 * U2) * nabs + plan.dropped[None, :] * (1 + 2.0**-40)
+    return output_bounds(p, b, vsl, nh, nl, n_err, rh, rl, row_t_err, n_active, used)
+
+
+def accumulate(
+    products: list[np.ndarray], exps: list[int]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(nh, nl, nabs)``: the sum of ``products[i] * 2**exps[i]`` (exact integer products
+    scaled exactly) in double-double, added in order (AccurateDWPlusDW), and the sum of their
+    magnitudes."""
+    nh = np.zeros(products[0].shape)
+    nl = np.zeros_like(nh)
+    nabs = np.zeros_like(nh)
+    for product, e in zip(products, exps, strict=True):
+        term = np.ldexp(product, e)
+        nh, nl = dd_add(nh, nl, term, 0.0)
+        nabs = nabs + np.abs(term)
+    return nh, nl, nabs
+
+
+@dataclass(frozen=True)
+class _PV:
+    """What every block of one batch entry shares in ``P V``: the slice products computed
+    ``(s, t)``, the bound of those left out, the compact slices of V, and per weight slice
+    the dense slices of V it multiplies, side by side."""
+
+    pairs: frozenset[tuple[int, int]]
+    dropped: np.ndarray
+    cols: list[np.ndarray | None]
+    keys: list[np.ndarray | None]
+    dense: list[tuple[int, ...]]
+    side: list[np.ndarray | None]
+
+
+def _pv_plan(p: Problem, vsl: list[np.ndarray]) -> _PV:
     nv = len(vsl)
-    vcols = [compact_lines(vb, 0) for vb in vsl]
-    vkeys = [compact_lines(vb.T, 0) for vb in vsl]
+    cols = [compact_lines(vb, 0) for vb in vsl]
+    keys = [compact_lines(vb.T, 0) for vb in vsl]
     # a product A_s V_t adds at most 2**(1 - aw s + vw t) sum_j |V_t[j]| per column: left out
     # when that is below 2**-DROP_BITS of sum_j |V_int[j]| in every column (and bounded)
     colabs_t = [np.ldexp(np.abs(vb).sum(axis=0), p.v.width * t) for t, vb in enumerate(vsl)]
     colabs = np.maximum(sum(colabs_t), 1e-300)
     share = [float((c / colabs).max(initial=0.0)) for c in colabs_t]
-    pairs = {
+    pairs = frozenset(
         (s, t)
         for s in range(p.na)
         for t in range(nv)
         if share[t] and np.ldexp(share[t], 1 - p.aw * s) >= 2.0**-DROP_BITS
-    }
+    )
     dropped = np.zeros(vsl[0].shape[1])
-    for s, slab in enumerate(slabs):
-        shift = -(p.aw * (s + 1) - 1)
-        r_part = np.ldexp(slab_sums[s], shift)
-        rh, rl = dd_add(rh, rl, r_part, 0.0)
-        for t, vb in enumerate(vsl):
-            if (s, t) not in pairs:  # |A_s| < 2**aw
+    for s in range(p.na):
+        for t in range(nv):
+            if (s, t) not in pairs:
                 dropped += np.ldexp(colabs_t[t], 1 - p.aw * s)
-                continue
-            cols, keys = vcols[t], vkeys[t]
-            if cols is not None:  # a slice of V not zero in a few columns only
-                product = np.zeros(nh.shape)
-                product[:, cols] = slab @ vb[:, cols]
-            elif keys is not None:  # ... or on a few keys only
-                product = slab[:, keys] @ vb[keys]
-            else:
-                product = slab @ vb
-            term = np.ldexp(product, shift + p.v.width * t)
-            nh, nl = dd_add(nh, nl, term, 0.0)
-            nabs = nabs + np.abs(term)
-            n_terms += 1
-    n_err = (n_terms * 4 * U2) * nabs + dropped[None, :] * (1 + 2.0**-40)
-    return output_bounds(p, b, vsl, nh, nl, n_err, rh, rl, row_t_err, n_active, used)
+    dense = [
+        tuple(t for t in range(nv) if (s, t) in pairs and cols[t] is None and keys[t] is None)
+        for s in range(p.na)
+    ]
+    side = [np.hstack([vsl[t] for t in d]) if len(d) > 1 else None for d in dense]
+    return _PV(pairs, dropped, cols, keys, dense, side)

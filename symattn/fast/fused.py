@@ -37,7 +37,14 @@ try:
 except ImportError:  # the optional extra `fast` is not installed
     numba = None
 
-__all__ = ["COMPILED", "block_direct", "block_weights", "fill_block", "self_check"]
+__all__ = [
+    "COMPILED",
+    "accumulate",
+    "block_direct",
+    "block_weights",
+    "fill_block",
+    "self_check",
+]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -349,6 +356,32 @@ def _block_direct(
                 if two:
                     eh[j], el[j] = _dd_mul(eh[j], el[j], t1h[k >> 12], t1l[k >> 12])
         _slices(eh, el, up, scale, slabs, i)
+
+
+@_kernel
+def _accumulate(
+    products: np.ndarray, factors: np.ndarray, nh: np.ndarray, nl: np.ndarray, nabs: np.ndarray
+) -> None:
+    """:func:`symattn.fast.float64.accumulate`, entry by entry."""
+    T, R, E = products.shape
+    for i in range(R):
+        for c in range(E):
+            h, low, a = 0.0, 0.0, 0.0
+            for t in range(T):
+                x = products[t, i, c] * factors[t]  # exact, as ldexp
+                h, low = _dd_add(h, low, x, 0.0)
+                a = a + abs(x)
+            nh[i, c], nl[i, c], nabs[i, c] = h, low, a
+
+
+def accumulate(
+    products: list[np.ndarray], exps: list[int]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`symattn.fast.float64.accumulate` compiled: the same doubles."""
+    stacked = np.stack(products)
+    nh, nl, nabs = (np.empty(stacked.shape[1:]) for _ in range(3))
+    _accumulate(stacked, np.array([2.0**e for e in exps]), nh, nl, nabs)
+    return nh, nl, nabs
 
 
 def block_weights(

@@ -10,6 +10,7 @@ floats) scale rows and columns by powers of two, exact unless the result underfl
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -103,7 +104,7 @@ def score_levels(
     col_exp = _line_scale(k.exps_at(b), k.top_exp)
     # per slice: sum_k |Q_s[i, k]| (rows scaled) and max |K_t| (keys scaled)
     qn_s = [np.abs(x).sum(axis=1) * (1 + (E + 8) * 2.0**-52) for x in qsl]
-    kmax_t = [np.abs(y).max(axis=1, initial=0.0) for y in ksl]
+    kmax_t = work.kept(("kmax", b), k, lambda: [np.abs(y).max(axis=1, initial=0.0) for y in ksl])
     if row_exp is not None:
         qn_s = [np.ldexp(x, row_exp) for x in qn_s]
     if col_exp is not None:
@@ -129,23 +130,25 @@ def score_levels(
     levels: list[np.ndarray | None] = [None] * (n_levels - base)
     stack = work.get("levels", (n_levels,) + shape)[: n_levels - base]
     qrows = [compact_lines(x, 1) for x in qsl]
-    krows = [compact_lines(y, 1) for y in ksl]
-    for i, x in enumerate(qsl):
-        for j, y in enumerate(ksl):
-            if i + j < base:
-                continue
-            at = i + j - base
-            lev = levels[at]
+    krows = work.kept(("krows", b), k, lambda: [compact_lines(y, 1) for y in ksl])
+    for at in range(n_levels - base):
+        level = at + base
+        pairs = [(i, level - i) for i in range(len(qsl)) if 0 <= level - i < len(ksl)]
+        dense = [(i, j) for i, j in pairs if qrows[i] is None and krows[j] is None]
+        lev = levels[at] = stack[at]
+        if dense:  # one product, the slices side by side: exact, integers below 2**53 (the
+            # width leaves room for PER_LEVEL products, in any order of summation)
+            js = tuple(j for _, j in dense)
+            x = qsl[dense[0][0]] if len(dense) == 1 else np.hstack([qsl[i] for i, _ in dense])
+            y = ksl[js[0]] if len(js) == 1 else work.kept(("keys", b, js), k, _side(ksl, js))
+            np.matmul(x, y.T, out=lev)
+        else:
+            lev.fill(0.0)
+        for i, j in pairs:
             qi, kj = qrows[i], krows[j]
-            if qi is None and kj is None:  # dense: exact, integers below 2**53
-                if lev is None:
-                    levels[at] = np.matmul(x, y.T, out=stack[at])
-                else:  # exact: the width leaves room for PER_LEVEL products
-                    lev += np.matmul(x, y.T, out=work.get("product", shape))
+            x, y = qsl[i], ksl[j]
+            if qi is None and kj is None:
                 continue
-            if lev is None:
-                lev = levels[at] = stack[at]
-                lev.fill(0.0)
             if qi is not None and kj is not None:
                 lev[np.ix_(qi, kj)] += x[qi] @ y[kj].T
             elif qi is not None:
@@ -161,6 +164,11 @@ def score_levels(
     assert len(done) == len(levels)
     integer = n_levels == 1 and row_exp is None and col_exp is None
     return Levels(done, width, row_exp, col_exp, err, integer, base, stack)
+
+
+def _side(ksl: list[np.ndarray], js: tuple[int, ...]) -> Callable[[], np.ndarray]:
+    """Key slices ``js`` side by side (one row per key)."""
+    return lambda: np.hstack([ksl[j] for j in js])
 
 
 def line_factors(exps: np.ndarray | None) -> np.ndarray | None:
