@@ -24,7 +24,7 @@ import numpy as np
 
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.exact import float_of
-from symattn.fast.decide import Outputs, decide_float64_outputs, output_bounds
+from symattn.fast.decide import Outputs, column_sums, decide_float64_outputs, output_bounds
 from symattn.fast.doubles import U2, dd_add
 from symattn.fast.exps import iter_exps, weight_slices
 from symattn.fast.fallback import RowCache, constant_columns, settle_outputs
@@ -214,7 +214,7 @@ def block_outputs(
     else:
         nh, nl, nabs = accumulate(products, exps)
     n_err = (len(products) * 4 * U2) * nabs + plan.dropped[None, :] * (1 + 2.0**-40)
-    return output_bounds(p, b, vsl, nh, nl, n_err, rh, rl, row_t_err, n_active, used)
+    return output_bounds(p, b, plan.colabs, nh, nl, n_err, rh, rl, row_t_err, n_active, used)
 
 
 def accumulate(
@@ -236,8 +236,8 @@ def accumulate(
 @dataclass(frozen=True)
 class _PV:
     """What every block of one batch entry shares in ``P V``: the slice products computed
-    ``(s, t)``, the bound of those left out, the compact slices of V, and per weight slice
-    the dense slices of V it multiplies, side by side."""
+    ``(s, t)``, the bound of those left out, the compact slices of V, per weight slice the
+    dense slices of V it multiplies, side by side, and the column sums of ``|V|``."""
 
     pairs: frozenset[tuple[int, int]]
     dropped: np.ndarray
@@ -245,6 +245,7 @@ class _PV:
     keys: list[np.ndarray | None]
     dense: list[tuple[int, ...]]
     side: list[np.ndarray | None]
+    colabs: np.ndarray  # column_sums
 
 
 def _pv_plan(p: Problem, vsl: list[np.ndarray]) -> _PV:
@@ -272,4 +273,4 @@ def _pv_plan(p: Problem, vsl: list[np.ndarray]) -> _PV:
         for s in range(p.na)
     ]
     side = [np.hstack([vsl[t] for t in d]) if len(d) > 1 else None for d in dense]
-    return _PV(pairs, dropped, cols, keys, dense, side)
+    return _PV(pairs, dropped, cols, keys, dense, side, column_sums(p, vsl))

@@ -366,12 +366,14 @@ def _accumulate(
     T, R, E = products.shape
     for i in range(R):
         for c in range(E):
-            h, low, a = 0.0, 0.0, 0.0
-            for t in range(T):
-                x = products[t, i, c] * factors[t]  # exact, as ldexp
-                h, low = _dd_add(h, low, x, 0.0)
-                a = a + abs(x)
-            nh[i, c], nl[i, c], nabs[i, c] = h, low, a
+            nh[i, c], nl[i, c], nabs[i, c] = 0.0, 0.0, 0.0
+    for t in range(T):
+        f = factors[t]
+        for i in range(R):
+            for c in range(E):
+                x = products[t, i, c] * f  # exact, as ldexp
+                nh[i, c], nl[i, c] = _dd_add(nh[i, c], nl[i, c], x, 0.0)
+                nabs[i, c] = nabs[i, c] + abs(x)
 
 
 def accumulate(
