@@ -177,7 +177,6 @@ def block_outputs(
             for s, a in enumerate(weight_slices(x.eh, x.el, p.aw, p.na)):
                 slabs[s][rs] = a
             row_t_err[rs], n_active[rs], used = x.row_t_err, x.n_active, x.tables
-    slab_sums = slabs.sum(axis=2)  # exact: integers below 2**53
     vsl = p.v.at_batch(b)
     plan = work.kept(("pv", b), p.v, lambda: _pv_plan(p, vsl))
     # exact N = sum A_s V and R = sum A_s as double-doubles
@@ -187,11 +186,14 @@ def block_outputs(
     E = vsl[0].shape[1]
     for s, slab in enumerate(slabs):
         shift = -(p.aw * (s + 1) - 1)
-        r_part = np.ldexp(slab_sums[s], shift)
-        rh, rl = dd_add(rh, rl, r_part, 0.0)
         dense = plan.dense[s]
-        if dense:  # the dense slices of V side by side: one product (exact, each column)
-            side = slab @ plan.side[s] if len(dense) > 1 else slab @ vsl[dense[0]]
+        if dense:  # the dense slices of V side by side and a column of ones: one product
+            side = slab @ plan.side[s]  # exact, each column (integers below 2**53)
+            slab_sum = side[:, -1]
+        else:
+            slab_sum = slab.sum(axis=1)  # exact: integers below 2**53
+        r_part = np.ldexp(slab_sum, shift)
+        rh, rl = dd_add(rh, rl, r_part, 0.0)
         for t, vb in enumerate(vsl):
             if (s, t) not in plan.pairs:  # |A_s| < 2**aw: bounded in plan.dropped
                 continue
@@ -237,7 +239,8 @@ def accumulate(
 class _PV:
     """What every block of one batch entry shares in ``P V``: the slice products computed
     ``(s, t)``, the bound of those left out, the compact slices of V, per weight slice the
-    dense slices of V it multiplies, side by side, and the column sums of ``|V|``."""
+    dense slices of V it multiplies, side by side with a column of ones (the row sums of the
+    weight slice come with the product), and the column sums of ``|V|``."""
 
     pairs: frozenset[tuple[int, int]]
     dropped: np.ndarray
@@ -272,5 +275,6 @@ def _pv_plan(p: Problem, vsl: list[np.ndarray]) -> _PV:
         tuple(t for t in range(nv) if (s, t) in pairs and cols[t] is None and keys[t] is None)
         for s in range(p.na)
     ]
-    side = [np.hstack([vsl[t] for t in d]) if len(d) > 1 else None for d in dense]
+    ones = np.ones((vsl[0].shape[0], 1))
+    side = [np.hstack([vsl[t] for t in d] + [ones]) if d else None for d in dense]
     return _PV(pairs, dropped, cols, keys, dense, side, column_sums(p, vsl))
