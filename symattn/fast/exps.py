@@ -71,7 +71,7 @@ def iter_exps(
     by chunks of rows: ``(rs, exps)`` with ``rs`` relative to ``rows`` (``levels``: their
     score levels when already computed)."""
     lv = levels if levels is not None else score_levels(p.q, p.k, b, rows, work)
-    n_rows, S = lv.levels[0].shape
+    n_rows, S = lv.terms.shape[1:]
     step = max(1, CHUNK // max(S, 1))
     for c0 in range(0, n_rows, step):
         rs = slice(c0, min(n_rows, c0 + step))

@@ -129,23 +129,51 @@ def _max_nan(m: float, x: float) -> float:
 
 
 @_kernel
+def _level(
+    terms: np.ndarray, i: int, idx: np.ndarray, coef: np.ndarray, lev: int, x: np.ndarray
+) -> None:
+    """Row ``i`` of score level ``lev`` into ``x``: its terms ``idx[lev, :]`` times
+    ``coef[lev, :]`` (``+-1``; a ``0`` ends the list) added in order, exactly (integers below
+    ``2**53``, :class:`symattn.fast.scores.Levels`)."""
+    t0 = terms[idx[lev, 0], i]
+    c0 = coef[lev, 0]
+    for j in range(x.shape[0]):
+        x[j] = t0[j] * c0
+    for m in range(1, idx.shape[1]):
+        c = coef[lev, m]
+        if c == 0.0:
+            break
+        tm = terms[idx[lev, m], i]
+        for j in range(x.shape[0]):
+            x[j] = x[j] + tm[j] * c
+
+
+@_kernel
 def _scores(
-    levels: np.ndarray, i: int, lw: np.ndarray, cols: np.ndarray, th: np.ndarray, tl: np.ndarray
+    terms: np.ndarray,
+    idx: np.ndarray,
+    coef: np.ndarray,
+    i: int,
+    lw: np.ndarray,
+    cols: np.ndarray,
+    th: np.ndarray,
+    tl: np.ndarray,
+    x: np.ndarray,
 ) -> None:
     """Row ``i`` of the scores into ``th, tl``: the levels added from the top
     (:func:`symattn.fast.scores.chunk_scores`)."""
-    nl = levels.shape[0]
-    top = levels[nl - 1, i]
+    nl = idx.shape[0]
+    _level(terms, i, idx, coef, nl - 1, x)
     w = lw[nl - 1]
     for j in range(th.shape[0]):
-        th[j] = top[j] * (w * cols[j])
+        th[j] = x[j] * (w * cols[j])
         tl[j] = 0.0
     for lev in range(nl - 2, -1, -1):
-        row = levels[lev, i]
+        _level(terms, i, idx, coef, lev, x)
         w = lw[lev]
         for j in range(th.shape[0]):
-            x = row[j] * (w * cols[j])
-            s, e = _two_sum(th[j], x)
+            xj = x[j] * (w * cols[j])
+            s, e = _two_sum(th[j], xj)
             th[j], tl[j] = _fast_two_sum(s, tl[j] + e)
 
 
@@ -250,7 +278,9 @@ def _slices(
 
 @_kernel
 def _block(
-    levels: np.ndarray,
+    terms: np.ndarray,
+    idx: np.ndarray,
+    coef: np.ndarray,
     lw: np.ndarray,
     cols: np.ndarray,
     rowf: np.ndarray,
@@ -279,13 +309,13 @@ def _block(
     :func:`symattn.fast.exps.logits` computes them (:func:`block_weights`); ``add_kind``: 0 no
     additive mask, 1 doubles (``rel = 0``), 2 double-doubles.
     """
-    R = levels.shape[1]
-    S = levels.shape[2]
+    R = terms.shape[1]
+    S = terms.shape[2]
     gh, gl, c_tmag, c_err, c_gerr, a_rel = g[0], g[1], g[2], g[3], g[4], g[5]
-    th, tl, yh, yl = np.empty(S), np.empty(S), np.empty(S), np.empty(S)
+    th, tl, yh, yl, x = np.empty(S), np.empty(S), np.empty(S), np.empty(S), np.empty(S)
     i0, i1 = np.empty(S, dtype=np.int32), np.empty(S, dtype=np.int32)
     for i in range(R):
-        _scores(levels, i, lw, cols, th, tl)
+        _scores(terms, idx, coef, i, lw, cols, th, tl, x)
         r = rowf[i]
         for j in range(S):
             th[j], tl[j] = th[j] * r, tl[j] * r
@@ -418,7 +448,7 @@ def accumulate(
 
 
 def block_weights(
-    levels: np.ndarray,
+    lv: Levels,
     level_weights: np.ndarray,
     cols: np.ndarray | None,
     rows: np.ndarray | None,
@@ -430,13 +460,19 @@ def block_weights(
     aw: int,
     out: tuple[np.ndarray, np.ndarray, np.ndarray],
 ) -> None:
-    """The general path for one block: ``levels`` (``(nl, R, S)``, the top last) with their
-    weights ``2**(width (l + base))``, the column and row factors (``None``: 1), the score
+    """The general path for one block: the score levels with their weights
+    ``2**(width (l + base))``, the column and row factors (``None``: 1), the score
     error per row, ``gamma``, the additive mask ``(ah, al, rel)`` and the boolean mask (both
     ``(R, S)``) and the exp tables; fills ``out = (slabs (na, R, S), row_t_err (R,),
     n_active (R,))``."""
     gh, gl, gerr = gamma
-    _, R, S = levels.shape
+    _, R, S = lv.terms.shape
+    width = max(len(r) for r in lv.recipe)
+    idx = np.zeros((len(lv.recipe), width), dtype=np.int64)
+    coef = np.zeros((len(lv.recipe), width))
+    for lev, parts in enumerate(lv.recipe):
+        for m, (t, c) in enumerate(parts):
+            idx[lev, m], coef[lev, m] = t, c
     pow2 = gl == 0 and gerr == 0 and abs(math.frexp(gh)[0]) == 0.5
     # the scalar factors, computed as exps.logits computes them
     c_err = abs(gh) if pow2 else abs(gh) * 1.01
@@ -445,7 +481,9 @@ def block_weights(
     none = np.zeros((1, 1))
     add_kind = 0 if add is None else (1 if add[2] == 0 else 2)
     _block(
-        levels,
+        lv.terms,
+        idx,
+        coef,
         level_weights,
         np.ones(S) if cols is None else cols,
         np.ones(R) if rows is None else rows,
@@ -511,9 +549,9 @@ def fill_block(
     are not all normal doubles (``ldexp`` then)."""
     slabs, row_t_err, n_active = out
     masked = p.masked[b][rows] if p.masked is not None else None
-    assert lv.stack is not None
     if direct is not None and lv.integer and p.add is None:
-        block_direct(lv.stack[0], direct, masked, p.aw, (slabs, n_active))
+        assert lv.recipe == (((0, 1.0),),)
+        block_direct(lv.terms[0], direct, masked, p.aw, (slabs, n_active))
         row_t_err.fill(0.0)
         return direct.tables
     cols = rows_f = None
@@ -525,11 +563,11 @@ def fill_block(
         rows_f = line_factors(lv.row_exp)
         if rows_f is None:
             return None
-    weights = np.array([2.0 ** (lv.width * (lev + lv.base)) for lev in range(len(lv.levels))])
+    weights = np.array([2.0 ** (lv.width * (lev + lv.base)) for lev in range(len(lv.recipe))])
     add = None
     if p.add is not None:
         add = (p.add.ah[b][rows], p.add.al[b][rows], p.add.rel)
-    block_weights(lv.stack, weights, cols, rows_f, lv.err, gamma, add, masked, tables, p.aw, out)
+    block_weights(lv, weights, cols, rows_f, lv.err, gamma, add, masked, tables, p.aw, out)
     return tables
 
 
