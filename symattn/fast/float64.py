@@ -35,7 +35,29 @@ from symattn.fast.tables import TABLES, Direct, Tables, direct_tables
 from symattn.fast.workspace import Workspace
 from symattn.numbers.interop import FloatReading, float_reading
 
-__all__ = ["accumulate", "attention_float64", "block", "block_outputs", "run", "setup"]
+#: scores per block of rows at most: what each of its score terms and weight slices holds
+BLOCK_ENTRIES = 2**18
+
+
+def block_rows_for(keys: int) -> int:
+    """Query rows per block for ``keys`` keys: ``BLOCK_ENTRIES`` scores (256 rows at 1024
+    keys), a quarter of that beyond 1024 keys, at least 16 rows. The quarter keeps ``symattn
+    reference`` at n = 4096 within its memory bound (tests/test_memory.py) once numba's
+    runtime (about 125 MB: LLVM and the compiled kernels) is loaded."""
+    entries = BLOCK_ENTRIES if keys <= 1024 else BLOCK_ENTRIES // 4
+    return max(16, entries // max(keys, 1))
+
+
+__all__ = [
+    "BLOCK_ENTRIES",
+    "accumulate",
+    "block_rows_for",
+    "attention_float64",
+    "block",
+    "block_outputs",
+    "run",
+    "setup",
+]
 
 
 def setup(p: Problem) -> tuple[tuple[float, float, float] | None, Direct | None]:
@@ -82,6 +104,7 @@ def run(
     """The output and how many entries the batched bound left open (decided structurally or
     refined in Arb, row by row: :mod:`symattn.fast.fallback`)."""
     L, Ev = p.q.shape[-2], p.v.shape[-1]
+    block_rows = min(block_rows, block_rows_for(p.k.shape[-2]))
     out = np.empty(p.batch + (L, Ev))
     g, direct = setup(p)
     fallbacks = 0
@@ -275,6 +298,17 @@ def _pv_plan(p: Problem, vsl: list[np.ndarray]) -> _PV:
         tuple(t for t in range(nv) if (s, t) in pairs and cols[t] is None and keys[t] is None)
         for s in range(p.na)
     ]
-    ones = np.ones((vsl[0].shape[0], 1))
-    side = [np.hstack([vsl[t] for t in d] + [ones]) if d else None for d in dense]
+    # one array for every weight slice: the dense V slices of the first, a column of ones
+    # last; a weight slice whose dense slices are the last of those takes a view of it
+    widest = max(dense, key=len)
+    whole = np.hstack([vsl[t] for t in widest] + [np.ones((vsl[0].shape[0], 1))])
+    E = vsl[0].shape[1]
+    side: list[np.ndarray | None] = []
+    for d in dense:
+        if not d:
+            side.append(None)
+        elif d == widest[len(widest) - len(d) :]:
+            side.append(whole[:, E * (len(widest) - len(d)) :])
+        else:
+            side.append(np.hstack([vsl[t] for t in d] + [np.ones((vsl[0].shape[0], 1))]))
     return _PV(pairs, dropped, cols, keys, dense, side, column_sums(p, vsl))
