@@ -9,10 +9,10 @@ the shift by the row maximum, ``exp`` from the certified tables
 (:func:`~symattn.fast.tables.exp_neg`, :func:`~symattn.fast.tables.exp_direct`) and the slices
 (:func:`~symattn.fast.exps.weight_slices`). Every double is computed by the same IEEE 754
 operations in the same order as there (numba compiles them without fast-math, so without
-reassociation or fused multiply-adds; :func:`self_check` tests this before :mod:`symattn.fast.jit` first uses it): the
-values are bit for bit those of the numpy path, and the proof of ``docs/performance.md``
-applies unchanged. Only the order of the loops differs (a row at a time, in cache), and the
-temporaries are a few rows long.
+reassociation or fused multiply-adds; :func:`self_check` tests this before
+:mod:`symattn.fast.jit` first uses them): the values are bit for bit those of the numpy path,
+and the proof of ``docs/performance.md`` applies unchanged. Only the order of the loops
+differs (a row at a time, in cache), and the temporaries are a few rows long.
 
 Without numba the kernels are plain Python (the tests run them so on small inputs).
 """
