@@ -8,7 +8,8 @@ the load average before and after, then Markdown tables.
 * the input axis (n = 1024, d = 64): two decimals, float32 / float64 / bfloat16 standard
   normal, a causal mask, an additive (ALiBi-like) mask, a wide score range, half of V's
   columns zero. For each: numpy float64, torch float64 (``scaled_dot_product_attention``
-  with the MATH backend forced), ``attention_float64``, the API's
+  with the MATH backend forced), ``attention_float64`` (with numba's fused kernels when
+  installed) and the same with them switched off (the numpy path), the API's
   ``scaled_dot_product_attention(q, k, v).to_numpy()``, the entries the proved bound left
   open, and a correctness column: the largest error in ulps of each backend against an
   independent 300-bit python-flint computation, on a sample of entries;
@@ -252,6 +253,7 @@ def sample(shape: tuple[int, ...], count: int) -> list[tuple[int, ...]]:
 def one_kind(kind: str, n: int, d: int, runs: int) -> dict[str, Any]:
     """The input axis: one kind of input."""
     from symattn.config import DEFAULT_LIMITS
+    from symattn.fast import jit
     from symattn.fast.float64 import run
     from symattn.fast.problem import prepare
 
@@ -263,6 +265,8 @@ def one_kind(kind: str, n: int, d: int, runs: int) -> dict[str, Any]:
     if torch_run is not None:
         res["torch"] = cpu(lambda: torch_run(q, k, v, **case["kw"]), max(runs, 5))
     res["f64"] = cpu(lambda: symattn_float64(case), runs)
+    with jit.use("numpy"):  # the same doubles without the fused kernels
+        res["f64_numpy"] = cpu(lambda: symattn_float64(case), runs)
     res["api"] = cpu(lambda: symattn_api(case).to_numpy(), runs)
     kw = case["kw"]
     p = prepare(
@@ -278,6 +282,8 @@ def one_kind(kind: str, n: int, d: int, runs: int) -> dict[str, Any]:
     )
     values, res["undecided"] = run(p, None, DEFAULT_LIMITS, 256)
     res["api_equal"] = bool(np.array_equal(symattn_api(case).to_numpy(), values))
+    with jit.use("numpy"):
+        res["paths_equal"] = bool(np.array_equal(run(p, None, DEFAULT_LIMITS, 256)[0], values))
     cells = sample(values.shape, SAMPLE)
     refs = reference(case, cells)
     res["ulp_symattn"], res["wrong_symattn"] = accuracy(values, cells, refs)
@@ -432,16 +438,24 @@ def report(
     lines = [
         f"### Input axis: n = {n}, d = {d} (CPU time, medians; × = symattn / the other)",
         "",
-        "| input | numpy f64 | torch f64 (MATH) | attention_float64 | × numpy | × torch | API .to_numpy() | API / float64 | left open | max ulp symattn / numpy / torch |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| input | numpy f64 | torch f64 (MATH) | attention_float64 | × numpy | × torch | numpy path (no numba) | × numpy | API .to_numpy() | API / float64 | left open | max ulp symattn / numpy / torch |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in kinds:
         lines.append(
             f"| {r['kind']} | {_t(r['numpy'])} | {_t(r.get('torch'))} | {_t(r['f64'])} | "
-            f"{_ratio(r['f64'], r['numpy'])} | {_ratio(r['f64'], r.get('torch'))} | {_t(r['api'])} | "
+            f"{_ratio(r['f64'], r['numpy'])} | {_ratio(r['f64'], r.get('torch'))} | "
+            f"{_t(r['f64_numpy'])}{'' if r['paths_equal'] else ' (DIFFERS)'} | "
+            f"{_ratio(r['f64_numpy'], r['numpy'])} | {_t(r['api'])} | "
             f"{_ratio(r['api'], r['f64'])}{'' if r['api_equal'] else ' (DIFFERS)'} | {r['undecided']} | "
             f"{_u(r['ulp_symattn'])} / {_u(r['ulp_numpy'])} / {_u(r.get('ulp_torch'))} |"
         )
+    lines.append("")
+    lines.append(
+        "attention_float64: the fused kernels (numba) when installed, else the numpy path; "
+        "'numpy path': the same call with the fused kernels switched off (SYMATTN_JIT=numpy), "
+        "the same doubles bit for bit (checked: DIFFERS otherwise)."
+    )
     lines.append("")
     lines.append(
         f"max ulp: the largest |value − exact| / ulp(exact) over {SAMPLE} sampled entries, the "
@@ -539,9 +553,13 @@ def goals(kinds: list[dict[str, Any]], cert: dict | None, bigres: dict | None) -
         bound = {"float32 normal": 6, "float64 normal": 8}.get(r["kind"])
         if bound is not None:
             x = r["f64"] / r["numpy"]
+            y = r["f64_numpy"] / r["numpy"]
             out.append(
                 f"- issue 23, float64 path, {r['kind']}: {x:.3g}× numpy (≤ {bound}×): {mark(x <= bound)}"
+                f" (the numpy path without numba: {y:.3g}×)"
             )
+    same = all(r["paths_equal"] for r in kinds)
+    out.append(f"- fused kernels and numpy path bit for bit equal on every input: {mark(same)}")
     for r in kinds:
         if r["kind"] in ("float32 normal", "float64 normal"):
             x, y = r["enclose50"] / r["numpy"], r["enclose50"] / r["flint50"]
@@ -646,8 +664,15 @@ def main() -> int:
         torch_version = torch.__version__
     except ImportError:
         torch_version = "not installed"
+    try:
+        import numba
+
+        numba_version = numba.__version__
+    except ImportError:
+        numba_version = "not installed (attention_float64 = the numpy path)"
     print(
         f"python {sys.version.split()[0]}, numpy {np.__version__}, torch {torch_version}, "
+        f"numba {numba_version}, "
         f"{os.cpu_count()} cores, one BLAS thread; load average before "
         f"{', '.join(f'{x:.2f}' for x in before)}, after {', '.join(f'{x:.2f}' for x in after)}\n"
     )

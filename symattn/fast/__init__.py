@@ -12,6 +12,9 @@ module         what it holds
 ``tables``     ``exp`` from certified double-double tables
 ``scaled``     ``exp`` over the whole exponent range (mantissa and power of two)
 ``exps``       the unnormalised weights of a block of rows, with a proved error bound
+``fused``      the same work in one compiled pass per row (numba, optional; bit for bit the same)
+``compiled``   the numba kernels of ``fused`` (plain Python without numba)
+``jit``        whether a problem takes the fused kernels or numpy (``SYMATTN_JIT``)
 ``decide``     the float64 decision of the output: a double-double whose bound rounds to one double
 ``decisions``  float64, digits, places and balls decided for whole arrays at once
 ``fallback``   what the bound leaves open: exact structure (Lindemann-Weierstrass), Arb per row

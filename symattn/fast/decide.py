@@ -22,6 +22,7 @@ from symattn.fast.tables import Tables
 
 __all__ = [
     "Outputs",
+    "column_sums",
     "decide_float64_outputs",
     "output_bounds",
     "rho",
@@ -79,7 +80,7 @@ class Outputs:
 def output_bounds(
     p: Problem,
     b: tuple[int, ...],
-    vsl: list[np.ndarray],
+    colabs: np.ndarray,
     nh: np.ndarray,
     nl: np.ndarray,
     n_err: np.ndarray,
@@ -89,7 +90,8 @@ def output_bounds(
     n_active: np.ndarray,
     tables: Tables,
 ) -> Outputs:
-    """``o = unit_V N / R`` and a proved absolute bound for each entry.
+    """``o = unit_V N / R`` and a proved absolute bound for each entry (``colabs``: an upper
+    bound of ``sum_j |V_int[j]|`` per column, :func:`column_sums`).
 
     With ``rho`` the relative error of each computed weight ``e`` (logit error ``tau``:
     ``exp(tau) - 1``; two tables; three double-double products at <= 7u^2 each; the
@@ -105,10 +107,6 @@ def output_bounds(
     then undecided).
     """
     eta = 2 * rho(row_t_err, tables) + 2.0 ** -(p.aw * p.na - 1)
-    vint_abs = np.zeros(vsl[0].shape)
-    for t, vb in enumerate(vsl):
-        vint_abs += np.abs(vb) * 2.0 ** (p.v.width * t)
-    colabs = vint_abs.sum(axis=0) * (1 + 2.0**-40)
     d_n = eta[:, None] * colabs[None, :] + n_err
     d_r, r_lo = _row_sum_error(eta, rh, rl, n_active)
     cut = p.v.trunc_at(b)
@@ -130,6 +128,15 @@ def output_bounds(
     valid = (r_lo > 0.25)[:, None] & np.isfinite(oh) & np.isfinite(bound)
     valid &= np.abs(oh) >= 2.0**-1000  # the double-double bounds assume no underflow
     return Outputs(oh, ol, bound, valid, n_active == 0)
+
+
+def column_sums(p: Problem, vsl: list[np.ndarray]) -> np.ndarray:
+    """``sum_j |V_int[j]|`` per column of the V slices ``vsl``, bounded above."""
+    vint_abs = np.zeros(vsl[0].shape)
+    for t, vb in enumerate(vsl):
+        vint_abs += np.abs(vb) * 2.0 ** (p.v.width * t)
+    colabs: np.ndarray = vint_abs.sum(axis=0) * (1 + 2.0**-40)
+    return colabs
 
 
 def decide_float64_outputs(o: Outputs) -> tuple[np.ndarray, np.ndarray]:

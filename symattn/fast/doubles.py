@@ -87,6 +87,8 @@ def arb_dd(x: flint.arb) -> tuple[float, float, float]:
     hi = float(x)
     lo = float(x - hi)
     err = (x - hi - lo).abs_upper()
+    if err == 0:  # x is exactly hi + lo (a power of two scale: products by it are exact)
+        return hi, lo, 0.0
     return hi, lo, float(err) * (1 + 2.0**-50) + 5e-324
 
 

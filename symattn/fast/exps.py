@@ -16,7 +16,7 @@ import numpy as np
 
 from symattn.fast.doubles import U2, dd_add, fast_two_sum, two_prod, two_sum
 from symattn.fast.problem import Problem
-from symattn.fast.scores import chunk_scores, score_levels
+from symattn.fast.scores import Levels, chunk_scores, score_levels
 from symattn.fast.tables import Direct, Tables, exp_direct, exp_neg
 from symattn.fast.workspace import Workspace
 
@@ -65,11 +65,13 @@ def iter_exps(
     tables: Tables,
     direct: Direct | None = None,
     work: Workspace | None = None,
+    levels: Levels | None = None,
 ) -> Iterator[tuple[slice, Exps]]:
     """``exp(t - m)`` for query rows ``rows`` of batch entry ``b``, with the row shift ``m``,
-    by chunks of rows: ``(rs, exps)`` with ``rs`` relative to ``rows``."""
-    lv = score_levels(p.q, p.k, b, rows, work)
-    n_rows, S = lv.levels[0].shape
+    by chunks of rows: ``(rs, exps)`` with ``rs`` relative to ``rows`` (``levels``: their
+    score levels when already computed)."""
+    lv = levels if levels is not None else score_levels(p.q, p.k, b, rows, work)
+    n_rows, S = lv.terms.shape[1:]
     step = max(1, CHUNK // max(S, 1))
     for c0 in range(0, n_rows, step):
         rs = slice(c0, min(n_rows, c0 + step))

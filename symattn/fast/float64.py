@@ -15,6 +15,8 @@ loops (see ``docs/performance.md``):
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -22,17 +24,40 @@ import numpy as np
 
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.exact import float_of
-from symattn.fast.decide import Outputs, decide_float64_outputs, output_bounds
+from symattn.fast.decide import Outputs, column_sums, decide_float64_outputs, output_bounds
 from symattn.fast.doubles import U2, dd_add
 from symattn.fast.exps import iter_exps, weight_slices
 from symattn.fast.fallback import RowCache, constant_columns, settle_outputs
+from symattn.fast.jit import fused_kernels
 from symattn.fast.problem import DROP_BITS, Problem, Progress, Unsupported, gamma, prepare
-from symattn.fast.scores import compact_lines
+from symattn.fast.scores import compact_lines, score_levels
 from symattn.fast.tables import TABLES, Direct, Tables, direct_tables
 from symattn.fast.workspace import Workspace
 from symattn.numbers.interop import FloatReading, float_reading
 
-__all__ = ["attention_float64", "block", "block_outputs", "run", "setup"]
+#: scores per block of rows at most: what each of its score terms and weight slices holds
+BLOCK_ENTRIES = 2**18
+
+
+def block_rows_for(keys: int) -> int:
+    """Query rows per block for ``keys`` keys: ``BLOCK_ENTRIES`` scores (256 rows at 1024
+    keys), a quarter of that beyond 1024 keys, at least 16 rows. The quarter keeps ``symattn
+    reference`` at n = 4096 within its memory bound (tests/test_memory.py) once numba's
+    runtime (about 125 MB: LLVM and the compiled kernels) is loaded."""
+    entries = BLOCK_ENTRIES if keys <= 1024 else BLOCK_ENTRIES // 4
+    return max(16, entries // max(keys, 1))
+
+
+__all__ = [
+    "BLOCK_ENTRIES",
+    "accumulate",
+    "block_rows_for",
+    "attention_float64",
+    "block",
+    "block_outputs",
+    "run",
+    "setup",
+]
 
 
 def setup(p: Problem) -> tuple[tuple[float, float, float] | None, Direct | None]:
@@ -79,6 +104,7 @@ def run(
     """The output and how many entries the batched bound left open (decided structurally or
     refined in Arb, row by row: :mod:`symattn.fast.fallback`)."""
     L, Ev = p.q.shape[-2], p.v.shape[-1]
+    block_rows = min(block_rows, block_rows_for(p.k.shape[-2]))
     out = np.empty(p.batch + (L, Ev))
     g, direct = setup(p)
     fallbacks = 0
@@ -160,56 +186,129 @@ def block_outputs(
     """The outputs of query rows ``rows`` of batch entry ``b`` as double-doubles with a bound."""
     work = work or Workspace()
     n_rows, S = rows.stop - rows.start, p.k.shape[-2]
-    slabs = [work.get(f"slab{s}", (n_rows, S)) for s in range(p.na)]
+    slabs = work.get("slabs", (p.na, n_rows, S))
     row_t_err = np.empty(n_rows)
     n_active = np.empty(n_rows, dtype=np.int64)
-    used = tables
-    for rs, x in iter_exps(p, b, rows, g, tables, direct, work):
-        for s, a in enumerate(weight_slices(x.eh, x.el, p.aw, p.na)):
-            slabs[s][rs] = a
-        row_t_err[rs], n_active[rs], used = x.row_t_err, x.n_active, x.tables
+    lv = score_levels(p.q, p.k, b, rows, work)
+    fused = fused_kernels(p.q.shape[-2] * S * math.prod(p.batch))
+    used = None
+    if fused is not None:  # the same doubles as below, compiled
+        used = fused.fill_block(p, b, rows, lv, g, tables, direct, (slabs, row_t_err, n_active))
+    if used is None:
+        used = tables
+        for rs, x in iter_exps(p, b, rows, g, tables, direct, work, lv):
+            for s, a in enumerate(weight_slices(x.eh, x.el, p.aw, p.na)):
+                slabs[s][rs] = a
+            row_t_err[rs], n_active[rs], used = x.row_t_err, x.n_active, x.tables
     vsl = p.v.at_batch(b)
+    plan = work.kept(("pv", b), p.v, lambda: _pv_plan(p, vsl))
     # exact N = sum A_s V and R = sum A_s as double-doubles
-    nh = np.zeros((n_rows, vsl[0].shape[1]))
-    nl = np.zeros_like(nh)
-    nabs = np.zeros_like(nh)
     rh = np.zeros(n_rows)
     rl = np.zeros(n_rows)
-    n_terms = 0
+    products, exps = [], []
+    E = vsl[0].shape[1]
+    for s, slab in enumerate(slabs):
+        shift = -(p.aw * (s + 1) - 1)
+        dense = plan.dense[s]
+        if dense:  # the dense slices of V side by side and a column of ones: one product
+            side = slab @ plan.side[s]  # exact, each column (integers below 2**53)
+            slab_sum = side[:, -1]
+        else:
+            slab_sum = slab.sum(axis=1)  # exact: integers below 2**53
+        r_part = np.ldexp(slab_sum, shift)
+        rh, rl = dd_add(rh, rl, r_part, 0.0)
+        for t, vb in enumerate(vsl):
+            if (s, t) not in plan.pairs:  # |A_s| < 2**aw: bounded in plan.dropped
+                continue
+            cols, keys = plan.cols[t], plan.keys[t]
+            if t in dense:
+                k = dense.index(t)
+                product = side[:, k * E : (k + 1) * E]
+            elif cols is not None:  # a slice of V not zero in a few columns only
+                product = np.zeros((n_rows, E))
+                product[:, cols] = slab @ vb[:, cols]
+            else:  # ... or on a few keys only
+                assert keys is not None
+                product = slab[:, keys] @ vb[keys]
+            products.append(product)
+            exps.append(shift + p.v.width * t)
+    if not products:  # V is 0
+        nh = nl = nabs = np.zeros((n_rows, E))
+    elif fused is not None:  # the same doubles as below, compiled
+        nh, nl, nabs = fused.accumulate(products, exps)
+    else:
+        nh, nl, nabs = accumulate(products, exps)
+    n_err = (len(products) * 4 * U2) * nabs + plan.dropped[None, :] * (1 + 2.0**-40)
+    return output_bounds(p, b, plan.colabs, nh, nl, n_err, rh, rl, row_t_err, n_active, used)
+
+
+def accumulate(
+    products: list[np.ndarray], exps: list[int]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(nh, nl, nabs)``: the sum of ``products[i] * 2**exps[i]`` (exact integer products
+    scaled exactly) in double-double, added in order (AccurateDWPlusDW), and the sum of their
+    magnitudes."""
+    nh = np.zeros(products[0].shape)
+    nl = np.zeros_like(nh)
+    nabs = np.zeros_like(nh)
+    for product, e in zip(products, exps, strict=True):
+        term = np.ldexp(product, e)
+        nh, nl = dd_add(nh, nl, term, 0.0)
+        nabs = nabs + np.abs(term)
+    return nh, nl, nabs
+
+
+@dataclass(frozen=True)
+class _PV:
+    """What every block of one batch entry shares in ``P V``: the slice products computed
+    ``(s, t)``, the bound of those left out, the compact slices of V, per weight slice the
+    dense slices of V it multiplies, side by side with a column of ones (the row sums of the
+    weight slice come with the product), and the column sums of ``|V|``."""
+
+    pairs: frozenset[tuple[int, int]]
+    dropped: np.ndarray
+    cols: list[np.ndarray | None]
+    keys: list[np.ndarray | None]
+    dense: list[tuple[int, ...]]
+    side: list[np.ndarray | None]
+    colabs: np.ndarray  # column_sums
+
+
+def _pv_plan(p: Problem, vsl: list[np.ndarray]) -> _PV:
     nv = len(vsl)
-    vcols = [compact_lines(vb, 0) for vb in vsl]
-    vkeys = [compact_lines(vb.T, 0) for vb in vsl]
+    cols = [compact_lines(vb, 0) for vb in vsl]
+    keys = [compact_lines(vb.T, 0) for vb in vsl]
     # a product A_s V_t adds at most 2**(1 - aw s + vw t) sum_j |V_t[j]| per column: left out
     # when that is below 2**-DROP_BITS of sum_j |V_int[j]| in every column (and bounded)
     colabs_t = [np.ldexp(np.abs(vb).sum(axis=0), p.v.width * t) for t, vb in enumerate(vsl)]
     colabs = np.maximum(sum(colabs_t), 1e-300)
     share = [float((c / colabs).max(initial=0.0)) for c in colabs_t]
-    pairs = {
+    pairs = frozenset(
         (s, t)
         for s in range(p.na)
         for t in range(nv)
         if share[t] and np.ldexp(share[t], 1 - p.aw * s) >= 2.0**-DROP_BITS
-    }
+    )
     dropped = np.zeros(vsl[0].shape[1])
-    for s, slab in enumerate(slabs):
-        shift = -(p.aw * (s + 1) - 1)
-        r_part = np.ldexp(slab.sum(axis=1), shift)
-        rh, rl = dd_add(rh, rl, r_part, 0.0)
-        for t, vb in enumerate(vsl):
-            if (s, t) not in pairs:  # |A_s| < 2**aw
+    for s in range(p.na):
+        for t in range(nv):
+            if (s, t) not in pairs:
                 dropped += np.ldexp(colabs_t[t], 1 - p.aw * s)
-                continue
-            cols, keys = vcols[t], vkeys[t]
-            if cols is not None:  # a slice of V not zero in a few columns only
-                product = np.zeros(nh.shape)
-                product[:, cols] = slab @ vb[:, cols]
-            elif keys is not None:  # ... or on a few keys only
-                product = slab[:, keys] @ vb[keys]
-            else:
-                product = slab @ vb
-            term = np.ldexp(product, shift + p.v.width * t)
-            nh, nl = dd_add(nh, nl, term, 0.0)
-            nabs = nabs + np.abs(term)
-            n_terms += 1
-    n_err = (n_terms * 4 * U2) * nabs + dropped[None, :] * (1 + 2.0**-40)
-    return output_bounds(p, b, vsl, nh, nl, n_err, rh, rl, row_t_err, n_active, used)
+    dense = [
+        tuple(t for t in range(nv) if (s, t) in pairs and cols[t] is None and keys[t] is None)
+        for s in range(p.na)
+    ]
+    # one array for every weight slice: the dense V slices of the first, a column of ones
+    # last; a weight slice whose dense slices are the last of those takes a view of it
+    widest = max(dense, key=len)
+    whole = np.hstack([vsl[t] for t in widest] + [np.ones((vsl[0].shape[0], 1))])
+    E = vsl[0].shape[1]
+    side: list[np.ndarray | None] = []
+    for d in dense:
+        if not d:
+            side.append(None)
+        elif d == widest[len(widest) - len(d) :]:
+            side.append(whole[:, E * (len(widest) - len(d)) :])
+        else:
+            side.append(np.hstack([vsl[t] for t in d] + [np.ones((vsl[0].shape[0], 1))]))
+    return _PV(pairs, dropped, cols, keys, dense, side, column_sums(p, vsl))

@@ -17,7 +17,7 @@ from symattn.errors import InputError, ShapeError
 from symattn.exact import AttentionSpec, Surd, int_matmul, inv_sqrt
 from symattn.fast.doubles import arb_dd, dd_div
 from symattn.fast.scores import PER_LEVEL, score_width
-from symattn.fast.sliced import Exact, Sliced, from_float, from_ints
+from symattn.fast.sliced import Exact, Sliced, float_bits, from_float, from_ints
 from symattn.numbers import from_torch, is_torch, to_fraction
 from symattn.numbers.arrays import ExactArray, read_array
 from symattn.numbers.interop import FloatReading, float_reading, plain_array, reads_binary
@@ -139,15 +139,12 @@ def _line_bits(x: ExactArray, axis: int) -> int:
         a = x.floats
         if not a.size:
             return 0
-        mant, ex = np.frexp(a)
-        mi = np.abs(np.ldexp(mant, 53)).astype(np.int64)
-        nz = mi != 0
+        nz, ex, low = float_bits(a)
         if not nz.any():
             return 0
-        tz = np.frexp((mi & -mi).astype(np.float64))[1].astype(np.int64) - 1
         big = 1 << 20
         top = np.where(nz, ex, -big).max(axis=axis, keepdims=True)
-        need = (top - (ex - 53 + tz))[nz]
+        need = (top - low)[nz]
         return int(np.percentile(need, 99, method="higher"))
     assert x.ints is not None
     if not x.ints.size:

@@ -10,7 +10,9 @@ floats) scale rows and columns by powers of two, exact unless the result underfl
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -19,7 +21,15 @@ from symattn.fast.doubles import U2, fast_two_sum, two_sum
 from symattn.fast.sliced import Sliced
 from symattn.fast.workspace import Workspace
 
-__all__ = ["PER_LEVEL", "Levels", "chunk_scores", "compact_lines", "score_levels", "score_width"]
+__all__ = [
+    "PER_LEVEL",
+    "Levels",
+    "chunk_scores",
+    "compact_lines",
+    "line_factors",
+    "score_levels",
+    "score_width",
+]
 
 #: products of equal weight summed exactly in float64 (the score width leaves room for them)
 PER_LEVEL = 4
@@ -41,19 +51,39 @@ def score_width(terms: int) -> int:
 @dataclass(frozen=True)
 class Levels:
     """The exact score products of a block of rows, by weight: level ``L`` holds the exact
-    float64 sum of the slice products of weight ``2**(width*L)``. Rows and keys are scaled
-    by ``2**row_exp`` and ``2**col_exp`` (relative line exponents, ``None``: 0); the scores
-    are then in units of ``unit_Q * unit_K * 2**(top_Q + top_K)``, and ``err`` bounds, per
-    row, the error of :func:`chunk_scores` there. ``integer``: one level without line
-    exponents (exact integers below ``2**51``)."""
+    float64 sum of the slice products of weight ``2**(width*(L + base))``. Rows and keys are
+    scaled by ``2**row_exp`` and ``2**col_exp`` (relative line exponents, ``None``: 0); the
+    scores are then in units of ``unit_Q * unit_K * 2**(top_Q + top_K)``, and ``err`` bounds,
+    per row, the error of :func:`chunk_scores` there. ``integer``: one level without line
+    exponents (exact integers below ``2**51``).
 
-    levels: list[np.ndarray]
+    The levels are held as exact integer products ``terms`` (``(T, rows, keys)``) and, per
+    level, the ``(term, +1 or -1)`` that add up to it (``recipe``): every partial sum is an
+    integer below ``2**53``, so any order of adding them gives the level exactly."""
+
+    terms: np.ndarray
+    recipe: tuple[tuple[tuple[int, float], ...], ...]
     width: int
     row_exp: np.ndarray | None
     col_exp: np.ndarray | None
     err: np.ndarray
     integer: bool
-    base: int = 0  # the weight of ``levels[0]`` is ``2**(width * base)``
+    base: int = 0
+
+    @cached_property
+    def levels(self) -> list[np.ndarray]:
+        """The levels themselves (a term when a level is one term, else their exact sum)."""
+        out = []
+        for parts in self.recipe:
+            (t0, c0), rest = parts[0], parts[1:]
+            if not rest and c0 == 1:
+                out.append(self.terms[t0])
+                continue
+            level = self.terms[t0] * c0
+            for t, c in rest:
+                level += self.terms[t] * c if c != 1 else self.terms[t]
+            out.append(level)
+        return out
 
 
 def _line_scale(exps: np.ndarray | None, top: int) -> np.ndarray | None:
@@ -86,14 +116,13 @@ def score_levels(
     qsl = [a[rows] for a in q.at_batch(b)]
     ksl = k.at_batch(b)
     n_rows, E = qsl[0].shape
-    shape = (n_rows, ksl[0].shape[0])
     width = q.width
     q_exps = q.exps_at(b)
     row_exp = _line_scale(None if q_exps is None else q_exps[rows], q.top_exp)
     col_exp = _line_scale(k.exps_at(b), k.top_exp)
     # per slice: sum_k |Q_s[i, k]| (rows scaled) and max |K_t| (keys scaled)
     qn_s = [np.abs(x).sum(axis=1) * (1 + (E + 8) * 2.0**-52) for x in qsl]
-    kmax_t = [np.abs(y).max(axis=1, initial=0.0) for y in ksl]
+    kmax_t = work.kept(("kmax", b), k, lambda: [np.abs(y).max(axis=1, initial=0.0) for y in ksl])
     if row_exp is not None:
         qn_s = [np.ldexp(x, row_exp) for x in qn_s]
     if col_exp is not None:
@@ -116,43 +145,115 @@ def score_levels(
             break
         dropped = dropped + part
         base += 1
-    levels: list[np.ndarray | None] = [None] * (n_levels - base)
-    qrows = [compact_lines(x, 1) for x in qsl]
-    krows = [compact_lines(y, 1) for y in ksl]
-    for i, x in enumerate(qsl):
-        for j, y in enumerate(ksl):
-            if i + j < base:
-                continue
-            at = i + j - base
-            lev = levels[at]
-            qi, kj = qrows[i], krows[j]
-            if qi is None and kj is None:  # dense: exact, integers below 2**53
-                if lev is None:
-                    levels[at] = np.matmul(x, y.T, out=work.get(f"level{at}", shape))
-                else:  # exact: the width leaves room for PER_LEVEL products
-                    lev += np.matmul(x, y.T, out=work.get("product", shape))
-                continue
-            if lev is None:
-                lev = levels[at] = work.get(f"level{at}", shape)
-                lev.fill(0.0)
-            if qi is not None and kj is not None:
-                lev[np.ix_(qi, kj)] += x[qi] @ y[kj].T
-            elif qi is not None:
-                lev[qi] += x[qi] @ y.T
-            else:
-                lev[:, kj] += x @ y[kj].T
-    top = len(levels) - 1
+    terms, recipe = _products(qsl, ksl, base, n_levels, b, k, work)
+    top = len(recipe) - 1
     err = (top * 4 * U2 * (1 + 2.0**-40)) * qn * kmax + dropped * (1 + 2.0**-40)
     if row_exp is not None or col_exp is not None:
         err = err + _UNDERFLOW
     err = err + _truncation(q, k, b, rows, qsl, ksl, row_exp, col_exp)
-    done = [x for x in levels if x is not None]
-    assert len(done) == len(levels)
     integer = n_levels == 1 and row_exp is None and col_exp is None
-    return Levels(done, width, row_exp, col_exp, err, integer, base)
+    return Levels(terms, recipe, width, row_exp, col_exp, err, integer, base)
 
 
-def _factor(exps: np.ndarray | None) -> np.ndarray | None:
+def _products(
+    qsl: list[np.ndarray],
+    ksl: list[np.ndarray],
+    base: int,
+    n_levels: int,
+    b: tuple[int, ...],
+    k: Sliced,
+    work: Workspace,
+) -> tuple[np.ndarray, tuple[tuple[tuple[int, float], ...], ...]]:
+    """The slice products of levels ``base`` and up as exact integer terms and each level's
+    recipe (:class:`Levels`), with fewer products than pairs.
+
+    For slices ``i < j`` dense in both Q and K, ``Q_i K_j + Q_j K_i = (Q_i + Q_j)(K_i + K_j)
+    - Q_i K_i - Q_j K_j`` (one such pair per level): ``n`` dense slices cost about
+    ``n (n + 1) / 2`` products, not ``n**2``. With ``U = E (2**width - 1)**2`` (a bound of
+    one slice product) the width gives ``PER_LEVEL U < 2**53``; a sum of two slices has
+    ``width + 1`` bits, so ``(Q_i + Q_j)(K_i + K_j)`` is below ``4 U``: exact, whatever the
+    order of summation of the BLAS. A level adds its terms in this order: the pair product,
+    minus the two squares, then its other terms (a square ``Q_i K_i``, one product of its
+    other dense pairs side by side, and its pairs with a compact slice, few rows or keys):
+    every partial sum stays below ``4 U`` (at most the level's pairs, ``<= PER_LEVEL``), so
+    the level is exact in any evaluation of that sum."""
+    n_rows, S = qsl[0].shape[0], ksl[0].shape[0]
+    qrows = [compact_lines(x, 1) for x in qsl]
+    krows = work.kept(("krows", b), k, lambda: [compact_lines(y, 1) for y in ksl])
+    both = {i for i in range(min(len(qsl), len(ksl))) if qrows[i] is None and krows[i] is None}
+    needed = [
+        [(i, lev + base - i) for i in range(len(qsl)) if 0 <= lev + base - i < len(ksl)]
+        for lev in range(n_levels - base)
+    ]
+    pair: list[tuple[int, int] | None] = [
+        next(((i, j) for i, j in ps if i < j and i in both and j in both), None) for ps in needed
+    ]
+    squares = sorted({i for pq in pair if pq for i in pq} | {i for i in both if 2 * i >= base})
+    rest = [
+        [
+            (i, j)
+            for i, j in ps
+            if not (i == j and i in both) and (pq is None or (min(i, j), max(i, j)) != pq)
+        ]
+        for ps, pq in zip(needed, pair, strict=True)
+    ]
+    cap = len(qsl) * len(ksl) + n_levels  # a bound of the terms, the same for every block
+    stack = work.get("levels", (cap, n_rows, S))
+    recipe: list[list[tuple[int, float]]] = [[] for _ in needed]
+    t = 0
+    at: dict[int, int] = {}
+    for i in squares:
+        np.matmul(qsl[i], ksl[i].T, out=stack[t])
+        at[i] = t
+        t += 1
+    for lev, pq in enumerate(pair):
+        if pq is not None:
+            i, j = pq
+            x = qsl[i] + qsl[j]  # exact: integers below 2**(width + 1)
+            y = work.kept(("pair", b, i, j), k, _pair(ksl, i, j))
+            np.matmul(x, y.T, out=stack[t])
+            recipe[lev] += [(t, 1.0), (at[i], -1.0), (at[j], -1.0)]
+            t += 1
+        if (lev + base) % 2 == 0 and (lev + base) // 2 in both:  # the square of the level
+            recipe[lev].append((at[(lev + base) // 2], 1.0))
+    for lev, ps in enumerate(rest):
+        if not ps:
+            continue
+        dense = [(i, j) for i, j in ps if qrows[i] is None and krows[j] is None]
+        out = stack[t]
+        if dense:  # one product, the slices side by side
+            js = tuple(j for _, j in dense)
+            x = qsl[dense[0][0]] if len(dense) == 1 else np.hstack([qsl[i] for i, _ in dense])
+            y = ksl[js[0]] if len(js) == 1 else work.kept(("keys", b, js), k, _side(ksl, js))
+            np.matmul(x, y.T, out=out)
+        else:
+            out.fill(0.0)
+        for i, j in ps:
+            qi, kj = qrows[i], krows[j]
+            x, y = qsl[i], ksl[j]
+            if qi is not None and kj is not None:
+                out[np.ix_(qi, kj)] += x[qi] @ y[kj].T
+            elif qi is not None:
+                out[qi] += x[qi] @ y.T
+            elif kj is not None:
+                out[:, kj] += x @ y[kj].T
+        recipe[lev].append((t, 1.0))
+        t += 1
+    assert all(recipe)
+    return stack[:t], tuple(tuple(r) for r in recipe)
+
+
+def _pair(ksl: list[np.ndarray], i: int, j: int) -> Callable[[], np.ndarray]:
+    """``K_i + K_j`` (exact: integers below ``2**(width + 1)``)."""
+    return lambda: ksl[i] + ksl[j]
+
+
+def _side(ksl: list[np.ndarray], js: tuple[int, ...]) -> Callable[[], np.ndarray]:
+    """Key slices ``js`` side by side (one row per key)."""
+    return lambda: np.hstack([ksl[j] for j in js])
+
+
+def line_factors(exps: np.ndarray | None) -> np.ndarray | None:
     """``2**exps`` as doubles when all are normal (a product by them is exact unless it
     underflows), else ``None`` (then ``ldexp``)."""
     if exps is None or not exps.size or int(exps.min()) < -1000:
@@ -166,7 +267,7 @@ def chunk_scores(lv: Levels, rs: slice) -> tuple[np.ndarray, np.ndarray]:
     ``lv.err`` per row): the levels added from the top, then the line scalings (products by
     powers of two: exact, unless they underflow)."""
     top = len(lv.levels) - 1
-    cols = _factor(lv.col_exp)
+    cols = line_factors(lv.col_exp)
     use_cols = cols is not None or lv.col_exp is None
 
     def weight(lev: int) -> Any:
@@ -188,7 +289,7 @@ def chunk_scores(lv: Levels, rs: slice) -> tuple[np.ndarray, np.ndarray]:
         sh, sl = np.ldexp(sh, lv.col_exp[None, :]), np.ldexp(sl, lv.col_exp[None, :])
     if lv.row_exp is not None:
         row = lv.row_exp[rs]
-        rows = _factor(row)
+        rows = line_factors(row)
         if rows is not None:
             sh, sl = sh * rows[:, None], sl * rows[:, None]
         else:

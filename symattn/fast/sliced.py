@@ -26,6 +26,7 @@ __all__ = [
     "Sliced",
     "at_batch",
     "exact_products",
+    "float_bits",
     "from_float",
     "from_ints",
     "slice_products",
@@ -92,6 +93,25 @@ class Exact:
         ints, unit = self.at(index)
         out: np.ndarray = np.vectorize(lambda i: Fraction(i) * unit, otypes=[object])(ints)
         return out
+
+
+def float_bits(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(nz, top, low)`` of finite doubles, from their bits: which are not zero, the exponent
+    ``numpy.frexp`` gives (``|x| < 2**top``) and the exponent of the lowest set bit
+    (``x`` is an odd integer times ``2**low``); meaningless where ``nz`` is false."""
+    bits = np.ascontiguousarray(a, dtype=np.float64).view(np.int64)
+    biased = (bits >> 52) & 0x7FF
+    frac = bits & ((1 << 52) - 1)
+    normal = biased != 0
+    mant = frac | (normal.astype(np.int64) << 52)  # the integer significand
+    nz = mant != 0
+    lowbit = (mant & -mant).astype(np.float64)  # a power of two below 2**53: exact
+    tz = (lowbit.view(np.int64) >> 52) - 1023
+    low = (np.maximum(biased, 1) - 1075) + tz  # subnormals: 2**-1074 times the significand
+    top = biased - 1022
+    if not normal[nz].all():
+        top = np.where(normal, top, np.frexp(frac.astype(np.float64))[1] - 1074)
+    return nz, top, low
 
 
 def _trailing_zeros(mi: np.ndarray) -> np.ndarray:
@@ -174,13 +194,12 @@ class Sliced:
 
 def _slice_float_ints(m: np.ndarray, width: int) -> tuple[np.ndarray, ...]:
     """Signed ``width``-bit slices of an array of integer-valued floats (exact)."""
-    sign = np.where(m < 0, -1.0, 1.0)
     r = np.abs(m)
     inv = 2.0**-width
     out = []
     while True:
         high = np.floor(r * inv)  # exact: a power-of-two scaling, then floor
-        out.append(sign * (r - high * 2.0**width))  # exact: the low bits
+        out.append(np.copysign(r - high * 2.0**width, m))  # exact: the low bits, signed
         r = high
         if not r.any():
             return tuple(out)
@@ -196,11 +215,9 @@ def from_float(a: np.ndarray, width: int, axis: int = -1, max_bits: int = 960) -
     source = Exact(floats=a)
     if a.size == 0:
         return Sliced((np.zeros(a.shape),), width, Fraction(1), source)
-    mant, ex = np.frexp(a)
-    mi = np.abs(np.ldexp(mant, 53)).astype(np.int64)
-    nz = mi != 0
+    nz, ex, low_bit = float_bits(a)
     big = 1 << 20
-    low = np.where(nz, ex - 53 + _trailing_zeros(mi), big).min(axis=axis, keepdims=True)
+    low = np.where(nz, low_bit, big).min(axis=axis, keepdims=True)
     top = np.where(nz, ex, -big).max(axis=axis, keepdims=True)
     empty = low == big
     if empty.all():

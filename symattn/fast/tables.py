@@ -24,6 +24,7 @@ from symattn.fast.problem import Problem
 __all__ = [
     "CUTOFF",
     "LEVEL_BITS",
+    "LIMIT",
     "TABLES",
     "Direct",
     "Tables",
@@ -79,13 +80,13 @@ def _tables(steps: list[tuple[flint.arb, int]]) -> Tables:
 
 
 #: ``-t * 2**16`` is clipped here: the index of the zero entry closing the second table
-_LIMIT = ((CUTOFF << _F >> LEVEL_BITS) + 1) << LEVEL_BITS
+LIMIT = ((CUTOFF << _F >> LEVEL_BITS) + 1) << LEVEL_BITS
 
 
 def exp_tables() -> Tables:
     """``T_l[d] = exp(-d * 2**(12 l) * 2**-16)`` for ``l = 0, 1`` as double-doubles; the second
     table ends past ``exp(-80)`` with a 0, where arguments beyond the cutoff land."""
-    n1 = _LIMIT >> LEVEL_BITS
+    n1 = LIMIT >> LEVEL_BITS
     with flint.ctx.workprec(256):
         t = _tables(
             [
@@ -119,7 +120,9 @@ def exp_neg(
     and its table entry 0 makes the product 0).
     """
     uh, ul = th * -(2.0**_F), tl * -(2.0**_F)  # exact scaling
-    delta = np.floor(np.clip(uh, 0.0, float(_LIMIT)))
+    # fmax/fmin, not clip: a NaN logit (scores beyond the double range; its row is undecided)
+    # gets index 0 instead of an out-of-range one
+    delta = np.floor(np.fmin(np.fmax(uh, 0.0), float(LIMIT)))
     rh, rl = two_sum(uh - delta, ul)  # uh - delta is exact
     if far:  # beyond the limit the residual is meaningless (its table entry is 0): finite
         rh, rl = np.clip(rh, -2.0, 2.0), np.clip(rl, -2.0, 2.0)

@@ -8,6 +8,9 @@ import pytest
 import symattn
 from symattn.fast import attention_decimals
 
+# every test twice: the fused kernels (numba) and the numpy path (tests/fast/conftest.py)
+pytestmark = pytest.mark.usefixtures("both_paths")
+
 
 @pytest.mark.parametrize("digits", [1, 2, 3, 20])
 def test_decimals_match_the_exact_engine(digits: int) -> None:

@@ -21,6 +21,9 @@ from tests.fast.reference import (
     same,
 )
 
+# every test twice: the fused kernels (numba) and the numpy path (tests/fast/conftest.py)
+pytestmark = pytest.mark.usefixtures("both_paths")
+
 
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])

@@ -15,6 +15,9 @@ from symattn.fast.problem import prepare
 
 from .reference import assert_same_decimals
 
+# every test twice: the fused kernels (numba) and the numpy path (tests/fast/conftest.py)
+pytestmark = pytest.mark.usefixtures("both_paths")
+
 
 def _inputs(kind: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict, bool]:
     rng = np.random.default_rng(17)

@@ -42,3 +42,23 @@ def test_integer_scores_are_exact() -> None:
     lv = score_levels(p.q, p.k, (), slice(0, 2))
     assert lv.integer and not lv.err.any()
     assert chunk_scores(lv, slice(0, 2))[0].tolist() == (q @ q.T).tolist()
+
+
+@pytest.mark.parametrize("tiny", [0, 3])
+def test_levels_are_the_exact_sums_of_the_slice_products(tiny: int) -> None:
+    # float64 rows need 3 dense slices (and a compact 4th where an entry is tiny): the
+    # levels come from 6 products for 9 pairs, each level still the exact sum of its pairs
+    rng = np.random.default_rng(11)
+    q, k = rng.standard_normal((80, 64)), rng.standard_normal((200, 64))
+    q[:tiny, 0] = q[:tiny, 0] * 1e-6
+    k[:tiny, 1] = k[:tiny, 1] * 1e-6
+    p = prepare(q, k, k[:, :3], None, False, None, False, True, DEFAULT_LIMITS)
+    lv = score_levels(p.q, p.k, (), slice(0, 80))
+    qs = [a.astype(np.int64) for a in p.q.slices]
+    ks = [a.astype(np.int64) for a in p.k.slices]
+    assert len(lv.terms) < sum(1 for i in qs for j in ks)  # fewer products than pairs
+    for at, level in enumerate(lv.levels):
+        L = at + lv.base
+        want = sum(qs[i] @ ks[L - i].T for i in range(len(qs)) if 0 <= L - i < len(ks))
+        assert np.array_equal(level, want.astype(np.float64))
+        assert np.all(np.abs(want) < 2**53)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from symattn.config import DEFAULT_LIMITS
 from symattn.fast import attention_float64
 from symattn.fast.problem import gamma, prepare
-from symattn.fast.tables import direct_tables, exp_tables
+from symattn.fast.tables import direct_tables, exp_neg, exp_tables
 from tests.fast.reference import arb_reference, same
 
 
@@ -45,3 +45,17 @@ def test_integer_scores_direct_tables_agree_with_arb(
         attention_float64(q, k, v, attn_mask=mask, scale=scale),
         arb_reference(q, k, v, attn_mask=mask, scale=scale),
     )
+
+
+def test_exp_neg_of_a_nan_logit_does_not_index_out_of_range() -> None:
+    # scores beyond the double range give inf - inf = NaN logits (their row is undecided)
+    nan = np.array([np.nan, -1.0])
+    eh, el = exp_neg(nan, np.zeros(2), exp_tables())
+    assert np.isnan(eh[0]) and abs(eh[1] - np.exp(-1.0)) < 1e-15
+
+
+def test_scores_beyond_the_double_range_fall_back() -> None:
+    q = np.array([[1e150, 1.0], [1.0, 2.0]])
+    k = np.array([[1e160, 1.0], [1.0, 3.0], [-2e160, -1.0]])
+    v = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    assert same(attention_float64(q, k, v, scale=1), arb_reference(q, k, v, scale=1))
