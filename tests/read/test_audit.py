@@ -301,6 +301,7 @@ FLOORS: dict[str, Floor] = {
     "held-out": Floor(0.78, 0.93),
     "2026-12-01": Floor(0.50, 0.93),
     "2026-12-02": Floor(0.33, 0.86, warnings=3),
+    "2026-12-02b": Floor(0.52, 0.88, warnings=2),
 }
 
 
