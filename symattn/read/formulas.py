@@ -31,7 +31,7 @@ from symattn.read.notations import (
 )
 from symattn.read.source import outside
 
-__all__ = ["math_rows", "text_lines"]
+__all__ = ["math_rows", "starts_with_relation", "text_lines"]
 
 _MATH_TOKEN: Final = re.compile(
     r"\\begin\s*\{(?P<begin>[A-Za-z*]+)\}(?:\{[^{}]*\})?"
@@ -65,6 +65,16 @@ def math_rows(text: str, start: int, end: int) -> Iterator[Mapped]:
 _CONTINUES: Final = re.compile(
     r"\s*(?:\\q?quad\b|\\[,;:!]|\s)*(?:[-+=≈×·]|\\(?:approx|times|cdot|simeq)\b)"
 )
+
+
+#: the start of a block of display math that continues the formula of the block before it
+_RELATION_START: Final = re.compile(r"\s*(?:\\q?quad\b|\\[,;:!]|\s)*(?:[=≈]|\\(?:approx|simeq)\b)")
+
+
+def starts_with_relation(row: Mapped) -> bool:
+    r"""Whether the row of math starts with a relation (``= [3.406, 4.406]``,
+    ``\approx 0.5``): it has no left side of its own."""
+    return _RELATION_START.match(row.text) is not None
 
 
 def _rows(text: str, start: int, end: int) -> Iterator[Mapped]:

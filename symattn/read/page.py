@@ -78,6 +78,9 @@ class Reading:
     limits: Limits = DEFAULT_LIMITS
     #: where a reader stopped inside a block because the budget was spent (-1: none did)
     cut: int = -1
+    #: the last row of display math read (its block, the row, how many chains there were
+    #: before it): a block of display math that starts with a relation continues it
+    last_row: tuple[int, Mapped, int] | None = None
 
     def __post_init__(self) -> None:
         self._starts = [b.start for b in self.blocks]

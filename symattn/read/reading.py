@@ -26,7 +26,7 @@ from symattn.read.blocks import Block, iter_blocks
 from symattn.read.census import Census
 from symattn.read.codeblocks import link_code, read_code
 from symattn.read.extract import ChainText, Link, Skipped, chains_of, with_result_expression
-from symattn.read.formulas import math_rows, text_lines
+from symattn.read.formulas import math_rows, starts_with_relation, text_lines
 from symattn.read.layout import listed_rows, stack_rows
 from symattn.read.mapped import Mapped, MappedBuilder
 from symattn.read.notations import INLINE_JOIN, PROSE_WORD
@@ -270,8 +270,39 @@ def _text_tables(s: BlockState) -> bool:
 
 
 def _display_math(s: BlockState) -> bool:
-    _math(s.r, s.i, s.b.start, s.b.end, "math", s.limits)
+    """Display math, row by row; a block that starts with a relation and follows another
+    block of display math with only delimiters between them (``$$[…]$$`` / ``$$= […]$$``)
+    continues that block's last row."""
+    r, b = s.r, s.b
+    if b.end - b.start > s.limits.max_line_length:
+        _math(r, s.i, b.start, b.end, "math", s.limits)
+        return True
+    rows = list(math_rows(r.src.text, b.start, b.end))
+    last, r.last_row = r.last_row, None
+    for k, row in enumerate(rows):
+        if r.full:
+            r.stop(row.at(0) if row.starts else b.start)
+            return True
+        count = len(r.chains)
+        if k == 0 and last is not None and _continues(s, last[0], row):
+            _, before, count = last
+            r.math_read -= sum(len(ln.text) for c in r.chains[count:] for ln in c.links)
+            del r.chains[count:], r.chain_blocks[count:]
+            row = Mapped.concat(before, row)
+        add_chains(r, s.i, chains_of(row, r.src, "math"))
+        r.last_row = (s.i, row, count)
     return True
+
+
+#: what may stand between two blocks of display math of one formula: their delimiters
+_DELIMITERS: Final = frozenset(" \t\n$\\[]")
+
+
+def _continues(s: BlockState, block: int, row: Mapped) -> bool:
+    if block != s.i - 1 or not starts_with_relation(row):
+        return False
+    prev = s.r.blocks[block]
+    return prev.kind == "math" and set(s.text[prev.end : s.b.start]) <= _DELIMITERS
 
 
 def _table(s: BlockState) -> bool:

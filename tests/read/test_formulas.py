@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from symattn.read.formulas import math_rows, text_lines
+from symattn.read.formulas import math_rows, starts_with_relation, text_lines
+from symattn.read.mapped import Mapped
 
 
 def rows(text: str) -> list[str]:
@@ -47,3 +48,10 @@ def test_unbalanced_braces_do_not_break_rows() -> None:
 def test_text_lines(text: str, expected: list[str]) -> None:
     got = [" ".join(m.text.split()) for m in text_lines(text, 0, len(text), markdown=True)]
     assert [g for g in got if "=" in g] == expected
+
+
+def test_a_row_that_starts_with_a_relation_has_no_left_side() -> None:
+    assert starts_with_relation(Mapped.of("= [3.406, 4.406]", 0, 16))
+    assert starts_with_relation(Mapped.of(r" \quad \approx 0.5", 0, 18))
+    assert not starts_with_relation(Mapped.of("+ 0.5 = 1", 0, 9))
+    assert not starts_with_relation(Mapped.of("x = 1", 0, 5))

@@ -134,3 +134,13 @@ def test_the_label_of_an_inline_array_starts_after_the_array_before_it() -> None
     r = read_text('The output for "math" (Row 3: $[3.507, 4.506]$) is near the Value ($[5, 6]$).\n')
     first, second = (p.grid.label for p in r.grids)
     assert "output" in first and "output" not in second and "Value" in second
+
+
+def test_display_math_that_starts_with_a_relation_continues_the_block_before() -> None:
+    r = read_text("$$[0.5(1) + 0.5(3)]$$\n$$= [0.5 + 1.5]$$\n$$= [2]$$\n\n$$x = 1$$\n")
+    assert [c.text for c in r.chains] == ["[0.5(1) + 0.5(3)] = [0.5 + 1.5] = [2]", "x = 1"]
+
+
+def test_display_math_after_prose_starts_a_chain_of_its_own() -> None:
+    r = read_text("$$a = 1$$\n\nso\n\n$$= 2$$\n$$b = 3$$\n")
+    assert [c.text for c in r.chains] == ["a = 1", "= 2", "b = 3"]
