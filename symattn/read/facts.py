@@ -36,6 +36,7 @@ from symattn.read.notations import (
     SUBSCRIPT_INDEX,
 )
 from symattn.read.observations import Spot, Stated
+from symattn.read.products import Array, product_row
 from symattn.read.python import expr_text
 from symattn.read.reading import Placed, Reading
 from symattn.read.roles import Role, phrase_role, stage_rank, symbol_role
@@ -123,14 +124,46 @@ def facts_of_reading(reading: Reading, stated: tuple[Stated, ...], computed: Flo
         out.extend(_also(fact, placed.names))
     for block, table in reading.tables:
         out.extend(_table_facts(reading, block, table))
+    written_out: list[tuple[int, Stated]] = []
     for s in stated:
         f = _stated_fact(reading, s)
         if f is not None:
+            if not f.role and len(f.dims) == 1:
+                written_out.append((len(out), s))
             out.append(f)
             out.extend(_also(f, (s.label, *s.links[:-1])))
+    _products(out, written_out)
     out.extend(_divisors_in_prose(reading))
     out.sort(key=lambda f: f.at)
     return [_index_of_rows(f) for f in out]
+
+
+def counting_base(facts: Sequence[Fact], members: Sequence[int]) -> int:
+    """How the text counts its rows and keys: from 0 when one of its names or labels is
+    numbered 0 (``第0行``, ``w_0``), else from 1."""
+    zero = any(facts[i].index == 0 or facts[i].col == "0" for i in members)
+    return 0 if zero else 1
+
+
+def _products(out: list[Fact], written_out: Sequence[tuple[int, Stated]]) -> None:
+    """The rows without a role whose first link writes them out as the products of a row
+    of the text's weights and its V (or of Q and K): that query's output (or scores), by
+    their numbers (:func:`symattn.read.products.product_row`)."""
+    if not written_out:
+        return
+    arrays: dict[str, list[Array]] = {}
+    for f in out:
+        if f.role in ("weights", "v", "q", "k") and len(f.dims) == 2:
+            values = tuple(None if sp is None else sp.written.value for sp in f.spots)
+            arrays.setdefault(f.role, []).append((f.dims, values))
+    if not arrays:
+        return
+    base = counting_base(out, range(len(out)))
+    for i, s in written_out:
+        found = product_row(s.node, arrays)
+        if found is not None:
+            stage, row = found
+            out[i] = replace(out[i], role=stage, index=row + base, source="reproduced")
 
 
 def _index_of_rows(f: Fact) -> Fact:

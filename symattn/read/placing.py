@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Final
 
 from symattn.read.dataflow import Derivation
-from symattn.read.facts import Fact
+from symattn.read.facts import Fact, counting_base
 from symattn.read.inputs import Input, canon, complete, spec_text
 from symattn.read.observations import Spot
 from symattn.stages import BY_CLAIM
@@ -190,13 +190,6 @@ def _times(a: list[list[Fraction]], b: list[list[Fraction]]) -> list[list[Fracti
         [sum((x * b[t][j] for t, x in enumerate(r)), Fraction(0)) for j in range(len(b[0]))]
         for r in a
     ]
-
-
-def counting_base(facts: Sequence[Fact], members: Sequence[int]) -> int:
-    """How the text counts its rows and keys: from 0 when one of its names or labels is
-    numbered 0 (``第0行``, ``w_0``), else from 1."""
-    zero = any(facts[i].index == 0 or facts[i].col == "0" for i in members)
-    return 0 if zero else 1
 
 
 def _row(f: Fact, d: Derivation, queries: tuple[str, ...], base: int = 1) -> str | None:

@@ -123,3 +123,19 @@ def test_the_step_after_a_divisor_is_the_scores_divided_by_it() -> None:
     scores (a divisor is one number); the 1.41 stays the divisor."""
     facts = understood("$√d_k = √2 ≈ 1.41 → [0.47, 0.75, 0.27]$\n").facts
     assert sorted((f.role, f.dims) for f in facts) == [("divisor", ()), ("scaled", (3,))]
+
+
+def test_a_row_written_out_as_a_weights_row_times_v_is_that_rows_output() -> None:
+    text = (
+        "$$A = \\begin{bmatrix} 0.2 & 0.8 \\\\ 0.6 & 0.4 \\end{bmatrix}$$\n\n"
+        "$$V = \\begin{bmatrix} 1 & 2 \\\\ 3 & 4 \\end{bmatrix}$$\n\nRow 2:\n\n"
+        "$$[0.6(1) + 0.4(3), \\;\\; 0.6(2) + 0.4(4)] = [2.6, 2.8]$$\n"
+    )
+    (f,) = [f for f in understood(text).facts if f.dims == (2,)]
+    assert (f.role, f.index, f.source) == ("output", 2, "reproduced")
+    # (the same row with factors the text does not write: no role from the numbers)
+    other = text.replace(
+        "0.6(1) + 0.4(3), \\;\\; 0.6(2) + 0.4(4)", "0.7(1) + 0.3(3), 0.7(2) + 0.3(4)"
+    )
+    (g,) = [f for f in understood(other).facts if f.dims == (2,)]
+    assert g.role == ""

@@ -107,3 +107,4 @@ def test_an_exponential_goes_on_the_key_its_exponent_is() -> None:
     free = Built()
     place(free, 0, one, d, ("1", "2"), ("a",), 0)
     assert free.rows == [{"a": {"exp": {"1": "1"}}}]
+
