@@ -7,6 +7,7 @@ a text that repeats a stage gets one layer per repeat (:class:`Built`). Used by
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -114,6 +115,32 @@ class Built:
                 spots[(_STEP[stage], (row, c))] = s
                 self.owners[k][(_STEP[stage], (row, c))] = i
 
+    def inherit(self) -> None:
+        """A layer that states a row's results again without the numbers they come from
+        (``Row 3: [3.507, 4.506]`` after the whole computation) takes those of the layer
+        before: they are the author's own numbers its results follow from. They are not
+        located in this layer (nothing is reported at them here; the layer before judges
+        them)."""
+        for k in range(1, len(self.rows)):
+            for row, rc in self.rows[k].items():
+                latest = max((_ORDER.index(st) for st in rc if st in _ORDER), default=-1)
+                for st in _ORDER[:latest]:
+                    if st in rc:
+                        continue
+                    earlier = next(
+                        (
+                            self.rows[j][row][st]
+                            for j in range(k - 1, -1, -1)
+                            if st in self.rows[j].get(row, {})
+                        ),
+                        None,
+                    )
+                    if earlier is not None:
+                        rc[st] = copy.deepcopy(earlier)
+
+
+#: the stages of a row, in the order they are computed
+_ORDER: Final = ("scores", "scaled", "exp", "sum", "weights", "output")
 
 #: an exponent written as a number over a root (``e^{1/\\sqrt{2}}``)
 _OVER_ROOT: Final = re.compile(

@@ -246,6 +246,7 @@ def build_problems(facts: Sequence[Fact], said: str, parts: Sequence[int] = ()) 
             ):
                 d = Derivation(d.start, d.refs, d.w_t, d.scale, d.causal, queries.index(named_row))
             place(built, i, facts[i], d, keys, queries, v_width, base)
+        built.inherit()
         width = (
             len(data_inputs["K"][0])
             if "K" in data_inputs

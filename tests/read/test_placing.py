@@ -108,3 +108,15 @@ def test_an_exponential_goes_on_the_key_its_exponent_is() -> None:
     place(free, 0, one, d, ("1", "2"), ("a",), 0)
     assert free.rows == [{"a": {"exp": {"1": "1"}}}]
 
+
+def test_a_layer_of_results_alone_takes_the_numbers_before_them_from_the_layer_before() -> None:
+    built = Built()
+    built.put(0, "a", "weights", ["1", "2"], [_spot("0.25", 0), _spot("0.75", 5)])
+    built.put(1, "a", "output", ["0"], [_spot("2.5", 10)])
+    built.put(2, "a", "output", ["0"], [_spot("2.5", 20)])  # (the output said again)
+    built.put(3, "b", "output", ["0"], [_spot("1", 30)])
+    built.inherit()
+    assert built.rows[1] == {"a": {"output": ["2.5"], "weights": ["0.25", "0.75"]}}
+    # (taken as the author's numbers, not as claims of that layer: nothing located there)
+    assert set(built.spots[1]) == {("output", ("a", "0"))}
+    assert built.rows[0]["b"] == {"output": ["1"]}
