@@ -159,9 +159,11 @@ def _decide(
         rounded[m] = got
     if not any(r == claim.value for r in rounded.values()) and Rounding.TRUNCATE not in rounded:
         got = b.round_decimals(places, Rounding.TRUNCATE)
-        if got is None:
+        if got is not None:
+            rounded[Rounding.TRUNCATE] = got
+        elif _truncation_could_be(claim.value, b, places):
             return None
-        rounded[Rounding.TRUNCATE] = got
+        # (else on a truncation boundary, but no side of it is the claim: not truncated)
     shown_places = max(places, 0) + 3
     shown = b.round_decimals(shown_places)
     if shown is None:
@@ -175,6 +177,18 @@ def _decide(
         and (b.lower * Fraction(10) ** places).denominator != 1
     )
     return _Decision(MappingProxyType(rounded), shown, fk, tie)
+
+
+def _truncation_could_be(claimed: Fraction, b: Ball, places: int) -> bool:
+    """Whether truncating some value of ``b`` to ``places`` decimals gives ``claimed``: it
+    lies between the truncations of the ball's ends (truncation is monotone)."""
+    scale = Fraction(10) ** places
+
+    def cut(x: Fraction) -> Fraction:
+        t = Fraction(int(x * scale))  # (toward zero)
+        return t / scale
+
+    return cut(b.lower) <= claimed <= cut(b.upper)
 
 
 def judge(

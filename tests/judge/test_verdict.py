@@ -181,3 +181,13 @@ def test_softmax_weights_rounded_are_consistent(scores: list[int], places: int) 
         assert judge(claim, entry).code is None
         off = W(_text(rounded[0, j] + Decimal(1).scaleb(-places), places))
         assert judge(off, entry).code in ("wrong-value", "truncated")
+
+
+def test_a_value_on_a_truncation_boundary_is_still_judged_when_no_side_is_the_claim() -> None:
+    # e/(2e) is exactly 1/2, known only through balls: its truncation to 3 decimals (0.499
+    # or 0.500) cannot be decided, but neither is 0.422
+    half = Computed(lambda: flint.arb(1).exp() / (2 * flint.arb(1).exp()))
+    v = judge(W("0.422"), half)
+    assert (v.code, v.expected) == ("wrong-value", "0.500")
+    # (a claim that is one side of the boundary stays undecided: it may be the truncation)
+    assert judge(W("0.499"), half).code == "undecided"
