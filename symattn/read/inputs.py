@@ -371,6 +371,9 @@ def spec_inputs(
         }
         return data, keys, keys, len(ws[2][0]), first
     q, k, v = got
+    if len(v.rows) == 1 < len(k.rows) == v.width:
+        # ``V = (2, 0, 1)^T`` beside three keys: one value per key, a column (V of width 1)
+        v = replace(v, rows=transposed(v.rows))
     if q.width != k.width or len(k.rows) != len(v.rows):
         return None
     keys = k.row_names or v.row_names or tuple(str(i + 1) for i in range(len(k.rows)))

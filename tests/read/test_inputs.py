@@ -187,3 +187,13 @@ def test_a_row_said_again_comes_from_the_array_it_repeats() -> None:
     d = Derivation("qkv", (1, 2, 3))
     assert row_restated(facts, {z: d}, z2) == Derivation("qkv", (1, 2, 3), row=1)
     assert row_restated(facts, {}, z2) is None
+
+
+def test_a_v_written_as_one_column_beside_several_keys_is_one_value_per_key() -> None:
+    u = understood("Q = [[1, 0], [0, 1]]\nK = [[1, 0], [0, 1], [1, 1]]\nV = [2, 0, 1]\n", "text")
+    inputs = gather(u.facts)
+    q, k, v = (next(a for a, i in inputs.items() if r in i.roles) for r in "qkv")
+    got = spec_inputs(Derivation("qkv", (q, k, v)), inputs)
+    assert got is not None
+    data, keys, _, v_width, _ = got
+    assert data["V"] == [["2"], ["0"], ["1"]] and v_width == 1 and len(keys) == 3
