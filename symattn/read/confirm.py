@@ -29,6 +29,7 @@ from fractions import Fraction
 from typing import Final
 
 from symattn.read.facts import INPUT_ROLES, Fact
+from symattn.read.notations import SOFTMAX_VALUE
 from symattn.read.notations.roles import SOFTMAX_NAMED
 from symattn.read.report import Unparsed
 from symattn.read.reproduce import (
@@ -122,7 +123,10 @@ def says_softmax(f: Fact) -> bool:
     that are the plain normalisation s / Σs are the author's claim of a softmax, judged as
     one, not a frame of their own (a label that only says weights, or normalised, leaves
     that frame to the numbers)."""
-    return f.source == "label" and SOFTMAX_NAMED.regex.search(f.name) is not None
+    return f.source == "label" and (
+        SOFTMAX_NAMED.regex.search(f.name) is not None
+        or SOFTMAX_VALUE.regex.search(f.name) is not None
+    )
 
 
 def confirm_roles(facts: Sequence[Fact], d_k: int | None = None) -> Confirmed:

@@ -22,7 +22,13 @@ from symattn.errors import SymattnError
 from symattn.numbers import parse_number
 from symattn.read.arrays import Grid
 from symattn.read.dataflow import Derivation, Flows, derive
-from symattn.read.naming import array_role, call_argument, row_named, softmax_argument
+from symattn.read.naming import (
+    array_role,
+    call_argument,
+    row_named,
+    softmax_argument,
+    softmax_value,
+)
 from symattn.read.notations import (
     EXP_FIRST,
     EXP_OVER_ROOT,
@@ -232,6 +238,11 @@ def _grid_fact(reading: Reading, placed: Placed, computed: Flows) -> Fact:
         role, name = Role(call), name or g.label
     elif (role is None or role.role == "weights") and softmax_argument(reading.src.text, g.start):
         role = Role("scaled", role.index if role else None, role.token if role else "")
+    elif (role is None or role.role == "weights") and (
+        call := softmax_value(reading.src.text, g.start)
+    ):
+        # ``softmax([2.0, 1.0, 1.0]) → [0.50, 0.25, 0.25]``: the author's claim of a softmax
+        role, name = Role("weights", role.index if role else None, role.token if role else ""), call
     source = "name" if role is not None and name in names else "label" if name else "context"
     derivation = None
     code_row = computed.query_row.get(sh.at) if sh is not None else None

@@ -22,10 +22,11 @@ from symattn.read.notations import (
     LABEL_SYMBOL,
     ROW_PHRASE,
     SOFTMAX_ARGUMENT,
+    SOFTMAX_VALUE,
 )
 from symattn.read.roles import Role, phrase_role, stage_rank, symbol_role
 
-__all__ = ["array_role", "call_argument", "row_named", "softmax_argument"]
+__all__ = ["array_role", "call_argument", "row_named", "softmax_argument", "softmax_value"]
 
 
 def call_argument(text: str, at: int) -> str | None:
@@ -52,6 +53,14 @@ def softmax_argument(text: str, at: int) -> bool:
     """Whether the array at ``at`` is written as the argument of softmax on its line."""
     start = max(text.rfind("\n", max(0, at - 200), at) + 1, at - 200)
     return SOFTMAX_ARGUMENT.regex.search(text[start:at]) is not None
+
+
+def softmax_value(text: str, at: int) -> str:
+    """``softmax([2.0, 1.0, 1.0]) →`` before the array at ``at`` on its line: the array is
+    the value the author claims for that softmax (the call as written), else ""."""
+    start = max(text.rfind("\n", max(0, at - 500), at) + 1, at - 500)
+    m = SOFTMAX_VALUE.regex.search(text[start:at])
+    return m.group(0).strip() if m is not None else ""
 
 
 def _first_symbol(label: str) -> Role | None:

@@ -148,3 +148,16 @@ def test_scores_by_words_that_are_the_scores_scaled_are_the_scaled_scores() -> N
     assert [f.role for f in u.facts if f.dims == (2, 3)] == ["scores", "scaled"]
     found = [(f.code, f.claimed) for f in audit(text, path="t.md").findings]
     assert ("wrong-value", "9.950") in found
+
+
+def test_the_plain_normalisation_written_as_a_softmax_of_a_vector_is_judged_as_softmax() -> None:
+    # (``softmax([2, 1, 1]) → [0.50, 0.25, 0.25]``: s / Σs, which the author claims is softmax)
+    report = audit("softmax([2.0, 1.0, 1.0]) → [0.50, 0.25, 0.25]\n", path="t.txt")
+    assert sorted((f.location.column, f.code) for f in report.findings) == [
+        (29, "wrong-value"),
+        (35, "wrong-value"),
+        (41, "wrong-value"),
+    ]
+    # (under words only, the same numbers are that frame of their own: not accused)
+    quiet = audit("scores [2.0, 1.0, 1.0], weights [0.50, 0.25, 0.25]\n", path="t.txt")
+    assert not [f for f in quiet.findings if f.code == "wrong-value"]

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from symattn.read.naming import array_role, call_argument, row_named, softmax_argument
+from symattn.read.naming import (
+    array_role,
+    call_argument,
+    row_named,
+    softmax_argument,
+    softmax_value,
+)
 from symattn.read.roles import Role
 
 from .texts import understood
@@ -111,3 +117,11 @@ def test_an_array_written_as_the_argument_of_softmax_is_its_input() -> None:
 def test_a_label_of_chained_names_takes_the_role_they_agree_on() -> None:
     role, _ = array_role([], "Scaled = QK^T / 1.41", "")
     assert role is not None and role.role == "scaled"
+
+
+def test_an_array_after_a_softmax_of_a_vector_is_its_claimed_value() -> None:
+    text = "x\nsoftmax([2.0, 1.0, 1.0]) → [0.50, 0.25, 0.25] ← spread out\n"
+    assert softmax_value(text, text.index("[0.50")) == "softmax([2.0, 1.0, 1.0]) →"
+    # (the argument itself, and an array on the next line, are no such value)
+    assert softmax_value(text, text.index("[2.0")) == ""
+    assert softmax_value("softmax([1, 2]) →\n[0.27, 0.73]", 18) == ""

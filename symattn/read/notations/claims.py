@@ -26,6 +26,7 @@ __all__ = [
     "NUMBER_TEXT",
     "ROW_PHRASE",
     "SOFTMAX_ARGUMENT",
+    "SOFTMAX_VALUE",
     "SCALED_FIRST",
     "SCALED_ITEMS",
     "SCALED_TEXT",
@@ -72,6 +73,26 @@ SOFTMAX_ARGUMENT: Final = pattern(
     "(the scaled scores), not the weights",
     ("softmax(", "第2行: softmax(", "\\text{softmax}\\left(", "Softmax ( "),
     ("softmax(x) = ", "softmax", "softmax(QK^T) ="),
+    how="search",
+)
+
+SOFTMAX_VALUE: Final = pattern(
+    "softmax-value",
+    r"(?i)soft-?max\}?\s*(?:\\left\s*)?\(\s*\[[^()\[\]\n]{1,400}\]\s*(?:\\right\s*)?\)\s*"
+    r"(?:→|->|=|≈|\\approx|\\to\b|\\rightarrow\b)\s*$",
+    "the text just before an array that is the value of softmax applied to the vector written "
+    "in the call: the author's own claim that the array is that softmax",
+    (
+        "softmax([2.0, 1.0, 1.0]) → ",
+        "Softmax([20, 10, 10]) = ",
+        "\\text{softmax}([1, 2]) \\approx ",
+    ),
+    (
+        "softmax([2.0, 1.0, 1.0])",
+        "softmax(x) = ",
+        "softmax → ",
+        "softmax([1, 2]) → [0.27, 0.73] and ",
+    ),
     how="search",
 )
 
