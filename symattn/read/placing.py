@@ -116,27 +116,29 @@ class Built:
                 self.owners[k][(_STEP[stage], (row, c))] = i
 
     def inherit(self) -> None:
-        """A layer that states a row's results again without the numbers they come from
-        (``Row 3: [3.507, 4.506]`` after the whole computation) takes those of the layer
-        before: they are the author's own numbers its results follow from. They are not
-        located in this layer (nothing is reported at them here; the layer before judges
-        them)."""
+        """A layer that states a row's results again, the same numbers as a layer before,
+        without the numbers they come from (``Row 3: [3.507, 4.506]`` after the whole
+        computation) takes those of that layer: they are the author's own numbers its results
+        follow from. They are not located in this layer (nothing is reported at them here;
+        the layer before judges them). A row with numbers of its own (another frame, shown
+        for comparison) takes nothing."""
         for k in range(1, len(self.rows)):
             for row, rc in self.rows[k].items():
                 latest = max((_ORDER.index(st) for st in rc if st in _ORDER), default=-1)
+                source = next(
+                    (
+                        self.rows[j][row]
+                        for j in range(k - 1, -1, -1)
+                        if row in self.rows[j]
+                        and all(self.rows[j][row].get(st) == v for st, v in rc.items())
+                    ),
+                    None,
+                )
+                if source is None:
+                    continue
                 for st in _ORDER[:latest]:
-                    if st in rc:
-                        continue
-                    earlier = next(
-                        (
-                            self.rows[j][row][st]
-                            for j in range(k - 1, -1, -1)
-                            if st in self.rows[j].get(row, {})
-                        ),
-                        None,
-                    )
-                    if earlier is not None:
-                        rc[st] = copy.deepcopy(earlier)
+                    if st not in rc and st in source:
+                        rc[st] = copy.deepcopy(source[st])
 
 
 #: the stages of a row, in the order they are computed

@@ -120,3 +120,12 @@ def test_a_layer_of_results_alone_takes_the_numbers_before_them_from_the_layer_b
     # (taken as the author's numbers, not as claims of that layer: nothing located there)
     assert set(built.spots[1]) == {("output", ("a", "0"))}
     assert built.rows[0]["b"] == {"output": ["1"]}
+
+
+def test_a_layer_with_results_of_its_own_takes_nothing_from_the_layer_before() -> None:
+    built = Built()
+    built.put(0, "a", "scaled", ["1", "2"], [_spot("1", 0), _spot("0", 5)])
+    built.put(1, "a", "weights", ["1", "2"], [_spot("0.73", 10), _spot("0.27", 15)])
+    built.put(2, "a", "weights", ["1", "2"], [_spot("0.62", 20), _spot("0.38", 25)])
+    built.inherit()
+    assert built.rows[1] == {"a": {"weights": ["0.62", "0.38"]}}
