@@ -17,11 +17,11 @@ from symattn.read.arrays import Entry, Grid, plain_rows, scan_arrays
 from symattn.read.blocks import Block
 from symattn.read.code import Statement, iter_statements
 from symattn.read.dataflow import Built, built_inputs
-from symattn.read.extract import Skipped, chains_of
+from symattn.read.extract import ChainText, Skipped, chains_of
 from symattn.read.formulas import text_lines
 from symattn.read.layout import side_by_side, stack_rows
 from symattn.read.mapped import Mapped
-from symattn.read.notations import ARRAY_CALLS, TEXT_FENCES
+from symattn.read.notations import ANNOTATION_LINK, ARRAY_CALLS, TEXT_FENCES
 from symattn.read.page import Placed, Reading, add_chains, operand, outside, too_long
 from symattn.read.python import Assigned, Defined, Shown, Step, expr_text, facts_of
 from symattn.read.roles import symbol_role
@@ -62,6 +62,7 @@ def read_code(r: Reading, i: int, b: Block, line_starts: list[int], limits: Limi
             r.grids.append(Placed(g, i, "code", index))
         for g in _comment_grids(r, st, limits):
             r.grids.append(Placed(g, i, "comment", index))
+        _comment_chains(r, i, st, limits)
     flush()
 
 
@@ -126,6 +127,23 @@ def _text_run(
         r.grids.append(Placed(g, i, how, index))
     for g in outside(plain_rows(text, start, end, limits), covered):
         r.grids.append(Placed(g, i, "output", index))
+
+
+def _comment_chains(r: Reading, i: int, st: Statement, limits: Limits) -> None:
+    """The chains a statement's comments write (``# softmax([8, -4, -4]) ≈ [0.996, …]``),
+    each comment line read as the lines of a block that are not Python are; a comment that
+    only names values (``# shape=(2,6,2)``, ``# d=3``) annotates the code and computes
+    nothing."""
+    text = r.src.text
+    for x, y in st.comments:
+        for ln in text_lines(text, max(0, x - 1), y, code=True):
+            if not too_long(r, ln, limits):
+                found = chains_of(ln, r.src, "text")
+                add_chains(r, i, [c for c in found if not _annotates(c)])
+
+
+def _annotates(chain: ChainText) -> bool:
+    return all(ANNOTATION_LINK.find(link.text) for link in chain.links)
 
 
 def _comment_grids(r: Reading, st: Statement, limits: Limits) -> list[Grid]:

@@ -23,6 +23,7 @@ from typing import Final
 from symattn.read.mapped import Mapped, MappedBuilder
 from symattn.read.notations import (
     CODE_LINE,
+    COMMENT_MARKER,
     DIGIT,
     LIST_MARKER,
     MARKDOWN_MARKUP,
@@ -204,8 +205,10 @@ def text_lines(
                 continue
             if not code and CODE_LINE.regex.search(body):
                 continue
-            marker = LIST_MARKER.regex.match(body)
-            off = marker.end() if marker else 0
+            comment = COMMENT_MARKER.regex.match(body) if code else None
+            off = comment.end() if comment else 0  # (a comment writes its math as text)
+            marker = LIST_MARKER.regex.match(body, off)
+            off = marker.end() if marker else off
             pending = [(x + off, y)]
         pos = eol + 1
     if pending:

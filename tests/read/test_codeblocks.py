@@ -89,3 +89,24 @@ def test_a_text_fence_prints_nothing_after_it() -> None:
     assert r.printed == set() and not r.shown
     code = text.replace("```text\nI", "```python\nI")
     assert read_text(code).printed == {1}
+
+
+def test_the_chains_a_statements_comments_write_are_read() -> None:
+    """A comment that writes a formula (``# softmax([8, -4, -4]) ≈ [...]``) above or after a
+    statement holds a chain, whether or not Python follows it in the block."""
+    for text in (
+        "```python\n# softmax([8, -4, -4]) ≈ [0.996, 0.002, 0.002]\n```\n",
+        "```python\n# softmax([-1, -0.5]) ≈ [0.38, 0.62]\nscores = scores / 8\n```\n",
+        "```python\nw = softmax(s)  # softmax([1, 0]) ≈ [0.73, 0.27]\n```\n",
+    ):
+        r = read_text(text)
+        chains = [c.text for c in r.chains]
+        assert len(chains) == 1 and chains[0].startswith("softmax(["), (text, chains)
+        assert r.chains[0].links[0].text.startswith("softmax")
+
+
+def test_a_comment_that_only_names_values_is_no_chain() -> None:
+    """``d_out = 2 # the output embedding size, d=2`` annotates the code: no claim to judge,
+    and no second definition of ``d`` after ``# d=3``."""
+    text = "```python\nd_in = x.shape[1] # size, d=3\nk = x.T  # shape=(2,6,2)\n```\n"
+    assert read_text(text).chains == []

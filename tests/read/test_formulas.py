@@ -55,3 +55,10 @@ def test_a_row_that_starts_with_a_relation_has_no_left_side() -> None:
     assert starts_with_relation(Mapped.of(r" \quad \approx 0.5", 0, 18))
     assert not starts_with_relation(Mapped.of("+ 0.5 = 1", 0, 9))
     assert not starts_with_relation(Mapped.of("x = 1", 0, 5))
+
+
+def test_a_comment_line_of_code_is_read_without_its_marker() -> None:
+    text = "    #   softmax([8, -4, -4]) ≈ [0.996, 0.002, 0.002]\nx = 1  # a note = 2\n"
+    got = [m.text for m in text_lines(text, 0, len(text), code=True)]
+    assert got[0] == "softmax([8, -4, -4]) ≈ [0.996, 0.002, 0.002]"
+    assert [m.text for m in text_lines(text, 0, len(text))] == []  # (in prose: code)

@@ -73,9 +73,11 @@ from symattn.read.notations.grammar import (
     VECTOR_FUNCTIONS,
 )
 from symattn.read.notations.text import (
+    ANNOTATION_LINK,
     CASE_COLON,
     CODE_ENVIRONMENTS,
     CODE_LINE,
+    COMMENT_MARKER,
     DIGIT,
     ECHOED_NAME,
     EXPRESSION_LINE,
@@ -149,6 +151,8 @@ __all__ = [
     "LABEL_SYMBOL",
     "LANGUAGE",
     "TEXT_FENCES",
+    "ANNOTATION_LINK",
+    "COMMENT_MARKER",
     "LIST_MARKER",
     "MARKDOWN_MARKUP",
     "MATH_ENVIRONMENTS",

@@ -17,6 +17,8 @@ __all__ = [
     "RESULT_LABEL",
     "CODE_ENVIRONMENTS",
     "CODE_LINE",
+    "COMMENT_MARKER",
+    "ANNOTATION_LINK",
     "DIGIT",
     "ECHOED_NAME",
     "EXPRESSION_START",
@@ -198,6 +200,27 @@ CODE_LINE: Final = pattern(
     "a plain line that is code, not math",
     ("feature_dim = query_matrix.size(-1)", "import os", "x += 1", "a == 1", "x = 1;"),
     ("x = 1.5", "score = 0.47"),
+)
+
+COMMENT_MARKER: Final = pattern(
+    "comment-marker",
+    r"^\s*#+\s*",
+    "the ``#`` that starts a comment line of a code block (not part of the math the comment "
+    "writes: ``#   softmax([8, -4, -4]) ≈ [0.996, 0.002, 0.002]``)",
+    ("# x = 1", "    #   softmax([1, 2]) ≈ [0.27, 0.73]", "## e ≈ 2.718"),
+    ("x = 1", "x = 1  # a note", "e^1 ≈ 2.718"),
+    how="match",
+)
+
+ANNOTATION_LINK: Final = pattern(
+    "annotation-link",
+    r"[^\d()\[\]{}*/+^√·×÷@=≈-]*|[\s\d.,+\-\[\]()]+",
+    "a side of a relation that computes nothing: words or a name (no digit, no operator), or "
+    "a literal; a code comment whose every side is one (``# shape=(2,6,2)``, ``# the output "
+    "size, d=2``) annotates the code beside it",
+    ("d", "shape", "the output size, d", "(2, 6, 2)", "3", "[0.5, -0.5]", "d_k"),
+    ("softmax([8, -4, -4])", "0.996 * (1-0.996)", "sqrt(d_k)", "8/2", "W_1"),
+    how="fullmatch",
 )
 
 LIST_MARKER: Final = pattern(
