@@ -218,9 +218,13 @@ def _eval(node: Node, ctx: _Ctx) -> Value:
         return acc
     if isinstance(node, PowNode):
         base = _scalar_arg(_eval(node.base, ctx), "a power")
-        exponent = _scalar_arg(_eval(node.exponent, ctx), "an exponent")
+        raised = _eval(node.exponent, ctx)
+        if not isinstance(raised, Scalar):
+            # e^{[0.54, 0.38]}: a number raised to each entry, as exp(...) is taken entrywise
+            _spend(ctx, len(_scalars(raised, "an exponent of a matrix")))
+            return _map2(raised, lit(0), lambda x, _z: Scalar("pow", (base, x), max_bits=mb), ctx)
         _spend(ctx, 1)
-        return Scalar("pow", (base, exponent), max_bits=mb)
+        return Scalar("pow", (base, raised), max_bits=mb)
     # a call: exp, sqrt (entry by entry) or sum
     arg = _eval(node.arg, ctx)
     if node.fn == "sum":

@@ -326,7 +326,9 @@ class Parser:
         raise ExprError(f"unexpected {t.text!r}")
 
     def command(self, cmd: str) -> Node:
-        """``\\frac{a}{b}`` and ``\\sqrt{x}``."""
+        """``\\frac{a}{b}``, ``\\sqrt{x}`` and ``\\sum x`` (the sum of the entries of the
+        power after it: ``\\sum e^{[0.54, 0.38]}``; a sum over an index, ``\\sum_j``, names
+        terms the formula does not write)."""
         self.enter()
         try:
             if cmd == "\\frac":
@@ -337,6 +339,10 @@ class Parser:
                 if self.at("["):
                     raise ExprError("only square roots are supported")
                 return Call("sqrt", self.group())
+            if cmd == "\\sum":
+                if self.at("_") or self.at("^"):
+                    raise ExprError("a sum over an index is not written out")
+                return Call("sum", self.power())
             raise ExprError(f"unsupported command {cmd}")
         finally:
             self.depth -= 1

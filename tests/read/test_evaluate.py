@@ -122,3 +122,13 @@ def test_a_long_sum_is_built_once(terms: int, monkeypatch: pytest.MonkeyPatch) -
 def test_a_sum_of_lists_of_different_lengths_is_refused() -> None:
     with pytest.raises(ExprError, match="lengths 2 and 3 do not match"):
         evaluate(parse("1 + [1, 2] + [1, 2, 3]"))
+
+
+def test_a_number_raised_to_a_list_is_raised_to_each_entry() -> None:
+    """``e^{[0.54, 0.38]}`` is ``[e^0.54, e^0.38]`` (as ``exp`` of a list is); a list as the
+    base of a power is no number."""
+    assert values("2^{[1, 3]}") == [Fraction(2), Fraction(8)]
+    (a, b) = flatten(evaluate(parse("e^{[0, 1]}")))
+    assert a.rational() == 1 and 2.718 < float(b.arb(64).mid()) < 2.719
+    with pytest.raises(ExprError):
+        evaluate(parse("[1, 2]^{2}"))

@@ -68,3 +68,15 @@ def test_a_mantissa_times_a_power_of_ten_is_one_scientific_number(
 @pytest.mark.parametrize("text", ["7.5×2^9", "7.5×10^x", "7.5×10^{1.5}", "x×10^9", "7.5×10×9"])
 def test_other_products_are_no_scientific_number(text: str) -> None:
     assert literal_numbers(parse(text)) is None
+
+
+def test_a_sum_sign_sums_the_entries_of_the_power_after_it() -> None:
+    """``\\sum e^{[…]}`` (a softmax's denominator written out) is the sum of the entries, and
+    ``e^{[…]}`` is e raised to each entry; ``\\sum_j`` names terms the formula does not
+    write: not read."""
+    assert [x.rational() for x in flatten(evaluate(parse("\\sum [1, 2] + 1")))] == [4]
+    text = "$$\n\\frac{e^{[0.5, 0.6]}}{\\sum e^{[0.5, 0.6]}} = [0.48, 0.6]\n$$\n"
+    r = audit(text, path="t.md")  # (exact 0.4750, 0.5250)
+    assert {f.claimed for f in r.findings if f.code == "wrong-value"} == {"0.6"}
+    with pytest.raises(SymattnError):
+        parse("\\sum_{j} e^{s_j}")
