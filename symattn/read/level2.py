@@ -246,6 +246,8 @@ def _one(
         return str(e)
     unsure = unconfirmed(problem.owner, report.findings, facts)
     out = list(shaped)
+    # (a row of weights that cannot sum to 1: that is a cause of each of its wrong entries)
+    unsummed = {(f.step, f.position) for f in report.findings if f.code == "not-normalized"}
     for f in report.findings:
         if problem.owner.get((f.step, f.position)) in rescued:
             continue
@@ -281,7 +283,7 @@ def _one(
             f"level2:{f.message_key}",
             inexact=f.inexact,  # (the exact value shown rounded: written with a trailing …)
             frame=f.frame,  # (judged in the author's frame: said of the author's problem)
-            alternatives=f.alternatives,  # (a second cause ``check`` found)
+            alternatives=_with_row_cause(f, unsummed),  # (a second cause ``check`` found)
         )
         out.append((spot.at, found))
         if f.step == "sqrt_d_k":  # the divisor said again (in words): the same finding there
@@ -290,6 +292,16 @@ def _one(
                     where = TextLocation(again.line, again.column)
                     out.append((again.at, replace(found, location=where)))
     return out, rescued, unsure
+
+
+def _with_row_cause(f: Finding, unsummed: set[tuple[str, tuple[str, ...]]]) -> tuple[str, ...]:
+    """The alternatives of a finding, with ``not-normalized`` when it is an error on an entry
+    of a row whose weights cannot sum to 1."""
+    if f.severity != "error" or f.code == "not-normalized" or not f.position:
+        return f.alternatives
+    if (f.step, f.position[:-1]) not in unsummed or "not-normalized" in f.alternatives:
+        return f.alternatives
+    return (*f.alternatives, "not-normalized")
 
 
 def _divided_wrongly(

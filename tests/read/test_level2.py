@@ -368,3 +368,16 @@ def test_an_input_written_again_means_the_input_not_a_claim_of_its_value() -> No
     found = [(f.code, f.claimed) for f in audit(text, path="t.md").findings]
     assert ("wrong-value", "0.5") in found  # (the softmax row: the first problem is judged)
     assert not [c for c, v in found if v in ("0.84", "0.72", "0.80", "1.02")]
+
+
+def test_a_wrong_weight_of_a_row_that_cannot_sum_to_1_names_that_cause() -> None:
+    """``[0.80, 0.10]`` for ``[0.8930, 0.1070]``: each weight is wrong (0.10 truncated), and the
+    row's sum (0.90) is a cause of each; a wrong weight of a row that sums to 1 names no such
+    cause."""
+    r = audit(INPUTS + "\nweights = [0.80, 0.10]\n")
+    wrong = [f for f in r.findings if f.code in ("wrong-value", "truncated")]
+    assert {f.claimed for f in wrong} == {"0.80", "0.10"}
+    assert all("not-normalized" in f.alternatives for f in wrong)
+    r = audit(INPUTS + "\nweights = [0.80, 0.20]\n")
+    wrong = [f for f in r.findings if f.code == "wrong-value"]
+    assert wrong and all("not-normalized" not in f.alternatives for f in wrong)
