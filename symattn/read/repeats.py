@@ -20,8 +20,9 @@ What counts as the same number (the evidence, never a value alone when it is sho
   a matrix: ``K^T`` after ``K``) — an array of four or more entries, or of enough digits
   (``[0.30, 0.37]``); when the last array written with those entries was not found wrong at an
   entry, that entry is not carried (``V = [[1, 2], [4, 3]]`` given, written again);
-- the wrong numbers of one block (``α₁ ≈ 0.32, α₂ ≈ 0.68``, or a vector), each of two or more
-  significant digits, written again in order in one formula (``0.32·v₁ + 0.68·v₂``);
+- the wrong numbers of one block (``α₁ ≈ 0.32, α₂ ≈ 0.68``, or a vector), or of one row of a
+  matrix, each of two or more significant digits, written again in order in one formula
+  (``0.32·v₁ + 0.68·v₂``);
 - a number said again as a percentage right after it (``0.196 (19.6% …)``), on its line;
 - a shorter number found written with fewer decimals than its vector
   (``[0.331, 0.34, 0.329]``), where a formula writes the whole vector again, in order
@@ -258,12 +259,21 @@ def _arrays(facts: Sequence[Fact], census: Census, wrong: dict[int, Finding]) ->
         if min(rows, cols) >= 2 and rows * cols == len(texts):
             order = [r * cols + c for c in range(cols) for r in range(rows)]
             out.append(_Array(tuple(texts[i] for i in order), tuple(offsets[i] for i in order)))
-    for members in blocks.values():
-        offsets = sorted(members)
-        texts = [wrong[o].claimed for o in offsets]
-        if len(offsets) >= 2 and all(_significant(t) >= 2 for t in texts):
-            out.append(_Array(tuple(texts), tuple(offsets), interleaved=True))
-    return out
+            # (one row's wrong numbers, written again in one formula: ``0.34*v1 + 0.17*v2``)
+            out.extend(_wrong_of(offsets[r * cols : (r + 1) * cols], wrong) for r in range(rows))
+    out.extend(_wrong_of(sorted(members), wrong) for members in blocks.values())
+    return [a for a in out if a.texts]
+
+
+def _wrong_of(offsets: Sequence[int], wrong: dict[int, Finding]) -> _Array:
+    """The wrong numbers at ``offsets``, in order, as an array whose entries may be written
+    again with other numbers between them (empty unless two or more, each of two or more
+    significant digits)."""
+    offsets = [o for o in offsets if o in wrong]
+    texts = [wrong[o].claimed for o in offsets]
+    if len(offsets) < 2 or not all(_significant(t) >= 2 for t in texts):
+        return _Array((), ())
+    return _Array(tuple(texts), tuple(offsets), interleaved=True)
 
 
 def _match(array: _Array, offsets: list[int], texts: list[str], i: int) -> list[int] | None:

@@ -177,3 +177,16 @@ def test_a_wrong_number_said_again_as_a_percentage_right_after_it_is_carried() -
     assert ("propagated-error", "60.0") not in {
         (f.code, f.claimed) for f in audit(other, path="t.md").findings
     }
+
+
+def test_one_rows_wrong_weights_written_again_in_a_formula_are_carried() -> None:
+    """A row of a wrong weights matrix used again with other numbers between its entries
+    (``0.35*[1,2] + 0.65*[3,4]``) is that row carried, entry by entry, naming its line."""
+    text = _WEIGHTS.split("$$\n\\text{Output}")[0] + (
+        "$$\no_2 = 0.35 \\cdot [1, 2] + 0.65 \\cdot [3, 4] = [2.3, 3.3]\n$$\n"
+    )
+    r = audit(text)
+    assert {c for _, c, _ in _at(r, 7)} == {"wrong-value"}, r.findings
+    again = [f for f in r.findings if f.line == 11 and f.code == "propagated-error"]
+    assert [f.claimed for f in again] == ["0.35", "0.65"], r.findings
+    assert all(f.params["line"] == 7 for f in again)
