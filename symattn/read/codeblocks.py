@@ -17,7 +17,7 @@ from symattn.read.arrays import Entry, Grid, plain_rows, scan_arrays
 from symattn.read.blocks import Block
 from symattn.read.code import Statement, iter_statements
 from symattn.read.dataflow import Built, built_inputs
-from symattn.read.extract import ChainText, Skipped, chains_of
+from symattn.read.extract import ChainText, Skipped, chains_of, with_result_expression
 from symattn.read.formulas import text_lines
 from symattn.read.layout import side_by_side, stack_rows
 from symattn.read.mapped import Mapped
@@ -120,7 +120,8 @@ def _text_run(
             r.stop(ln.at(0) if ln.starts else start)
             break
         if not too_long(r, ln, limits):
-            add_chains(r, i, chains_of(ln, r.src, "code"))
+            found = chains_of(ln, r.src, "code")
+            add_chains(r, i, [with_result_expression(c, r.src) for c in found])
     grids = outside(scan_arrays(text, start, end, limits, braces=True), covered)
     for g in stack_rows(text, grids, line_starts):
         how = "operand" if operand(text, g) else "output"

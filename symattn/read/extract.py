@@ -21,6 +21,7 @@ from symattn.read.notations import (
     CASE_COLON,
     EXPRESSION_LINE,
     FORMULA_BREAK,
+    NAMED_EXPRESSION_LINE,
     NEW_DEFINITION,
     RESULT_LABEL,
 )
@@ -297,8 +298,14 @@ def chains_of(piece: Mapped, src: Source, kind: str, before: str = "") -> list[C
 
 def with_result_expression(chain: ChainText, src: Source) -> ChainText:
     """``乘积结果=[0.44, -0.35]`` under a line holding only ``[0.55, …]*[[1, 0], …]``: the
-    result is claimed for that arithmetic (the chain's label becomes the expression)."""
-    if chain.kind != "text" or not RESULT_LABEL.regex.fullmatch(chain.links[0].text):
+    result is claimed for that arithmetic (the chain's label becomes the expression); so is
+    ``= [0.845, 0.580]`` (a line that starts with its relation) under a line of arithmetic
+    that names its vectors (``0.665 * v0 + 0.245 * v1``)."""
+    if chain.kind not in ("text", "code"):
+        return chain
+    label = chain.links[0].text
+    bare = not label.strip()
+    if not bare and (chain.kind != "text" or not RESULT_LABEL.regex.fullmatch(label)):
         return chain
     text = src.text
     end = text.rfind("\n", 0, chain.start)
@@ -309,7 +316,8 @@ def with_result_expression(chain: ChainText, src: Source) -> ChainText:
         end = start - 1
     else:
         return chain
-    if end - start > 2000 or not EXPRESSION_LINE.regex.fullmatch(text[start:end]):
+    line = EXPRESSION_LINE if not bare else NAMED_EXPRESSION_LINE
+    if end - start > 2000 or not line.regex.fullmatch(text[start:end]):
         return chain
     norm = respell(Mapped.of(text, start, end))
     a = len(norm.text) - len(norm.text.lstrip())

@@ -145,3 +145,13 @@ def test_a_link_of_an_array_laid_out_over_lines_ends_the_formula() -> None:
     assert chain_texts(text) == []
     # (a formula before such a link is kept)
     assert chain_texts("除以 √2 ≈ 1.414: = [[0.71, 0,\n") == ["除以 √2 ≈ 1.414:"]
+
+
+def test_a_result_line_under_arithmetic_that_names_its_vectors_claims_its_value() -> None:
+    """``= [0.845, 0.580]`` on the line under ``0.665 * v0 + 0.245 * v1`` (no relation on that
+    line) is the value of that arithmetic, in a code block as in text; a result line under
+    prose stays a chain of its own."""
+    text = "```text\n0.665 * v0 + 0.245 * v1\n= [0.845, 0.580]\n```\n"
+    assert chain_texts(text) == ["0.665 * v0 + 0.245 * v1 = [0.845, 0.580]"]
+    text = "```text\nsome words here\n= [0.845, 0.580]\n```\n"
+    assert all(not c.startswith("some") for c in chain_texts(text))

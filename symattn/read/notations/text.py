@@ -14,6 +14,7 @@ from symattn.read.rows import Chars, Word, ex, pattern, words
 
 __all__ = [
     "EXPRESSION_LINE",
+    "NAMED_EXPRESSION_LINE",
     "RESULT_LABEL",
     "CODE_ENVIRONMENTS",
     "CODE_LINE",
@@ -298,6 +299,16 @@ EXPRESSION_LINE: Final = pattern(
     "claim its value",
     ("[0.55, 0.20]*[[1, 0], [0, 1]]", "1.15/1.414"),
     ("x * 2", "some prose", "[1, 2]"),
+    how="fullmatch",
+)
+
+NAMED_EXPRESSION_LINE: Final = pattern(
+    "named-expression-line",
+    r"(?=[^\n]*\d)(?=[^\n]*[*×·÷/])[\s\w.,+\-*×·÷/^\[\]()]*",
+    "a line of arithmetic that may name its vectors (``0.665 * v0 + 0.245 * v1``), no relation "
+    "in it: a line right under it that starts with ``=`` claims its value",
+    ("0.665 * v0 + 0.245 * v1 + 0.090 * v2", "1.15/1.414", "[0.5, 0.5] * V"),
+    ("x = 0.5 * 2", "some prose", "[1, 2]", "v0 + v1"),
     how="fullmatch",
 )
 
