@@ -207,47 +207,19 @@ def _slices(
     eh: np.ndarray, el: np.ndarray, up: float, scale: float, slabs: np.ndarray, i: int
 ) -> None:
     """:func:`symattn.fast.exps.weight_slices` of row ``i`` into ``slabs[:, i]``
-    (``up = 2**(aw - 1)``, ``scale = 2**aw``; ``eh, el`` are overwritten). Up to five slices
-    in one pass, in registers (the rest of a slice, never used after the last, is not
-    formed); more slice by slice."""
+    (``up = 2**(aw - 1)``, ``scale = 2**aw``; ``eh, el`` are only read). Every slice of an
+    entry in one pass, in registers (the rest of a slice, never used after the last, is not
+    formed)."""
     na = slabs.shape[0]
-    if na > 5:
-        for j in range(eh.shape[0]):
-            eh[j], el[j] = eh[j] * up, el[j] * up
-        for s in range(na):
-            out = slabs[s, i]
-            for j in range(eh.shape[0]):
-                a = np.floor(eh[j])
-                out[j] = a
-                h, low = _fast_two_sum(eh[j] - a, el[j])
-                eh[j], el[j] = h * scale, low * scale
-        return
-    o0, o1, o2 = slabs[0, i], slabs[min(1, na - 1), i], slabs[min(2, na - 1), i]
-    o3, o4 = slabs[min(3, na - 1), i], slabs[na - 1, i]
     for j in range(eh.shape[0]):
         h, low = eh[j] * up, el[j] * up
         a = np.floor(h)
-        o0[j] = a
-        if na > 1:
+        slabs[0, i, j] = a
+        for t in range(1, na):
             h, low = _fast_two_sum(h - a, low)
             h, low = h * scale, low * scale
             a = np.floor(h)
-            o1[j] = a
-        if na > 2:
-            h, low = _fast_two_sum(h - a, low)
-            h, low = h * scale, low * scale
-            a = np.floor(h)
-            o2[j] = a
-        if na > 3:
-            h, low = _fast_two_sum(h - a, low)
-            h, low = h * scale, low * scale
-            a = np.floor(h)
-            o3[j] = a
-        if na > 4:
-            h, low = _fast_two_sum(h - a, low)
-            h, low = h * scale, low * scale
-            a = np.floor(h)
-            o4[j] = a
+            slabs[t, i, j] = a
 
 
 @_kernel
