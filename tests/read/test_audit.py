@@ -294,14 +294,14 @@ class Floor:
 
 #: the texts the reader was built on (issue 12: recall and coverage >= 95%), the held-out
 #: texts (expect notes "HELD-OUT text…", round two) and each first-contact round that joined
-#: ``dev/`` (``round`` and ``first_contact`` in the expect file), at what they reached when
-#: they joined; floors, not goals — the goal is issue 19's 95% on every text
+#: ``dev/`` (``round`` and ``first_contact`` in the expect file), at what they reach (raised
+#: as the reader improves, never lowered); floors, not goals — the goal is issue 19's 95% on every text
 FLOORS: dict[str, Floor] = {
     "built": Floor(0.95, 0.95),
-    "held-out": Floor(0.78, 0.93),
-    "2026-12-01": Floor(0.50, 0.93),
-    "2026-12-02": Floor(0.33, 0.86, warnings=3),
-    "2026-12-02b": Floor(0.52, 0.88, warnings=2),
+    "held-out": Floor(0.80, 0.93),
+    "2026-12-01": Floor(0.54, 0.93),
+    "2026-12-02": Floor(0.45, 0.88, warnings=1),
+    "2026-12-02b": Floor(0.62, 0.89, warnings=2),
 }
 
 
