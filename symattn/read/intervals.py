@@ -74,25 +74,8 @@ def half_unit(w: Written) -> Fraction:
 def rounded_interval(node: Node) -> Interval | None:
     """The values ``node`` may stand for when its decimals are roundings; None when it holds
     anything but numbers, signs and ``+ - × ÷``."""
-    if isinstance(node, Num):
-        if node.written.kind not in ("decimal", "integer"):
-            return None
-        v, h = node.written.value, half_unit(node.written)
-        return v - h, v + h
-    if isinstance(node, Unary) and node.op in "+-":
-        inner = rounded_interval(node.x)
-        if inner is None:
-            return None
-        return (-inner[1], -inner[0]) if node.op == "-" else inner
-    if isinstance(node, Chain):
-        acc = rounded_interval(node.first)
-        for op, term in node.rest:
-            other = rounded_interval(term)
-            if acc is None or other is None:
-                return None
-            acc = _combine(acc, op, other)
-        return acc
-    return None
+    got = _walk(node, 0, vectors=False)
+    return got[0] if got is not None else None
 
 
 def rounded_intervals(node: Node) -> list[Interval] | None:
@@ -100,29 +83,38 @@ def rounded_intervals(node: Node) -> list[Interval] | None:
     :data:`ROUNDED_DIGITS` or more significant digits are roundings (``(2.622, 4.586)/12.82``);
     None when it holds anything but numbers, vectors of them, signs and ``+ - × ÷``, or a
     shorter decimal (``0.5``: too coarse to be taken as a rounding)."""
+    return _walk(node, ROUNDED_DIGITS, vectors=True)
+
+
+def _walk(node: Node, least: int, vectors: bool) -> list[Interval] | None:
+    """The intervals of :func:`rounded_interval` (one) and :func:`rounded_intervals` (one per
+    entry): decimals of fewer than ``least`` significant digits refused, vectors only when
+    ``vectors``."""
     if isinstance(node, Num):
         w = node.written
-        if w.kind == "decimal" and (w.significant or 0) < ROUNDED_DIGITS:
+        if w.kind not in ("decimal", "integer"):
             return None
-        iv = rounded_interval(node)
-        return None if iv is None else [iv]
+        if w.kind == "decimal" and (w.significant or 0) < least:
+            return None
+        h = half_unit(w)
+        return [(w.value - h, w.value + h)]
     if isinstance(node, Unary) and node.op in "+-":
-        inner = rounded_intervals(node.x)
+        inner = _walk(node.x, least, vectors)
         if inner is None:
             return None
         return [(-hi, -lo) for lo, hi in inner] if node.op == "-" else inner
-    if isinstance(node, VecNode):
+    if isinstance(node, VecNode) and vectors:
         out: list[Interval] = []
         for item in node.items:
-            got = rounded_intervals(item)
+            got = _walk(item, least, vectors)
             if got is None:
                 return None
             out += got
         return out
     if isinstance(node, Chain):
-        acc = rounded_intervals(node.first)
+        acc = _walk(node.first, least, vectors)
         for op, term in node.rest:
-            other = rounded_intervals(term)
+            other = _walk(term, least, vectors)
             if acc is None or other is None:
                 return None
             if len(acc) != len(other) and 1 not in (len(acc), len(other)):

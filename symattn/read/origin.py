@@ -228,27 +228,41 @@ class Origins:
 
     # ------------------------------------------------------------------- computing a stage
 
-    def _tally(self, f: Fact, target: Candidate, stage: Relation, d: Derivation) -> Tally | None:
-        """How much of ``f`` the stage computed from ``d`` reproduces, in its best frame;
-        None when the shapes do not fit or the budget is spent."""
+    def _computed(
+        self, stage: Relation, d: Derivation, tallies: int
+    ) -> list[tuple[Frame, Balls]] | None:
+        """The claim's stage computed from ``d`` in each frame (counting ``tallies`` entries
+        compared against the budget); None when the inputs do not fit, the stage needs a V
+        that ``d`` has not, or the budget is spent."""
         qkv = self._qkv(d)
         if qkv is None:
             return None
         q, k, v = qkv
         if stage is Relation.OUTPUT and v is None:
             return None
-        cost = len(q) * len(k) * (len(q[0]) + len(self.frames)) + target.size
+        cost = len(q) * len(k) * (len(q[0]) + len(self.frames)) + tallies
         if self.spent + cost > self.budget:
             return None
         self.spent += cost
         # (scores printed under the scaled scores' name, or the reverse, are one relation
         # in another frame: the inputs they come from are found in every frame)
         stage = Relation.SCALED if stage is Relation.SCORES else stage
-        best: Tally | None = None
+        out = []
         for fr in self.frames:
             got = attention_stage(stage, q, k, v, fr)
             if got is None:
                 return None
+            out.append((fr, got))
+        return out
+
+    def _tally(self, f: Fact, target: Candidate, stage: Relation, d: Derivation) -> Tally | None:
+        """How much of ``f`` the stage computed from ``d`` reproduces, in its best frame;
+        None when the shapes do not fit or the budget is spent."""
+        computed = self._computed(stage, d, target.size)
+        if computed is None:
+            return None
+        best: Tally | None = None
+        for _, got in computed:
             rows = _rows_of(f, d, got)
             if rows is None:
                 return None
@@ -262,19 +276,13 @@ class Origins:
         numbers: the first row that reproduces all of them (in some frame), else the one row
         that reproduces most of them (confirmed); ``d`` unchanged when none or several do."""
         qkv = self._qkv(d)
-        if qkv is None or len(qkv[0]) < 2 or (stage is Relation.OUTPUT and qkv[2] is None):
+        if qkv is None or len(qkv[0]) < 2:
             return d
-        q, k, v = qkv
-        cost = len(q) * len(k) * (len(q[0]) + len(self.frames)) + target.size * len(q)
-        if self.spent + cost > self.budget:
+        computed = self._computed(stage, d, target.size * len(qkv[0]))
+        if computed is None:
             return d
-        self.spent += cost
-        stage = Relation.SCALED if stage is Relation.SCORES else stage
         best: dict[int, Tally] = {}
-        for fr in self.frames:
-            got = attention_stage(stage, q, k, v, fr)
-            if got is None:
-                return d
+        for _, got in computed:
             for r, row in enumerate(got):
                 t = tally(target, (row,))
                 if r not in best or t.reproduced > best[r].reproduced:
