@@ -117,3 +117,44 @@ def assert_same_decimals(got: np.ndarray, exact: ExactTensor, decide: Significan
     else:
         want = exact.round(decide.decimals, method="exact")
     assert [str(x) for x in got.reshape(-1)] == [str(x) for x in want.reshape(-1)]
+
+
+def bf16(a: np.ndarray) -> np.ndarray:
+    """Float32 values rounded to bfloat16 (nearest, ties to even), kept as float32."""
+    bits = a.astype(np.float32).view(np.uint32).astype(np.uint64)
+    bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
+    return bits.astype(np.uint32).view(np.float32)
+
+
+def random_inputs(
+    rng: np.random.Generator, kind: str, mask_kind: str, L: int, S: int, E: int, v_extra: int = 0
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+    """Q, K, V (V with ``v_extra`` more columns) and a mask of one input ``kind`` (float16,
+    float32, bfloat16, decimals, wide, spread, huge, zero_columns; else float64) and
+    ``mask_kind`` (boolean, additive; else None), drawn from ``rng``."""
+    q, k, v = (rng.standard_normal((n, E)) for n in (L, S, S))
+    if v_extra:
+        v = np.concatenate([v, rng.standard_normal((S, v_extra))], axis=1)
+    if kind in ("float16", "float32"):
+        q, k, v = (x.astype(kind) for x in (q, k, v))
+    elif kind == "bfloat16":
+        q, k, v = (bf16(x) for x in (q, k, v))
+    elif kind == "decimals":
+        q, k, v = (np.round(x, 2) for x in (q, k, v))
+    elif kind == "wide":
+        q = q * 60
+    elif kind == "spread":  # many slices with line exponents: entries over 2**-40 .. 2**10
+        q = q * np.exp2(rng.integers(-40, 10, q.shape))
+        k = k * np.exp2(rng.integers(-40, 10, k.shape))
+    elif kind == "huge":  # scores beyond the double range: NaN and infinite logits
+        q[0, 0], k[0, 0] = 1e155, 1e160
+        if S > 1:
+            k[1, 0] = -2e160
+    elif kind == "zero_columns":
+        v[:, ::2] = 0
+    mask = None
+    if mask_kind == "boolean":
+        mask = rng.random((L, S)) < 0.7
+    elif mask_kind == "additive":
+        mask = np.where(rng.random((L, S)) < 0.2, -np.inf, np.round(rng.normal(size=(L, S)), 1))
+    return q, k, v, mask

@@ -18,6 +18,7 @@ from tests.fast.reference import (
     correctly_rounded,
     fallbacks,
     flint_outputs,
+    random_inputs,
     same,
 )
 
@@ -168,12 +169,6 @@ def test_huge_logits_fall_back_correctly(big: float) -> None:
     assert same(attention_float64(q, k, v, scale=1), arb_reference(q, k, v, scale=1))
 
 
-def _bf16(a: np.ndarray) -> np.ndarray:
-    bits = a.astype(np.float32).view(np.uint32).astype(np.uint64)
-    bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
-    return bits.astype(np.uint32).view(np.float32)
-
-
 @settings(max_examples=40, deadline=None)
 @given(
     st.sampled_from(
@@ -190,24 +185,8 @@ def test_random_outputs_against_an_independent_flint_reference(
 ) -> None:
     # every output correctly rounded, checked against plain python-flint at 300 bits
     rng = np.random.default_rng(seed)
-    q, k, v = (rng.standard_normal((n, E)) for n in (L, S, S))
-    v = np.concatenate([v, rng.standard_normal((S, 1))], axis=1)
+    q, k, v, mask = random_inputs(rng, kind, mask_kind, L, S, E, v_extra=1)
     decimal = kind == "decimals"
-    if kind in ("float16", "float32"):
-        q, k, v = (x.astype(kind) for x in (q, k, v))
-    elif kind == "bfloat16":
-        q, k, v = (_bf16(x) for x in (q, k, v))
-    elif decimal:
-        q, k, v = (np.round(x, 2) for x in (q, k, v))
-    elif kind == "wide":
-        q = q * 60
-    elif kind == "zero_columns":
-        v[:, ::2] = 0
-    mask = None
-    if mask_kind == "boolean":
-        mask = rng.random((L, S)) < 0.7
-    elif mask_kind == "additive":
-        mask = np.where(rng.random((L, S)) < 0.2, -np.inf, np.round(rng.normal(size=(L, S)), 1))
     causal = mask_kind == "causal"
     got = attention_float64(q, k, v, attn_mask=mask, is_causal=causal, exact_float=not decimal)
     want = flint_outputs(q, k, v, mask=mask, causal=causal, decimal=decimal)

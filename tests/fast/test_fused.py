@@ -19,40 +19,15 @@ from symattn.fast.scores import score_levels
 from symattn.fast.tables import TABLES
 from symattn.fast.workspace import Workspace
 from tests.conftest import require_module
-
-
-def _bf16(a: np.ndarray) -> np.ndarray:
-    bits = a.astype(np.float32).view(np.uint32).astype(np.uint64)
-    bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
-    return bits.astype(np.uint32).view(np.float32)
+from tests.fast.reference import random_inputs
 
 
 def _problem(
     kind: str, mask_kind: str, L: int, S: int, E: int, seed: int, scale: object
 ) -> Problem:
     rng = np.random.default_rng(seed)
-    q, k, v = (rng.standard_normal((n, E)) for n in (L, S, S))
+    q, k, v, mask = random_inputs(rng, kind, mask_kind, L, S, E)
     decimal = kind == "decimals"
-    if kind in ("float16", "float32"):
-        q, k, v = (x.astype(kind) for x in (q, k, v))
-    elif kind == "bfloat16":
-        q, k, v = (_bf16(x) for x in (q, k, v))
-    elif decimal:
-        q, k, v = (np.round(x, 2) for x in (q, k, v))
-    elif kind == "wide":
-        q = q * 60
-    elif kind == "spread":  # many slices with line exponents: entries over 2**-40 .. 2**10
-        q = q * np.exp2(rng.integers(-40, 10, q.shape))
-        k = k * np.exp2(rng.integers(-40, 10, k.shape))
-    elif kind == "huge":  # scores beyond the double range: NaN and infinite logits
-        q[0, 0], k[0, 0] = 1e155, 1e160
-        if S > 1:
-            k[1, 0] = -2e160
-    mask = None
-    if mask_kind == "boolean":
-        mask = rng.random((L, S)) < 0.7
-    elif mask_kind == "additive":
-        mask = np.where(rng.random((L, S)) < 0.2, -np.inf, np.round(rng.normal(size=(L, S)), 1))
     return prepare(q, k, v, mask, mask_kind == "causal", scale, False, not decimal, DEFAULT_LIMITS)
 
 
