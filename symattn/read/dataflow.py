@@ -18,37 +18,91 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from enum import Enum, StrEnum
 from fractions import Fraction
 from typing import Final
 
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.read.notations import PROJECTION_NAMES
+from symattn.read.notations.roles import RoleName
 from symattn.read.python import Assigned, Defined, Shown, Step, expr_text
 from symattn.read.symbolic.functions import Runner, unpack
 from symattn.read.symbolic.interpreter import NotFollowedDeep, OutOfSteps
 from symattn.read.symbolic.loops import follow_loop
-from symattn.read.symbolic.sym import UNKNOWN, Sym, role_kind
+from symattn.read.symbolic.sym import UNKNOWN, Sym, SymKind, projection_of, role_kind
 from symattn.read.symbolic.values import Array
 
-__all__ = ["Built", "Derivation", "Flows", "Sym", "built_inputs", "derive", "flows"]
+__all__ = ["Built", "Derivation", "Flows", "Start", "Sym", "built_inputs", "derive", "flows"]
 
 #: the stages a name may give an array the code builds (an input of attention)
-_BUILT_ROLES: Final = frozenset({"x", "w_q", "w_k", "w_v", "w_o", "q", "k", "v", "kv"})
+_BUILT_ROLES: Final = frozenset(
+    {
+        RoleName.X,
+        RoleName.W_Q,
+        RoleName.W_K,
+        RoleName.W_V,
+        RoleName.W_O,
+        RoleName.Q,
+        RoleName.K,
+        RoleName.V,
+        RoleName.KV,
+    }
+)
+#: the stages above the scores a derivation goes down through (to the scores)
+_ABOVE_SCORES: Final = frozenset({SymKind.WEIGHTS, SymKind.SCALED, SymKind.EXP, SymKind.SUM})
+#: the projections of X
+_PROJECTIONS: Final = frozenset({SymKind.Q, SymKind.K, SymKind.V})
 #: the deepest statement nesting whose contexts are told apart
 _MAX_NESTING: Final = 40
 
 Fact = Assigned | Defined | Shown | Step
 
 
+class Start(StrEnum):
+    """What a :class:`Derivation` starts from (a StrEnum: a stage's spec claim field)."""
+
+    #: X, projected by W_Q, W_K, W_V
+    X = RoleName.X.value
+    #: Q, K and V as written
+    QKV = "qkv"
+    #: scores as written (a softmax of an array the text writes)
+    SCORES = RoleName.SCORES.value
+    #: scaled scores as written
+    SCALED = RoleName.SCALED.value
+
+
+class _Context(Enum):
+    """Where a statement is, for following it."""
+
+    #: at the top of the code (or in a ``with``/``try`` body, a decided branch): followed
+    TOP = "top"
+    #: in a class body: followed as at the top
+    CLASS = "class"
+    #: in the body of a module-level function: followed where the function is called
+    DEF = "def"
+    #: in a loop's body or a branch the code does not decide: what it assigns is unknown
+    UNKNOWN = "unknown"
+    #: in the branch not taken: never followed
+    SKIP = "skip"
+
+
+#: contexts not followed in place: a function's body (followed where it is called), the
+#: branch not taken
+_ELSEWHERE: Final = frozenset({_Context.DEF, _Context.SKIP})
+#: contexts whose statements are followed in place
+_IN_PLACE: Final = frozenset({_Context.TOP, _Context.CLASS})
+
+
 @dataclass(frozen=True)
 class Derivation:
     """Which literal arrays (by the offset of their ``[``) a computed array comes from, and
-    how: ``start`` is ``x`` (X with W_Q, W_K, W_V; ``w_t``: the weights are written as
-    PyTorch stores them, transposed) or ``qkv``; the scale (``1``, ``sqrt:N``, ``frac:P/Q``
-    to divide by, ``inv:P/Q`` to multiply by, ``width``: √ of the keys' width, "" unknown);
-    a causal mask; the query row selected (0-based)."""
+    how: ``start`` (a :class:`Start`) is ``x`` (X with W_Q, W_K, W_V; ``w_t``: the weights
+    are written as PyTorch stores them, transposed), ``qkv``, or the (scaled) scores; the
+    scale (``1``, ``sqrt:N``, ``frac:P/Q`` to divide by, ``inv:P/Q`` to multiply by,
+    ``width``: √ of the keys' width, "" unknown); a causal mask; the query row selected
+    (0-based)."""
 
-    start: str
+    start: str  # a Start (inputs, origin and problem still build it from strings)
     refs: tuple[int, ...]  # x, w_q, w_k, w_v  |  q, k, v
     w_t: bool = False
     scale: str = ""
@@ -58,14 +112,14 @@ class Derivation:
 
 def _lit(s: Sym) -> int:
     b = s.base
-    return b.ref if b.kind == "lit" else -1
+    return b.ref if b.kind is SymKind.LIT else -1
 
 
 def derive(s: Sym) -> Derivation | None:
     """The derivation of a computed value, when every input is a literal the text writes."""
     node = s
     scale, causal = s.scale, s.causal
-    if node.kind == "output":
+    if node.kind is SymKind.OUTPUT:
         w, v = node.args
         inner = derive(w)
         if inner is None:
@@ -76,33 +130,34 @@ def derive(s: Sym) -> Derivation | None:
         refs = list(inner.refs)
         refs[-1] = vr
         return replace(inner, refs=tuple(refs))
-    while node.kind in ("weights", "scaled", "exp", "sum") and node.args:
+    while node.kind in _ABOVE_SCORES and node.args:
         if node.scale:
             scale = node.scale
         causal = causal or node.causal
         node = node.args[0]
-    if node.kind == "scores" and len(node.args) == 1 and _lit(node.args[0]) >= 0:
-        return Derivation("scores", (_lit(node.args[0]),), False, scale, causal, node.row)
-    if node.kind != "scores" or len(node.args) != 2:
+    if node.kind is SymKind.SCORES and len(node.args) == 1 and _lit(node.args[0]) >= 0:
+        return Derivation(Start.SCORES, (_lit(node.args[0]),), False, scale, causal, node.row)
+    if node.kind is not SymKind.SCORES or len(node.args) != 2:
         return None
     causal = causal or node.causal
     q, k = node.args
-    if q.kind in ("q", "k", "v") and k.base.kind in ("q", "k", "v") and q.args and k.base.args:
+    if q.kind in _PROJECTIONS and k.base.kind in _PROJECTIONS and q.args and k.base.args:
         x = _lit(q.args[0])
         kx = _lit(k.base.args[0])
         wq, wk = q.args[1], k.base.args[1]
         if x < 0 or x != kx or wq.ref < 0 or wk.ref < 0:
             return None
-        return Derivation("x", (x, wq.ref, wk.ref, -1), wq.kind == "layer", scale, causal, q.row)
+        w_t = wq.kind is SymKind.LAYER
+        return Derivation(Start.X, (x, wq.ref, wk.ref, -1), w_t, scale, causal, q.row)
     qr, kr = _lit(q), _lit(k)
     if qr < 0 or kr < 0:
         return None
-    return Derivation("qkv", (qr, kr, -1), False, scale, causal, q.row)
+    return Derivation(Start.QKV, (qr, kr, -1), False, scale, causal, q.row)
 
 
 def _v_ref(v: Sym, inner: Derivation) -> int | None:
-    if inner.start == "x":
-        if v.kind == "v" and len(v.args) == 2 and _lit(v.args[0]) == inner.refs[0]:
+    if inner.start == Start.X:
+        if v.kind is SymKind.V and len(v.args) == 2 and _lit(v.args[0]) == inner.refs[0]:
             return v.args[1].ref if v.args[1].ref >= 0 else None
         return None
     r = _lit(v)
@@ -157,24 +212,28 @@ class _Walk:
         if isinstance(fact, Assigned):
             for n in fact.names:
                 role = literal_roles.get(fact.at, "") or role_kind(n)
-                w.env[n] = Sym("lit", ref=fact.at, name=role, array=fact.value)
-                if n.endswith(".weight") and role in ("w_q", "w_k", "w_v"):
+                w.env[n] = Sym(SymKind.LIT, ref=fact.at, name=role, array=fact.value)
+                projected = projection_of(role)
+                if n.endswith(".weight") and projected is not None:
                     # nn.Linear: its weight is stored (out, in); the layer computes x @ weight.T
-                    w.env[n.removesuffix(".weight")] = Sym("layer", name=role[-1], ref=fact.at)
+                    layer = Sym(SymKind.LAYER, name=projected, ref=fact.at)
+                    w.env[n.removesuffix(".weight")] = layer
             return None
-        context = self.contexts.get(id(fact.expr), "top") if fact.expr is not None else "top"
-        if context in ("def", "skip"):
+        context = (
+            _Context.TOP if fact.expr is None else self.contexts.get(id(fact.expr), _Context.TOP)
+        )
+        if context in _ELSEWHERE:
             return None  # (a function's body is followed where it is called)
         if isinstance(fact, Defined):
             if fact.value:
                 try:
-                    w.env[fact.name] = Sym("num", value=Fraction(fact.value))
+                    w.env[fact.name] = Sym(SymKind.NUM, value=Fraction(fact.value))
                 except (ValueError, ZeroDivisionError, OverflowError):
                     pass
             return None
         if isinstance(fact, Step):
             names = fact.unpack or (fact.name,)
-            if context == "unknown":
+            if context is _Context.UNKNOWN:
                 for n in names:
                     w.env[n] = UNKNOWN
                 return None
@@ -182,18 +241,18 @@ class _Walk:
             if fact.unpack:
                 unpack(w.env, list(fact.unpack), value)
                 return None
-            if value.kind == "lit" and role_kind(fact.name) in _BUILT_ROLES:
+            if value.kind is SymKind.LIT and role_kind(fact.name) in _BUILT_ROLES:
                 # `K = Q.copy()`: the same array, now the stage its new name says
                 value = replace(value, name=role_kind(fact.name))
-            if value.kind == "unknown":
-                role = role_kind(fact.name)
-                if role in ("w_q", "w_k", "w_v") and isinstance(fact.expr, ast.Call):
-                    value = Sym("layer", name=role[-1])
+            if value.kind is SymKind.UNKNOWN:
+                projected = projection_of(role_kind(fact.name))
+                if projected is not None and isinstance(fact.expr, ast.Call):
+                    value = Sym(SymKind.LAYER, name=projected)
             w.env[fact.name] = value
-            if value.row is not None and role_kind(fact.name) == "q":
+            if value.row is not None and role_kind(fact.name) == RoleName.Q:
                 self.query_row = value.row
             return None
-        if context == "unknown":
+        if context is _Context.UNKNOWN:
             return None
         return w.ev(fact.expr)
 
@@ -206,45 +265,51 @@ def _is_softmax_def(fn: ast.FunctionDef) -> bool:
     return "exp" in text and "sum" in text and "/" in text
 
 
-def _contexts(trees: Sequence[ast.Module | None]) -> dict[int, str]:
+def _uncertain(ctx: _Context) -> _Context:
+    """The context of a body the code may or may not run (a loop's, a branch it does not
+    decide, an exception handler), inside ``ctx``."""
+    return ctx if ctx in _ELSEWHERE else _Context.UNKNOWN
+
+
+def _contexts(trees: Sequence[ast.Module | None]) -> dict[int, _Context]:
     """Where each expression inside a compound statement is (by its ``id``): ``def`` (the
     body of a module-level function, followed where it is called), ``unknown`` (a loop's
     body, a branch the code does not decide), ``skip`` (the branch not taken). Expressions
     at the top, in ``with``/``try`` bodies, decided branches and class bodies are not listed."""
-    out: dict[int, str] = {}
-    stack: list[tuple[ast.stmt, str, int]] = [
-        (s, "top", 0) for t in trees if t is not None for s in t.body
+    out: dict[int, _Context] = {}
+    stack: list[tuple[ast.stmt, _Context, int]] = [
+        (s, _Context.TOP, 0) for t in trees if t is not None for s in t.body
     ]
     while stack:
         stmt, ctx, depth = stack.pop()
         if depth > _MAX_NESTING:
             continue
-        inner: list[tuple[list[ast.stmt], str]] = []
+        inner: list[tuple[list[ast.stmt], _Context]] = []
         if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
-            inner.append((stmt.body, "def" if ctx == "top" else ctx))
+            inner.append((stmt.body, _Context.DEF if ctx is _Context.TOP else ctx))
         elif isinstance(stmt, ast.ClassDef):
-            inner.append((stmt.body, ctx if ctx != "top" else "class"))
+            inner.append((stmt.body, _Context.CLASS if ctx is _Context.TOP else ctx))
         elif isinstance(stmt, ast.For | ast.AsyncFor | ast.While):
-            loop = ctx if ctx in ("def", "skip") else "unknown"
+            loop = _uncertain(ctx)
             inner += [(stmt.body, loop), (stmt.orelse, loop)]
         elif isinstance(stmt, ast.If):
             decided = _decided(stmt.test)
-            if ctx in ("def", "skip", "unknown") or decided is None:
-                both = ctx if ctx in ("def", "skip") else "unknown"
+            if ctx not in _IN_PLACE or decided is None:
+                both = _uncertain(ctx)
                 inner += [(stmt.body, both), (stmt.orelse, both)]
             else:
                 inner += [
-                    (stmt.body, ctx if decided else "skip"),
-                    (stmt.orelse, "skip" if decided else ctx),
+                    (stmt.body, ctx if decided else _Context.SKIP),
+                    (stmt.orelse, _Context.SKIP if decided else ctx),
                 ]
         elif isinstance(stmt, ast.With | ast.AsyncWith):
             inner.append((stmt.body, ctx))
         elif isinstance(stmt, ast.Try):
             inner += [(stmt.body, ctx), (stmt.finalbody, ctx)]
-            side = ctx if ctx in ("def", "skip") else "unknown"
+            side = _uncertain(ctx)
             inner += [(h.body, side) for h in stmt.handlers] + [(stmt.orelse, side)]
         else:
-            if ctx not in ("top", "class"):
+            if ctx not in _IN_PLACE:
                 for node in ast.walk(stmt):
                     out[id(node)] = ctx
             continue
@@ -291,16 +356,14 @@ def _walk(
                 w.softmaxes.add(stmt.name)
             elif isinstance(stmt, ast.Name | ast.Attribute) and not projections:
                 name = stmt.id if isinstance(stmt, ast.Name) else stmt.attr
-                projections = name in PROJECTION_NAMES.words or role_kind(name) in (
-                    "w_q",
-                    "w_k",
-                    "w_v",
+                projections = (
+                    name in PROJECTION_NAMES.words or projection_of(role_kind(name)) is not None
                 )
         for stmt in tree.body:
             if isinstance(stmt, ast.FunctionDef):
                 w.functions[stmt.name] = stmt
         for fact in by_statement.get(index, []):
-            if isinstance(fact, Shown) and walk.contexts.get(id(fact.expr)) == "def":
+            if isinstance(fact, Shown) and walk.contexts.get(id(fact.expr)) is _Context.DEF:
                 w.watched.add(id(fact.expr))
                 inside.append(fact)
             value = walk.take(fact, literal_roles)
@@ -360,14 +423,14 @@ def built_inputs(
         # that input too
         alias = (
             value is not None
-            and value.kind == "lit"
+            and value.kind is SymKind.LIT
             and value.row is None
             and value.ref >= 0
             and role_kind(fact.name) not in named.get(value.ref, {role_kind(fact.name)})
         )
         if (
             value is None
-            or (value.kind != "array" and not alias)
+            or (value.kind is not SymKind.ARRAY and not alias)
             or value.array is None
             or len(value.array.shape) not in (1, 2)
             or value.array.size == 0
@@ -377,7 +440,7 @@ def built_inputs(
         b = Built(index, (fact.name,), fact.target_at, value.array)
         found.append((position[id(fact)], b))
         named[b.at] = {role_kind(fact.name)}
-        walk.w.env[fact.name] = Sym("lit", ref=b.at, name=role_kind(fact.name), array=b.value)
+        walk.w.env[fact.name] = Sym(SymKind.LIT, ref=b.at, name=role_kind(fact.name), array=b.value)
 
     _walk(code, trees, {}, limits, seen)
     return found

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from symattn.read.dataflow import Derivation
+from symattn.read.dataflow import Derivation, Start
 
 from .texts import understood
 
@@ -27,7 +27,7 @@ def derivation_of_printed(code: str) -> Derivation | None:
     [
         (
             "Q = X @ W_q\nK = X @ W_k\nV = X @ W_v\nS = Q @ K.T / np.sqrt(2)\nprint(S)",
-            "x",
+            Start.X,
             "sqrt:2",
             False,
             None,
@@ -35,23 +35,29 @@ def derivation_of_printed(code: str) -> Derivation | None:
         (
             # K's width is known exactly (X @ W_k is followed): 2
             "Q = X @ W_q\nK = X @ W_k\nS = Q @ K.T / K.shape[-1] ** 0.5\nprint(S)",
-            "x",
+            Start.X,
             "sqrt:2",
             False,
             None,
         ),
-        ("Q = X @ W_q\nK = X @ W_k\nS = (Q @ K.T) * 0.5\nprint(S)", "x", "inv:1/2", False, None),
-        ("Q = X @ W_q\nK = X @ W_k\nq = Q[1]\nS = q @ K.T\nprint(S)", "x", "", False, 1),
+        (
+            "Q = X @ W_q\nK = X @ W_k\nS = (Q @ K.T) * 0.5\nprint(S)",
+            Start.X,
+            "inv:1/2",
+            False,
+            None,
+        ),
+        ("Q = X @ W_q\nK = X @ W_k\nq = Q[1]\nS = q @ K.T\nprint(S)", Start.X, "", False, 1),
         (
             "Q = X @ W_q\nK = X @ W_k\nS = Q @ K.T\nS = S.masked_fill(torch.tril(torch.ones(3, 3)) == 0, float('-inf'))\nprint(torch.softmax(S, dim=-1))",
-            "x",
+            Start.X,
             "1",
             True,
             None,
         ),
     ],
 )
-def test_derivations(code: str, start: str, scale: str, causal: bool, row: int | None) -> None:
+def test_derivations(code: str, start: Start, scale: str, causal: bool, row: int | None) -> None:
     d = derivation_of_printed(code)
     assert d is not None
     assert (d.start, d.scale, d.causal, d.row) == (start, scale, causal, row)
@@ -163,7 +169,7 @@ ROW = "[0.3 0.3 0.4]"
 )
 def test_followed(code: str, printout: str, scale: str, causal: bool, row: int | None) -> None:
     (d,) = printed_derivations(code, printout)
-    assert d is not None and d.start == "qkv"
+    assert d is not None and d.start == Start.QKV
     assert (d.scale, d.causal, d.row) == (scale, causal, row)
 
 
@@ -213,7 +219,7 @@ def test_a_deep_expression_is_not_followed_alone() -> None:
 def test_a_comprehension_of_dot_products_is_printed_as_scores() -> None:
     code = "q = Q[1]\nscores = torch.tensor([q @ k for k in K])\nprint(scores)"
     (d,) = printed_derivations(code, "[0.3 0.3 0.4]")
-    assert d is not None and d.start == "qkv" and d.row == 1
+    assert d is not None and d.start == Start.QKV and d.row == 1
 
 
 def test_a_literal_given_again_under_another_input_name_is_that_input() -> None:

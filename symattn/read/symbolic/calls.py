@@ -25,13 +25,16 @@ from symattn.read.symbolic.constructors import CALLS, IDENTITY_METHODS, Args, ax
 from symattn.read.symbolic.interpreter import MODULES, Interpreter
 from symattn.read.symbolic.masks import masks_future
 from symattn.read.symbolic.sym import (
+    SCORELIKE,
     STAGES,
     UNKNOWN,
     Sym,
+    SymKind,
     collapse,
     exact,
     kind_of,
     product,
+    projection_of,
     role_kind,
 )
 from symattn.read.symbolic.sym import weights as softmax_of
@@ -65,7 +68,7 @@ class Evaluator(Interpreter):
             return softmax_of(self.ev(args[0], d)) if made in SOFTMAX_CALLS.words else UNKNOWN
         if isinstance(node.func, ast.Name) and node.func.id in self.functions:
             got = self.inline(self.functions[node.func.id], node, d)
-            if got.kind != "unknown" or node.func.id not in self.softmaxes:
+            if got.kind is not SymKind.UNKNOWN or node.func.id not in self.softmaxes:
                 return got
             return softmax_of(self.ev(args[0], d)) if args else UNKNOWN
         if any(isinstance(a, ast.Starred) for a in args):
@@ -78,7 +81,13 @@ class Evaluator(Interpreter):
         if last in ("float", "int") and isinstance(node.func, ast.Name) and args:
             if isinstance(args[0], ast.Constant) and isinstance(args[0].value, str):
                 word = args[0].value.strip().lower()
-                return Sym("neginf") if word == "-inf" else Sym("inf") if word == "inf" else UNKNOWN
+                return (
+                    Sym(SymKind.NEGINF)
+                    if word == "-inf"
+                    else Sym(SymKind.INF)
+                    if word == "inf"
+                    else UNKNOWN
+                )
             return self.ev(args[0], d)
         evaluated = tuple(self.ev(a, d) for a in args)
         kwargs = {k.arg: self.ev(k.value, d) for k in node.keywords if k.arg}
@@ -93,10 +102,10 @@ class Evaluator(Interpreter):
             return recv if recv is not None else evaluated[0] if evaluated else UNKNOWN
         if last == "len" and evaluated and evaluated[0].array is not None:
             shape = evaluated[0].array.shape
-            return Sym("num", value=Fraction(shape[0])) if shape else UNKNOWN
+            return Sym(SymKind.NUM, value=Fraction(shape[0])) if shape else UNKNOWN
         if last in SQRT_CALLS.words and last == "sqrt":
             x = recv if recv is not None else evaluated[0] if evaluated else UNKNOWN
-            if x.kind == "num" and x.value is not None and x.value > 0:
+            if x.kind is SymKind.NUM and x.value is not None and x.value > 0:
                 return self.root(x.value)
         return self.exact_call(last, recv, evaluated, kwargs, fn, node, d)
 
@@ -114,50 +123,50 @@ class Evaluator(Interpreter):
         if last in MATMUL_CALLS.words and len(args) >= 2 and recv is None:
             a, b = args[0], args[1]
             if any(k.arg == "transpose_b" for k in node.keywords):
-                b = Sym("T", (b,))
+                b = Sym(SymKind.T, (b,))
             return self.matmul(a, b)
         if last in ("dot", "matmul", "mm") and recv is not None and args:
             return self.matmul(recv, args[0])
         if last in TRANSPOSE_CALLS.words:
-            t = Sym("T", (operand,))
+            t = Sym(SymKind.T, (operand,))
             base = exact(operand)
             if base is None:
-                return t if operand.kind != "unknown" else UNKNOWN
+                return t if operand.kind is not SymKind.UNKNOWN else UNKNOWN
             try:
                 got = CALLS[last](Args(args, kwargs, recv, self.limits))
             except (NotFollowed, KeyError):
                 return t
             return replace(t, array=got)
         if last in EXP_CALLS.words:
-            if operand.kind in ("scores", "scaled"):
-                return Sym("exp", (operand,))
-            if operand.kind == "shifted":
-                return Sym("exp_shifted", operand.args)
+            if operand.kind in SCORELIKE:
+                return Sym(SymKind.EXP, (operand,))
+            if operand.kind is SymKind.SHIFTED:
+                return Sym(SymKind.EXP_SHIFTED, operand.args)
             return UNKNOWN  # (an exponential is never followed as a float)
         if last in ("sum", "reduce_sum"):
             axis = _axis(args, kwargs, recv)
-            if operand.kind == "exp":
-                return Sym("sum", (operand,))
-            if operand.kind == "exp_shifted":
-                return Sym("sum_shifted", operand.args)
-            if operand.kind == "zeroed" and axis in (-1, 1):
-                return Sym("rowsum", (operand,))
-            if operand.kind == "weighted" and axis == 0:
+            if operand.kind is SymKind.EXP:
+                return Sym(SymKind.SUM, (operand,))
+            if operand.kind is SymKind.EXP_SHIFTED:
+                return Sym(SymKind.SUM_SHIFTED, operand.args)
+            if operand.kind is SymKind.ZEROED and axis in (-1, 1):
+                return Sym(SymKind.ROWSUM, (operand,))
+            if operand.kind is SymKind.WEIGHTED and axis == 0:
                 w, v = operand.args
-                return Sym("output", (w, v), row=w.row, scale=w.scale, causal=w.causal)
+                return Sym(SymKind.OUTPUT, (w, v), row=w.row, scale=w.scale, causal=w.causal)
             return None
-        if last in ("max", "amax", "reduce_max") and operand.kind in ("scores", "scaled"):
+        if last in ("max", "amax", "reduce_max") and operand.kind in SCORELIKE:
             if "dim" in kwargs or (recv is None and expr_text(node.func).startswith("torch")):
-                return Sym("tuple", (Sym("max", (operand,)), UNKNOWN))
-            return Sym("max", (operand,))
+                return Sym(SymKind.TUPLE, (Sym(SymKind.MAX, (operand,)), UNKNOWN))
+            return Sym(SymKind.MAX, (operand,))
         if last == "masked_fill" and recv is not None:
-            if recv.kind not in ("scores", "scaled") or len(args) < 2:
+            if recv.kind not in SCORELIKE or len(args) < 2:
                 return UNKNOWN
-            if not (_fills_mask(args[1]) or args[1].kind == "unknown"):
+            if not (_fills_mask(args[1]) or args[1].kind is SymKind.UNKNOWN):
                 return UNKNOWN
             future = masks_future(args[0])
             if future is None:
-                causal = args[0].kind == "mask" or any(
+                causal = args[0].kind is SymKind.MASK or any(
                     f"{w}(" in expr_text(node) for w in CAUSAL_CALLS.words
                 )
             else:
@@ -165,13 +174,13 @@ class Evaluator(Interpreter):
             return replace(recv, causal=True) if causal else UNKNOWN
         if last == "where" and recv is None and len(args) == 3:
             cond, a, b = args
-            if a.kind in ("scores", "scaled") and _fills_mask(b):
+            if a.kind in SCORELIKE and _fills_mask(b):
                 return replace(a, causal=True) if _lower(cond) else UNKNOWN
-            if b.kind in ("scores", "scaled") and _fills_mask(a):
+            if b.kind in SCORELIKE and _fills_mask(a):
                 return replace(b, causal=True) if masks_future(cond) else UNKNOWN
             return None
         if last in CAUSAL_CALLS.words and exact(operand) is None:
-            return Sym("mask")
+            return Sym(SymKind.MASK)
         del d
         return None
 
@@ -197,7 +206,7 @@ class Evaluator(Interpreter):
             got = collapse(args[0])
             if got.kind in STAGES:
                 return got
-        if last in CALLS and (recv is None or recv.kind != "unknown"):
+        if last in CALLS and (recv is None or recv.kind is not SymKind.UNKNOWN):
             module = recv is None and (fn.split(".")[0] in MODULES or fn == last)
             if recv is not None or module:
                 try:
@@ -207,16 +216,17 @@ class Evaluator(Interpreter):
         if last in ARRAY_CALLS.words and args:
             return args[0]
         callee = self.env.get(fn) or self.env.get(last)
-        if callee is not None and callee.kind == "layer" and args:
+        if callee is not None and callee.kind is SymKind.LAYER and args:
             x = args[0]
-            if kind_of(x) == "x":
-                return Sym(callee.name, (x, callee), row=x.row)
+            if kind_of(x) is SymKind.X:
+                return Sym(SymKind(callee.name), (x, callee), row=x.row)
             return UNKNOWN
-        role = role_kind(last)
-        if role in ("w_q", "w_k", "w_v") and args:
+        projected = projection_of(role_kind(last))
+        if projected is not None and args:
             x = args[0]
-            if kind_of(x) == "x":
-                return Sym(role[-1], (x, Sym("layer", name=role[-1], ref=-1)), row=x.row)
+            if kind_of(x) is SymKind.X:
+                layer = Sym(SymKind.LAYER, name=projected, ref=-1)
+                return Sym(projected, (x, layer), row=x.row)
         del node, d
         return UNKNOWN
 
@@ -230,7 +240,9 @@ def _axis(args: tuple[Sym, ...], kwargs: dict[str, Sym], recv: Sym | None) -> in
 
 def _fills_mask(s: Sym) -> bool:
     """``-inf``, ``float('-inf')``, or a large negative number such as ``-1e9``."""
-    return s.kind == "neginf" or (s.kind == "num" and s.value is not None and s.value <= _MASK_FILL)
+    return s.kind is SymKind.NEGINF or (
+        s.kind is SymKind.NUM and s.value is not None and s.value <= _MASK_FILL
+    )
 
 
 def _lower(s: Sym) -> bool:

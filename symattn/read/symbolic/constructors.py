@@ -17,7 +17,7 @@ from typing import Final
 
 from symattn.config import Limits
 from symattn.read.symbolic import values as v
-from symattn.read.symbolic.sym import Sym, exact
+from symattn.read.symbolic.sym import SEQUENCES, Sym, SymKind, exact
 from symattn.read.symbolic.values import Array, NotFollowed
 
 __all__ = ["CALLS", "IDENTITY_METHODS", "Args", "axis_of", "int_of"]
@@ -65,7 +65,7 @@ def int_of(s: Sym) -> int:
 
 def _shape(parts: Sequence[Sym]) -> tuple[int, ...]:
     """``(2, 3)``, ``[2, 3]`` or ``2, 3`` (torch's varargs)."""
-    if len(parts) == 1 and parts[0].kind in ("tuple", "list"):
+    if len(parts) == 1 and parts[0].kind in SEQUENCES:
         return tuple(int_of(p) for p in parts[0].args)
     return tuple(int_of(p) for p in parts)
 
@@ -76,14 +76,14 @@ def axis_of(a: Args, position: int) -> int | None:
     rest = a.rest()
     if s is None and len(rest) > position:
         s = rest[position]
-    if s is None or (s.kind == "const" and s.name == "None"):
+    if s is None or (s.kind is SymKind.CONST and s.name == "None"):
         return None
     return int_of(s)
 
 
 def _keepdims(a: Args) -> bool:
     s = a.keyword("keepdims", "keepdim")
-    return s is not None and s.kind == "const" and s.name == "True"
+    return s is not None and s.kind is SymKind.CONST and s.name == "True"
 
 
 def _array(a: Args) -> Array:
@@ -193,7 +193,7 @@ def _transpose(a: Args) -> Array:
     rest = a.rest()
     if not rest or len(base.shape) < 2:
         return v.transpose(base, None, a.limits)
-    if len(rest) == 1 and rest[0].kind in ("tuple", "list"):
+    if len(rest) == 1 and rest[0].kind in SEQUENCES:
         return v.transpose(base, _shape(rest), a.limits)
     if len(rest) == 2:
         # torch: transpose(d0, d1) swaps two axes
@@ -205,7 +205,7 @@ def _transpose(a: Args) -> Array:
 
 
 def _parts(a: Args) -> list[Array]:
-    if not a.args or a.args[0].kind not in ("tuple", "list"):
+    if not a.args or a.args[0].kind not in SEQUENCES:
         raise NotFollowed("not a list of arrays")
     return [_arr(p) for p in a.args[0].args]
 

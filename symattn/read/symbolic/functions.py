@@ -12,7 +12,7 @@ import ast
 from typing import Final
 
 from symattn.read.symbolic.calls import Evaluator
-from symattn.read.symbolic.sym import UNKNOWN, Sym
+from symattn.read.symbolic.sym import SEQUENCES, UNKNOWN, Sym
 
 __all__ = ["MAX_CALLS", "Runner", "unpack"]
 
@@ -138,7 +138,7 @@ class Runner(Evaluator):
 
 def unpack(env: dict[str, Sym], names: list[str], value: Sym) -> None:
     """``a, b = value``: each name its item, or unknown when the value is no such tuple."""
-    items = value.args if value.kind in ("tuple", "list") else ()
+    items = value.args if value.kind in SEQUENCES else ()
     same = len(items) == len(names)
     for k, n in enumerate(names):
         env[n] = items[k] if same else UNKNOWN

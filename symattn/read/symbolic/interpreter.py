@@ -23,7 +23,19 @@ from symattn.config import Limits
 from symattn.read.python import expr_text
 from symattn.read.symbolic import values as vals
 from symattn.read.symbolic.masks import is_causal_ones
-from symattn.read.symbolic.sym import STAGES, UNKNOWN, Sym, collapse, exact, kind_of, product
+from symattn.read.symbolic.sym import (
+    DATA,
+    SEQUENCES,
+    STAGES,
+    UNKNOWN,
+    VALUELIKE,
+    Sym,
+    SymKind,
+    collapse,
+    exact,
+    kind_of,
+    product,
+)
 from symattn.read.symbolic.sym import weights as softmax_of
 from symattn.read.symbolic.values import Array, NotFollowed
 
@@ -49,6 +61,24 @@ _OPS: Final[dict[type, Callable[[Fraction, Fraction], Fraction]]] = {
 }
 
 
+#: kinds of no stage (a stage given its exact array stays that stage, with it)
+_NO_STAGE: Final = DATA | {SymKind.UNKNOWN}
+#: kinds an exact array or a number is read from when iterated over
+_EXACT: Final = frozenset({SymKind.ARRAY, SymKind.NUM})
+#: kinds with ``.values``: a tuple's first item (``torch.max(x, dim=-1).values``), a maximum
+_VALUES_OF: Final = frozenset({SymKind.TUPLE, SymKind.MAX})
+#: kinds that are a number (rational or a square root)
+_NUMBERS: Final = frozenset({SymKind.NUM, SymKind.ROOT})
+#: stages with as many rows as the value they are computed from (``args[0]``)
+_ROWS_OF_INPUT: Final = frozenset(
+    {SymKind.WEIGHTS, SymKind.SCALED, SymKind.EXP, SymKind.SCORES, SymKind.OUTPUT}
+)
+#: a softmax written by hand: the exponentials divided by their sum (shifted or not)
+_SOFTMAX_BY_HAND: Final = frozenset(
+    {(SymKind.EXP, SymKind.SUM), (SymKind.EXP_SHIFTED, SymKind.SUM_SHIFTED)}
+)
+
+
 class NotFollowedDeep(Exception):
     """An expression nested deeper than :data:`MAX_DEPTH`."""
 
@@ -58,15 +88,15 @@ class OutOfSteps(Exception):
 
 
 def _num(v: Fraction, **kw: object) -> Sym:
-    return Sym("num", value=v, **kw)  # type: ignore[arg-type]
+    return Sym(SymKind.NUM, value=v, **kw)  # type: ignore[arg-type]
 
 
 def _from_array(a: Array, like: Sym | None = None) -> Sym:
     if a.shape == ():
         return _num(a.data[0])
-    if like is not None and like.kind not in ("num", "array", "list", "tuple", "unknown"):
+    if like is not None and like.kind not in _NO_STAGE:
         return replace(like, array=a)
-    return Sym("array", array=a)
+    return Sym(SymKind.ARRAY, array=a)
 
 
 class Interpreter:
@@ -110,7 +140,7 @@ class Interpreter:
             if node.id in self.env:
                 return self.env[node.id]
             if node.id in self.functions:
-                return Sym("func", name=node.id)
+                return Sym(SymKind.FUNC, name=node.id)
             return UNKNOWN
         if isinstance(node, ast.Attribute):
             return self.attribute(node, d)
@@ -126,7 +156,7 @@ class Interpreter:
             return self.call(node, d)
         if isinstance(node, ast.List | ast.Tuple):
             return self.sequence(
-                "list" if isinstance(node, ast.List) else "tuple",
+                SymKind.LIST if isinstance(node, ast.List) else SymKind.TUPLE,
                 tuple(self.ev(e, d) for e in node.elts),
             )
         if isinstance(node, ast.ListComp):
@@ -138,7 +168,7 @@ class Interpreter:
 
     def constant(self, value: object) -> Sym:
         if isinstance(value, bool) or value is None:
-            return Sym("const", name=str(value))
+            return Sym(SymKind.CONST, name=str(value))
         if isinstance(value, int | float):
             try:
                 return _num(Fraction(repr(value)))
@@ -147,13 +177,13 @@ class Interpreter:
         return UNKNOWN
 
     def truth(self, s: Sym) -> bool | None:
-        if s.kind == "const":
+        if s.kind is SymKind.CONST:
             return s.name == "True"
-        if s.kind == "num" and s.value is not None:
+        if s.kind is SymKind.NUM and s.value is not None:
             return s.value != 0
         return None
 
-    def sequence(self, kind: str, items: tuple[Sym, ...]) -> Sym:
+    def sequence(self, kind: SymKind, items: tuple[Sym, ...]) -> Sym:
         """A list or tuple; its array when every item is exact (rows of one shape)."""
         parts = [exact(i) for i in items]
         arr = None
@@ -169,45 +199,45 @@ class Interpreter:
         if text in self.env:
             return self.env[text]
         if node.attr in ("inf", "Inf", "infty"):
-            return Sym("inf")
+            return Sym(SymKind.INF)
         if node.attr in ("newaxis",):
-            return Sym("const", name="None")
+            return Sym(SymKind.CONST, name="None")
         inner = self.ev(node.value, d)
         if node.attr in ("T", "mT"):
             a = inner.array
-            out = Sym("T", (inner,))
+            out = Sym(SymKind.T, (inner,))
             if a is not None:
                 return self.exactly(lambda: vals.transpose(a, None, self.limits), out)
             return out
         if node.attr == "shape" and inner.array is not None:
-            return Sym("tuple", tuple(_num(Fraction(n)) for n in inner.array.shape))
-        if node.attr == "values" and inner.kind in ("tuple", "max"):
-            return inner.args[0] if inner.kind == "tuple" and inner.args else inner
+            return Sym(SymKind.TUPLE, tuple(_num(Fraction(n)) for n in inner.array.shape))
+        if node.attr == "values" and inner.kind in _VALUES_OF:
+            return inner.args[0] if inner.kind is SymKind.TUPLE and inner.args else inner
         return UNKNOWN
 
     def subscript(self, node: ast.Subscript, d: int) -> Sym:
         inner = self.ev(node.value, d)
         keys = self.keys(node.slice, d)
-        if keys is None or inner.kind == "unknown":
+        if keys is None or inner.kind is SymKind.UNKNOWN:
             return UNKNOWN
-        if inner.kind in ("tuple", "list") and len(keys) == 1 and isinstance(keys[0], int):
+        if inner.kind in SEQUENCES and len(keys) == 1 and isinstance(keys[0], int):
             k = keys[0]
             return inner.args[k] if -len(inner.args) <= k < len(inner.args) else UNKNOWN
-        if inner.kind == "max":
+        if inner.kind is SymKind.MAX:
             return inner if keys == [0] else UNKNOWN  # torch: max(dim=...)[0] is the values
         a = inner.array
-        kind_known = inner.kind not in ("array", "num", "list", "tuple")
+        kind_known = inner.kind not in DATA
         out = UNKNOWN
         if kind_known and len(keys) == 1 and isinstance(keys[0], int) and inner.row is None:
             n = _rows(inner)
             out = replace(inner, row=keys[0] % n if n else keys[0], array=None)
-        elif kind_known and inner.kind == "weights" and _is_column(keys):
+        elif kind_known and inner.kind is SymKind.WEIGHTS and _is_column(keys):
             out = replace(inner, column=True, array=None)
         if a is not None:
             got = self.exactly(lambda: vals.index(a, keys, self.limits))
-            if out.kind == "unknown":
+            if out.kind is SymKind.UNKNOWN:
                 return got
-            return replace(out, array=got.array) if got.kind != "num" else out
+            return replace(out, array=got.array) if got.kind is not SymKind.NUM else out
         return out
 
     def keys(self, node: ast.expr, d: int) -> list[int | slice | None] | None:
@@ -222,7 +252,7 @@ class Interpreter:
                         ends.append(None)
                         continue
                     s = self.ev(e, d)
-                    if s.kind != "num" or s.value is None or s.value.denominator != 1:
+                    if s.kind is not SymKind.NUM or s.value is None or s.value.denominator != 1:
                         return None
                     ends.append(int(s.value))
                 if ends[2] == 0:
@@ -230,9 +260,9 @@ class Interpreter:
                 out.append(slice(*ends))
                 continue
             s = self.ev(p, d)
-            if s.kind == "const" and s.name == "None":
+            if s.kind is SymKind.CONST and s.name == "None":
                 out.append(None)
-            elif s.kind == "num" and s.value is not None and s.value.denominator == 1:
+            elif s.kind is SymKind.NUM and s.value is not None and s.value.denominator == 1:
                 out.append(int(s.value))
             else:
                 return None
@@ -241,8 +271,8 @@ class Interpreter:
     def unary(self, node: ast.UnaryOp, d: int) -> Sym:
         inner = self.ev(node.operand, d)
         if isinstance(node.op, ast.USub):
-            if inner.kind == "inf":
-                return Sym("neginf")
+            if inner.kind is SymKind.INF:
+                return Sym(SymKind.NEGINF)
             got = exact(inner)
             if got is not None:
                 arr: Array = got
@@ -272,13 +302,18 @@ class Interpreter:
             got = self.exactly(
                 lambda: vals.broadcast(a, b, lambda x, y: Fraction(t(x, y)), self.limits)
             )
-            if a.shape == () and b.shape == () and got.kind == "num" and got.value is not None:
-                return Sym("const", name=str(bool(got.value)))
+            if (
+                a.shape == ()
+                and b.shape == ()
+                and got.kind is SymKind.NUM
+                and got.value is not None
+            ):
+                return Sym(SymKind.CONST, name=str(bool(got.value)))
             return got
-        if left.kind == "mask":
+        if left.kind is SymKind.MASK:
             return left
         if isinstance(node.left, ast.Name) and node.left.id == "__name__":
-            return Sym("const", name="True")  # `if __name__ == "__main__":` runs
+            return Sym(SymKind.CONST, name="True")  # `if __name__ == "__main__":` runs
         return UNKNOWN
 
     # -- arithmetic -----------------------------------------------------------------------
@@ -291,7 +326,7 @@ class Interpreter:
                 return self.exactly(lambda: vals.matmul(a, b, self.limits), stage)
             return stage
         stage = self.stage_binop(node, left, right)
-        if stage.kind != "unknown":
+        if stage.kind is not SymKind.UNKNOWN:
             return stage
         if a is None or b is None or left.kind in STAGES or right.kind in STAGES:
             return UNKNOWN
@@ -317,46 +352,48 @@ class Interpreter:
         """√n: exact when rational; it stands for the scale ``sqrt:n`` when n is an integer."""
         scale = f"sqrt:{n}" if n.denominator == 1 and n > 0 else ""
         r = vals.sqrt_exact(n)
-        return Sym("num" if r is not None else "root", value=r, scale=scale)
+        return Sym(SymKind.NUM if r is not None else SymKind.ROOT, value=r, scale=scale)
 
     def stage_binop(self, node: ast.BinOp, left: Sym, right: Sym) -> Sym:
         """The stage an arithmetic operation on stages is (scaling, softmax by hand, masks)."""
         if isinstance(node.op, ast.Div):
-            if left.kind == "scores":
+            if left.kind is SymKind.SCORES:
                 scale = self.divisor(node.right, right)
                 if not scale:
                     return UNKNOWN
-                return Sym("scaled", (left,), row=left.row, scale=scale, causal=left.causal)
-            if left.kind == "exp" and right.kind == "sum":
+                return Sym(SymKind.SCALED, (left,), row=left.row, scale=scale, causal=left.causal)
+            if (left.kind, right.kind) in _SOFTMAX_BY_HAND:
                 return softmax_of(left.args[0] if left.args else UNKNOWN)
-            if left.kind == "exp_shifted" and right.kind == "sum_shifted":
-                return softmax_of(left.args[0] if left.args else UNKNOWN)
-            if left.kind == "zeroed" and right.kind == "rowsum" and right.args[0] == left:
+            if (
+                left.kind is SymKind.ZEROED
+                and right.kind is SymKind.ROWSUM
+                and right.args[0] == left
+            ):
                 w = left.args[0]
                 return replace(w, causal=True)
             return UNKNOWN
         if isinstance(node.op, ast.Sub):
-            if right.kind == "max" and right.args and right.args[0] == left:
-                return Sym("shifted", (left,))
+            if right.kind is SymKind.MAX and right.args and right.args[0] == left:
+                return Sym(SymKind.SHIFTED, (left,))
             return UNKNOWN
         if not isinstance(node.op, ast.Mult):
             return UNKNOWN
-        a, b = (left, right) if right.kind in ("num", "root") else (right, left)
-        if a.kind == "lit" and b.kind == "num" and b.value:
-            a = Sym("scores", (a,), row=a.row)
-        if a.kind == "scores" and b.kind == "num" and b.value and not b.scale:
-            return Sym("scaled", (a,), row=a.row, scale=f"inv:{b.value}", causal=a.causal)
+        a, b = (left, right) if right.kind in _NUMBERS else (right, left)
+        if a.kind is SymKind.LIT and b.kind is SymKind.NUM and b.value:
+            a = Sym(SymKind.SCORES, (a,), row=a.row)
+        if a.kind is SymKind.SCORES and b.kind is SymKind.NUM and b.value and not b.scale:
+            return Sym(SymKind.SCALED, (a,), row=a.row, scale=f"inv:{b.value}", causal=a.causal)
         root = self.inverse_root(node.right, right) or self.inverse_root(node.left, left)
-        if root and a.kind == "scores":
-            return Sym("scaled", (a,), row=a.row, scale=root, causal=a.causal)
-        if root and b.kind == "scores":
-            return Sym("scaled", (b,), row=b.row, scale=root, causal=b.causal)
+        if root and a.kind is SymKind.SCORES:
+            return Sym(SymKind.SCALED, (a,), row=a.row, scale=root, causal=a.causal)
+        if root and b.kind is SymKind.SCORES:
+            return Sym(SymKind.SCALED, (b,), row=b.row, scale=root, causal=b.causal)
         for w, m in ((left, right), (right, left)):
-            if w.kind == "weights" and not w.causal and w.row is None and is_causal_ones(m):
+            if w.kind is SymKind.WEIGHTS and not w.causal and w.row is None and is_causal_ones(m):
                 # softmax times tril(ones): renormalised by its row sums it is the causal softmax
-                return Sym("zeroed", (w,))
-            if w.kind == "weights" and w.column and kind_of(m) in ("v", "kv", "x"):
-                return Sym("weighted", (replace(w, column=False), m), row=w.row)
+                return Sym(SymKind.ZEROED, (w,))
+            if w.kind is SymKind.WEIGHTS and w.column and kind_of(m) in VALUELIKE:
+                return Sym(SymKind.WEIGHTED, (replace(w, column=False), m), row=w.row)
         return UNKNOWN
 
     def divisor(self, node: ast.expr, s: Sym) -> str:
@@ -367,7 +404,7 @@ class Interpreter:
         text = expr_text(node)
         if isinstance(node, ast.BinOp | ast.Call) and ("shape" in text or "size" in text):
             return "width" if ("0.5" in text or "sqrt" in text) else ""
-        if s.kind == "num" and s.value is not None and s.value > 0:
+        if s.kind is SymKind.NUM and s.value is not None and s.value > 0:
             return f"frac:{s.value}"
         return ""
 
@@ -376,14 +413,14 @@ class Interpreter:
         if isinstance(node, ast.Call) and node.args:
             if expr_text(node.func).rsplit(".", 1)[-1] == "rsqrt":
                 n = self.ev(node.args[0])
-                if n.kind == "num" and n.value is not None and n.value > 0:
+                if n.kind is SymKind.NUM and n.value is not None and n.value > 0:
                     if n.value.denominator == 1:
                         return f"sqrt:{n.value}"
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
             e = self.ev(node.right)
             if e.value == Fraction(-1, 2):
                 n = self.ev(node.left)
-                if n.kind == "num" and n.value is not None and n.value > 0:
+                if n.kind is SymKind.NUM and n.value is not None and n.value > 0:
                     if n.value.denominator == 1:
                         return f"sqrt:{n.value}"
         return ""
@@ -430,21 +467,21 @@ class Interpreter:
                 self.env.pop(name, None)
             else:
                 self.env[name] = saved
-        return collapse(self.sequence("list", tuple(out)), over)
+        return collapse(self.sequence(SymKind.LIST, tuple(out)), over)
 
     def items(self, s: Sym) -> list[Sym] | None:
         """What iterating over ``s`` gives: its items, or its rows."""
-        if s.kind in ("list", "tuple"):
+        if s.kind in SEQUENCES:
             return list(s.args)
         n = _rows(s)
         if n is None:
             return None
-        if s.kind in ("array", "num"):
+        if s.kind in _EXACT:
             a = s.array
             if a is None or not a.shape:
                 return None
             return [self.exactly(partial(vals.index, a, [i], self.limits)) for i in range(n)]
-        if s.row is not None or s.kind == "unknown":
+        if s.row is not None or s.kind is SymKind.UNKNOWN:
             return None
         return [replace(s, row=i, array=None) for i in range(n)]
 
@@ -463,7 +500,7 @@ def _rows(s: Sym) -> int | None:
     """How many rows a value has, when its array (or the array it comes from) says."""
     if s.array is not None:
         return s.array.shape[0] if s.array.shape else None
-    if s.kind in ("weights", "scaled", "exp", "scores", "output") and s.args:
+    if s.kind in _ROWS_OF_INPUT and s.args:
         return _rows(s.args[0])
     return None
 

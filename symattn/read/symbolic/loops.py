@@ -8,7 +8,7 @@ import ast
 
 from symattn.read.python import expr_text
 from symattn.read.symbolic.interpreter import Interpreter
-from symattn.read.symbolic.sym import UNKNOWN, Sym, kind_of
+from symattn.read.symbolic.sym import QUERYLIKE, UNKNOWN, Sym, SymKind, kind_of
 
 __all__ = ["follow_loop"]
 
@@ -27,7 +27,7 @@ def follow_loop(w: Interpreter, node: ast.For) -> None:
         return
     over = w.ev(it.args[0])
     item = node.target.elts[1]
-    if not isinstance(item, ast.Name) or kind_of(over) != "x" or over.row is not None:
+    if not isinstance(item, ast.Name) or kind_of(over) is not SymKind.X or over.row is not None:
         return
     for stmt in node.body:
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
@@ -44,8 +44,8 @@ def follow_loop(w: Interpreter, node: ast.For) -> None:
                         None,
                     )
                     q = w.ev(other) if other is not None else UNKNOWN
-                    if kind_of(q) in ("x", "q") and q.row is not None:
-                        w.env[t.value.id] = Sym("scores", (q, over), row=q.row)
+                    if kind_of(q) in QUERYLIKE and q.row is not None:
+                        w.env[t.value.id] = Sym(SymKind.SCORES, (q, over), row=q.row)
         if (
             isinstance(stmt, ast.AugAssign)
             and isinstance(stmt.op, ast.Add)
@@ -58,7 +58,7 @@ def follow_loop(w: Interpreter, node: ast.For) -> None:
                     w_node = v.left if expr_text(v.right) == item.id else v.right
                     if isinstance(w_node, ast.Subscript):
                         p = w.ev(w_node.value)
-                        if p.kind == "weights":
+                        if p.kind is SymKind.WEIGHTS:
                             w.env[stmt.target.id] = Sym(
-                                "output", (p, over), row=p.row, scale=p.scale
+                                SymKind.OUTPUT, (p, over), row=p.row, scale=p.scale
                             )

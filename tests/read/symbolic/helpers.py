@@ -6,7 +6,7 @@ import ast
 
 from symattn.config import DEFAULT_LIMITS
 from symattn.read.symbolic.functions import Runner
-from symattn.read.symbolic.sym import Sym
+from symattn.read.symbolic.sym import Sym, SymKind
 
 
 def value(expr: str, **env: str | Sym) -> Sym:
@@ -20,9 +20,9 @@ def value(expr: str, **env: str | Sym) -> Sym:
 
 def given(name: str, ref: int, expr: str) -> Sym:
     """A literal array of the text named as the stage ``name``, with the value of ``expr``."""
-    return Sym("lit", ref=ref, name=name, array=value(expr).array)
+    return Sym(SymKind.LIT, ref=ref, name=name, array=value(expr).array)
 
 
 def lit(name: str, ref: int) -> Sym:
     """A literal array of the text named as the stage ``name``."""
-    return Sym("lit", ref=ref, name=name)
+    return Sym(SymKind.LIT, ref=ref, name=name)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from symattn.read.dataflow import Derivation
+from symattn.read.dataflow import Derivation, Start
 
 from ..texts import understood
 
@@ -25,7 +25,7 @@ def test_a_user_attention_function_is_inlined() -> None:
         "    w = softmax(s)\n    return w @ V, w\n\nout, w = attention(Q, K, V)\nprint(w)"
     )
     (d,) = printed(code)
-    assert d is not None and d.start == "qkv" and d.scale == "sqrt:2"
+    assert d is not None and d.start == Start.QKV and d.scale == "sqrt:2"
     assert min(d.refs[:2]) >= 0
     # K is Q's copy: an input of its own, with Q's values
     u = understood(GIVEN + code + "\n```\n")
@@ -38,7 +38,7 @@ def test_a_user_attention_function_is_inlined() -> None:
 def test_parameters_shadow_the_text_names() -> None:
     code = "def scores(a, b):\n    return a @ b.T\n\nprint(scores(K, Q))"
     (d,) = printed(code)
-    assert d is not None and d.start == "qkv"
+    assert d is not None and d.start == Start.QKV
 
 
 def test_a_print_inside_a_function_shows_the_call_values() -> None:

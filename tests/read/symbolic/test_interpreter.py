@@ -10,7 +10,7 @@ import pytest
 from symattn.config import DEFAULT_LIMITS
 from symattn.read.symbolic.functions import Runner
 from symattn.read.symbolic.interpreter import MAX_DEPTH, NotFollowedDeep, OutOfSteps
-from symattn.read.symbolic.sym import Sym, collapse, exact
+from symattn.read.symbolic.sym import Sym, SymKind, collapse, exact
 
 from .helpers import lit, value
 
@@ -19,7 +19,7 @@ def test_arithmetic_is_exact() -> None:
     assert value("1 / 3 + 0.1").value == Fraction(13, 30)
     assert value("4 ** 0.5").value == 2
     r = value("2 ** 0.5")
-    assert r.kind == "root" and r.scale == "sqrt:2"  # irrational: it stands for a scale
+    assert r.kind is SymKind.ROOT and r.scale == "sqrt:2"  # irrational: it stands for a scale
 
 
 def test_broadcasting_and_slicing() -> None:
@@ -33,10 +33,10 @@ def test_a_comprehension_over_a_literal_range() -> None:
 
 
 def test_a_comprehension_of_the_rows_of_a_stage_is_that_stage() -> None:
-    s = Sym("scores", (lit("q", 1), lit("k", 2)))
-    rows = Sym("list", tuple(Sym("weights", (s,), row=i, scale="1") for i in range(2)))
-    assert collapse(rows) == Sym("weights", (s,), scale="1")
-    assert collapse(Sym("list", rows.args[::-1])).kind == "list"  # rows out of order
+    s = Sym(SymKind.SCORES, (lit("q", 1), lit("k", 2)))
+    rows = Sym(SymKind.LIST, tuple(Sym(SymKind.WEIGHTS, (s,), row=i, scale="1") for i in range(2)))
+    assert collapse(rows) == Sym(SymKind.WEIGHTS, (s,), scale="1")
+    assert collapse(Sym(SymKind.LIST, rows.args[::-1])).kind is SymKind.LIST  # rows out of order
 
 
 def test_the_shape_of_a_literal() -> None:
@@ -44,8 +44,8 @@ def test_the_shape_of_a_literal() -> None:
 
 
 def test_unknown_names_are_unknown() -> None:
-    assert value("np.random.rand(2) * 2").kind == "unknown"
-    assert value("x + 1").kind == "unknown"
+    assert value("np.random.rand(2) * 2").kind is SymKind.UNKNOWN
+    assert value("x + 1").kind is SymKind.UNKNOWN
 
 
 def test_a_deep_expression_is_not_followed() -> None:
@@ -65,9 +65,9 @@ def test_each_statement_has_a_budget_of_steps() -> None:
 
 
 def test_a_comprehension_of_dot_products_is_the_scores_of_one_query() -> None:
-    q = Sym("lit", ref=1, name="q", row=1)
+    q = Sym(SymKind.LIT, ref=1, name="q", row=1)
     k = value("np.eye(2)")
-    got = value("[q @ k for k in K]", q=q, K=Sym("lit", ref=2, name="k", array=k.array))
-    assert got.kind == "scores" and got.row == 1 and got.args[1].ref == 2
-    kk = Sym("lit", ref=2, name="k", array=k.array)
-    assert value("[q @ K[i] for i in range(1)]", q=q, K=kk).kind == "list"  # not every key
+    got = value("[q @ k for k in K]", q=q, K=Sym(SymKind.LIT, ref=2, name="k", array=k.array))
+    assert got.kind is SymKind.SCORES and got.row == 1 and got.args[1].ref == 2
+    kk = Sym(SymKind.LIT, ref=2, name="k", array=k.array)
+    assert value("[q @ K[i] for i in range(1)]", q=q, K=kk).kind is SymKind.LIST  # not every key

@@ -7,7 +7,7 @@ import ast
 from symattn.config import DEFAULT_LIMITS
 from symattn.read.symbolic.functions import Runner
 from symattn.read.symbolic.loops import follow_loop
-from symattn.read.symbolic.sym import Sym
+from symattn.read.symbolic.sym import Sym, SymKind
 
 from .helpers import lit
 
@@ -26,15 +26,15 @@ def test_a_loop_of_dot_products_is_the_scores_of_one_query() -> None:
     r = run(
         "for i, x_i in enumerate(X):\n    s[i] = torch.dot(x_i, q)",
         X=x,
-        q=Sym("lit", ref=1, name="x", row=1),
+        q=Sym(SymKind.LIT, ref=1, name="x", row=1),
     )
-    assert r.env["s"].kind == "scores" and r.env["s"].row == 1
+    assert r.env["s"].kind is SymKind.SCORES and r.env["s"].row == 1
 
 
 def test_a_weighted_sum_is_the_output() -> None:
-    w = Sym("weights", (Sym("scores", (lit("q", 1), lit("x", 2))),), row=0, scale="1")
+    w = Sym(SymKind.WEIGHTS, (Sym(SymKind.SCORES, (lit("q", 1), lit("x", 2))),), row=0, scale="1")
     r = run("for i, x_i in enumerate(X):\n    c += w[i] * x_i", X=lit("x", 2), w=w)
-    assert r.env["c"].kind == "output"
+    assert r.env["c"].kind is SymKind.OUTPUT
 
 
 def test_any_other_loop_assigns_nothing() -> None:
