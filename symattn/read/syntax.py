@@ -8,6 +8,7 @@ tree (bounded depth, bounded literals); nothing is ever evaluated as code.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from typing import Final
 
 from symattn.config import DEFAULT_LIMITS, Limits
@@ -33,6 +34,7 @@ __all__ = [
     "Parser",
     "PowNode",
     "Ref",
+    "TokenKind",
     "Unary",
     "VecNode",
     "canonical_name",
@@ -42,6 +44,40 @@ __all__ = [
     "numbers_in",
     "parse",
 ]
+
+
+class TokenKind(StrEnum):
+    """The kinds of the tokens the parser reads: the names of the rules of
+    :data:`~symattn.read.notations.TOKEN_RULES` (but ``space``, which
+    :func:`~symattn.read.tokens.tokenize` drops), as ``Token.kind`` holds them."""
+
+    #: a numeral (``0.47``, ``1e-3``)
+    NUM = "num"
+    #: a name (``d_k``, ``x_{3}``, ``总和``, ``sum``)
+    NAME = "name"
+    #: an ellipsis (``\cdots``, ``...``): elided entries, never a value
+    DOTS = "dots"
+    #: ``\begin{bmatrix}`` (any matrix environment, ``array`` with its column spec)
+    MATBEGIN = "matbegin"
+    #: ``\end{bmatrix}``
+    MATEND = "matend"
+    #: ``\\``: the end of a matrix row
+    ROWSEP = "rowsep"
+    #: a LaTeX command (``\frac``, ``\sqrt``, ``\sum``)
+    CMD = "cmd"
+    #: a relation: ``=`` or ``≈``
+    REL = "rel"
+    #: an operator or a bracket (``-``, ``×``, ``^``, ``(``, ``,``, ``√``, ``&``, ``%``)
+    OP = "op"
+
+
+#: the kinds whose text :meth:`Parser.at` matches
+_SIGNS: Final = frozenset({TokenKind.OP, TokenKind.REL})
+
+
+def _op(t: Token | None, *texts: str) -> bool:
+    """Whether ``t`` is the operator (or bracket) written as one of ``texts``."""
+    return t is not None and t.kind == TokenKind.OP and t.text in texts
 
 
 @dataclass(frozen=True)
@@ -135,7 +171,7 @@ class Parser:
     def at(self, text: str) -> bool:
         """Whether the next token is the operator or relation ``text``."""
         t = self.peek()
-        return t is not None and t.kind in ("op", "rel") and t.text == text
+        return t is not None and t.kind in _SIGNS and t.text == text
 
     def take(self) -> Token:
         """The next token, consumed."""
@@ -183,7 +219,7 @@ class Parser:
         rest: list[tuple[str, Node]] = []
         prev = first
         while (t := self.peek()) is not None:
-            if t.kind == "op" and t.text in MULTIPLY_OP:
+            if t.kind == TokenKind.OP and t.text in MULTIPLY_OP:
                 self.take()
                 prev = self.unary()
                 rest.append((MULTIPLY_OP[t.text], prev))
@@ -228,7 +264,7 @@ class Parser:
 
     def _transpose_ahead(self) -> bool:
         nxt = self.tokens[self.i + 1] if self.i + 1 < len(self.tokens) else None
-        return nxt is not None and nxt.kind == "name" and nxt.text == "T"
+        return nxt is not None and nxt.kind == TokenKind.NAME and nxt.text == "T"
 
     def matrix(self) -> Node:
         """``\\begin{bmatrix} a & b \\\\ c & d \\end{bmatrix}``: rows of cells."""
@@ -239,19 +275,19 @@ class Parser:
             t = self.peek()
             if t is None:
                 raise ExprError("a matrix without its end")
-            if t.kind == "matend":
+            if t.kind == TokenKind.MATEND:
                 self.take()
                 break
-            if t.kind == "rowsep":
+            if t.kind == TokenKind.ROWSEP:
                 self.take()
                 if cells:
                     rows.append(VecNode(tuple(cells)))
                     cells = []
                 continue
-            if t.kind == "op" and t.text == "&":
+            if _op(t, "&"):
                 self.take()
                 continue
-            if t.kind == "dots":
+            if t.kind == TokenKind.DOTS:
                 raise ExprError("a matrix with elided entries")
             cells.append(self.expr())
             if len(cells) > self.limits.max_line_length:
@@ -290,13 +326,13 @@ class Parser:
         of a function of a vector (:data:`VECTOR_FUNCTIONS`: ``softmax(1, 2)``) are that
         vector."""
         t = self.take()
-        if t.kind == "num":
+        if t.kind == TokenKind.NUM:
             return Num(parse_number(t.text, limits=self.limits), t.pos)
-        if t.kind == "dots":
+        if t.kind == TokenKind.DOTS:
             raise ExprError("an ellipsis is not a value")
-        if t.kind == "matbegin":
+        if t.kind == TokenKind.MATBEGIN:
             return self.matrix()
-        if t.kind == "name":
+        if t.kind == TokenKind.NAME:
             name = t.text
             fn = name.lower() if name.lower() == "softmax" else name
             if fn in FUNCTION_NAMES and (self.at("(") or self.at("{")):
@@ -305,9 +341,9 @@ class Parser:
             if self.at("("):
                 raise ExprError(f"{name}(...) is a label, not arithmetic")
             return Ref(canonical_name(name))
-        if t.kind == "cmd":
+        if t.kind == TokenKind.CMD:
             return self.command(t.text)
-        if t.kind == "op" and t.text in _OPEN_CLOSE:
+        if t.kind == TokenKind.OP and t.text in _OPEN_CLOSE:
             self.enter()
             close = _OPEN_CLOSE[t.text]
             if t.text == "[":
@@ -318,7 +354,7 @@ class Parser:
             self.expect(close)
             self.depth -= 1
             return inner
-        if t.kind == "op" and t.text == "√":
+        if _op(t, "√"):
             self.enter()
             node = Call("sqrt", self.group())
             self.depth -= 1
@@ -351,15 +387,13 @@ class Parser:
 def _implicit(prev: Node, t: Token) -> bool:
     """Whether ``t`` right after ``prev`` multiplies it without a sign (``5\\sqrt{2}``, two
     matrices side by side)."""
-    if isinstance(prev, VecNode | Transpose) and (
-        t.kind == "matbegin" or (t.kind == "op" and t.text == "[")
-    ):
+    if isinstance(prev, VecNode | Transpose) and (t.kind == TokenKind.MATBEGIN or _op(t, "[")):
         return True
-    if t.kind == "cmd" and t.text in ("\\sqrt", "\\frac"):
+    if t.kind == TokenKind.CMD and t.text in ("\\sqrt", "\\frac"):
         return True
-    if t.kind == "op" and t.text == "√":
+    if _op(t, "√"):
         return True
-    return isinstance(prev, Num) and (t.kind == "name" or (t.kind == "op" and t.text == "("))
+    return isinstance(prev, Num) and (t.kind == TokenKind.NAME or _op(t, "("))
 
 
 def canonical_name(text: str) -> str:

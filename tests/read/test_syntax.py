@@ -12,7 +12,9 @@ from hypothesis import strategies as st
 from symattn.errors import SymattnError
 from symattn.read.audit import audit
 from symattn.read.evaluate import evaluate, flatten
-from symattn.read.syntax import literal_numbers, parse
+from symattn.read.notations import TOKEN_RULES
+from symattn.read.syntax import TokenKind, literal_numbers, parse
+from symattn.read.tokens import tokenize
 
 
 def test_literal_numbers_keep_their_written_form() -> None:
@@ -80,3 +82,13 @@ def test_a_sum_sign_sums_the_entries_of_the_power_after_it() -> None:
     assert {f.claimed for f in r.findings if f.code == "wrong-value"} == {"0.6"}
     with pytest.raises(SymattnError):
         parse("\\sum_{j} e^{s_j}")
+
+
+def test_token_kinds_are_the_token_rules() -> None:
+    # one member per rule of the grammar's tokens (``space`` is dropped by the tokenizer)
+    rules = {r.kind for r in TOKEN_RULES} - {"space"}
+    assert {k.value for k in TokenKind} == rules
+    assert {
+        t.kind
+        for t in tokenize("\\frac{1}{2} = [0.5, x_1] ... \\begin{bmatrix} 1 \\\\ 2 \\end{bmatrix}")
+    } == rules
