@@ -51,24 +51,15 @@ class TokenKind(StrEnum):
     :data:`~symattn.read.notations.TOKEN_RULES` (but ``space``, which
     :func:`~symattn.read.tokens.tokenize` drops), as ``Token.kind`` holds them."""
 
-    #: a numeral (``0.47``, ``1e-3``)
-    NUM = "num"
-    #: a name (``d_k``, ``x_{3}``, ``总和``, ``sum``)
-    NAME = "name"
-    #: an ellipsis (``\cdots``, ``...``): elided entries, never a value
-    DOTS = "dots"
-    #: ``\begin{bmatrix}`` (any matrix environment, ``array`` with its column spec)
-    MATBEGIN = "matbegin"
-    #: ``\end{bmatrix}``
-    MATEND = "matend"
-    #: ``\\``: the end of a matrix row
-    ROWSEP = "rowsep"
-    #: a LaTeX command (``\frac``, ``\sqrt``, ``\sum``)
-    CMD = "cmd"
-    #: a relation: ``=`` or ``≈``
-    REL = "rel"
-    #: an operator or a bracket (``-``, ``×``, ``^``, ``(``, ``,``, ``√``, ``&``, ``%``)
-    OP = "op"
+    NUM = "num"  #: a numeral (``0.47``, ``1e-3``)
+    NAME = "name"  #: a name (``d_k``, ``x_{3}``, ``总和``, ``sum``)
+    DOTS = "dots"  #: an ellipsis (``\cdots``, ``...``): elided entries, never a value
+    MATBEGIN = "matbegin"  #: ``\begin{bmatrix}`` (any matrix environment, ``array`` too)
+    MATEND = "matend"  #: ``\end{bmatrix}``
+    ROWSEP = "rowsep"  #: ``\\``: the end of a matrix row
+    CMD = "cmd"  #: a LaTeX command (``\frac``, ``\sqrt``, ``\sum``)
+    REL = "rel"  #: a relation: ``=`` or ``≈``
+    OP = "op"  #: an operator or a bracket (``-``, ``×``, ``^``, ``(``, ``,``, ``√``, ``&``, ``%``)
 
 
 #: the kinds whose text :meth:`Parser.at` matches

@@ -24,11 +24,16 @@ from symattn.read.python import expr_text
 from symattn.read.symbolic import values as vals
 from symattn.read.symbolic.masks import is_causal_ones
 from symattn.read.symbolic.sym import (
+    ARRAYS,
     DATA,
+    NUMBERS,
+    SAME_ROWS,
     SEQUENCES,
+    SOFTMAX_BY_HAND,
     STAGES,
     UNKNOWN,
     VALUELIKE,
+    WITH_VALUES,
     Sym,
     SymKind,
     collapse,
@@ -61,24 +66,6 @@ _OPS: Final[dict[type, Callable[[Fraction, Fraction], Fraction]]] = {
 }
 
 
-#: kinds of no stage (a stage given its exact array stays that stage, with it)
-_NO_STAGE: Final = DATA | {SymKind.UNKNOWN}
-#: kinds an exact array or a number is read from when iterated over
-_EXACT: Final = frozenset({SymKind.ARRAY, SymKind.NUM})
-#: kinds with ``.values``: a tuple's first item (``torch.max(x, dim=-1).values``), a maximum
-_VALUES_OF: Final = frozenset({SymKind.TUPLE, SymKind.MAX})
-#: kinds that are a number (rational or a square root)
-_NUMBERS: Final = frozenset({SymKind.NUM, SymKind.ROOT})
-#: stages with as many rows as the value they are computed from (``args[0]``)
-_ROWS_OF_INPUT: Final = frozenset(
-    {SymKind.WEIGHTS, SymKind.SCALED, SymKind.EXP, SymKind.SCORES, SymKind.OUTPUT}
-)
-#: a softmax written by hand: the exponentials divided by their sum (shifted or not)
-_SOFTMAX_BY_HAND: Final = frozenset(
-    {(SymKind.EXP, SymKind.SUM), (SymKind.EXP_SHIFTED, SymKind.SUM_SHIFTED)}
-)
-
-
 class NotFollowedDeep(Exception):
     """An expression nested deeper than :data:`MAX_DEPTH`."""
 
@@ -94,7 +81,7 @@ def _num(v: Fraction, **kw: object) -> Sym:
 def _from_array(a: Array, like: Sym | None = None) -> Sym:
     if a.shape == ():
         return _num(a.data[0])
-    if like is not None and like.kind not in _NO_STAGE:
+    if like is not None and like.kind not in DATA and like.kind is not SymKind.UNKNOWN:
         return replace(like, array=a)
     return Sym(SymKind.ARRAY, array=a)
 
@@ -211,7 +198,7 @@ class Interpreter:
             return out
         if node.attr == "shape" and inner.array is not None:
             return Sym(SymKind.TUPLE, tuple(_num(Fraction(n)) for n in inner.array.shape))
-        if node.attr == "values" and inner.kind in _VALUES_OF:
+        if node.attr == "values" and inner.kind in WITH_VALUES:
             return inner.args[0] if inner.kind is SymKind.TUPLE and inner.args else inner
         return UNKNOWN
 
@@ -362,7 +349,7 @@ class Interpreter:
                 if not scale:
                     return UNKNOWN
                 return Sym(SymKind.SCALED, (left,), row=left.row, scale=scale, causal=left.causal)
-            if (left.kind, right.kind) in _SOFTMAX_BY_HAND:
+            if (left.kind, right.kind) in SOFTMAX_BY_HAND:
                 return softmax_of(left.args[0] if left.args else UNKNOWN)
             if (
                 left.kind is SymKind.ZEROED
@@ -378,7 +365,7 @@ class Interpreter:
             return UNKNOWN
         if not isinstance(node.op, ast.Mult):
             return UNKNOWN
-        a, b = (left, right) if right.kind in _NUMBERS else (right, left)
+        a, b = (left, right) if right.kind in NUMBERS else (right, left)
         if a.kind is SymKind.LIT and b.kind is SymKind.NUM and b.value:
             a = Sym(SymKind.SCORES, (a,), row=a.row)
         if a.kind is SymKind.SCORES and b.kind is SymKind.NUM and b.value and not b.scale:
@@ -476,7 +463,7 @@ class Interpreter:
         n = _rows(s)
         if n is None:
             return None
-        if s.kind in _EXACT:
+        if s.kind in ARRAYS:
             a = s.array
             if a is None or not a.shape:
                 return None
@@ -500,7 +487,7 @@ def _rows(s: Sym) -> int | None:
     """How many rows a value has, when its array (or the array it comes from) says."""
     if s.array is not None:
         return s.array.shape[0] if s.array.shape else None
-    if s.kind in _ROWS_OF_INPUT and s.args:
+    if s.kind in SAME_ROWS and s.args:
         return _rows(s.args[0])
     return None
 

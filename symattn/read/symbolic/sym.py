@@ -18,15 +18,20 @@ from symattn.read.roles import symbol_role
 from symattn.read.symbolic.values import Array
 
 __all__ = [
+    "ARRAYS",
     "DATA",
     "KEYLIKE",
+    "NUMBERS",
     "PROJECTED",
     "QUERYLIKE",
+    "SAME_ROWS",
     "SCORELIKE",
     "SEQUENCES",
+    "SOFTMAX_BY_HAND",
     "STAGES",
     "UNKNOWN",
     "VALUELIKE",
+    "WITH_VALUES",
     "Sym",
     "SymKind",
     "collapse",
@@ -143,8 +148,22 @@ VALUELIKE: Final = frozenset({SymKind.V, SymKind.KV, SymKind.X})
 SCORELIKE: Final = frozenset({SymKind.SCORES, SymKind.SCALED})
 #: sequences of values (``args``)
 SEQUENCES: Final = frozenset({SymKind.LIST, SymKind.TUPLE})
+#: a number or an exact array, with no stage (iterated over, its rows are its array's)
+ARRAYS: Final = frozenset({SymKind.NUM, SymKind.ARRAY})
 #: values that are data only, no stage of attention
-DATA: Final = SEQUENCES | {SymKind.NUM, SymKind.ARRAY}
+DATA: Final = SEQUENCES | ARRAYS
+#: kinds that are a number (rational, or a square root standing for a scale)
+NUMBERS: Final = frozenset({SymKind.NUM, SymKind.ROOT})
+#: stages with as many rows as the value they are computed from (``args[0]``)
+SAME_ROWS: Final = frozenset(
+    {SymKind.WEIGHTS, SymKind.SCALED, SymKind.EXP, SymKind.SCORES, SymKind.OUTPUT}
+)
+#: a softmax written by hand: the exponentials divided by their sum (shifted or not)
+SOFTMAX_BY_HAND: Final = frozenset(
+    {(SymKind.EXP, SymKind.SUM), (SymKind.EXP_SHIFTED, SymKind.SUM_SHIFTED)}
+)
+#: kinds with ``.values``: a tuple's first item (``torch.max(x, dim=-1).values``), a maximum
+WITH_VALUES: Final = frozenset({SymKind.TUPLE, SymKind.MAX})
 #: the projection weights, and the kind each computes from X
 PROJECTED: Final = {SymKind.W_Q: SymKind.Q, SymKind.W_K: SymKind.K, SymKind.W_V: SymKind.V}
 
