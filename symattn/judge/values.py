@@ -39,6 +39,10 @@ Val: TypeAlias = Fraction | flint.arb
 TINY_BITS = 4096
 _TINY = Fraction(1, 2**TINY_BITS)
 _TINY_ARB = flint.arb(2) ** -TINY_BITS
+#: a ball reaching beyond ``2**HUGE_BITS`` is not written out exactly (its ends would take
+#: that many bits); the claims it feeds are not checked
+HUGE_BITS = 1 << 16
+_HUGE_ARB = flint.arb(2) ** HUGE_BITS
 
 #: spec input names -> trace steps (the scaled scores are the step ``scaled_scores``)
 INPUT_STEPS = {"scaled": "scaled_scores"}
@@ -70,14 +74,26 @@ def to_arb(x: Val) -> flint.arb:
 
 
 def _ends(x: flint.arb) -> tuple[Fraction, Fraction]:
-    """The exact ends of a ball (its midpoint and radius are exact dyadics); a ball inside
-    ``[-2**-TINY_BITS, 2**-TINY_BITS]`` is widened to it (never written out bit by bit)."""
+    """Exact ends of a ball (its midpoint and radius are exact dyadics), outward: a midpoint
+    or radius below ``2**-TINY_BITS`` counts as that bound (never written out bit by bit, so
+    ``exp(-7e16)`` costs nothing); a ball beyond ``2**HUGE_BITS`` raises
+    :class:`PrecisionError`."""
     if not x.is_finite():
         raise PrecisionError(f"the enclosure {x} is not finite")
     if x.abs_upper() < _TINY_ARB:
         return -_TINY, _TINY
-    m, r = arb_to_fraction(x.mid()), arb_to_fraction(flint.arb(x.rad()))
-    return m - r, m + r
+    if x.abs_upper() > _HUGE_ARB:
+        raise PrecisionError(f"the enclosure {x} is beyond 2**{HUGE_BITS}")
+    m, r = _outward(x.mid()), _outward(flint.arb(x.rad()))
+    return m[0] - m[1] - r[0] - r[1], m[0] + m[1] + r[0] + r[1]
+
+
+def _outward(a: flint.arb) -> tuple[Fraction, Fraction]:
+    """An exact dyadic ``a`` as ``(value, slack)``: below ``2**-TINY_BITS`` it is 0 with that
+    bound as its slack."""
+    if a != 0 and abs(a) < _TINY_ARB:
+        return Fraction(0), _TINY
+    return arb_to_fraction(a), Fraction(0)
 
 
 def between(lo: Val, hi: Val) -> Val:

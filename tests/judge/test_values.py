@@ -8,11 +8,13 @@ from fractions import Fraction
 from pathlib import Path
 
 import flint
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.database import DirectoryBasedExampleDatabase
 
 from symattn.engine import scaled_dot_product_attention
+from symattn.errors import PrecisionError
 from symattn.judge.check import check
 from symattn.judge.frames import stated_frame
 from symattn.judge.graph import Graph, Node
@@ -52,6 +54,19 @@ def test_helpers() -> None:
     assert plus_minus(Fraction(1), Fraction(0)) == 1
     w = plus_minus(Fraction(1), Fraction(1, 10))
     assert lower(w) <= Fraction(9, 10) and Fraction(11, 10) <= upper(w)
+
+
+def test_ends_of_extreme_balls_are_bounded_not_written_out() -> None:
+    # exp(-7.26e16) (a printed torch.empty value taken as a score): its ends would need
+    # 10**17 bits; a tiny midpoint with a wider radius is bounded outward the same way
+    tiny = flint.arb(-7.2621e16).exp()
+    assert lower(tiny) < 0 < upper(tiny) < Fraction(1, 10**1000)
+    wide = flint.arb(tiny, flint.arb(2) ** -10)
+    assert lower(wide) <= -Fraction(1, 2**10) and Fraction(1, 2**10) <= upper(wide) < 1
+    assert upper(wide) - Fraction(1, 2**10) < Fraction(1, 2**30)  # the radius rounded up
+    with pytest.raises(PrecisionError, match="beyond"):
+        lower(flint.arb(7.2621e16).exp())
+    assert ratio_bounds([tiny, Fraction(1)], 1) != 0
 
 
 def test_ratio_bounds_by_monotonicity() -> None:
