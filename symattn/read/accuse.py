@@ -24,6 +24,7 @@ from symattn.read.confirm import WORD_SOURCES, candidate_of
 from symattn.read.facts import Fact
 from symattn.read.placing import Place
 from symattn.read.reproduce import NEAREST, Tally, best_match, frames, relate
+from symattn.read.roles import RoleName
 
 __all__ = ["fact_tallies", "unconfirmed"]
 
@@ -55,7 +56,7 @@ def unconfirmed(
         outside = [
             s.written.text for s in f.spots if s is not None and not 0 <= s.written.value <= 1
         ]
-        if f.role == "weights" and outside:
+        if f.role is RoleName.WEIGHTS and outside:
             out[i] = (
                 f"{f.name or 'an array'} holds {outside[0]}, which no weight is (a weight is a "
                 f"share of 1, in [0, 1]), and only words said it is the weights; closest: "

@@ -249,8 +249,9 @@ def link_code(r: Reading) -> None:
         if placed.how == "code" and placed.grid.start in assigned:
             names = assigned[placed.grid.start]
             r.grids[k] = replace(placed, names=names)
-            role = next((x.role for n in names if (x := symbol_role(n)) is not None), "")
-            r.literal_roles[placed.grid.start] = role
+            role = next((x.role for n in names if (x := symbol_role(n)) is not None), None)
+            if role is not None:
+                r.literal_roles[placed.grid.start] = role
         elif placed.block in r.outputs and placed.how in ("code", "output"):
             r.grids[k] = replace(placed, how="output")
     tied = _tie_inline(r)

@@ -201,7 +201,7 @@ def confirm_roles(facts: Sequence[Fact], d_k: int | None = None) -> Confirmed:
             f, src = out[key], m.sources[0]
             if m.relation is Relation.SAME:
                 if f.role not in INPUT_ROLES and _another(facts, key, src):
-                    out[key] = replace(f, role="", source="reproduced")
+                    out[key] = replace(f, role=None, source="reproduced")
                     decided.append((key, m))
             elif (
                 m.relation is Relation.WEIGHTS
@@ -209,35 +209,35 @@ def confirm_roles(facts: Sequence[Fact], d_k: int | None = None) -> Confirmed:
                 and f.role != RoleName.WEIGHTS  # (weights that are softmax stay as named)
             ):
                 s = out[src]
-                if s.role in (*_SCORE_ROLES, ""):
-                    out[key] = replace(f, role=RoleName.WEIGHTS.value, source="reproduced")
+                if s.role is None or s.role in _SCORE_ROLES:
+                    out[key] = replace(f, role=RoleName.WEIGHTS, source="reproduced")
                     decided.append((key, m))
                     if not s.role:
                         # (softmax of the row itself: the logits; of the row scaled: scores)
                         unscaled = m.frame is None or m.frame.kind is FrameKind.NONE
                         stage = RoleName.SCALED if unscaled else RoleName.SCORES
-                        out[src] = replace(s, role=stage.value, source="reproduced")
+                        out[src] = replace(s, role=stage, source="reproduced")
             elif (
                 m.relation is Relation.SCALED
                 and f.role == RoleName.SCORES
                 and m.frame is not None
                 and m.frame.kind is not FrameKind.NONE
-                and out[m.sources[0]].role in (RoleName.SCORES, "")
+                and out[m.sources[0]].role in (RoleName.SCORES, None)
             ):
-                out[key] = replace(f, role=RoleName.SCALED.value, source="reproduced")
+                out[key] = replace(f, role=RoleName.SCALED, source="reproduced")
                 decided.append((key, m))
             elif m.relation is Relation.NORMALIZED and len(m.sources) == 1:
-                if out[src].role in (*_SCORE_ROLES, "") and not says_softmax(f):
+                if (out[src].role is None or out[src].role in _SCORE_ROLES) and not says_softmax(f):
                     # s / Σs: the author's frame, not check's softmax; judged in it
-                    out[key] = replace(f, role="", source="reproduced")
+                    out[key] = replace(f, role=None, source="reproduced")
                     decided.append((key, m))
             elif m.relation is Relation.SHIFTED:
                 # exp(s − max): not check's exp(s); read as the stable softmax, not accused
-                out[key] = replace(f, role="", source="reproduced")
+                out[key] = replace(f, role=None, source="reproduced")
                 decided.append((key, m))
     sums = _shifted_sums(out, decided)
     for key, _ in sums:
-        out[key] = replace(out[key], role="", source="reproduced")
+        out[key] = replace(out[key], role=None, source="reproduced")
     decided += sums
     return Confirmed(tuple(out), tuple(decided), stopped, untried)
 

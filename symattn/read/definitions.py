@@ -32,7 +32,7 @@ from symattn.read.evaluate import Value, evaluate, flatten, shape
 from symattn.read.extract import ChainText
 from symattn.read.messages import fraction_text, say
 from symattn.read.report import text_finding
-from symattn.read.roles import symbol_role
+from symattn.read.roles import RoleName, symbol_role
 from symattn.read.rows import pattern
 from symattn.read.scalar import Scalar
 from symattn.read.syntax import Node, literal_numbers, names
@@ -120,7 +120,16 @@ class Definition:
 #: a conflict, bounded so that a name given a thousand values costs no more than ten
 MAX_DISTINCT = 8
 #: stages a text computes once per query row: their names are reused from row to row
-PER_ROW: Final = frozenset({"scores", "scaled", "exp", "sum", "weights", "output"})
+PER_ROW: Final = frozenset(
+    {
+        RoleName.SCORES,
+        RoleName.SCALED,
+        RoleName.EXP,
+        RoleName.SUM,
+        RoleName.WEIGHTS,
+        RoleName.OUTPUT,
+    }
+)
 
 _NTH = r"(?:first|second|third|fourth|fifth|next|last|final|new)"
 STEP_LABEL: Final = pattern(
@@ -176,7 +185,8 @@ def _global(name: str) -> bool:
     """Whether a name is a parameter of the whole text (``d_k``, ``\\sqrt{d_k}``), whose
     second value is a conflict wherever it is given."""
     role = symbol_role(name)
-    return (role is not None and role.role == "d_k") or "d_k" in name or "d_{k}" in name
+    # (and the name's own spelling: text)
+    return (role is not None and role.role is RoleName.D_K) or "d_k" in name or "d_{k}" in name
 
 
 def _width(v: Value) -> int | None:

@@ -45,20 +45,33 @@ from symattn.read.observations import Spot, Stated
 from symattn.read.products import Array, product_row
 from symattn.read.python import expr_text
 from symattn.read.reading import Placed, Reading
-from symattn.read.roles import Role, phrase_role, stage_rank, symbol_role
+from symattn.read.roles import Role, RoleName, phrase_role, stage_rank, symbol_role
 from symattn.read.tables import Table
 
 __all__ = ["Fact", "facts_of_reading"]
 
 #: roles a text gives (inputs); the others it states (results)
-INPUT_ROLES: Final = frozenset({"x", "w_q", "w_k", "w_v", "w_o", "q", "k", "v", "kv", "mask"})
+INPUT_ROLES: Final = frozenset(
+    {
+        RoleName.X,
+        RoleName.W_Q,
+        RoleName.W_K,
+        RoleName.W_V,
+        RoleName.W_O,
+        RoleName.Q,
+        RoleName.K,
+        RoleName.V,
+        RoleName.KV,
+        RoleName.MASK,
+    }
+)
 
 
 @dataclass(frozen=True)
 class Fact:
     """An array or a number the text gives or states."""
 
-    role: str  # a stage, or "" when unknown
+    role: RoleName | None  # a stage, or None when unknown
     spots: tuple[Spot | None, ...]  # row-major; None for -inf or an elided entry
     dims: tuple[int, ...]
     given: bool
@@ -108,7 +121,7 @@ def _spots_of(grid: Grid, src_position: object) -> tuple[tuple[Spot | None, ...]
 
 def _from_role(r: Role | None) -> dict[str, object]:
     if r is None:
-        return {"role": ""}
+        return {"role": None}
     return {"role": r.role, "index": r.index, "token": r.token, "head": r.head, "col": r.col}
 
 
@@ -151,15 +164,19 @@ def counting_base(facts: Sequence[Fact], members: Sequence[int]) -> int:
     return 0 if zero else 1
 
 
+#: the stages whose rows or columns a row written out as products may be made of
+_FACTOR_ROLES: Final = frozenset({RoleName.WEIGHTS, RoleName.V, RoleName.Q, RoleName.K})
+
+
 def _products(out: list[Fact], written_out: Sequence[tuple[int, Stated]]) -> None:
     """The rows without a role whose first link writes them out as the products of a row
     of the text's weights and its V (or of Q and K): that query's output (or scores), by
     their numbers (:func:`symattn.read.products.product_row`)."""
     if not written_out:
         return
-    arrays: dict[str, list[Array]] = {}
+    arrays: dict[RoleName, list[Array]] = {}
     for f in out:
-        if f.role in ("weights", "v", "q", "k") and len(f.dims) == 2:
+        if f.role in _FACTOR_ROLES and len(f.dims) == 2:
             values = tuple(None if sp is None else sp.written.value for sp in f.spots)
             arrays.setdefault(f.role, []).append((f.dims, values))
     if not arrays:
@@ -199,7 +216,7 @@ def _divisors_in_prose(reading: Reading) -> list[Fact]:
                 continue
             line, column = reading.src.position(at)
             spot = Spot(written, line, column, at)
-            out.append(Fact("divisor", (spot,), (), False, "sqrt(d_k)", at, i, "text"))
+            out.append(Fact(RoleName.DIVISOR, (spot,), (), False, "sqrt(d_k)", at, i, "text"))
     return out
 
 
@@ -219,7 +236,17 @@ def _also(f: Fact, names: Sequence[str]) -> list[Fact]:
 
 #: what a computed value is, as a stage
 _FLOW_ROLES: Final = frozenset(
-    {"q", "k", "v", "scores", "scaled", "exp", "sum", "weights", "output"}
+    {
+        RoleName.Q,
+        RoleName.K,
+        RoleName.V,
+        RoleName.SCORES,
+        RoleName.SCALED,
+        RoleName.EXP,
+        RoleName.SUM,
+        RoleName.WEIGHTS,
+        RoleName.OUTPUT,
+    }
 )
 
 
@@ -236,13 +263,16 @@ def _grid_fact(reading: Reading, placed: Placed, computed: Flows) -> Fact:
     call = call_argument(reading.src.text, g.start)
     if call is not None:
         role, name = Role(call), name or g.label
-    elif (role is None or role.role == "weights") and softmax_argument(reading.src.text, g.start):
-        role = Role("scaled", role.index if role else None, role.token if role else "")
-    elif (role is None or role.role == "weights") and (
-        call := softmax_value(reading.src.text, g.start)
+    elif (role is None or role.role is RoleName.WEIGHTS) and softmax_argument(
+        reading.src.text, g.start
+    ):
+        role = Role(RoleName.SCALED, role.index if role else None, role.token if role else "")
+    elif (role is None or role.role is RoleName.WEIGHTS) and (
+        claimed := softmax_value(reading.src.text, g.start)
     ):
         # ``softmax([2.0, 1.0, 1.0]) → [0.50, 0.25, 0.25]``: the author's claim of a softmax
-        role, name = Role("weights", role.index if role else None, role.token if role else ""), call
+        role = Role(RoleName.WEIGHTS, role.index if role else None, role.token if role else "")
+        name = claimed
     source = "name" if role is not None and name in names else "label" if name else "context"
     derivation = None
     code_row = computed.query_row.get(sh.at) if sh is not None else None
@@ -256,7 +286,7 @@ def _grid_fact(reading: Reading, placed: Placed, computed: Flows) -> Fact:
         # what the code shows after `query = inputs[1]`, and cannot be followed: for that row
         role = Role(role.role, code_row + 1)
     if flow is not None and flow.kind in _FLOW_ROLES:
-        role = Role(flow.kind, flow.row + 1 if flow.row is not None else None)
+        role = Role(RoleName(flow.kind), flow.row + 1 if flow.row is not None else None)
         derivation = derive(flow)
         source = "code"
     if (
@@ -344,7 +374,16 @@ def _table_facts(reading: Reading, block: int, table: Table) -> list[Fact]:
 
 
 #: stages stated one query row at a time
-_ROW_ROLES: Final = frozenset({"scores", "scaled", "exp", "sum", "weights", "output"})
+_ROW_ROLES: Final = frozenset(
+    {
+        RoleName.SCORES,
+        RoleName.SCALED,
+        RoleName.EXP,
+        RoleName.SUM,
+        RoleName.WEIGHTS,
+        RoleName.OUTPUT,
+    }
+)
 
 
 def _symbolic(text: str) -> bool:
@@ -385,19 +424,19 @@ def _stated_fact(reading: Reading, s: Stated) -> Fact | None:
     first_plain = s.first.replace("{", "").replace("}", "")
     tail = first_plain[max(first_plain.rfind("e^"), first_plain.rfind("exp"), 0) :]
     if (m := EXP_FIRST.regex.match(tail.strip())) is not None:
-        role = Role("exp")
+        role = Role(RoleName.EXP)
         exponent_text = m.group("a") or m.group("b") or ""
     elif (
         m := EXP_OVER_ROOT.regex.match(s.first[max(s.first.rfind("e^"), 0) :].strip())
     ) is not None:
-        role = Role("exp")  # e^{1/\sqrt{2}}: its exponent is placed by value (read.placing)
+        role = Role(RoleName.EXP)  # e^{1/\sqrt{2}}: its exponent is placed by value (read.placing)
         exponent_text = m.group("a")
     elif SQRT_DK.regex.match(s.first.replace("{", "").replace("}", "")):
         # (``√d_k ≈ 1.41 → [0.47, 0.75, 0.27]``: the step after the divisor is the scores
         # divided by it; a divisor is one number)
-        role = Role("scaled" if s.stepped and dims else "divisor")
+        role = Role(RoleName.SCALED if s.stepped and dims else RoleName.DIVISOR)
     elif SCALED_FIRST.regex.match(s.first):
-        role = Role("scaled")
+        role = Role(RoleName.SCALED)
     if role is None:
         found = [
             (r, text)
@@ -419,7 +458,7 @@ def _stated_fact(reading: Reading, s: Stated) -> Fact | None:
         candidates = [
             (None if arithmetic else phrase_role(s.first), True),
             (None if arithmetic or len(above) < 2 else phrase_role(above[-2]), False),
-            (Role("scaled") if scaled_items else None, True),
+            (Role(RoleName.SCALED) if scaled_items else None, True),
         ]
         found_roles = [(r, mine) for r, mine in candidates if r is not None]
         if found_roles:

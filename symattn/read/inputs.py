@@ -11,11 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from typing import Final
 
 from symattn.numbers import Written
 from symattn.read.dataflow import Derivation
 from symattn.read.facts import INPUT_ROLES, Fact
 from symattn.read.observations import Spot
+from symattn.read.roles import RoleName
 
 __all__ = [
     "Input",
@@ -43,7 +45,7 @@ __all__ = [
 class Input:
     """An input array: its rows (as written), names of its rows, and where it is."""
 
-    roles: frozenset[str]
+    roles: frozenset[RoleName]
     rows: tuple[tuple[str, ...], ...]
     row_names: tuple[str, ...]
     spots: tuple[Spot, ...]
@@ -74,26 +76,48 @@ def complete(f: Fact, masked: bool = False) -> bool:
     return len(f.spots) == f.dims[0] * (f.dims[1] if len(f.dims) == 2 else 1)
 
 
+#: the inputs whose presence says a text does not start from the scores
+_PROJECTED: Final = frozenset({RoleName.X, RoleName.Q, RoleName.K, RoleName.KV})
+#: the stages a text may start from (given scores, scaled or not)
+_SCORE_STAGES: Final = frozenset({RoleName.SCORES, RoleName.SCALED})
+#: the inputs whose vectors name their row (``q_1``, ``k_{I}``) and are joined into a matrix
+_ROW_VECTORS: Final = frozenset({RoleName.Q, RoleName.K, RoleName.V, RoleName.X})
+#: the inputs besides X a text may give (any of them: X is not Q, K and V at once)
+_NOT_X: Final = frozenset(
+    {
+        RoleName.W_Q,
+        RoleName.W_K,
+        RoleName.W_V,
+        RoleName.Q,
+        RoleName.K,
+        RoleName.V,
+        RoleName.KV,
+    }
+)
+
+
 def gather(facts: Sequence[Fact]) -> dict[int, Input]:
     """Every input array the text gives, by offset; vectors of one role that name their row
     (``q_1``, ``k_{I}``) are joined into one matrix, kept at the offset of the first."""
     out: dict[int, Input] = {}
-    groups: dict[str, list[Fact]] = {}
+    groups: dict[RoleName, list[Fact]] = {}
     # a text that gives no Q, K or X starts from the scores: a row of them that names its
     # query (``q1 的原始分数：[…]``) is then a given row too
-    from_scores = not any(f.given and f.role in ("x", "q", "k", "kv") for f in facts)
+    from_scores = not any(f.given and f.role in _PROJECTED for f in facts)
     for f in facts:
         if f.given:
             f = one_slice(f)
         one_row = from_scores and len(f.dims) == 1 and not f.token
-        first_stage = f.role in ("scores", "scaled") and (f.index is None or one_row) and not f.col
+        first_stage = f.role in _SCORE_STAGES and (f.index is None or one_row) and not f.col
         if not (
             (f.given and f.role in INPUT_ROLES or first_stage)
-            and f.role != "mask"
+            and f.role is not RoleName.MASK
             and complete(f, masked=first_stage)
         ):
             continue
-        if len(f.dims) == 1 and (f.token or f.index is not None) and f.role in ("q", "k", "v", "x"):
+        if f.role is None:
+            continue  # (never: a given or first-stage fact has a role)
+        if len(f.dims) == 1 and (f.token or f.index is not None) and f.role in _ROW_VECTORS:
             groups.setdefault(f.role, []).append(f)
             continue
         if (f.index is not None and not first_stage) or f.token:
@@ -230,7 +254,7 @@ def row_restated(
     return None
 
 
-def latest(inputs: dict[int, Input], roles: tuple[str, ...], at: int) -> int | None:
+def latest(inputs: dict[int, Input], roles: tuple[RoleName, ...], at: int) -> int | None:
     """The input of one of ``roles`` given last before ``at``."""
     before = [k for k, i in inputs.items() if i.roles & set(roles) and k < at]
     return max(before) if before else None
@@ -241,9 +265,9 @@ def default(
 ) -> tuple[Derivation, bool] | None:
     """The inputs of a claim the code did not compute: those given last before it. The bool
     says the inputs are assumed (``Q = K = V = X``), not written."""
-    x = latest(inputs, ("x",), f.at)
-    ws = [latest(inputs, (r,), f.at) for r in ("w_q", "w_k", "w_v")]
-    q = latest(inputs, ("q",), f.at)
+    x = latest(inputs, (RoleName.X,), f.at)
+    ws = [latest(inputs, (r,), f.at) for r in (RoleName.W_Q, RoleName.W_K, RoleName.W_V)]
+    q = latest(inputs, (RoleName.Q,), f.at)
     # queries named by other tokens than the embeddings (cross-attention, whose X_q the text
     # shows only as Q): the Q, K, V given are the problem
     other_queries = (
@@ -255,26 +279,28 @@ def default(
     )
     if x is not None and all(w is not None for w in ws) and not other_queries:
         return Derivation("x", (x, *[w for w in ws if w is not None])), False
-    k = latest(inputs, ("k", "kv"), f.at)
-    v = latest(inputs, ("v", "kv"), f.at)
+    k = latest(inputs, (RoleName.K, RoleName.KV), f.at)
+    v = latest(inputs, (RoleName.V, RoleName.KV), f.at)
     if q is not None and k is not None and v is not None:
         return Derivation("qkv", (q, k, v)), False
-    named = f.role == "scores" and f.index is not None and bool(f.col)
-    if q is not None and k is not None and f.role != "output" and (f.dims or named):
+    named = f.role is RoleName.SCORES and f.index is not None and bool(f.col)
+    if q is not None and k is not None and f.role is not RoleName.OUTPUT and (f.dims or named):
         # the stages before P V need no V; but a text that gives no V may not be working
         # the attention of these Q and K (their dot products as a step of another
         # computation): judged only where its numbers confirm it, as an assumed problem,
         # unless a claim names the query and the key it is of (``q_2·k_1 = 0.72``)
         return Derivation("qkv", (q, k, -1)), not named
-    if x is not None and not any(
-        g.role in ("w_q", "w_k", "w_v", "q", "k", "v", "kv") for g in facts
-    ):
+    if x is not None and not any(g.role in _NOT_X for g in facts):
         return Derivation("qkv", (x, x, x)), True
-    if x is None and q is None and k is None and f.role != "output":
+    if x is None and q is None and k is None and f.role is not RoleName.OUTPUT:
         # a text that starts from the scores: the stage before the claim written last
         # (in a table row, the cell beside it)
         width = f.dims[-1] if f.dims else 0
-        stages = ("scaled", "scores") if f.role not in ("scaled", "scores") else ("scores",)
+        stages = (
+            (RoleName.SCALED, RoleName.SCORES)
+            if f.role not in _SCORE_STAGES
+            else (RoleName.SCORES,)
+        )
         before = [
             key
             for key, i in inputs.items()
@@ -282,8 +308,9 @@ def default(
         ]
         if before:
             key = max(before)
-            stage = "scaled" if "scaled" in inputs[key].roles else "scores"
-            return Derivation(stage, (key,)), False
+            # (the derivation starts from that stage: its start is the stage's name)
+            stage = RoleName.SCALED if RoleName.SCALED in inputs[key].roles else RoleName.SCORES
+            return Derivation(stage.value, (key,)), False
     return None
 
 
@@ -379,13 +406,13 @@ def spec_inputs(
     keys = k.row_names or v.row_names or tuple(str(i + 1) for i in range(len(k.rows)))
     if q is k:
         queries = keys
-    elif len(q.rows) == len(k.rows) and not q.row_names and "kv" not in k.roles:
+    elif len(q.rows) == len(k.rows) and not q.row_names and RoleName.KV not in k.roles:
         queries = keys
     elif (
         q.row_names
         and all(n.isdigit() and 1 <= int(n) <= len(keys) for n in q.row_names)
         and k.row_names
-        and "kv" not in k.roles
+        and RoleName.KV not in k.roles
     ):
         # ``q_1`` beside ``k_1 (Thinking)``: in self-attention query 1 is token 1
         queries = tuple(keys[int(n) - 1] for n in q.row_names)

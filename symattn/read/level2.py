@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Final
 
 from symattn.config import Limits
 from symattn.errors import SymattnError
@@ -31,6 +32,7 @@ from symattn.read.observations import Spot
 from symattn.read.problem import Problem
 from symattn.read.report import Recognised, Unparsed, text_finding
 from symattn.read.rescue import ROW_STEPS, another_frame, another_stage
+from symattn.read.roles import RoleName
 from symattn.read.scalar import Scalar
 from symattn.spec import Spec
 from symattn.spec.build import build_spec
@@ -57,6 +59,12 @@ class Level2:
     problems: tuple[JudgedProblem, ...] = ()
 
 
+#: the trace step of each stage a claim of a row may be about (a fact without a role is none)
+_STAGE_STEP: Final[Mapping[RoleName | None, str]] = {
+    RoleName(c): s.step for c, s in BY_CLAIM.items()
+}
+
+
 def _unplaced(problems: Sequence[Problem], judged: set[int]) -> list[Unparsed]:
     """One note for each one-row claim no problem could place: its words name no query and
     its numbers are those of none of the rows (or of several)."""
@@ -73,16 +81,12 @@ def _unplaced(problems: Sequence[Problem], judged: set[int]) -> list[Unparsed]:
                 Unparsed(
                     spots[0].line,
                     f.name or "row",
-                    f"a row of {BY_CLAIM[f.role].step.replace('_', ' ')} that says which of "
+                    f"a row of {_STAGE_STEP[f.role].replace('_', ' ')} that says which of "
                     f"the {queries} queries it is for neither in words nor by its numbers "
                     "(they are those of no query's row, or of several)",
                 )
             )
     return out
-
-
-#: the trace step of each stage a misshapen claim may be about
-_STAGE_STEP = {c: s.step for c, s in BY_CLAIM.items()}
 
 
 def _misshapen(

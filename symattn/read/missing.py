@@ -19,6 +19,7 @@ from symattn.read.inputs import gather
 from symattn.read.messages import fraction_text, say
 from symattn.read.observations import Spot
 from symattn.read.report import Unparsed, text_finding
+from symattn.read.roles import RoleName
 
 __all__ = ["key_counts", "missing_inputs", "unnormalized"]
 
@@ -32,7 +33,7 @@ def _rows(f: Fact) -> list[list[Spot]]:
 
 
 #: the inputs whose rows are the keys (K, V), and, when the text gives neither, the tokens
-_KEY_ROLES: Final = (frozenset({"k", "v", "kv"}), frozenset({"x"}))
+_KEY_ROLES: Final = (frozenset({RoleName.K, RoleName.V, RoleName.KV}), frozenset({RoleName.X}))
 
 
 def key_counts(facts: Sequence[Fact]) -> frozenset[int]:
@@ -90,7 +91,7 @@ def unnormalized(
     notes: list[Unparsed] = []
     keys = key_counts(facts)
     for f in facts:
-        if f.role != "weights" or f.given or f.elided or len(f.dims) not in (1, 2):
+        if f.role is not RoleName.WEIGHTS or f.given or f.elided or len(f.dims) not in (1, 2):
             continue
         if (
             f.source not in ("name", "code")
@@ -157,24 +158,31 @@ def _row_findings(row: Sequence[Spot]) -> list[Finding]:
     return out
 
 
+#: the stated results a missing-input note names
+_RESULTS: Final = frozenset({RoleName.WEIGHTS, RoleName.OUTPUT})
+#: inputs enough for the scores: Q and K, or X with W_Q and W_K
+_QK: Final = frozenset({RoleName.Q, RoleName.K})
+_XW: Final = frozenset({RoleName.X, RoleName.W_Q, RoleName.W_K})
+
+
 def missing_inputs(facts: Sequence[Fact]) -> list[Finding]:
     """One ``missing-input`` (info) saying which stated weights and outputs were not checked:
     for want of inputs, or, where the text gives them, for want of the row they are for."""
-    stated = [f for f in facts if f.role in ("weights", "output") and not f.given and f.spots]
+    stated = [f for f in facts if f.role in _RESULTS and not f.given and f.spots]
     if not any(f.dims for f in stated):
         return []  # single numbers alone (``z ≈ 0.5``) say too little to call them attention
     what: list[Message] = []
-    weights = [s for f in stated if f.role == "weights" for s in f.spots if s is not None]
+    weights = [s for f in stated if f.role is RoleName.WEIGHTS for s in f.spots if s is not None]
     if weights:
         shown = tuple(dict.fromkeys(s.written.text for s in weights))[:12]
         what.append(say("what-weights", values=Join(shown)))
     for f in stated:
-        if f.role == "output":
+        if f.role is RoleName.OUTPUT:
             texts = [s.written.text for s in f.spots if s is not None][:12]
             what.append(say("what-output", values="[" + ", ".join(texts) + "]"))
     first = min((s for f in stated for s in f.spots if s is not None), key=lambda s: s.at)
     roles = {r for i in gather(facts).values() for r in i.roles}
-    given = {"q", "k"} <= roles or {"x", "w_q", "w_k"} <= roles
+    given = _QK <= roles or _XW <= roles
     key = "missing-placed" if given else "missing-input"
     msg = say(key, what=Join(tuple(what[:6]), say("and")))
     return [

@@ -24,12 +24,12 @@ from symattn.read.notations import (
     SOFTMAX_ARGUMENT,
     SOFTMAX_VALUE,
 )
-from symattn.read.roles import Role, phrase_role, stage_rank, symbol_role
+from symattn.read.roles import Role, RoleName, phrase_role, stage_rank, symbol_role
 
 __all__ = ["array_role", "call_argument", "row_named", "softmax_argument", "softmax_value"]
 
 
-def call_argument(text: str, at: int) -> str | None:
+def call_argument(text: str, at: int) -> RoleName | None:
     """The input an array is, as an argument of ``attention(Q, K, V)`` written on its line."""
     start = max(text.rfind("\n", max(0, at - 400), at) + 1, at - 400)
     before = text[start:at]
@@ -46,7 +46,7 @@ def call_argument(text: str, at: int) -> str | None:
                 return None
         elif ch == "," and depth == 0:
             commas += 1
-    return ("q", "k", "v")[commas] if depth == 0 and commas < 3 else None
+    return (RoleName.Q, RoleName.K, RoleName.V)[commas] if depth == 0 and commas < 3 else None
 
 
 def softmax_argument(text: str, at: int) -> bool:
@@ -76,11 +76,11 @@ def _labelled_row(label: str) -> Role | None:
     query's symbol name a later stage of its row (``q1 的原始分数``, ``q_2's weights``): then
     the words say what the array is, and the symbol which row it is."""
     r = _first_symbol(label)
-    if r is None or r.role != "q":
+    if r is None or r.role is not RoleName.Q:
         return r
     m = LABEL_SYMBOL.regex.match(label)
     words = phrase_role(label[m.end() :]) if m is not None else None
-    if words is None or stage_rank(words.role) <= stage_rank("v"):
+    if words is None or stage_rank(words.role) <= stage_rank(RoleName.V):
         return r
     return Role(words.role, r.index, r.token, r.head)
 

@@ -31,7 +31,7 @@ Nothing is accused here: a claim no reading reproduces keeps the default, and
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final
 
@@ -53,6 +53,7 @@ from symattn.read.reproduce import (
     product,
     tally,
 )
+from symattn.read.roles import RoleName
 from symattn.stages import ROW_STAGES
 
 __all__ = ["BUDGET", "NEAREST", "Origins"]
@@ -63,14 +64,19 @@ BUDGET: Final = 40_000
 NEAREST: Final = 4
 
 #: the claims whose stage is computed from Q and K (and V)
-_STAGES: Final = {r.value: r for r in Relation if r not in (Relation.SHIFTED, Relation.SAME)}
-#: the place of each stage in a query row (scores first)
-_ORDER: Final = {s.claim: i for i, s in enumerate(ROW_STAGES)}
+_STAGES: Final[Mapping[RoleName | None, Relation]] = {
+    RoleName(r.value): r
+    for r in Relation
+    if r not in (Relation.SHIFTED, Relation.SAME, Relation.NORMALIZED)
+}
+#: the place of each stage in a query row (scores first), by role (a derivation that starts
+#: from the scores names its start by the stage's name)
+_ORDER: Final[Mapping[str | None, int]] = {RoleName(s.claim): i for i, s in enumerate(ROW_STAGES)}
 #: the stages whose numbers a row of scores gives, one per key
-_FROM_SCORES: Final = {
-    "scaled": Relation.SCALED,
-    "exp": Relation.EXP,
-    "weights": Relation.WEIGHTS,
+_FROM_SCORES: Final[Mapping[RoleName | None, Relation]] = {
+    RoleName.SCALED: Relation.SCALED,
+    RoleName.EXP: Relation.EXP,
+    RoleName.WEIGHTS: Relation.WEIGHTS,
 }
 
 
@@ -132,7 +138,9 @@ class Origins:
         if got is not None and 2 * got.reproduced > got.compared:
             return d
         others = [
-            k for k in self._latest((d.start,), source.at) if self.inputs[k].width == source.width
+            k
+            for k in self._latest((RoleName(d.start),), source.at)
+            if self.inputs[k].width == source.width
         ]
         for k in others:
             alt = Derivation(d.start, (k, *d.refs[1:]), d.w_t, d.scale, d.causal, d.row)
@@ -149,7 +157,7 @@ class Origins:
             return None
         target = _target(f)
         matrix = len(target.rows) > 1
-        zero = f.role == "weights"
+        zero = f.role is RoleName.WEIGHTS
 
         def entry(r: int, j: int, x: str) -> Written | None:
             written = target.rows[r if matrix else 0]
@@ -202,9 +210,9 @@ class Origins:
             # ``Q = K = V = X``: the embeddings themselves, without the projections
             x = d.refs[0]
             yield Derivation("qkv", (x, x, x), False, d.scale, d.causal, d.row)
-        qs = self._latest(("q",), f.at)
-        ks = self._latest(("k", "kv"), f.at)
-        vs = self._latest(("v", "kv"), f.at)
+        qs = self._latest((RoleName.Q,), f.at)
+        ks = self._latest((RoleName.K, RoleName.KV), f.at)
+        vs = self._latest((RoleName.V, RoleName.KV), f.at)
         if stage is not Relation.OUTPUT:
             # (the values take no part: the default's, or one of the head of Q)
             old = d.refs[2] if d.start == "qkv" and len(d.refs) > 2 else -1
@@ -222,7 +230,7 @@ class Origins:
             if alt != d:
                 yield alt
 
-    def _latest(self, roles: tuple[str, ...], at: int) -> list[int]:
+    def _latest(self, roles: tuple[RoleName, ...], at: int) -> list[int]:
         keys = [k for k, i in self.inputs.items() if i.roles & set(roles) and k < at]
         return sorted(keys, reverse=True)[:NEAREST]
 

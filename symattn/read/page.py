@@ -16,6 +16,7 @@ from symattn.read.extract import ChainText, Skipped
 from symattn.read.mapped import Mapped
 from symattn.read.notations import QUERY_HEADING
 from symattn.read.python import Assigned, Defined, Shown, Step
+from symattn.read.roles import RoleName
 from symattn.read.source import Source
 from symattn.read.tables import Table
 
@@ -65,7 +66,7 @@ class Reading:
     #: the start of a printed array -> what the code before it shows there
     shown: dict[int, Shown] = field(default_factory=dict)
     #: the offset of each literal array code assigns -> the stage its names say
-    literal_roles: dict[int, str] = field(default_factory=dict)
+    literal_roles: dict[int, RoleName] = field(default_factory=dict)
     #: blocks of code that are a program's printed output
     outputs: set[int] = field(default_factory=set)
     #: output blocks right after a block of code: what that code printed

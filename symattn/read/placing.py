@@ -18,7 +18,8 @@ from symattn.read.dataflow import Derivation
 from symattn.read.facts import Fact, counting_base
 from symattn.read.inputs import Input, canon, complete, spec_text
 from symattn.read.observations import Spot
-from symattn.stages import BY_CLAIM
+from symattn.read.roles import RoleName
+from symattn.stages import BY_CLAIM, TOKEN_STAGES
 
 __all__ = [
     "PER_KEY",
@@ -37,8 +38,12 @@ __all__ = [
 Place = tuple[str, tuple[str, ...]]
 
 #: the claims with one entry per key; with the output and the sum, every claim of a row
-PER_KEY: Final = ("scores", "scaled", "exp", "weights")
-ROW_CLAIMS: Final = (*PER_KEY, "output", "sum")
+PER_KEY: Final = frozenset({RoleName.SCORES, RoleName.SCALED, RoleName.EXP, RoleName.WEIGHTS})
+ROW_CLAIMS: Final = PER_KEY | {RoleName.OUTPUT, RoleName.SUM}
+#: the stages whose claims are whole rows (or whole arrays): every claim but the sum
+_ROW_VECTORS: Final = PER_KEY | {RoleName.OUTPUT}
+#: the stages a text with X and W states as claims (``x · W``)
+_PROJECTIONS: Final = frozenset({RoleName.Q, RoleName.K, RoleName.V})
 _STEP: Final = {c: s.step for c, s in BY_CLAIM.items()}
 
 
@@ -70,9 +75,9 @@ class Built:
         return self.rows[k], self.spots[k], self.used[k]
 
     def put(
-        self, i: int, row: str, stage: str, cols: list[str], values: Sequence[Spot | None]
+        self, i: int, row: str, stage: RoleName, cols: list[str], values: Sequence[Spot | None]
     ) -> None:
-        partial = stage != "sum" and any(v is None for v in values)
+        partial = stage is not RoleName.SUM and any(v is None for v in values)
         mine = {c for c, v in zip(cols, values, strict=False) if v is not None}
         k = 0
         while True:
@@ -93,18 +98,18 @@ class Built:
                         self.owners[k][(_STEP[stage], (row, c))] = i
                 return
             k += 1
-        if stage == "sum":
+        if stage is RoleName.SUM:
             s = values[0]
             if s is None:
                 return
-            rc["sum"] = spec_text(s.written)
-            spots[(_STEP["sum"], (row,))] = s
-            self.owners[k][(_STEP["sum"], (row,))] = i
+            rc[stage] = spec_text(s.written)
+            spots[(_STEP[stage], (row,))] = s
+            self.owners[k][(_STEP[stage], (row,))] = i
             used.add(i)
             return
         texts = [spec_text(s.written) if s is not None else None for s in values]
         if any(t is None for t in texts):
-            if stage == "output":
+            if stage is RoleName.OUTPUT:
                 return
             rc[stage] = {c: t for c, t in zip(cols, texts, strict=True) if t is not None}
         else:
@@ -142,7 +147,14 @@ class Built:
 
 
 #: the stages of a row, in the order they are computed
-_ORDER: Final = ("scores", "scaled", "exp", "sum", "weights", "output")
+_ORDER: Final = (
+    RoleName.SCORES,
+    RoleName.SCALED,
+    RoleName.EXP,
+    RoleName.SUM,
+    RoleName.WEIGHTS,
+    RoleName.OUTPUT,
+)
 
 #: an exponent written as a number over a root (``e^{1/\\sqrt{2}}``)
 _OVER_ROOT: Final = re.compile(
@@ -288,14 +300,14 @@ def token_claims(
     are for some of the tokens only (a table of three of eleven embeddings), the problem is
     those tokens'."""
     stated = [
-        f
+        (f, f.role)
         for f in facts
-        if f.role in ("q", "k", "v")
+        if f.role in _PROJECTIONS
         and len(f.dims) == 2
         and (f.row_names or (f.dims[0] == len(keys) and not f.given))
         and complete(f)
     ]
-    names = [f.row_names or keys for f in stated]
+    names = [f.row_names or keys for f, _ in stated]
     if not names or any(n != names[0] for n in names):
         return data, keys, keys, {}
     chosen = names[0]
@@ -304,16 +316,14 @@ def token_claims(
     rows = [data["X"][keys.index(t)] for t in chosen]
     data = {**data, "X": rows}
     tokens: dict[str, dict[str, list[str]]] = {}
-    for f in stated:
+    for f, role in stated:
         width = f.dims[-1]
         for r, t in enumerate(chosen):
             cells = f.spots[r * width : (r + 1) * width]
-            tokens.setdefault(t, {})[f.role] = [
-                spec_text(s.written) for s in cells if s is not None
-            ]
+            tokens.setdefault(t, {})[role] = [spec_text(s.written) for s in cells if s is not None]
             for j, spot in enumerate(cells):
                 if spot is not None:
-                    built.layer(0)[1][(f.role.upper(), (t, str(j)))] = spot
+                    built.layer(0)[1][(TOKEN_STAGES[role], (t, str(j)))] = spot
     del x
     return data, tuple(chosen), tuple(chosen), tokens
 
@@ -330,32 +340,34 @@ def place(
 ) -> None:
     """Put one claim on its rows (``base``: the text's first row and key number)."""
     nq, nk = len(queries), len(keys)
-    if f.role == "sum":
+    role = f.role
+    assert role in ROW_CLAIMS  # (problem places the claims of a row only)
+    if role is RoleName.SUM:
         if f.dims == () and f.spots and f.spots[0] is not None:
             row = _row(f, d, queries, base)
             if row is not None:
-                built.put(i, row, "sum", [], f.spots)
+                built.put(i, row, role, [], f.spots)
         return
-    width = nk if f.role in PER_KEY else v_width
-    cols = list(keys) if f.role in PER_KEY else [str(j) for j in range(v_width)]
+    width = nk if role in PER_KEY else v_width
+    cols = list(keys) if role in PER_KEY else [str(j) for j in range(v_width)]
     if len(f.dims) == 2 and f.dims == (nq, width):
         for r in range(nq):
-            built.put(i, queries[r], f.role, cols, f.spots[r * width : (r + 1) * width])
+            built.put(i, queries[r], role, cols, f.spots[r * width : (r + 1) * width])
     elif (len(f.dims) == 2 and f.dims == (1, width)) or (len(f.dims) == 1 and f.dims[0] == width):
         row = _row(f, d, queries, base)
         if row is not None:
-            built.put(i, row, f.role, cols, f.spots)
+            built.put(i, row, role, cols, f.spots)
         elif i not in built.unplaced:
             built.unplaced.append(i)
     elif f.source not in ("name", "code"):
         return  # another shape, and a name not the text's own: not judged
-    elif len(f.dims) == 2 and f.dims[0] == nq and f.role in (*PER_KEY, "output"):
+    elif len(f.dims) == 2 and f.dims[0] == nq and role in _ROW_VECTORS:
         built.misshapen.append((i, None))
-    elif len(f.dims) == 1 and f.role in (*PER_KEY, "output") and f.index is not None:
+    elif len(f.dims) == 1 and role in _ROW_VECTORS and f.index is not None:
         row = _row(f, d, queries, base)
         if row is not None:
             built.misshapen.append((i, row))
-    elif f.dims == () and f.role == "exp" and not f.col and f.spots and f.spots[0] is not None:
+    elif f.dims == () and role is RoleName.EXP and not f.col and f.spots and f.spots[0] is not None:
         # e^{2.5} ≈ 12.18: the exponential of the key its exponent is (else the next one)
         row = _row(f, d, queries, base)
         if row is None:
@@ -365,8 +377,8 @@ def place(
             return
         one_exp: list[Spot | None] = [None] * nk
         one_exp[j] = f.spots[0]
-        built.put(i, row, "exp", cols, one_exp)
-    elif f.dims == () and f.role in PER_KEY and f.col:
+        built.put(i, row, role, cols, one_exp)
+    elif f.dims == () and role in PER_KEY and f.col:
         row = _row(f, d, queries, base)
         low = {k.lower(): k for k in keys}
         # a numbered key counts as the text counts (``A_{01}``: from 0); a named one by name
@@ -378,4 +390,4 @@ def place(
         if row is not None and col is not None:
             one: list[Spot | None] = [None] * nk
             one[keys.index(col)] = f.spots[0]
-            built.put(i, row, f.role, cols, one)
+            built.put(i, row, role, cols, one)

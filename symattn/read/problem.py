@@ -21,6 +21,7 @@ import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Final
 
 from symattn.read.dataflow import Derivation
 from symattn.read.facts import Fact
@@ -53,6 +54,7 @@ from symattn.read.placing import (
 from symattn.read.report import Recognised
 from symattn.read.reproduce import Frame
 from symattn.read.reproduce import frames as frames_of
+from symattn.read.roles import RoleName
 from symattn.read.scaling import Hypothesis, hypotheses, masks
 
 __all__ = ["Place", "Problem", "build_problems"]
@@ -146,9 +148,9 @@ def build_problems(facts: Sequence[Fact], said: str, parts: Sequence[int] = ()) 
     derived: dict[int, Derivation] = {}
     written: dict[int, Derivation] = {}  # (of the claims whose inputs are written, not assumed)
     for i, f in enumerate(facts):
-        if not f.role or f.role not in ROW_CLAIMS or (f.given and f.role not in ROW_CLAIMS):
+        if f.role not in ROW_CLAIMS:
             continue
-        if f.role != "output" and repeats(f, known):
+        if f.role is not RoleName.OUTPUT and repeats(f, known):
             continue
         if f.derivation is not None:
             got: tuple[Derivation, bool] | None = (f.derivation, False)
@@ -171,7 +173,7 @@ def build_problems(facts: Sequence[Fact], said: str, parts: Sequence[int] = ()) 
         d, assumed = got
         if d.start == "x" and len(d.refs) == 4 and d.refs[3] < 0:
             # the weights need no W_V: the one given last stands in
-            wv = latest(inputs, ("w_v",), f.at)
+            wv = latest(inputs, (RoleName.W_V,), f.at)
             if wv is not None:
                 d = Derivation(d.start, (*d.refs[:3], wv), d.w_t, d.scale, d.causal, d.row)
         if any(r >= 0 and r not in inputs for r in d.refs):
@@ -235,7 +237,7 @@ def build_problems(facts: Sequence[Fact], said: str, parts: Sequence[int] = ()) 
         base = counting_base(facts, members)
         named_row = default_row(facts, members, queries, base)
         for i in members:
-            if key.start in ("scores", "scaled") and facts[i].role == "output":
+            if key.start in ("scores", "scaled") and facts[i].role is RoleName.OUTPUT:
                 continue
             d = derived[i]
             if (
@@ -319,11 +321,15 @@ def build_problems(facts: Sequence[Fact], said: str, parts: Sequence[int] = ()) 
     return out
 
 
+#: the inputs whose width is the keys' width (K, or W_K)
+_KEY_ROLES: Final = frozenset({RoleName.K, RoleName.KV, RoleName.W_K})
+
+
 def _frames(inputs: dict[int, Input], stated: Sequence[Hypothesis]) -> tuple[Frame, ...]:
     """The frames a claim's inputs are confirmed in: unscaled, ``1/√n`` and ``1/n`` for the
     stated ``d_k`` and the width of each K (or W_K) given, and each stated scale."""
     widths = {h.d_k for h in stated if h.d_k is not None}
-    widths |= {i.width for i in inputs.values() if i.roles & {"k", "kv", "w_k"}}
+    widths |= {i.width for i in inputs.values() if i.roles & _KEY_ROLES}
     scales = [1 / h.scale for h in stated if h.scale is not None and h.scale > 0]
     return frames_of(sorted(widths), scales)
 
@@ -414,18 +420,18 @@ def _scaling(
         if not f.spots or f.spots[0] is None or f.dims != ():
             continue
         s = f.spots[0]
-        if f.role == "d_k" and (f.derived or _of_other_keys(f, s, inputs, own)):
+        if f.role is RoleName.D_K and (f.derived or _of_other_keys(f, s, inputs, own)):
             continue
-        if f.role == "d_k" and "d_k" not in out and hyp.d_k is not None:
+        if f.role is RoleName.D_K and "d_k" not in out and hyp.d_k is not None:
             v = s.written.value
             if v.denominator == 1 and v > 0 and v != hyp.d_k:
                 out["d_k"] = s.written.text
                 spots[("d_k", ())] = s
-        elif f.role == "divisor" and "sqrt_d_k" not in out and s.written.value > 0:
+        elif f.role is RoleName.DIVISOR and "sqrt_d_k" not in out and s.written.value > 0:
             out["sqrt_d_k"] = s.written.text
             spots[("sqrt_d_k", ())] = s
         elif (
-            f.role == "divisor"
+            f.role is RoleName.DIVISOR
             and "sqrt_d_k" in out
             and s.written.value == spots[("sqrt_d_k", ())].written.value
         ):
@@ -437,5 +443,5 @@ def _scaling(
 def _of_other_keys(f: Fact, s: Spot, inputs: dict[int, Input], own: frozenset[int]) -> bool:
     """Whether the K (or W_K) given last before ``f`` is not one of ``own`` and is as wide
     as the number ``s`` says."""
-    k = latest(inputs, ("k", "kv", "w_k"), f.at)
+    k = latest(inputs, (RoleName.K, RoleName.KV, RoleName.W_K), f.at)
     return k is not None and k not in own and inputs[k].width == s.written.value

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Final
 
+from symattn.read.notations.roles import RoleName
 from symattn.read.syntax import Chain, Node, Num, VecNode
 
 __all__ = ["Array", "factors", "product_row"]
@@ -106,10 +107,15 @@ def _matching(
 
 #: (the stage of the row, the array its vector is a row of, the array of its columns, and
 #: whether those columns are that array's rows: ``q · k_j``)
-_STAGES: Final = (("output", "weights", "v", False), ("scores", "q", "k", True))
+_STAGES: Final = (
+    (RoleName.OUTPUT, RoleName.WEIGHTS, RoleName.V, False),
+    (RoleName.SCORES, RoleName.Q, RoleName.K, True),
+)
 
 
-def product_row(node: Node | None, arrays: Mapping[str, Sequence[Array]]) -> tuple[str, int] | None:
+def product_row(
+    node: Node | None, arrays: Mapping[RoleName, Sequence[Array]]
+) -> tuple[RoleName, int] | None:
     """The stage and the 0-based query row of the vector ``node`` writes out as products
     (:func:`factors`), when its factors are one row of the text's written arrays of one
     stage and the columns of another (``arrays``: the written arrays by role); None when

@@ -44,6 +44,7 @@ from symattn.read.extract import ChainText
 from symattn.read.facts import Fact
 from symattn.read.messages import say
 from symattn.read.report import text_finding
+from symattn.read.roles import RoleName
 
 __all__ = ["carried", "repeated"]
 
@@ -208,14 +209,14 @@ class _Array:
     offsets: tuple[int, ...]
     #: it may be found with other numbers between its own (``0.32·[1,0] + 0.68·[0,1]``)
     interleaved: bool = False
-    role: str = ""
+    role: RoleName | None = None
 
 
 #: the number at an offset is carried from a finding (True: it was reported so); the flag
 #: says whether a finding of its own there may be restated as the repeat
 _Repeat = Callable[[int, Finding, bool], bool]
-#: the numbers a formula or an array writes: offsets, texts, role ("" for a formula)
-_Written = tuple[tuple[int, ...], list[str], str]
+#: the numbers a formula or an array writes: offsets, texts, role (None for a formula)
+_Written = tuple[tuple[int, ...], list[str], RoleName | None]
 
 
 def _significant(text: str) -> int:
@@ -358,13 +359,13 @@ def carried(
         return True
 
     # the written sequences (formulas and arrays), in the order of the text
-    seqs: dict[tuple[int, ...], tuple[list[str], str]] = {}
+    seqs: dict[tuple[int, ...], tuple[list[str], RoleName | None]] = {}
     for fact in facts:
         offs, texts = _spelled(census, (s.at for s in fact.spots if s is not None))
         seqs.setdefault(tuple(offs), (texts, fact.role))
     for chain in chains:
         offs, texts = _spelled(census, chain.number_offsets())
-        seqs.setdefault(tuple(offs), (texts, ""))
+        seqs.setdefault(tuple(offs), (texts, None))
     ordered = sorted((offs, texts, role) for offs, (texts, role) in seqs.items() if offs)
     _arrays_again(ordered, _arrays(facts, census, wrong), wrong, repeat)
     _numbers_again(ordered, wrong, repeat)
@@ -423,7 +424,7 @@ def _arrays_again(
                 found = _match(a, offsets, texts, i)
                 if found is None:
                     continue
-                restate = bool(role) and role == a.role
+                restate = role is not None and role == a.role
                 for source_at, at in zip(a.offsets, found, strict=True):
                     source = wrong.get(source_at)
                     if source is not None and at != source_at:

@@ -41,7 +41,7 @@ _GREEK: Final = {"\\alpha": "α", "\\top": "t", "\\intercal": "t"}
 class Role:
     """A stage of attention, and what the name or phrase says about where it belongs."""
 
-    role: str
+    role: RoleName
     index: int | None = None  # a 1-based row (query) or key number
     token: str = ""  # a token named in the name (k_{I} -> I, K_animal -> animal)
     head: int | None = None  # a head number (W_Q1)
@@ -73,7 +73,7 @@ def clean_name(name: str) -> str:
 
 
 #: stages whose rows are tokens: a token in parentheses after one names its row
-_TOKEN_ROWS: Final = frozenset({"x", "q", "k", "v", "kv"})
+_TOKEN_ROWS: Final = frozenset({RoleName.X, RoleName.Q, RoleName.K, RoleName.V, RoleName.KV})
 
 
 @lru_cache(maxsize=4096)
@@ -91,10 +91,19 @@ def symbol_role(name: str) -> Role | None:
     return replace(found, token=m.group("token").strip())
 
 
-_CASED: Final = {w.text: w.means for w in CASED_SYMBOLS}
-_QUALIFIERS: Final = {w.text: w.means for w in STAGE_QUALIFIERS}
+_CASED: Final = {w.text: RoleName(w.means) for w in CASED_SYMBOLS}
+#: a qualifier -> the stage it makes of the symbol (``None``: the symbol's own stage)
+_QUALIFIERS: Final = {w.text: RoleName(w.means) if w.means else None for w in STAGE_QUALIFIERS}
 #: the stages whose symbol a qualifier may follow (the inputs' subscripts name tokens)
-_QUALIFIED: Final = frozenset({"scores", "scaled", "exp", "weights", "output"})
+_QUALIFIED: Final = frozenset(
+    {RoleName.SCORES, RoleName.SCALED, RoleName.EXP, RoleName.WEIGHTS, RoleName.OUTPUT}
+)
+#: the one symbol row that names a score by its query and key (``score(它, 动物)``)
+_SCORE_OF: Final = next(r for r in SYMBOLS if r.name == "score-of")
+#: the stage each other symbol row states (every row's kind is a role: checked on import)
+_SYMBOL_ROLE: Final = {r.name: RoleName(r.kind) for r in SYMBOLS if r is not _SCORE_OF}
+#: the stage each phrase row states
+_PHRASE_ROLE: Final = {r.name: RoleName(r.kind) for r in PHRASES}
 
 
 def _symbol(name: str) -> Role | None:
@@ -110,30 +119,43 @@ def _symbol(name: str) -> Role | None:
             continue
         gd = {k: v for k, v in m.groupdict().items() if v}
         token = gd.get("t", "")
-        if token and row.kind in _QUALIFIED and token.lower() in _QUALIFIERS:
+        if row is _SCORE_OF:
+            r = gd.get("r") or gd.get("r2") or ""
+            c = gd.get("c") or gd.get("c2") or ""
+            return Role(
+                RoleName.SCORES,
+                row=r.translate(_SUBSCRIPT_DIGITS),
+                col=c.translate(_SUBSCRIPT_DIGITS),
+            )
+        stage = _SYMBOL_ROLE[row.name]
+        if token and stage in _QUALIFIED and token.lower() in _QUALIFIERS:
             # `S_scaled`, `weights_masked`: a version of the stage, not a token's row
             index = int(gd["i"]) if "i" in gd else None
-            return Role(_QUALIFIERS[token.lower()] or row.kind, index, "", None)
+            return Role(_QUALIFIERS[token.lower()] or stage, index, "", None)
         if "t" in gd and phrase_role(gd["t"]) is not None:
             return None  # `input_scores`: words, not a symbol and its token
         index = int(gd["i"]) if "i" in gd else None
         head = int(gd["h"]) if "h" in gd else None
-        if row.kind == "score":
-            r = gd.get("r") or gd.get("r2") or ""
-            c = gd.get("c") or gd.get("c2") or ""
-            return Role(
-                "scores", row=r.translate(_SUBSCRIPT_DIGITS), col=c.translate(_SUBSCRIPT_DIGITS)
-            )
-        return Role(row.kind, index, gd.get("t", ""), head)
+        return Role(stage, index, gd.get("t", ""), head)
     return None
 
 
 #: stages in computation order: in one line that names several, the last stage is meant
 #: ("Softmax converts scores to probabilities" names the weights)
-_STAGE_ORDER: Final = ("x", "q", "k", "v", "scores", "scaled", "exp", "weights", "output")
+_STAGE_ORDER: Final = (
+    RoleName.X,
+    RoleName.Q,
+    RoleName.K,
+    RoleName.V,
+    RoleName.SCORES,
+    RoleName.SCALED,
+    RoleName.EXP,
+    RoleName.WEIGHTS,
+    RoleName.OUTPUT,
+)
 
 
-def stage_rank(role: str) -> int:
+def stage_rank(role: RoleName | None) -> int:
     """The place of a stage in the computation (-1 for what is not a stage of a row)."""
     return _STAGE_ORDER.index(role) if role in _STAGE_ORDER else -1
 
@@ -142,10 +164,10 @@ def stage_rank(role: str) -> int:
 def phrase_role(text: str) -> Role | None:
     """The stage the last line of ``text`` that names one names (the latest stage of that
     line)."""
-    spans: list[tuple[int, int, str]] = []
+    spans: list[tuple[int, int, RoleName]] = []
     for row in PHRASES:
         for m in row.regex.finditer(text):
-            spans.append((m.start(), m.end(), row.kind))
+            spans.append((m.start(), m.end(), _PHRASE_ROLE[row.name]))
     # a phrase inside a longer one is the longer one's ("softmax output" names the weights)
     found = [
         (a, kind)

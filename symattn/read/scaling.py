@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Final
 
 from symattn.read.facts import Fact
 from symattn.read.notations import (
@@ -23,6 +24,7 @@ from symattn.read.notations import (
     SCALED_TEXT,
     UNSCALED_TEXT,
 )
+from symattn.read.roles import RoleName
 
 __all__ = ["Hypothesis", "hypotheses", "masks", "stated_d_k"]
 
@@ -43,7 +45,7 @@ def stated_d_k(text: str, facts: Sequence[Fact], start: int = 0) -> int | None:
     document the offsets of ``facts`` are in)."""
     candidates: list[tuple[int, int]] = []
     for f in facts:
-        if f.role == "d_k" and f.dims == () and f.spots and f.spots[0] is not None:
+        if f.role is RoleName.D_K and f.dims == () and f.spots and f.spots[0] is not None:
             v = f.spots[0].written.value
             if v.denominator == 1 and 0 < v <= 1 << 20:
                 candidates.append((f.at, int(v)))
@@ -52,6 +54,10 @@ def stated_d_k(text: str, facts: Sequence[Fact], start: int = 0) -> int | None:
         if 0 < n <= 1 << 20:
             candidates.append((start + m.start(), n))
     return min(candidates)[1] if candidates else None
+
+
+#: the facts whose stage says the text scales: scaled scores, a divisor
+_SAYS_SCALED: Final = frozenset({RoleName.SCALED, RoleName.DIVISOR})
 
 
 def hypotheses(text: str, facts: Sequence[Fact], start: int = 0) -> list[Hypothesis]:
@@ -63,7 +69,7 @@ def hypotheses(text: str, facts: Sequence[Fact], start: int = 0) -> list[Hypothe
         or d_k is not None
         # (a row reproduction found fed to a softmax as it is, is "scaled" by its place,
         # not because the text says it scales)
-        or any(f.role in ("scaled", "divisor") and f.source != "reproduced" for f in facts)
+        or any(f.role in _SAYS_SCALED and f.source != "reproduced" for f in facts)
     )
     unscaled = UNSCALED_TEXT.first(text) is not None
     if scaled and not unscaled:

@@ -26,7 +26,7 @@ def test_inputs_are_given_and_results_stated() -> None:
 
 
 def test_unknown_role_is_kept_without_one() -> None:
-    assert roles("```\n[[0.5, 0.5]]\n```\n") == [("", (2,), False)]
+    assert roles("```\n[[0.5, 0.5]]\n```\n") == [(None, (2,), False)]
 
 
 def test_a_matrix_of_one_row_is_a_vector() -> None:
@@ -138,4 +138,4 @@ def test_a_row_written_out_as_a_weights_row_times_v_is_that_rows_output() -> Non
         "0.6(1) + 0.4(3), \\;\\; 0.6(2) + 0.4(4)", "0.7(1) + 0.3(3), 0.7(2) + 0.3(4)"
     )
     (g,) = [f for f in understood(other).facts if f.dims == (2,)]
-    assert g.role == ""
+    assert g.role is None

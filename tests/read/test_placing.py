@@ -7,6 +7,7 @@ from symattn.read.dataflow import Derivation
 from symattn.read.facts import Fact
 from symattn.read.observations import Spot
 from symattn.read.placing import Built, counting_base, place, score_zeros, zeros_mask
+from symattn.read.roles import RoleName
 
 
 def _spot(text: str, at: int) -> Spot:
@@ -43,7 +44,7 @@ def _fact(
     """A number the text states by its name (``A_{01} ≈ 0.69``, ``e^0 = 1``)."""
     spots = (_spot(text, at),)
     return Fact(
-        role,
+        RoleName(role),
         spots,
         (),
         False,
