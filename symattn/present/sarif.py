@@ -88,7 +88,7 @@ def _result(path: str, p: Placed, lang: str, rule_index: dict[str, int]) -> dict
 
 def sarif(outcomes: Sequence[FileOutcome], lang: str = "en") -> dict[str, Any]:
     """The SARIF log of a run over ``outcomes``."""
-    rule_index = {c.code: i for i, c in enumerate(CODES)}
+    rule_index: dict[str, int] = {c.code: i for i, c in enumerate(CODES)}
     results = []
     for o in outcomes:
         results += [_result(o.path, p, lang, rule_index) for p in o.reported]

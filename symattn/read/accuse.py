@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from symattn.judge.codes import FindingCode
 from symattn.judge.findings import Finding
 from symattn.read.confirm import WORD_SOURCES, candidate_of
 from symattn.read.facts import Fact
@@ -30,7 +31,7 @@ __all__ = ["fact_tallies", "unconfirmed"]
 
 #: the codes that say an entry does not reproduce its stage (the others name a rounding, a
 #: frame or the author's own earlier numbers that explain it)
-_NOT_REPRODUCED: Final = frozenset({"wrong-value"})
+_NOT_REPRODUCED: Final = frozenset({FindingCode.WRONG_VALUE})
 
 
 def fact_tallies(owner: dict[Place, int], findings: Sequence[Finding]) -> dict[int, Tally]:

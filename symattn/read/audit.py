@@ -21,6 +21,7 @@ from typing import Final
 
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.errors import InputError
+from symattn.judge.codes import FindingCode
 from symattn.judge.findings import Finding
 from symattn.judge.verdict import DEFAULT_ACCEPTED
 from symattn.numbers.rounding import Rounding
@@ -173,7 +174,7 @@ def audit(
     for at in level1.seen | level2.judged:
         census.judged(at)
     merged = merge_findings(level1.findings, level2.findings)
-    taken = {(f.line, f.column) for f in merged if f.code != "not-normalized"}
+    taken = {(f.line, f.column) for f in merged if f.code != FindingCode.NOT_NORMALIZED}
     merged = carried(reading.chains, facts, merged, census, level2.judged)
     merged += repeated(reading.chains, merged, census)
     prose = [(b.start, b.end) for b in reading.blocks if b.kind in ("prose", "heading")]

@@ -11,15 +11,25 @@ from __future__ import annotations
 import bisect
 from array import array
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Final
 
 from symattn.read.numerals import SIGNS, numbers_in
 from symattn.read.source import Source
 
-__all__ = ["MAX_RECORDS", "Census", "Coverage", "NumberRecord"]
+__all__ = ["MAX_RECORDS", "Census", "Coverage", "NumberRecord", "NumberStatus"]
+
+
+class NumberStatus(StrEnum):
+    """What the audit did with one number of the text (its value is what reports write)."""
+
+    NOT_READ = "not read"  #: no reader took it (the census says why)
+    READ = "read"  #: read as part of an array, a chain or a claim, not judged
+    JUDGED = "judged"  #: a verdict was reached on it
+
 
 #: statuses by their byte
-STATUSES: Final = ("not read", "read", "judged")
+STATUSES: Final = tuple(NumberStatus)
 _READ, _JUDGED = 1, 2
 #: most numbers listed one by one in a report (all are counted)
 MAX_RECORDS: Final = 100_000
@@ -32,7 +42,7 @@ class NumberRecord:
     line: int
     column: int
     text: str
-    status: str  # judged | read | not read
+    status: NumberStatus
     reason: str = ""
 
 

@@ -28,6 +28,7 @@ from typing import Final
 
 from symattn.config import Limits
 from symattn.errors import SymattnError
+from symattn.judge.codes import FindingCode
 from symattn.judge.constants import APPROX_E
 from symattn.judge.findings import Finding
 from symattn.judge.verdict import Const, Verdict, consistent_with, judge
@@ -49,7 +50,11 @@ MAX_DECIMALS: Final = 8
 MAX_STOOD: Final = 3
 
 #: verdict codes that are no error
-_FINE = (None, "float-representation", "undecided")
+_FINE: Final = frozenset({None, FindingCode.FLOAT_REPRESENTATION, FindingCode.UNDECIDED})
+
+
+#: verdict codes that no rounding explains (an approximate e may)
+_NOT_ROUNDED: Final = frozenset({FindingCode.WRONG_VALUE, FindingCode.TRUNCATED})
 
 
 @dataclass(frozen=True)
@@ -121,7 +126,10 @@ class Judging:
         exactly = (
             judge(claim, exact, accepted=self.accepted, limits=self.limits) if differs else None
         )
-        if "undecided" in (as_written.code, exactly.code if exactly is not None else None):
+        if FindingCode.UNDECIDED in (
+            as_written.code,
+            exactly.code if exactly is not None else None,
+        ):
             line, _ = link.at(offset)
             self.undecided.append(
                 (
@@ -144,7 +152,7 @@ class Judging:
                 return  # right for the exact ingredients: computed more precisely than written
             verdict, source = as_written, value
             code, cause = as_written.code or "wrong-value", as_written.reason
-            if code in ("wrong-value", "truncated") and value.uses_e:
+            if code in _NOT_ROUNDED and value.uses_e:
                 approx = self._approximate_e(claim, value)
                 if approx is not None:
                     if approx.startswith("approximate-e:"):  # (a float print is its own proof)
@@ -171,10 +179,10 @@ class Judging:
         is marked rounded (shown with "…") unless it is ``source``'s exact value itself."""
         line, column = link.at(offset)
         key = code
-        if code == "approximate-constant":
+        if code == FindingCode.APPROXIMATE_CONSTANT:
             key = cause.split(":")[0]
         params: dict[str, object] = {}
-        if code == "propagated-rounding" and expression and len(expression) <= 80:
+        if code == FindingCode.PROPAGATED_ROUNDING and expression and len(expression) <= 80:
             key, params = "propagated-rounding-of", {"expression": expression}
         msg = say(
             key,

@@ -17,6 +17,7 @@ from typing import Final
 from symattn.config import Limits
 from symattn.errors import SymattnError
 from symattn.judge.check import CheckReport, check
+from symattn.judge.codes import FLAGGING, FindingCode, Severity
 from symattn.judge.findings import Finding, TextLocation
 from symattn.judge.quantities import TensorEntry
 from symattn.judge.verdict import judge
@@ -63,6 +64,10 @@ class Level2:
 _STAGE_STEP: Final[Mapping[RoleName | None, str]] = {
     RoleName(c): s.step for c, s in BY_CLAIM.items()
 }
+
+
+#: verdict codes that do not say a number is wrong
+_NOT_WRONG: Final = frozenset({FindingCode.FLOAT_REPRESENTATION, FindingCode.UNDECIDED})
 
 
 def _unplaced(problems: Sequence[Problem], judged: set[int]) -> list[Unparsed]:
@@ -124,12 +129,12 @@ def _misshapen(
                 v = judge(
                     spot.written, TensorEntry(tensor, (i, j)), accepted=accepted, limits=limits
                 )
-                if v.code is None or v.code in ("float-representation", "undecided"):
+                if v.code is None or v.code in _NOT_WRONG:
                     continue
-                exact, code = v.exact, "wrong-value"
+                exact, code = v.exact, FindingCode.WRONG_VALUE
                 msg = say("wrong-shape", exact=exact, **shape)
             else:
-                exact, code = "", "wrong-value"
+                exact, code = "", FindingCode.WRONG_VALUE
                 msg = say("wrong-shape-extra", **shape)
             out.append(
                 (
@@ -234,13 +239,11 @@ def _one(
         report = checked.get(key) or check(spec, accepted=accepted, limits=limits)
         checked[key] = report
         shaped = _misshapen(spec, problem, accepted, limits)
-        flagged = {
-            (f.step, f.position) for f in report.findings if f.severity in ("error", "warning")
-        }
+        flagged = {(f.step, f.position) for f in report.findings if f.severity in FLAGGING}
         flagged |= {
             place
             for f in report.findings
-            if f.code == "not-normalized"
+            if f.code == FindingCode.NOT_NORMALIZED
             for place in problem.owner
             if place[0] == f.step and place[1][:1] == f.position[:1]
         }
@@ -251,17 +254,19 @@ def _one(
     unsure = unconfirmed(problem.owner, report.findings, facts)
     out = list(shaped)
     # (a row of weights that cannot sum to 1: that is a cause of each of its wrong entries)
-    unsummed = {(f.step, f.position) for f in report.findings if f.code == "not-normalized"}
+    unsummed = {
+        (f.step, f.position) for f in report.findings if f.code == FindingCode.NOT_NORMALIZED
+    }
     for f in report.findings:
         if problem.owner.get((f.step, f.position)) in rescued:
             continue
-        if f.code == "not-normalized" and any(
+        if f.code == FindingCode.NOT_NORMALIZED and any(
             i in rescued
             for (st, pos), i in problem.owner.items()
             if st == f.step and pos[:1] == f.position[:1]
         ):
             continue
-        if f.code == "dk-mismatch" and (f.step, f.position) not in problem.spots:
+        if f.code == FindingCode.DK_MISMATCH and (f.step, f.position) not in problem.spots:
             out += _divided_wrongly(spec, problem, f, flagged, accepted, limits)
             continue
         spot: Spot | None = problem.spots.get((f.step, f.position)) if f.step else None
@@ -301,11 +306,11 @@ def _one(
 def _with_row_cause(f: Finding, unsummed: set[tuple[str, tuple[str, ...]]]) -> tuple[str, ...]:
     """The alternatives of a finding, with ``not-normalized`` when it is an error on an entry
     of a row whose weights cannot sum to 1."""
-    if f.severity != "error" or f.code == "not-normalized" or not f.position:
+    if f.severity != Severity.ERROR or f.code == FindingCode.NOT_NORMALIZED or not f.position:
         return f.alternatives
-    if (f.step, f.position[:-1]) not in unsummed or "not-normalized" in f.alternatives:
+    if (f.step, f.position[:-1]) not in unsummed or FindingCode.NOT_NORMALIZED in f.alternatives:
         return f.alternatives
-    return (*f.alternatives, "not-normalized")
+    return (*f.alternatives, FindingCode.NOT_NORMALIZED)
 
 
 def _divided_wrongly(
@@ -332,7 +337,7 @@ def _divided_wrongly(
             v = judge(spot.written, entry, accepted=accepted, limits=limits)
         except (ValueError, OverflowError):
             continue
-        if v.code is None or v.code in ("float-representation", "undecided"):
+        if v.code is None or v.code in _NOT_WRONG:
             continue
         where = TextLocation(spot.line, spot.column)
         claimed, msg = spot.written.text, f.message
@@ -357,7 +362,7 @@ def _confirmed(problem: Problem, found: list[tuple[int, Finding]]) -> bool:
     for step in _ORDER:
         spots = [s for (st, _), s in problem.spots.items() if st == step]
         if spots:
-            wrong = {at for at, f in found if f.severity == "error"}
+            wrong = {at for at, f in found if f.severity == Severity.ERROR}
             bad = sum(1 for s in spots if s.at in wrong)
             return 2 * bad < len(spots)
     return False
@@ -410,7 +415,7 @@ def judge_problems(
             )
             continue
         judged.update(s.at for s in group[0].spots.values())
-        flagged = [{at for at, f in r if f.severity in ("error", "warning")} for r in ok]
+        flagged = [{at for at, f in r if f.severity in FLAGGING} for r in ok]
         agreed = set.intersection(*flagged) if flagged else set()
         # the frame (scale, mask) the text fits best: its findings are the ones reported
         # (where every frame agrees) and its exact values are what the author rounded
@@ -424,7 +429,7 @@ def judge_problems(
             unparsed.append(Unparsed(spot.line if spot else 1, facts[i].name or "array", why))
         not_accused = {sp.at for i in dropped for sp in facts[i].spots if sp is not None}
         rescued = rescued | dropped
-        if not any(f.code == "dk-mismatch" for _, f in found):
+        if not any(f.code == FindingCode.DK_MISMATCH for _, f in found):
             # (after a dk-mismatch the author works in another frame: the stated frame's
             # exact values are not what the author rounded)
             try:
@@ -435,7 +440,7 @@ def judge_problems(
         judged.update(s.at for f, _ in group[0].misshapen for s in f.spots if s is not None)
         withheld = set()
         for at, f in found:
-            if f.severity in ("error", "warning") and (at not in agreed or at in not_accused):
+            if f.severity in FLAGGING and (at not in agreed or at in not_accused):
                 withheld.add(at)
                 continue
             findings.append((len(judged_problems) + 1, f))

@@ -19,18 +19,18 @@ of the same number. The rule, in one place:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Final
 
-from symattn.judge.codes import CODES
+from symattn.judge.codes import CODES, FindingCode
 from symattn.judge.findings import Finding
 
 __all__ = ["float_explained", "merge_findings", "with_level2_causes"]
 
 _FLAGGED: Final = ("error", "warning")
 #: finding code -> its rank (0: most severe)
-_RANK: Final = {c.code: i for i, c in enumerate(CODES)}
+_RANK: Final[Mapping[str, int]] = {c.code: i for i, c in enumerate(CODES)}
 
 Place = tuple[int, int]
 
@@ -40,7 +40,7 @@ def with_level2_causes(level1: Sequence[Finding], level2: Sequence[Finding]) -> 
     number."""
     other: dict[Place, list[str]] = {}
     for g in level2:
-        if g.severity in _FLAGGED and g.code != "not-normalized":
+        if g.severity in _FLAGGED and g.code != FindingCode.NOT_NORMALIZED:
             other.setdefault((g.line, g.column), []).extend((g.code, *g.alternatives))
     out = []
     for f in level1:
@@ -57,10 +57,12 @@ def float_explained(level1: Sequence[Finding], level2: Sequence[Finding]) -> lis
     """Level 1's findings, each ``wrong-value`` that Level 2 found to be a float printout of
     the same value (the same number written, the same rounding expected) replaced by that
     ``float-representation``, at its own place."""
-    bound = {(g.claimed, g.expected): g for g in level2 if g.code == "float-representation"}
+    bound = {
+        (g.claimed, g.expected): g for g in level2 if g.code == FindingCode.FLOAT_REPRESENTATION
+    }
     out = []
     for f in level1:
-        g = bound.get((f.claimed, f.expected)) if f.code == "wrong-value" else None
+        g = bound.get((f.claimed, f.expected)) if f.code == FindingCode.WRONG_VALUE else None
         out.append(f if g is None or g.expected is None else replace(g, location=f.location))
     return out
 
@@ -72,7 +74,7 @@ def merge_findings(level1: Sequence[Finding], level2: Sequence[Finding]) -> list
     taken = {(f.line, f.column) for f in level1}
     by_place: dict[Place, list[Finding]] = {}
     for f in level2:
-        if f.code == "not-normalized":
+        if f.code == FindingCode.NOT_NORMALIZED:
             merged.append(f)
         elif (f.line, f.column) not in taken:
             by_place.setdefault((f.line, f.column), []).append(f)

@@ -31,12 +31,12 @@ What counts as the same number (the evidence, never a value alone when it is sho
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
 from symattn.errors import SymattnError
-from symattn.judge.codes import CODES
+from symattn.judge.codes import CODES, FindingCode, Severity
 from symattn.judge.findings import Finding, Message
 from symattn.numbers import parse_number
 from symattn.read.census import Census
@@ -49,22 +49,22 @@ from symattn.read.roles import RoleName
 __all__ = ["carried", "repeated"]
 
 #: findings a repeated number carries (warnings: an error used again is no new error)
-_CARRIED = ("propagated-rounding", "precision-mixed")
+_CARRIED: Final = frozenset({FindingCode.PROPAGATED_ROUNDING, FindingCode.PRECISION_MIXED})
 _MIN_DIGITS = 3
 #: findings whose number, written again, is carried (a frame is counted once per text, a
 #: definition is no claim, a row's sum is no number of the row)
 _WRONG: Final = frozenset(
-    {c.code for c in CODES if c.severity == "error"}
-    - {"dk-mismatch", "conflicting-definition", "not-normalized"}
-    | {"propagated-error"}
+    {c.code for c in CODES if c.severity == Severity.ERROR}
+    - {FindingCode.DK_MISMATCH, FindingCode.CONFLICTING_DEFINITION, FindingCode.NOT_NORMALIZED}
+    | {FindingCode.PROPAGATED_ERROR}
 )
-_RANK: Final = {c.code: i for i, c in enumerate(CODES)}
+_RANK: Final[Mapping[str, int]] = {c.code: i for i, c in enumerate(CODES)}
 #: an array is evidence of itself when it has this many entries, or this many digits
 _MIN_ENTRIES = 4
 _MIN_ARRAY_DIGITS = 4
 #: how far (times its length) an array interleaved with other numbers may spread in a formula
 _SPREAD = 4
-_CODE: Final = "propagated-error"
+_CODE: Final = FindingCode.PROPAGATED_ERROR
 
 
 def _key(text: str) -> str | None:
@@ -80,7 +80,7 @@ def _key(text: str) -> str | None:
 def _group(f: Finding) -> tuple[tuple[str, ...], int] | None:
     """The numbers of the vector a short ``precision-mixed`` number was found in (as written,
     in order) and its place among them, when the group says more than the number alone."""
-    others = f.params.get("others") if f.code == "precision-mixed" else None
+    others = f.params.get("others") if f.code == FindingCode.PRECISION_MIXED else None
     if not isinstance(others, (list, tuple)) or f.claimed not in others or len(others) < 2:
         return None
     group = tuple(str(o) for o in others)
@@ -332,11 +332,11 @@ def carried(
             same = [
                 i
                 for i in ids
-                if out[i].severity == "error"
+                if out[i].severity == Severity.ERROR
                 and out[i].claimed == source.claimed
                 and out[i].exact == source.exact
             ]
-            if not same or any(out[i].severity != "error" for i in ids):
+            if not same or any(out[i].severity != Severity.ERROR for i in ids):
                 return False
             for i in same:
                 g = out[i]

@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from symattn.judge.codes import Severity
 from symattn.judge.findings import Finding, Message, TextLocation
 from symattn.judge.verdict import SEVERITY
-from symattn.read.census import Coverage, NumberRecord
+from symattn.read.census import Coverage, NumberRecord, NumberStatus
 
 __all__ = ["AuditReport", "Recognised", "Unparsed", "text_finding"]
 
@@ -78,8 +79,8 @@ class AuditReport:
         if self.counts is not None:
             c = self.counts
             return {"numbers": c.numbers, "read": c.read, "judged": c.judged}
-        judged = sum(1 for n in self.numbers if n.status == "judged")
-        read = sum(1 for n in self.numbers if n.status != "not read")
+        judged = sum(1 for n in self.numbers if n.status is NumberStatus.JUDGED)
+        read = sum(1 for n in self.numbers if n.status is not NumberStatus.NOT_READ)
         return {"numbers": len(self.numbers), "read": read, "judged": judged}
 
     def not_read(self) -> dict[str, int]:
@@ -88,14 +89,14 @@ class AuditReport:
             return dict(self.counts.not_read)
         out: dict[str, int] = {}
         for n in self.numbers:
-            if n.status == "not read":
+            if n.status is NumberStatus.NOT_READ:
                 out[n.reason] = out.get(n.reason, 0) + 1
         return out
 
     @property
     def has_errors(self) -> bool:
         """Whether a finding of severity error exists."""
-        return any(f.severity == "error" for f in self.findings)
+        return any(f.severity == Severity.ERROR for f in self.findings)
 
 
 def text_finding(

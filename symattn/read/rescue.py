@@ -23,11 +23,13 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import Final
 
 from symattn.config import Limits
 from symattn.engine import AttentionResult
 from symattn.errors import SymattnError
 from symattn.exact import Surd, inv_sqrt
+from symattn.judge.codes import FLAGGING, FindingCode
 from symattn.judge.findings import Finding
 from symattn.judge.frames import key_width, run_in_frame
 from symattn.judge.quantities import TensorEntry
@@ -167,7 +169,7 @@ def holds_rows(
 #: the stages whose values depend on the frame (the scores do not)
 FRAMED_STEPS = ("scaled_scores", "exp_scores", "weights", "output")
 #: the codes that say a number does not reproduce its stage
-_WRONG = frozenset({"wrong-value"})
+_WRONG: Final = frozenset({FindingCode.WRONG_VALUE})
 
 
 def other_frames(spec: Spec, result: AttentionResult) -> list[AttentionResult]:
@@ -241,7 +243,7 @@ def another_frame(
     framed = _framed(problem, wrong)
     if problem.scale_unknown:
         # (any finding: in a frame it does not know, ``check`` names other causes too)
-        wrong = {(f.step, f.position) for f in findings if f.severity in ("error", "warning")}
+        wrong = {(f.step, f.position) for f in findings if f.severity in FLAGGING}
         framed = _framed(problem, wrong)
     if not problem.scale_unknown:
         suspects = {o for place in wrong if (o := problem.owner.get(place)) is not None}
