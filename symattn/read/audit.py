@@ -25,7 +25,7 @@ from symattn.judge.codes import FindingCode
 from symattn.judge.findings import Finding
 from symattn.judge.verdict import DEFAULT_ACCEPTED
 from symattn.numbers.rounding import Rounding
-from symattn.read.blocks import format_of
+from symattn.read.blocks import WORDS, BlockKind, format_of
 from symattn.read.census import Census
 from symattn.read.confirm import Confirmed, confirm_roles, reproduced_notes
 from symattn.read.dataflow import flows
@@ -58,11 +58,11 @@ __all__ = [
 
 #: why the numbers of a block that no reader took were not read
 _NOT_READ: Final = {
-    "prose": "prose",
-    "heading": "prose",
-    "code": "code that computes no attention stage the text states",
-    "math": "math that states no attention number",
-    "table": "table cell that is no number",
+    BlockKind.PROSE: "prose",
+    BlockKind.HEADING: "prose",
+    BlockKind.CODE: "code that computes no attention stage the text states",
+    BlockKind.MATH: "math that states no attention number",
+    BlockKind.TABLE: "table cell that is no number",
 }
 
 _CJK = re.compile("[\u3400-\u4dbf\u4e00-\u9fff]")
@@ -177,7 +177,7 @@ def audit(
     taken = {(f.line, f.column) for f in merged if f.code != FindingCode.NOT_NORMALIZED}
     merged = carried(reading.chains, facts, merged, census, level2.judged)
     merged += repeated(reading.chains, merged, census)
-    prose = [(b.start, b.end) for b in reading.blocks if b.kind in ("prose", "heading")]
+    prose = [(b.start, b.end) for b in reading.blocks if b.kind in WORDS]
     merged += judge_sentences(problems, sentences(u.src, prose), path, limits)
     sums, not_weights = unnormalized(facts, level2.judged)
     merged += [f for f in sums if (f.line, f.column) not in taken]

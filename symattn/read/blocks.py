@@ -29,11 +29,12 @@ from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
+from symattn.read.kinds import WORDS, BlockKind
 from symattn.read.latex import latex_blocks
 from symattn.read.notations import LANGUAGE
 from symattn.read.source import Source
 
-__all__ = ["CHUNK", "Block", "Span", "blocks", "format_of", "iter_blocks"]
+__all__ = ["CHUNK", "WORDS", "Block", "BlockKind", "Span", "blocks", "format_of", "iter_blocks"]
 
 #: a LaTeX sectioning command at the start of a line: a new section begins
 _SECTIONING: Final = re.compile(
@@ -44,14 +45,14 @@ _SECTIONING: Final = re.compile(
 Span = tuple[int, int]
 
 #: what a block is
-KINDS: Final = ("heading", "prose", "math", "table", "code")
+KINDS: Final = tuple(BlockKind)
 
 
 @dataclass(frozen=True)
 class Block:
     """A block of a document: its kind, the span of its content, and what is inside it."""
 
-    kind: str
+    kind: BlockKind
     start: int
     end: int
     #: inline math inside prose (content only, without the delimiters)
@@ -112,7 +113,7 @@ def iter_blocks(src: Source, fmt: str, end: int = -1) -> Iterator[Block]:
         found = (b for a, e in _chunks(src, end) for b in _markdown(src, md, a, e, blocks_only))
     section = 0
     for b in found:
-        if b.kind == "heading":
+        if b.kind is BlockKind.HEADING:
             section += 1
         yield Block(b.kind, b.start, b.end, b.math, b.code, b.cells, b.info, section)
 
@@ -160,7 +161,9 @@ def _headings(text: str, b: Block) -> Iterator[Block]:
     """A LaTeX paragraph cut where a sectioning command starts a line (``\\subsection*{…}``):
     each piece from one on is a heading block (a section of its own)."""
     cuts = (
-        [m.start() for m in _SECTIONING.finditer(text, b.start, b.end)] if b.kind == "prose" else []
+        [m.start() for m in _SECTIONING.finditer(text, b.start, b.end)]
+        if b.kind is BlockKind.PROSE
+        else []
     )
     if not cuts:
         yield b
@@ -169,7 +172,7 @@ def _headings(text: str, b: Block) -> Iterator[Block]:
     for k, (x, y) in enumerate(zip(edges, edges[1:], strict=False)):
         if y <= x:
             continue
-        kind = "heading" if k > 0 or x in cuts else "prose"
+        kind = BlockKind.HEADING if k > 0 or x in cuts else BlockKind.PROSE
         math = tuple((p, q) for p, q in b.math if x <= p and q <= y)
         yield Block(kind, x, y, math=math, info=b.info)
 
@@ -304,7 +307,7 @@ def _table(src: Source, tokens: list[Token], i: int) -> tuple[Block, int]:
             rows.append(_cells(src.text, start, end))
         j += 1
     span = _lines_span(src, first, last)
-    return Block("table", span[0], span[1], cells=tuple(rows)), j + 1
+    return Block(BlockKind.TABLE, span[0], span[1], cells=tuple(rows)), j + 1
 
 
 def _cells(text: str, start: int, end: int) -> tuple[Span, ...]:
@@ -370,17 +373,17 @@ def _markdown(
                 inline = tokens[i + 1] if i + 1 < len(tokens) else None
                 children = inline.children or [] if inline is not None else []
                 math, code = _inline_spans(src, span, children)
-                kind = "heading" if t.type == "heading_open" else "prose"
+                kind = BlockKind.HEADING if t.type == "heading_open" else BlockKind.PROSE
                 yield Block(kind, span[0], span[1], math=math, code=code)
             elif t.type in ("math_block", "math_block_label"):
                 a, b = _between(src, span, *(("\\[", "\\]") if t.markup == "\\[" else ("$$", "$$")))
-                yield Block("math", a, b)
+                yield Block(BlockKind.MATH, a, b)
             elif t.type == "amsmath":
-                yield Block("math", span[0], span[1], info="amsmath")
+                yield Block(BlockKind.MATH, span[0], span[1], info="amsmath")
             elif t.type == "fence":
                 yield _fence(src, t, m)
             elif t.type == "code_block":
-                yield Block("code", span[0], span[1], info="indented")
+                yield Block(BlockKind.CODE, span[0], span[1], info="indented")
             elif t.type == "html_block":
                 yield from _html(src.text, *span)
         i += 1
@@ -408,7 +411,7 @@ def _html(text: str, start: int, end: int) -> Iterator[Block]:
             for r in _ROW.finditer(text, *t.span())
         )
         if any(rows):
-            yield Block("table", t.start(), t.end(), cells=tuple(r for r in rows if r))
+            yield Block(BlockKind.TABLE, t.start(), t.end(), cells=tuple(r for r in rows if r))
         pos = t.end()
     yield from _html_text(text, pos, end)
 
@@ -422,7 +425,7 @@ def _html_text(text: str, start: int, end: int) -> Iterator[Block]:
         while b > a and text[b - 1].isspace():
             b -= 1
         if b > a:
-            yield Block("prose", a, b)
+            yield Block(BlockKind.PROSE, a, b)
         if m is not None:
             pos = m.end()
 
@@ -442,7 +445,7 @@ def _fence(src: Source, t: Token, m: list[int]) -> Block:
     closing = text[src.line_start(last) : b].strip()
     if last > first and closing and set(closing) == set(t.markup[:1]):
         b = src.line_end(last - 1) if last - 1 > first else a
-    return Block("code", a, max(a, b), info=info)
+    return Block(BlockKind.CODE, a, max(a, b), info=info)
 
 
 # --------------------------------------------------------------------------- plain text
@@ -455,9 +458,9 @@ def _plain(src: Source) -> Iterator[Block]:
         a, b = src.line_start(line), src.line_end(line)
         blank = not src.text[a:b].strip()
         if blank and start is not None:
-            yield Block("prose", start, src.line_end(line - 1))
+            yield Block(BlockKind.PROSE, start, src.line_end(line - 1))
             start = None
         elif not blank and start is None:
             start = a
     if start is not None:
-        yield Block("prose", start, len(src.text.rstrip()) if src.text.strip() else start)
+        yield Block(BlockKind.PROSE, start, len(src.text.rstrip()) if src.text.strip() else start)

@@ -10,15 +10,17 @@ import re
 from collections.abc import Iterator
 from dataclasses import replace
 from fractions import Fraction
+from typing import Final
 
 from symattn.config import Limits
 from symattn.numbers import parse_number
 from symattn.read.arrays import Entry, Grid, plain_rows, scan_arrays
-from symattn.read.blocks import Block
+from symattn.read.blocks import Block, BlockKind
 from symattn.read.code import Statement, iter_statements
 from symattn.read.dataflow import Built, built_inputs
 from symattn.read.extract import ChainText, Skipped, chains_of, with_result_expression
 from symattn.read.formulas import text_lines
+from symattn.read.kinds import Placement
 from symattn.read.layout import side_by_side, stack_rows
 from symattn.read.mapped import Mapped
 from symattn.read.notations import ANNOTATION_LINK, ARRAY_CALLS, TEXT_FENCES
@@ -59,9 +61,9 @@ def read_code(r: Reading, i: int, b: Block, line_starts: list[int], limits: Limi
         flush()
         in_comment = [(x - 1, y) for x, y in st.comments]
         for g in outside(scan_arrays(text, st.start, st.end, limits), in_comment):
-            r.grids.append(Placed(g, i, "code", index))
+            r.grids.append(Placed(g, i, Placement.CODE, index))
         for g in _comment_grids(r, st, limits):
-            r.grids.append(Placed(g, i, "comment", index))
+            r.grids.append(Placed(g, i, Placement.COMMENT, index))
         _comment_chains(r, i, st, limits)
     flush()
 
@@ -96,6 +98,8 @@ def _continues(st: Statement) -> bool:
     return st.tree is None and st.text.lstrip().startswith(CONTINUATION)
 
 
+#: the arrays of a code block that are printed when the block is an output
+_PRINTABLE: Final = frozenset({Placement.CODE, Placement.OUTPUT})
 #: how a line that continues a chain begins
 CONTINUATION = ("=", "≈", "\\approx")
 
@@ -114,7 +118,7 @@ def _text_run(
     side, plain rows), read as text."""
     sbs, covered = side_by_side(text, start, end, limits)
     for g in sbs:
-        r.grids.append(Placed(g, i, "output", index))
+        r.grids.append(Placed(g, i, Placement.OUTPUT, index))
     for ln in text_lines(text, start, end, covered, code=True):
         if r.full:
             r.stop(ln.at(0) if ln.starts else start)
@@ -124,10 +128,10 @@ def _text_run(
             add_chains(r, i, [with_result_expression(c, r.src) for c in found])
     grids = outside(scan_arrays(text, start, end, limits, braces=True), covered)
     for g in stack_rows(text, grids, line_starts):
-        how = "operand" if operand(text, g) else "output"
+        how = Placement.OPERAND if operand(text, g) else Placement.OUTPUT
         r.grids.append(Placed(g, i, how, index))
     for g in outside(plain_rows(text, start, end, limits), covered):
-        r.grids.append(Placed(g, i, "output", index))
+        r.grids.append(Placed(g, i, Placement.OUTPUT, index))
 
 
 def _comment_chains(r: Reading, i: int, st: Statement, limits: Limits) -> None:
@@ -216,7 +220,7 @@ def link_code(r: Reading) -> None:
     shown_by_block: dict[int, list[Shown]] = {}
     comments: dict[int, list[Placed]] = {}
     for placed in r.grids:
-        if placed.how == "comment":
+        if placed.how is Placement.COMMENT:
             comments.setdefault(placed.statement, []).append(placed)
     subject: ast.expr | None = None  # what the last statement of the block computed
     last_block = -1
@@ -246,19 +250,19 @@ def link_code(r: Reading) -> None:
         assigned[built.at] = built.names
         r.grids.append(placed)
     for k, placed in enumerate(r.grids):
-        if placed.how == "code" and placed.grid.start in assigned:
+        if placed.how is Placement.CODE and placed.grid.start in assigned:
             names = assigned[placed.grid.start]
             r.grids[k] = replace(placed, names=names)
             role = next((x.role for n in names if (x := symbol_role(n)) is not None), None)
             if role is not None:
                 r.literal_roles[placed.grid.start] = role
-        elif placed.block in r.outputs and placed.how in ("code", "output"):
-            r.grids[k] = replace(placed, how="output")
+        elif placed.block in r.outputs and placed.how in _PRINTABLE:
+            r.grids[k] = replace(placed, how=Placement.OUTPUT)
     tied = _tie_inline(r)
     # printed arrays: each output block after a code block, in order
     pending: list[Shown] = []
     for i, b in enumerate(r.blocks):
-        if b.kind != "code":
+        if b.kind is not BlockKind.CODE:
             continue
         if i not in r.outputs:
             pending = [
@@ -294,7 +298,7 @@ def _tie_inline(r: Reading) -> set[int]:
             shown.setdefault(index, []).append(fact)
     grids: dict[int, list[Placed]] = {}
     for p in r.grids:
-        if p.how == "output":
+        if p.how is Placement.OUTPUT:
             grids.setdefault(p.block, []).append(p)
     tied: set[int] = set()
     pending: list[Shown] = []
@@ -327,7 +331,7 @@ def _built(r: Reading) -> list[tuple[Placed, Built]]:
         block = r.statements[index][0]
         entries = tuple(Entry(t, b.at, parse_number(t)) for t in map(spelled, b.value.data))
         grid = Grid(b.at, b.at + len(b.names[0]), entries, b.value.shape, notation="built")
-        out.append((Placed(grid, block, "code", index, b.names), b))
+        out.append((Placed(grid, block, Placement.CODE, index, b.names), b))
         del fact
     return out
 

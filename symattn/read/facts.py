@@ -21,7 +21,9 @@ from typing import Final
 from symattn.errors import SymattnError
 from symattn.numbers import parse_number
 from symattn.read.arrays import Grid
+from symattn.read.blocks import BlockKind
 from symattn.read.dataflow import Derivation, Flows, derive
+from symattn.read.kinds import Placement, WrittenIn
 from symattn.read.naming import (
     array_role,
     call_argument,
@@ -78,7 +80,7 @@ class Fact:
     name: str
     at: int
     block: int
-    how: str  # math, code, printout, comment, table, text
+    how: WrittenIn
     index: int | None = None  # the row (query) the name numbers, as the text counts (from 0 or 1)
     token: str = ""  # the token the name names
     head: int | None = None
@@ -205,7 +207,7 @@ def _divisors_in_prose(reading: Reading) -> list[Fact]:
     out = []
     text = reading.src.text
     for i, b in enumerate(reading.blocks):
-        if b.kind != "prose":
+        if b.kind is not BlockKind.PROSE:
             continue
         for m in SQRT_DK_TEXT.scan(text[b.start : b.end]):
             group = "n" if m.group("n") is not None else "n2"
@@ -216,7 +218,8 @@ def _divisors_in_prose(reading: Reading) -> list[Fact]:
                 continue
             line, column = reading.src.position(at)
             spot = Spot(written, line, column, at)
-            out.append(Fact(RoleName.DIVISOR, (spot,), (), False, "sqrt(d_k)", at, i, "text"))
+            fact = Fact(RoleName.DIVISOR, (spot,), (), False, "sqrt(d_k)", at, i, WrittenIn.TEXT)
+            out.append(fact)
     return out
 
 
@@ -250,6 +253,14 @@ _FLOW_ROLES: Final = frozenset(
 )
 
 
+#: where a fact is written, by how its array was found (else: in running text)
+_WRITTEN_IN: Final = {
+    Placement.CODE: WrittenIn.CODE,
+    Placement.COMMENT: WrittenIn.COMMENT,
+    Placement.OUTPUT: WrittenIn.PRINTOUT,
+}
+
+
 def _grid_fact(reading: Reading, placed: Placed, computed: Flows) -> Fact:
     g = placed.grid
     spots, masked = _spots_of(g, reading.src.position)
@@ -259,7 +270,9 @@ def _grid_fact(reading: Reading, placed: Placed, computed: Flows) -> Fact:
     if sh is not None:
         names.append(expr_text(sh.expr))
     context = reading.context(placed.block, g.start)
-    role, name = array_role(names, g.label, context) if placed.how != "operand" else (None, "")
+    role, name = (
+        array_role(names, g.label, context) if placed.how is not Placement.OPERAND else (None, "")
+    )
     call = call_argument(reading.src.text, g.start)
     if call is not None:
         role, name = Role(call), name or g.label
@@ -299,8 +312,10 @@ def _grid_fact(reading: Reading, placed: Placed, computed: Flows) -> Fact:
         and (row := row_named(g.label + ":")) is not None  # (a label ends with its colon)
     ):
         role = replace(role, index=row)  # ``Position 0: [1.00, 0.00, 0.00]``
-    how = {"code": "code", "comment": "comment", "output": "printout"}.get(placed.how, "text")
-    given = how == "code" or (role is not None and role.role in INPUT_ROLES and how != "comment")
+    how = _WRITTEN_IN.get(placed.how, WrittenIn.TEXT)
+    given = how is WrittenIn.CODE or (
+        role is not None and role.role in INPUT_ROLES and how is not WrittenIn.COMMENT
+    )
     dims = _squeezed(g.dims) if g.dims is not None else (len(g.entries),)
     return Fact(
         derivation=derivation,
@@ -365,7 +380,7 @@ def _table_facts(reading: Reading, block: int, table: Table) -> list[Fact]:
                 name=head,
                 at=at,
                 block=block,
-                how="table",
+                how=WrittenIn.TABLE,
                 row_names=row_names,
                 **_from_role(role),  # type: ignore[arg-type]
             )
@@ -477,7 +492,7 @@ def _stated_fact(reading: Reading, s: Stated) -> Fact | None:
         name=name,
         at=s.at,
         block=reading.block_of(s.at),
-        how="math",
+        how=WrittenIn.MATH,
         row_names=s.row_names
         if s.row_names and len(dims) == 2 and dims[0] == len(s.row_names)
         else (),

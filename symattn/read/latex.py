@@ -23,6 +23,7 @@ from pylatexenc.latexwalker import (
     LatexWalker,
 )
 
+from symattn.read.kinds import BlockKind
 from symattn.read.notations import CODE_ENVIRONMENTS, MATH_ENVIRONMENTS, TABLE_ENVIRONMENTS
 from symattn.read.source import Source, outside
 
@@ -30,7 +31,7 @@ __all__ = ["SEGMENT", "LatexBlock", "latex_blocks", "math_nodes", "segments"]
 
 #: (kind, start, end, inline math spans, table cells, info)
 LatexBlock = tuple[
-    str, int, int, tuple[tuple[int, int], ...], tuple[tuple[tuple[int, int], ...], ...], str
+    BlockKind, int, int, tuple[tuple[int, int], ...], tuple[tuple[tuple[int, int], ...], ...], str
 ]
 
 #: deepest brace or environment nesting handed to the walker (it recurses per level)
@@ -242,9 +243,10 @@ def _segment_blocks(text: str, start: int, end: int) -> list[LatexBlock]:
         if kind == "comment":
             continue
         if kind == "table":
-            events.append(("table", a, b, (), _cells(text, a, b), name))
+            events.append((BlockKind.TABLE, a, b, (), _cells(text, a, b), name))
         else:
-            events.append(("math" if kind == "display" else "code", a, b, (), (), name))
+            block = BlockKind.MATH if kind == "display" else BlockKind.CODE
+            events.append((block, a, b, (), (), name))
     for a, b in pieces:
         # cut out the display parts inside the paragraph
         segs, k = outside(a, b, cuts, k)
@@ -259,6 +261,6 @@ def _segment_blocks(text: str, start: int, end: int) -> list[LatexBlock]:
                 # (math left open runs past its paragraph: only its part inside is read)
                 spans.append((max(x, inline[jj][1]), min(y, inline[jj][2])))
                 jj += 1
-            events.append(("prose", x, y, tuple(spans), (), ""))
+            events.append((BlockKind.PROSE, x, y, tuple(spans), (), ""))
     events.sort(key=lambda e: e[1])
     return events

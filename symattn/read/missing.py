@@ -16,6 +16,7 @@ from symattn.judge.findings import Finding, Join, Message
 from symattn.judge.verdict import normalization_gap
 from symattn.read.facts import Fact
 from symattn.read.inputs import gather
+from symattn.read.kinds import WrittenIn
 from symattn.read.messages import fraction_text, say
 from symattn.read.observations import Spot
 from symattn.read.report import Unparsed, text_finding
@@ -95,7 +96,7 @@ def unnormalized(
             continue
         if (
             f.source not in ("name", "code")
-            or (f.how == "printout" and f.source != "code")
+            or (f.how is WrittenIn.PRINTOUT and f.source != "code")
             or any(s is not None and not 0 <= s.written.value <= 1 for s in f.spots)
         ):
             continue  # only weights the text (or its code) says are weights, each in [0, 1]

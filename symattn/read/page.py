@@ -10,9 +10,10 @@ from dataclasses import dataclass, field
 
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.read.arrays import Grid
-from symattn.read.blocks import Block
+from symattn.read.blocks import WORDS, Block, BlockKind
 from symattn.read.code import Statement
 from symattn.read.extract import ChainText, Skipped
+from symattn.read.kinds import Placement
 from symattn.read.mapped import Mapped
 from symattn.read.notations import QUERY_HEADING
 from symattn.read.python import Assigned, Defined, Shown, Step
@@ -42,7 +43,7 @@ class Placed:
 
     grid: Grid
     block: int
-    how: str
+    how: Placement
     statement: int = -1  # index in Reading.statements, for code and comments
     #: the names a Python assignment gives it (``Q = K = V = [...]``)
     names: tuple[str, ...] = ()
@@ -96,7 +97,7 @@ class Reading:
         "" (the nearest 12 headings are looked at, up to one of level 1 or 2 that names none;
         through the list of headings, not block by block: no walk over the blocks between)."""
         for k in range(self._scanned, len(self.blocks)):
-            if self.blocks[k].kind == "heading":
+            if self.blocks[k].kind is BlockKind.HEADING:
                 self._headings.append(k)
         self._scanned = len(self.blocks)
         last = bisect.bisect_right(self._headings, block)
@@ -115,7 +116,8 @@ class Reading:
         return [
             b.start
             for b in self.blocks
-            if b.kind == "heading" and heading_level(self.src.text[b.start : b.end].strip()) == 1
+            if b.kind is BlockKind.HEADING
+            and heading_level(self.src.text[b.start : b.end].strip()) == 1
         ]
 
     @property
@@ -158,13 +160,13 @@ class Reading:
             seen_code = 0
             while k >= 0 and len(parts) < 4:
                 pb = self.blocks[k]
-                if pb.kind in ("prose", "heading"):
+                if pb.kind in WORDS:
                     parts.append(text[max(pb.start, pb.end - _CONTEXT_REACH) : pb.end])
-                    if pb.kind == "heading":
+                    if pb.kind is BlockKind.HEADING:
                         break
                     if seen_code or k < block - 1:
                         break
-                elif pb.kind == "code":
+                elif pb.kind is BlockKind.CODE:
                     seen_code += 1
                     if seen_code > 1:
                         break

@@ -21,12 +21,13 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from symattn.config import Limits
-from symattn.read.arrays import plain_rows, prose_numbers, scan_arrays
-from symattn.read.blocks import Block, iter_blocks
+from symattn.read.arrays import Grid, plain_rows, prose_numbers, scan_arrays
+from symattn.read.blocks import WORDS, Block, BlockKind, iter_blocks
 from symattn.read.census import Census
 from symattn.read.codeblocks import link_code, read_code
 from symattn.read.extract import ChainText, Link, Skipped, chains_of, with_result_expression
 from symattn.read.formulas import math_rows, starts_with_relation, text_lines
+from symattn.read.kinds import Placement
 from symattn.read.layout import listed_rows, stack_rows
 from symattn.read.mapped import Mapped, MappedBuilder
 from symattn.read.notations import INLINE_JOIN, PROSE_WORD
@@ -182,7 +183,7 @@ def _inline_math(s: BlockState) -> bool:
             ):
                 line_start = text.rfind("\n", b.start, a) + 1
                 label = text[max(line_start, label_from, a - 80) : a].strip(" $:：")
-                r.grids.append(Placed(replace(grids[0], label=label), i, "text"))
+                r.grids.append(Placed(replace(grids[0], label=label), i, Placement.TEXT))
                 label_from = e + 1
         if found:
             prev, prev_added = found[-1], True
@@ -216,7 +217,7 @@ def _inline_code(s: BlockState) -> bool:
             if not g.label:
                 line_start = text.rfind("\n", b.start, a) + 1
                 g = replace(g, label=plain_label(text[max(line_start, b.start, a - 80) : a - 1]))
-            r.grids.append(Placed(g, s.i, "operand" if operand(text, g) else "text"))
+            r.grids.append(Placed(g, s.i, _in_text(text, g)))
     return False
 
 
@@ -243,7 +244,7 @@ def _text_arrays(s: BlockState) -> bool:
     grids = scan_arrays(text, b.start, b.end, s.limits)
     grids = outside(grids, s.skip + [(a, e) for a, e in b.code])
     for g in stack_rows(text, listed_rows(text, grids), s.line_starts):
-        r.grids.append(Placed(g, s.i, "operand" if operand(text, g) else "text"))
+        r.grids.append(Placed(g, s.i, _in_text(text, g)))
     return False
 
 
@@ -251,14 +252,14 @@ def _plain_rows(s: BlockState) -> bool:
     """Plain text: lines of numbers only are arrays."""
     if s.fmt == "text":
         for g in outside(plain_rows(s.text, s.b.start, s.b.end, s.limits), s.skip):
-            s.r.grids.append(Placed(g, s.i, "text"))
+            s.r.grids.append(Placed(g, s.i, Placement.TEXT))
     return False
 
 
 def _prose_numbers(s: BlockState) -> bool:
     """Single numbers after the word for their stage (``（权重 0.79）``)."""
     for g in outside(prose_numbers(s.text, s.b.start, s.b.end, s.limits), s.skip):
-        s.r.grids.append(Placed(g, s.i, "text"))
+        s.r.grids.append(Placed(g, s.i, Placement.TEXT))
     return False
 
 
@@ -302,7 +303,7 @@ def _continues(s: BlockState, block: int, row: Mapped) -> bool:
     if block != s.i - 1 or not starts_with_relation(row):
         return False
     prev = s.r.blocks[block]
-    return prev.kind == "math" and set(s.text[prev.end : s.b.start]) <= _DELIMITERS
+    return prev.kind is BlockKind.MATH and set(s.text[prev.end : s.b.start]) <= _DELIMITERS
 
 
 def _table(s: BlockState) -> bool:
@@ -315,7 +316,7 @@ def _code(s: BlockState) -> bool:
     return True
 
 
-_PROSE: Final = frozenset({"prose", "heading"})
+_PROSE: Final = WORDS
 
 #: the reading rules, in the order they run on a block (each reads the kinds it names):
 #: a new notation or format adds its rule here, before or after the rule it must follow
@@ -329,11 +330,16 @@ READERS: Final[Ruler[BlockState]] = Ruler.of(
         Rule("plain-rows", _plain_rows, _PROSE),
         Rule("prose-numbers", _prose_numbers, _PROSE),
         Rule("text-tables", _text_tables, _PROSE),
-        Rule("display-math", _display_math, frozenset({"math"})),
-        Rule("table", _table, frozenset({"table"})),
-        Rule("code", _code, frozenset({"code"})),
+        Rule("display-math", _display_math, frozenset({BlockKind.MATH})),
+        Rule("table", _table, frozenset({BlockKind.TABLE})),
+        Rule("code", _code, frozenset({BlockKind.CODE})),
     )
 )
+
+
+def _in_text(text: str, g: Grid) -> Placement:
+    """How an array of running text is placed: an operand of an expression, or a value."""
+    return Placement.OPERAND if operand(text, g) else Placement.TEXT
 
 
 def _pieces(start: int, end: int, cuts: list[tuple[int, int]]) -> list[tuple[int, int]]:

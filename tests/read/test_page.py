@@ -6,7 +6,7 @@ import pytest
 
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.read.arrays import scan_arrays
-from symattn.read.blocks import Block
+from symattn.read.blocks import Block, BlockKind
 from symattn.read.page import Reading, heading_level, operand
 from symattn.read.source import Source
 
@@ -45,8 +45,8 @@ def test_the_section_of_every_block_is_found_without_walking_back() -> None:
     O(n) blocks, not n^2/2 (a text of thousands of paragraphs under one heading, or none)."""
     n = 3000
     text = "## Query love\n\n" + "words\n\n" * n
-    blocks = _Counted([Block("heading", 0, 13)])
-    blocks += [Block("prose", 15 + 7 * i, 20 + 7 * i, section=1) for i in range(n)]
+    blocks = _Counted([Block(BlockKind.HEADING, 0, 13)])
+    blocks += [Block(BlockKind.PROSE, 15 + 7 * i, 20 + 7 * i, section=1) for i in range(n)]
     r = Reading(Source.of(text), blocks)
     _Counted.seen = 0
     assert all(r.section_query(i) == "love" for i in range(n + 1))

@@ -1,0 +1,49 @@
+"""The kinds the reader tells apart, each an enum declared once: what a block of the document
+is (:class:`BlockKind`), how an array outside LaTeX math was found (:class:`Placement`) and
+where a fact is written (:class:`WrittenIn`).
+
+They are StrEnums: a kind's value is the word reports, specs and tests have always written,
+so a kind serialises as before.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Final
+
+__all__ = ["WORDS", "BlockKind", "Placement", "WrittenIn"]
+
+
+class BlockKind(StrEnum):
+    """What a block of a document is (:class:`symattn.read.blocks.Block`)."""
+
+    HEADING = "heading"  #: a heading (Markdown ``#``, LaTeX ``\\section``)
+    PROSE = "prose"  #: a paragraph of running text (inline math and code inside it)
+    MATH = "math"  #: display math (``$$…$$``, ``\\begin{align}``)
+    TABLE = "table"  #: a table (Markdown pipes, LaTeX ``tabular``)
+    CODE = "code"  #: a code block (a fence, an indented block, ``lstlisting``)
+
+
+#: the blocks of running text (a heading is words too)
+WORDS: Final = frozenset({BlockKind.PROSE, BlockKind.HEADING})
+
+
+class Placement(StrEnum):
+    """How an array outside LaTeX math was found (:class:`symattn.read.page.Placed`)."""
+
+    CODE = "code"  #: a literal in a Python statement
+    COMMENT = "comment"  #: in a comment of code
+    OUTPUT = "output"  #: printed: in the output of code, or a printout in a code block
+    OPERAND = "operand"  #: a factor or a term of an expression (``0.39 * [0, 1, 1]``)
+    TEXT = "text"  #: in running text
+
+
+class WrittenIn(StrEnum):
+    """Where the text writes a fact (:class:`symattn.read.facts.Fact`)."""
+
+    MATH = "math"  #: a chain of math or arithmetic (``w = [0.2, 0.8]``)
+    CODE = "code"  #: a literal in code
+    PRINTOUT = "printout"  #: what code printed
+    COMMENT = "comment"  #: a comment of code
+    TABLE = "table"  #: a column of a table
+    TEXT = "text"  #: running text
