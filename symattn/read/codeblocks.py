@@ -20,7 +20,7 @@ from symattn.read.code import Statement, iter_statements
 from symattn.read.dataflow import Built, built_inputs
 from symattn.read.extract import ChainText, Skipped, chains_of, with_result_expression
 from symattn.read.formulas import text_lines
-from symattn.read.kinds import Placement
+from symattn.read.kinds import ChainKind, Placement
 from symattn.read.layout import side_by_side, stack_rows
 from symattn.read.mapped import Mapped
 from symattn.read.notations import ANNOTATION_LINK, ARRAY_CALLS, TEXT_FENCES
@@ -124,7 +124,7 @@ def _text_run(
             r.stop(ln.at(0) if ln.starts else start)
             break
         if not too_long(r, ln, limits):
-            found = chains_of(ln, r.src, "code")
+            found = chains_of(ln, r.src, ChainKind.CODE)
             add_chains(r, i, [with_result_expression(c, r.src) for c in found])
     grids = outside(scan_arrays(text, start, end, limits, braces=True), covered)
     for g in stack_rows(text, grids, line_starts):
@@ -143,7 +143,7 @@ def _comment_chains(r: Reading, i: int, st: Statement, limits: Limits) -> None:
     for x, y in st.comments:
         for ln in text_lines(text, max(0, x - 1), y, code=True):
             if not too_long(r, ln, limits):
-                found = chains_of(ln, r.src, "text")
+                found = chains_of(ln, r.src, ChainKind.TEXT)
                 add_chains(r, i, [c for c in found if not _annotates(c)])
 
 

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Final
 
+from symattn.read.kinds import OUTSIDE_MATH, ChainKind, LinkRelation
 from symattn.read.mapped import Mapped
 from symattn.read.notations import (
     CASE_COLON,
@@ -44,7 +45,7 @@ class Link:
     ('' for the first link), and where each of its characters was written."""
 
     text: str
-    relation: str
+    relation: LinkRelation
     where: Mapped
     src: Source = field(repr=False, compare=False)
 
@@ -63,7 +64,7 @@ class ChainText:
     ``code``), and the prose word right before it (``总和`` in ``总和 $= …$``)."""
 
     links: tuple[Link, ...]
-    kind: str
+    kind: ChainKind
     before: str = ""
     #: the names of the rows of its matrix, when a column of labels stands before it
     #: (``X = \begin{array}{r}\text{动物} \\ \text{马路}\end{array} \begin{bmatrix}…``)
@@ -262,7 +263,7 @@ def _labels(piece: Mapped) -> tuple[Mapped, list[tuple[int, tuple[str, ...]]]]:
     return blanked, [(a, names) for a, _, names in found]
 
 
-def chains_of(piece: Mapped, src: Source, kind: str, before: str = "") -> list[ChainText]:
+def chains_of(piece: Mapped, src: Source, kind: ChainKind, before: str = "") -> list[ChainText]:
     """The chains of one row of math or one line of text (respelled first)."""
     piece, labels = _labels(piece)
     norm = respell(piece)
@@ -278,10 +279,10 @@ def chains_of(piece: Mapped, src: Source, kind: str, before: str = "") -> list[C
                 x += 1
             while y > x and text[y - 1].isspace():
                 y -= 1
-            if kind in ("text", "code") and not _balanced(text, x, y):
+            if kind in OUTSIDE_MATH and not _balanced(text, x, y):
                 break  # ``[0,1],  ×  [0,1,1]] = …``: a line of arrays laid out over lines
-            links.append(Link(text[x:y], rel, norm.slice(x, max(y, x + 1)), src))
-        if len(links) >= 2 and kind == "text" and _BARE_BRACE.search(text, a, b):
+            links.append(Link(text[x:y], LinkRelation(rel), norm.slice(x, max(y, x + 1)), src))
+        if len(links) >= 2 and kind is ChainKind.TEXT and _BARE_BRACE.search(text, a, b):
             continue  # ``z = {{7*7}}`` in prose: braces outside math group nothing
         if len(links) >= 2:
             names = next(
@@ -301,11 +302,11 @@ def with_result_expression(chain: ChainText, src: Source) -> ChainText:
     result is claimed for that arithmetic (the chain's label becomes the expression); so is
     ``= [0.845, 0.580]`` (a line that starts with its relation) under a line of arithmetic
     that names its vectors (``0.665 * v0 + 0.245 * v1``)."""
-    if chain.kind not in ("text", "code"):
+    if chain.kind not in OUTSIDE_MATH:
         return chain
     label = chain.links[0].text
     bare = not label.strip()
-    if not bare and (chain.kind != "text" or not RESULT_LABEL.regex.fullmatch(label)):
+    if not bare and (chain.kind is not ChainKind.TEXT or not RESULT_LABEL.regex.fullmatch(label)):
         return chain
     text = src.text
     end = text.rfind("\n", 0, chain.start)
@@ -322,5 +323,5 @@ def with_result_expression(chain: ChainText, src: Source) -> ChainText:
     norm = respell(Mapped.of(text, start, end))
     a = len(norm.text) - len(norm.text.lstrip())
     b = len(norm.text.rstrip())
-    first = Link(norm.text[a:b], "", norm.slice(a, b), src)
+    first = Link(norm.text[a:b], LinkRelation.NONE, norm.slice(a, b), src)
     return ChainText((first, *chain.links[1:]), chain.kind, chain.before)

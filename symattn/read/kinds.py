@@ -1,6 +1,7 @@
 """The kinds the reader tells apart, each an enum declared once: what a block of the document
-is (:class:`BlockKind`), how an array outside LaTeX math was found (:class:`Placement`) and
-where a fact is written (:class:`WrittenIn`).
+is (:class:`BlockKind`), how a chain was written (:class:`ChainKind`) and the relation
+before each of its links (:class:`LinkRelation`), how an array outside LaTeX math was found
+(:class:`Placement`) and where a fact is written (:class:`WrittenIn`).
 
 They are StrEnums: a kind's value is the word reports, specs and tests have always written,
 so a kind serialises as before.
@@ -11,7 +12,15 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Final
 
-__all__ = ["WORDS", "BlockKind", "Placement", "WrittenIn"]
+__all__ = [
+    "OUTSIDE_MATH",
+    "WORDS",
+    "BlockKind",
+    "ChainKind",
+    "LinkRelation",
+    "Placement",
+    "WrittenIn",
+]
 
 
 class BlockKind(StrEnum):
@@ -47,3 +56,25 @@ class WrittenIn(StrEnum):
     COMMENT = "comment"  #: a comment of code
     TABLE = "table"  #: a column of a table
     TEXT = "text"  #: running text
+
+
+class ChainKind(StrEnum):
+    """How a chain ``a = b ≈ c`` was written (:class:`symattn.read.extract.ChainText`)."""
+
+    MATH = "math"  #: in math (display or inline)
+    TEXT = "text"  #: in running text
+    CODE = "code"  #: in code (a statement, a comment, a printout)
+
+
+#: the chains written outside math, whose brackets must balance on their line
+OUTSIDE_MATH: Final = frozenset({ChainKind.TEXT, ChainKind.CODE})
+
+
+class LinkRelation(StrEnum):
+    """The relation before a link of a chain, in the grammar's spelling
+    (:class:`symattn.read.extract.Link`; see :data:`symattn.read.extract.LINKS`)."""
+
+    NONE = ""  #: none: the chain's first link
+    EQUALS = "="  #: equal to the link before
+    APPROX = "≈"  #: approximately equal: a rounding of the link before
+    STEP = "→"  #: a step to the next stage (Level 1 starts a new chain there)

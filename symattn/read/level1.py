@@ -24,8 +24,17 @@ from symattn.read.claims import Judging, Known
 from symattn.read.definitions import Definitions, computed_rightly
 from symattn.read.evaluate import Value
 from symattn.read.extract import ChainText, Link
+from symattn.read.kinds import ChainKind, LinkRelation
 from symattn.read.linkclaims import judge_claims, link_values
-from symattn.read.links import NOTHING, Parsed, label_of, read_first, read_link, unknown_math
+from symattn.read.links import (
+    NOTHING,
+    Parsed,
+    ParsedKind,
+    label_of,
+    read_first,
+    read_link,
+    unknown_math,
+)
 from symattn.read.notations import PROSE_SENTENCE, SUBSCRIPT_INDEX
 from symattn.read.observations import Spot, Stated
 from symattn.read.report import Unparsed
@@ -71,7 +80,7 @@ def judge_chains(
             try:
                 name = _step(run, chain, name)
             except (ExprError, SymattnError) as e:
-                if chain.kind == "text" and PROSE_SENTENCE.regex.search(chain.text):
+                if chain.kind is ChainKind.TEXT and PROSE_SENTENCE.regex.search(chain.text):
                     continue  # a sentence with an '=' in it, not math
                 run.unparsed.append(Unparsed(chain.line, chain.text[:200], str(e)))
             except RecursionError:
@@ -91,12 +100,12 @@ def judge_chains(
 def _steps(chain: ChainText) -> list[ChainText]:
     """A chain cut at its ``→`` steps (``[0.95, …] → softmax(x_i) → [0.14, …]``): each step is
     a chain of its own, since a step is no equality."""
-    if not any(ln.relation == "→" for ln in chain.links):
+    if not any(ln.relation is LinkRelation.STEP for ln in chain.links):
         return [chain]
     out: list[list[Link]] = [[]]
     for ln in chain.links:
-        if ln.relation == "→":
-            out.append([replace(ln, relation="")])
+        if ln.relation is LinkRelation.STEP:
+            out.append([replace(ln, relation=LinkRelation.NONE)])
         else:
             out[-1].append(ln)
     return [
@@ -150,11 +159,14 @@ def _process(run: Run, chain: ChainText) -> None:
     if not any(ch.isdigit() for ln in links for ch in SUBSCRIPT_INDEX.regex.sub("", ln.text)):
         return  # symbolic formula (``q_{3} = x_{3} W^{Q}``): nothing numeric to check
     first = read_first(links[0].text, run.limits)
-    if first.kind == "none" and (why := unknown_math(links[0].text, run.limits)) is not None:
+    if (
+        first.kind is ParsedKind.NONE
+        and (why := unknown_math(links[0].text, run.limits)) is not None
+    ):
         # math the grammar does not know: said, not dropped (the other links still say)
         run.unparsed.append(Unparsed(chain.line, chain.text[:200], why))
-    label = first.label if first.kind == "label" else ""
-    if first.kind == "none" and chain.before and not links[0].text.strip():
+    label = first.label if first.kind is ParsedKind.LABEL else ""
+    if first.kind is ParsedKind.NONE and chain.before and not links[0].text.strip():
         label = label_of(chain.before, run.limits) or ""
     parsed: list[Parsed] = [first]
     errors: list[str] = []
@@ -201,7 +213,7 @@ def _define(
     name = label
     if (
         not name
-        and first.kind == "expr"
+        and first.kind is ParsedKind.EXPR
         and isinstance(first.node, Call)
         and first.node.fn == "sum"
     ):

@@ -26,7 +26,8 @@ from symattn.read.intervals import (
     rounded_interval,
     rounded_intervals,
 )
-from symattn.read.links import Parsed
+from symattn.read.kinds import LinkRelation
+from symattn.read.links import Parsed, ParsedKind
 from symattn.read.report import Unparsed
 from symattn.read.scalar import Scalar
 from symattn.read.sums import pairs, terms
@@ -117,7 +118,7 @@ def judge_claims(
             elif (
                 left is not None
                 and i > 0
-                and links[i].relation == "="
+                and links[i].relation is LinkRelation.EQUALS
                 and isinstance(value, Scalar)
                 and isinstance(left, Scalar)
             ):
@@ -140,8 +141,8 @@ def judge_claims(
         target_node = parsed[last_expr].node
         if (
             len(lits) == 1
-            and links[i].relation == "≈"
-            and links[last_expr].relation == "≈"
+            and links[i].relation is LinkRelation.APPROX
+            and links[last_expr].relation is LinkRelation.APPROX
             and target_node is not None
             and (iv := rounded_interval(target_node)) is not None
             and iv[0] != iv[1]
@@ -155,7 +156,7 @@ def judge_claims(
         others = [
             flatten(v)
             for k, v in enumerate(values[:last_expr])
-            if v is not None and (k > 0 or parsed[0].kind == "expr")
+            if v is not None and (k > 0 or parsed[0].kind is ParsedKind.EXPR)
         ]
         others += [flatten(v) for v in exact_values[: last_expr + 1] if v is not None]
         exact_scalars = flatten(exact_target)

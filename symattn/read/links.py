@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from enum import StrEnum
 from itertools import islice
 from typing import Final
 
@@ -26,20 +27,28 @@ from symattn.read.notes import note_cuts, without_shape
 from symattn.read.syntax import Node, canonical_name, parse
 from symattn.read.tokens import tokenize
 
-__all__ = ["Parsed", "label_of", "read_first", "read_link", "unknown_math"]
+__all__ = ["Parsed", "ParsedKind", "label_of", "read_first", "read_link", "unknown_math"]
+
+
+class ParsedKind(StrEnum):
+    """What the text of a link was read as."""
+
+    LABEL = "label"  #: a name or a label, not math (``score(它,动物)``, ``Attention Output``)
+    EXPR = "expr"  #: an expression of the grammar
+    NONE = "none"  #: neither (words, or math the grammar does not know)
 
 
 @dataclass(frozen=True)
 class Parsed:
     """One link read: a label, an expression, or neither."""
 
-    kind: str  # label | expr | none
+    kind: ParsedKind
     node: Node | None = None
     label: str = ""
     offset: int = 0  # where the parsed text starts inside the link
 
 
-NOTHING = Parsed("none")
+NOTHING = Parsed(ParsedKind.NONE)
 
 #: LaTeX commands (their names are no names of the text)
 _COMMAND: Final = re.compile(r"\\[A-Za-z]+")
@@ -84,11 +93,13 @@ def read_first(text: str, limits: Limits) -> Parsed:
             tail = TAIL_SYMBOL.regex.search(piece)
             if tail is not None:
                 return Parsed(
-                    "label", label=canonical_name(tail.group("sym")), offset=off + tail.start("sym")
+                    ParsedKind.LABEL,
+                    label=canonical_name(tail.group("sym")),
+                    offset=off + tail.start("sym"),
                 )
-            return Parsed("label", label=label, offset=off)
+            return Parsed(ParsedKind.LABEL, label=label, offset=off)
         try:
-            return Parsed("expr", parse(piece, limits=limits, normalized=True), offset=off)
+            return Parsed(ParsedKind.EXPR, parse(piece, limits=limits, normalized=True), offset=off)
         except SymattnError:
             continue
     return NOTHING
@@ -124,19 +135,21 @@ def read_link(text: str, last: bool, limits: Limits) -> Parsed:
     if last and (end := SENTENCE_END.regex.match(text)) is not None:
         text = end.group("body")
     try:
-        return Parsed("expr", parse(text, limits=limits, normalized=True))
+        return Parsed(ParsedKind.EXPR, parse(text, limits=limits, normalized=True))
     except SymattnError as first_error:
         if not last:
             raise
         for k in islice(note_cuts(text), 3):
             try:  # `[1, 0] ← token 1`, `\end{bmatrix}_{2×2}`, `… \end{bmatrix}.`: a note
-                return Parsed("expr", parse(text[:k], limits=limits, normalized=True))
+                return Parsed(ParsedKind.EXPR, parse(text[:k], limits=limits, normalized=True))
             except SymattnError:
                 continue
         note = TAIL_NOTE.find(text)
         if note is not None and any(ch.isdigit() for ch in text[: note.start()]):
             try:  # `≈ 87% \quad \text{(animal)}`: a note after the value, not math
-                return Parsed("expr", parse(text[: note.start()], limits=limits, normalized=True))
+                return Parsed(
+                    ParsedKind.EXPR, parse(text[: note.start()], limits=limits, normalized=True)
+                )
             except SymattnError:
                 pass
         word = WORD_AFTER.regex.search(text)
@@ -147,7 +160,7 @@ def read_link(text: str, last: bool, limits: Limits) -> Parsed:
         piece = text[:cut].rstrip() if cut else text.rstrip(")）]")
         if piece and piece != text:
             try:
-                return Parsed("expr", parse(piece, limits=limits, normalized=True))
+                return Parsed(ParsedKind.EXPR, parse(piece, limits=limits, normalized=True))
             except SymattnError:
                 pass
         raise first_error

@@ -27,7 +27,7 @@ from symattn.read.census import Census
 from symattn.read.codeblocks import link_code, read_code
 from symattn.read.extract import ChainText, Link, Skipped, chains_of, with_result_expression
 from symattn.read.formulas import math_rows, starts_with_relation, text_lines
-from symattn.read.kinds import Placement
+from symattn.read.kinds import ChainKind, LinkRelation, Placement
 from symattn.read.layout import listed_rows, stack_rows
 from symattn.read.mapped import Mapped, MappedBuilder
 from symattn.read.notations import INLINE_JOIN, PROSE_WORD
@@ -100,7 +100,7 @@ def _not_read(r: Reading, census: Census, at: int, reason: str) -> None:
     r.end = at
 
 
-def _math(r: Reading, block: int, a: int, b: int, kind: str, limits: Limits) -> None:
+def _math(r: Reading, block: int, a: int, b: int, kind: ChainKind, limits: Limits) -> None:
     if b - a > limits.max_line_length:
         line, _ = r.src.position(a)
         r.skipped.append(
@@ -153,7 +153,7 @@ def _inline_math(s: BlockState) -> bool:
         found = [
             c
             for row in math_rows(text, a, e)
-            for c in chains_of(row, r.src, "math", _word_before(between))
+            for c in chains_of(row, r.src, ChainKind.MATH, _word_before(between))
         ]
         join = INLINE_JOIN.find(between.strip("$ ")) if found and prev is not None else None
         if join is not None and prev is not None and found[0].links[0].text == "":
@@ -204,7 +204,7 @@ def _latex_in_prose(s: BlockState) -> bool:
         dollars = [(k, k + 1) for k in range(a, e) if text[k] == "$"]
         for x, y in _pieces(a, e, dollars):
             if text[x:y].strip():
-                _math(s.r, s.i, x, y, "math", s.limits)
+                _math(s.r, s.i, x, y, ChainKind.MATH, s.limits)
     return True
 
 
@@ -232,7 +232,7 @@ def _text_lines(s: BlockState) -> bool:
             break
         if too_long(r, ln, s.limits):
             continue
-        found = [with_result_expression(c, r.src) for c in chains_of(ln, r.src, "text")]
+        found = [with_result_expression(c, r.src) for c in chains_of(ln, r.src, ChainKind.TEXT)]
         add_chains(r, s.i, found)
     return False
 
@@ -276,7 +276,7 @@ def _display_math(s: BlockState) -> bool:
     continues that block's last row."""
     r, b = s.r, s.b
     if b.end - b.start > s.limits.max_line_length:
-        _math(r, s.i, b.start, b.end, "math", s.limits)
+        _math(r, s.i, b.start, b.end, ChainKind.MATH, s.limits)
         return True
     rows = list(math_rows(r.src.text, b.start, b.end))
     last, r.last_row = r.last_row, None
@@ -290,7 +290,7 @@ def _display_math(s: BlockState) -> bool:
             r.math_read -= sum(len(ln.text) for c in r.chains[count:] for ln in c.links)
             del r.chains[count:], r.chain_blocks[count:]
             row = Mapped.concat(before, row)
-        add_chains(r, s.i, chains_of(row, r.src, "math"))
+        add_chains(r, s.i, chains_of(row, r.src, ChainKind.MATH))
         r.last_row = (s.i, row, count)
     return True
 
@@ -373,7 +373,7 @@ def _lone(body: str, r: Reading, a: int, e: int) -> ChainText | None:
     m = Mapped.of(r.src.text, a, e)
     if "=" in body or "≈" in body:
         return None
-    return ChainText((Link(body.strip(), "", m, r.src),), "math")
+    return ChainText((Link(body.strip(), LinkRelation.NONE, m, r.src),), ChainKind.MATH)
 
 
 def _word_before(between: str) -> str:
