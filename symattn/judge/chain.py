@@ -28,6 +28,7 @@ from symattn.judge.intervals import UNROUNDING_BITS
 from symattn.judge.programs import Arithmetic
 from symattn.judge.quantities import Computed
 from symattn.judge.values import INTERVAL, POINT, Policy, Val, Values, to_arb
+from symattn.numbers.written import WrittenKind
 
 #: working precision of the program envelopes (bits): far below their widths
 ENVELOPE_BITS = 160
@@ -100,7 +101,7 @@ class Chain:
         got = self._exact_claims.get(node)
         if got is None:
             w = self.graph.claims[node]
-            got = w.kind == "fraction" or self.graph.exact(node).rational() == w.value
+            got = w.kind is WrittenKind.FRACTION or self.graph.exact(node).rational() == w.value
             if not got and not self.graph.is_input(node.step):
                 own = self._derive(node, POINT, _PROBE_BITS)
                 got = isinstance(own, Fraction) and own == w.value

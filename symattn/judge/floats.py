@@ -15,6 +15,7 @@ import numpy as np
 
 from symattn.numbers import Written
 from symattn.numbers.rounding import Rounding, round_decimals
+from symattn.numbers.written import WrittenKind
 
 FloatKind = Literal["float64", "float32"]
 
@@ -63,7 +64,7 @@ def float_match(
     if (
         claim.significant is None
         or claim.significant < FLOAT_REPR_MIN_DIGITS
-        or claim.kind == "fraction"
+        or claim.kind is WrittenKind.FRACTION
     ):
         return None
     for kind, bits, min_exp in FORMATS:

@@ -23,6 +23,7 @@ from fractions import Fraction
 from types import MappingProxyType
 
 from symattn.numbers import Written
+from symattn.numbers.written import WrittenKind
 
 
 @dataclass(frozen=True)
@@ -84,7 +85,7 @@ def arithmetics_for(precision: str | None, claim: Written) -> tuple[Arithmetic, 
     """The program formats a claim may have been printed from: the stated precision, else
     float64 and float32 for a claim of 6 or more significant digits or 7 or more decimals,
     else none."""
-    if precision == "exact" or claim.kind == "fraction":
+    if precision == "exact" or claim.kind is WrittenKind.FRACTION:
         return ()
     if precision is not None:
         return (ARITHMETICS[precision],)

@@ -24,6 +24,7 @@ from symattn.judge.programs import arithmetics_for
 from symattn.judge.run import Run
 from symattn.judge.vectors import normalization_gap, precision_mixed
 from symattn.numbers import Written
+from symattn.numbers.written import WrittenKind
 from symattn.spec import RowClaims
 from symattn.stages import BY_CLAIM, TOKEN_STAGES
 
@@ -55,7 +56,7 @@ def mixed(
     The less precise ones are reported, unless they are the exact value (``0.22`` next to
     ``-0.175`` when the value is exactly 0.22 is not a rounding).
     """
-    others = [w.text for w in vec if w is not None and w.kind == "decimal" and w.decimals]
+    others = [w.text for w in vec if w is not None and w.kind is WrittenKind.DECIMAL and w.decimals]
     for m in precision_mixed(vec, exact_of):
         w = vec[m.index]
         if w is None:

@@ -12,6 +12,7 @@ from fractions import Fraction
 
 from symattn.judge.intervals import rounding_interval
 from symattn.numbers import Written
+from symattn.numbers.written import PLAIN_KINDS, WrittenKind
 
 
 @dataclass(frozen=True)
@@ -44,8 +45,8 @@ def precision_mixed(
         if w is not None
         and w.decimals is not None
         and (
-            (w.kind == "decimal" and w.decimals > 0)
-            or (w.kind in ("integer", "decimal") and exact_of is not None and not exact(j, w))
+            (w.kind is WrittenKind.DECIMAL and w.decimals > 0)
+            or (w.kind in PLAIN_KINDS and exact_of is not None and not exact(j, w))
         )
     ]
     places = {w.decimals or 0 for _, w in ws}

@@ -26,6 +26,7 @@ from symattn.numbers.interop import (
 )
 from symattn.numbers.written import (
     Written,
+    WrittenKind,
     bits_of,
     check_decimal,
     decimal_written,
@@ -79,7 +80,9 @@ def as_written(x: object, *, limits: Limits = DEFAULT_LIMITS, what: str = "numbe
         text = str(n)
         if len(text) > limits.max_literal_length:
             raise literal_limit(len(text), limits)
-        return Written(Fraction(n), text, "integer", 0, significant_digits(text.lstrip("-")))
+        return Written(
+            Fraction(n), text, WrittenKind.INTEGER, 0, significant_digits(text.lstrip("-"))
+        )
     if isinstance(x, Decimal):
         return decimal_written(x, what, limits)
     if isinstance(x, np.floating):  # np.float64 is a float subclass; its str is the shortest repr
@@ -91,14 +94,14 @@ def as_written(x: object, *, limits: Limits = DEFAULT_LIMITS, what: str = "numbe
         return parse_number(float.__repr__(v), limits=limits, what=what)
     if isinstance(x, Fraction):
         _sized(x, what, limits)
-        return Written(x, ratio_text(x), "fraction", None, None)
+        return Written(x, ratio_text(x), WrittenKind.FRACTION, None, None)
     if is_sympy(x) and getattr(x, "is_Float", False):
         to_fraction(x, what=what, limits=limits)  # finiteness and limits
         return parse_number(str(x), limits=limits, what=what)
     value = to_fraction(x, what=what, limits=limits)
     if value.denominator == 1:
         return as_written(value.numerator, limits=limits, what=what)
-    return Written(value, ratio_text(value), "fraction", None, None)
+    return Written(value, ratio_text(value), WrittenKind.FRACTION, None, None)
 
 
 def to_fraction(

@@ -13,8 +13,9 @@ import sys
 import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal
+from enum import StrEnum
 from fractions import Fraction
-from typing import Final, Literal
+from typing import Final
 
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.errors import LimitError, NumberError
@@ -24,6 +25,8 @@ __all__ = [
     "NEG_INF",
     "NegInf",
     "Written",
+    "PLAIN_KINDS",
+    "ROUNDED_KINDS",
     "WrittenKind",
     "bits_of",
     "check_decimal",
@@ -55,8 +58,20 @@ class NegInf:
 
 NEG_INF: Final[NegInf] = NegInf()
 
-#: how a number was written
-WrittenKind = Literal["integer", "decimal", "scientific", "fraction"]
+
+class WrittenKind(StrEnum):
+    """How a number was written."""
+
+    INTEGER = "integer"  #: digits without a point (``3``, ``-12``)
+    DECIMAL = "decimal"  #: digits with a point (``0.34``, ``2.``)
+    SCIENTIFIC = "scientific"  #: with an exponent (``1.2e3``)
+    FRACTION = "fraction"  #: a ratio (``1/3``)
+
+
+#: the kinds written with digits after a point, or an exponent: a rounding to a place
+ROUNDED_KINDS: Final = frozenset({WrittenKind.DECIMAL, WrittenKind.SCIENTIFIC})
+#: the kinds written as plain digits, with or without a point (no exponent, no ratio)
+PLAIN_KINDS: Final = frozenset({WrittenKind.INTEGER, WrittenKind.DECIMAL})
 
 # One-character replacements applied before NFKC: minus signs NFKC leaves alone, fraction slashes.
 _CHAR_MAP: Final = {"\u2212": "-", "\u2044": "/", "\u2215": "/"}
@@ -90,10 +105,10 @@ class Written:
     @property
     def half_unit(self) -> Fraction | None:
         """Half a unit in the last written place (``0.34`` -> 1/200, ``1.2e3`` -> 50)."""
-        if self.kind == "fraction" or self.decimals is None:
+        if self.kind is WrittenKind.FRACTION or self.decimals is None:
             return None
         place = -self.decimals
-        if self.kind == "scientific":
+        if self.kind is WrittenKind.SCIENTIFIC:
             match = _DECIMAL_RE.fullmatch(_normalize(self.text))
             if (
                 match is not None
@@ -195,7 +210,7 @@ def _read(norm: str, stripped: str, limits: Limits, what: str) -> Written:
             raise NumberError(f"{excerpt(stripped)} has denominator 0 (in {what})")
         negative = (match["sign"] == "-") != (match["dsign"] == "-")
         value = Fraction(_int(match["num"], limits), den)
-        return Written(-value if negative else value, stripped, "fraction", None, None)
+        return Written(-value if negative else value, stripped, WrittenKind.FRACTION, None, None)
 
     hint = ""
     if _SEPARATOR_RE.search(norm):
@@ -235,11 +250,11 @@ def _from_decimal_match(match: re.Match[str], text: str, limits: Limits) -> Writ
         value = -value
     kind: WrittenKind
     if match["exp"] is not None:
-        kind = "scientific"
+        kind = WrittenKind.SCIENTIFIC
     elif has_point:
-        kind = "decimal"
+        kind = WrittenKind.DECIMAL
     else:
-        kind = "integer"
+        kind = WrittenKind.INTEGER
     return Written(value, text, kind, max(0, -shift), significant_digits(int_digits + frac_digits))
 
 
@@ -268,8 +283,9 @@ def decimal_written(x: Decimal, what: str, limits: Limits) -> Written:
     exponent = int(raw_exponent)  # finite, so an int (checked above)
     kind: WrittenKind
     if exponent > 0:
-        kind, text = "scientific", str(x)
+        kind, text = WrittenKind.SCIENTIFIC, str(x)
     else:
-        kind, text = ("decimal" if exponent < 0 else "integer"), plain(x)
+        kind = WrittenKind.DECIMAL if exponent < 0 else WrittenKind.INTEGER
+        text = plain(x)
     sig = significant_digits("".join(map(str, digits)))
     return Written(Fraction(x), text, kind, max(0, -exponent), sig)

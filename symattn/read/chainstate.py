@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from symattn.config import Limits
 from symattn.numbers import Written
+from symattn.numbers.written import ROUNDED_KINDS
 from symattn.read.claims import Judging, Known, Stood
 from symattn.read.definitions import Definitions
 from symattn.read.observations import Stated
@@ -67,7 +68,7 @@ def overrides(run: Run, node: Node) -> tuple[dict[int, Scalar], Known | None]:
     constant: Known | None = None
     for num in numbers_in(node):
         w = num.written
-        if w.kind not in ("decimal", "scientific"):
+        if w.kind not in ROUNDED_KINDS:
             continue
         key = value_key(w)
         # the problem's exact value first (Level 1's own may rest on a name it misread)
@@ -83,7 +84,7 @@ def overrides(run: Run, node: Node) -> tuple[dict[int, Scalar], Known | None]:
 def _rounding_like(w: Written) -> bool:
     """Whether a number may be written as the rounding of another (a decimal of two or more
     significant digits): ``1`` or ``0.5`` are taken as they are."""
-    return w.kind in ("decimal", "scientific") and (w.significant or 0) >= 2
+    return w.kind in ROUNDED_KINDS and (w.significant or 0) >= 2
 
 
 def remember_rounding(run: Run, claim: Written, exact: Scalar, what: str) -> None:

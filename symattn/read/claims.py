@@ -34,6 +34,7 @@ from symattn.judge.findings import Finding
 from symattn.judge.verdict import Const, Verdict, consistent_with, judge
 from symattn.numbers import Written
 from symattn.numbers.rounding import Rounding
+from symattn.numbers.written import WrittenKind
 from symattn.read.evaluate import Value, evaluate, flatten
 from symattn.read.extract import Link
 from symattn.read.messages import fraction_text, say
@@ -90,7 +91,7 @@ class Judging:
         if lq is None or rq is None:
             return
         self.checked += 1
-        claim = Written(rq, link.text, "fraction", None, None)
+        claim = Written(rq, link.text, WrittenKind.FRACTION, None, None)
         verdict = judge(claim, Const(lq), accepted=self.accepted, limits=self.limits)
         if verdict.code is None:
             return
@@ -259,7 +260,7 @@ class Stood:
 
     def add(self, w: Written, at: int, exact: Scalar | None) -> None:
         """The text states ``w`` at the source offset ``at`` (exactly ``exact``)."""
-        if w.kind != "decimal" or not w.decimals or w.decimals < 2:
+        if w.kind is not WrittenKind.DECIMAL or not w.decimals or w.decimals < 2:
             return
         for k in range(1, min(w.decimals, MAX_DECIMALS + 1)):
             for r in _roundings(w.value, k):
@@ -282,7 +283,7 @@ class Stood:
             decimals = _decimals(value.denominator)
             if decimals is None:
                 continue
-            w = Written(value, key, "decimal", decimals, None)
+            w = Written(value, key, WrittenKind.DECIMAL, decimals, None)
             for at, k in places:
                 self.add(w, at, k.value)
 
@@ -294,7 +295,7 @@ class Stood:
         found: list[tuple[int, list[tuple[int, Fraction, Scalar | None]]]] = []
         for num in numbers_in(node):
             w = num.written
-            if num.pos < 0 or w.kind != "decimal" or (w.significant or 0) < 2:
+            if num.pos < 0 or w.kind is not WrittenKind.DECIMAL or (w.significant or 0) < 2:
                 continue
             kept = [e for e in self.by_rounding.get((w.decimals or 0, w.value), ()) if e[0] < at]
             if kept:

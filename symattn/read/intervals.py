@@ -29,6 +29,7 @@ from symattn.exact.ball import arb_to_fraction
 from symattn.judge.constants import rounded_root
 from symattn.judge.intervals import rounding_interval
 from symattn.numbers import Written
+from symattn.numbers.written import PLAIN_KINDS, WrittenKind
 from symattn.read.evaluate import Value, evaluate, flatten
 from symattn.read.scalar import Scalar, lit
 from symattn.read.syntax import Call, Chain, Node, Num, PowNode, Unary, VecNode, numbers_in
@@ -66,7 +67,7 @@ Interval = tuple[Fraction, Fraction]
 
 def half_unit(w: Written) -> Fraction:
     """Half a unit of the last digit of a decimal as written (0 for an integer)."""
-    if w.kind != "decimal" or not w.decimals:
+    if w.kind is not WrittenKind.DECIMAL or not w.decimals:
         return Fraction(0)
     return Fraction(1, 2 * 10**w.decimals)
 
@@ -92,9 +93,9 @@ def _walk(node: Node, least: int, vectors: bool) -> list[Interval] | None:
     ``vectors``."""
     if isinstance(node, Num):
         w = node.written
-        if w.kind not in ("decimal", "integer"):
+        if w.kind not in PLAIN_KINDS:
             return None
-        if w.kind == "decimal" and (w.significant or 0) < least:
+        if w.kind is WrittenKind.DECIMAL and (w.significant or 0) < least:
             return None
         h = half_unit(w)
         return [(w.value - h, w.value + h)]
@@ -147,7 +148,7 @@ def _combine(a: Interval, op: str, b: Interval) -> Interval | None:
 def overlaps(claim: Written, interval: Interval) -> bool:
     """Whether ``claim`` rounds some value of ``interval`` (its own half-unit around it meets
     the interval)."""
-    h = half_unit(claim) if claim.kind == "decimal" else Fraction(0)
+    h = half_unit(claim) if claim.kind is WrittenKind.DECIMAL else Fraction(0)
     return claim.value - h <= interval[1] and interval[0] <= claim.value + h
 
 
@@ -190,7 +191,7 @@ def divisor_roots(node: Node) -> list[Num]:
                     op == "/"
                     and isinstance(term, Num)
                     and w is not None
-                    and w.kind == "decimal"
+                    and w.kind is WrittenKind.DECIMAL
                     and (w.significant or 0) >= ROOT_DIGITS
                     and rounded_root(w.value, half_unit(w)) is not None
                 ):
@@ -217,7 +218,7 @@ def printed_corners(node: Node) -> list[dict[int, Fraction]]:
         n
         for n in numbers_in(node)
         if n.pos >= 0
-        and n.written.kind == "decimal"
+        and n.written.kind is WrittenKind.DECIMAL
         and (n.written.significant or 0) >= PRINTED_DIGITS
     ]
     if not printed or len(printed) > MAX_PRINTED:

@@ -22,6 +22,7 @@ from symattn.judge.findings import Finding, TextLocation
 from symattn.judge.quantities import TensorEntry
 from symattn.judge.verdict import judge
 from symattn.numbers.rounding import Rounding
+from symattn.numbers.written import ROUNDED_KINDS
 from symattn.read.accuse import unconfirmed
 from symattn.read.chainstate import value_key
 from symattn.read.claims import Known
@@ -202,7 +203,7 @@ def _given(facts: Sequence[Fact], into: dict[str, dict[int, Known | None]]) -> N
         if not f.given:
             continue
         for spot in f.spots:
-            if spot is None or spot.written.kind not in ("decimal", "scientific"):
+            if spot is None or spot.written.kind not in ROUNDED_KINDS:
                 continue
             lit = Known(Scalar("lit", value=spot.written.value), spot.written.text, False)
             into.setdefault(value_key(spot.written), {}).setdefault(spot.at, lit)
