@@ -90,6 +90,7 @@ def all_claims(spec: Spec) -> list[Located]:
     """Every claim of ``spec``: the scaling claims, the tokens' projections, the rows."""
     c = spec.claims
     out: list[Located] = []
+    step: str
     for step in SCALING_STAGES:
         w: Written | None = getattr(c, step)
         if w is not None:

@@ -23,12 +23,14 @@ from symattn.read.observations import Spot
 from symattn.read.problem import Place, Problem
 from symattn.read.report import EmittedSpec
 from symattn.spec.write import Path, spec_to_toml
-from symattn.stages import BY_STEP, TOKEN_STAGES
+from symattn.stages import BY_STEP, SCALING_STAGES, TOKEN_STAGES
 
 __all__ = ["EmittedSpec", "JudgedProblem", "emitted_specs", "write_specs"]
 
 #: trace step of a token's projection -> its field under ``[claims.tokens.<token>]``
-_TOKEN_FIELD: Final = MappingProxyType({step: f for f, step in TOKEN_STAGES.items()})
+_TOKEN_FIELD: Final[Mapping[str, str]] = MappingProxyType(
+    {step: f for f, step in TOKEN_STAGES.items()}
+)
 
 
 @dataclass(frozen=True)
@@ -43,7 +45,7 @@ def _path(place: Place, data: Mapping[str, object]) -> Path | None:
     """Where the claim of ``place`` sits in the spec document ``data`` (None: nowhere)."""
     step, pos = place
     tokens = data.get("tokens")
-    if step in ("d_k", "sqrt_d_k") and not pos:
+    if step in SCALING_STAGES and not pos:
         return ("claims", step)
     if step in _TOKEN_FIELD and len(pos) == 2 and pos[1].isdigit():
         return ("claims", "tokens", pos[0], _TOKEN_FIELD[step], int(pos[1]))

@@ -38,7 +38,7 @@ from symattn.read.roles import RoleName
 from symattn.read.scalar import Scalar
 from symattn.spec import Spec
 from symattn.spec.build import build_spec
-from symattn.stages import BY_CLAIM
+from symattn.stages import BY_CLAIM, ROW_STAGES, StepName
 
 __all__ = ["Level2", "judge_problems"]
 
@@ -67,6 +67,8 @@ _STAGE_STEP: Final[Mapping[RoleName | None, str]] = {
 }
 
 
+#: the steps whose stated numbers are kept as the author's values: the row's stages
+_VALUED: Final = frozenset({*ROW_STEPS, StepName.SUM})
 #: verdict codes that do not say a number is wrong
 _NOT_WRONG: Final = frozenset({FindingCode.FLOAT_REPRESENTATION, FindingCode.UNDECIDED})
 
@@ -171,12 +173,12 @@ def _known(
     for (step, pos), spot in problem.spots.items():
         if problem.owner.get((step, pos)) in skip or spot.at in wrong:
             continue
-        if step not in ROW_STEPS + ("exp_sums",) or not pos or pos[0] not in queries:
+        if step not in _VALUED or not pos or pos[0] not in queries:
             continue
         r = queries.index(pos[0])
         if len(pos) == 1:
             index: tuple[int, ...] = (r,)
-        elif step == "output":
+        elif step == StepName.OUTPUT:
             index = (r, int(pos[1]))
         elif pos[1] in keys:
             index = (r, keys.index(pos[1]))
@@ -271,7 +273,7 @@ def _one(
             out += _divided_wrongly(spec, problem, f, flagged, accepted, limits)
             continue
         spot: Spot | None = problem.spots.get((f.step, f.position)) if f.step else None
-        if spot is None and f.step == "weights" and len(f.position) == 1:
+        if spot is None and f.step == StepName.WEIGHTS and len(f.position) == 1:
             spot = next(
                 (
                     s
@@ -296,9 +298,9 @@ def _one(
             alternatives=_with_row_cause(f, unsummed),  # (a second cause ``check`` found)
         )
         out.append((spot.at, found))
-        if f.step == "sqrt_d_k":  # the divisor said again (in words): the same finding there
+        if f.step == StepName.SQRT_D_K:  # the divisor said again (in words): the same finding there
             for (st, pos), again in problem.spots.items():
-                if st == "sqrt_d_k" and pos:
+                if st == StepName.SQRT_D_K and pos:
                     where = TextLocation(again.line, again.column)
                     out.append((again.at, replace(found, location=where)))
     return out, rescued, unsure
@@ -329,7 +331,7 @@ def _divided_wrongly(
     queries, keys = list(spec.query_tokens), list(spec.tokens)
     out: list[tuple[int, Finding]] = []
     for (step, pos), spot in problem.spots.items():
-        if step != "scaled_scores" or (step, pos) in flagged or len(pos) != 2:
+        if step != StepName.SCALED or (step, pos) in flagged or len(pos) != 2:
             continue
         if pos[0] not in queries or pos[1] not in keys:
             continue
@@ -349,7 +351,7 @@ def _divided_wrongly(
 
 
 #: the stages of a query row, in order (the first stated one confirms an assumed problem)
-_ORDER = ("scores", "scaled_scores", "exp_scores", "exp_sums", "weights", "output")
+_ORDER: Final = tuple(s.step for s in ROW_STAGES)
 
 
 def _without_v(problem: Problem) -> bool:

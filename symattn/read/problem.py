@@ -56,6 +56,7 @@ from symattn.read.reproduce import Frame
 from symattn.read.reproduce import frames as frames_of
 from symattn.read.roles import RoleName
 from symattn.read.scaling import Hypothesis, hypotheses, masks
+from symattn.stages import StepName
 
 __all__ = ["Place", "Problem", "build_problems"]
 
@@ -422,21 +423,21 @@ def _scaling(
         s = f.spots[0]
         if f.role is RoleName.D_K and (f.derived or _of_other_keys(f, s, inputs, own)):
             continue
-        if f.role is RoleName.D_K and "d_k" not in out and hyp.d_k is not None:
+        if f.role is RoleName.D_K and StepName.D_K not in out and hyp.d_k is not None:
             v = s.written.value
             if v.denominator == 1 and v > 0 and v != hyp.d_k:
-                out["d_k"] = s.written.text
-                spots[("d_k", ())] = s
-        elif f.role is RoleName.DIVISOR and "sqrt_d_k" not in out and s.written.value > 0:
-            out["sqrt_d_k"] = s.written.text
-            spots[("sqrt_d_k", ())] = s
+                out[StepName.D_K] = s.written.text
+                spots[(StepName.D_K, ())] = s
+        elif f.role is RoleName.DIVISOR and StepName.SQRT_D_K not in out and s.written.value > 0:
+            out[StepName.SQRT_D_K] = s.written.text
+            spots[(StepName.SQRT_D_K, ())] = s
         elif (
             f.role is RoleName.DIVISOR
-            and "sqrt_d_k" in out
-            and s.written.value == spots[("sqrt_d_k", ())].written.value
+            and StepName.SQRT_D_K in out
+            and s.written.value == spots[(StepName.SQRT_D_K, ())].written.value
         ):
             # the same divisor said again (in words, then as a formula): the same verdict
-            spots[("sqrt_d_k", (str(s.at),))] = s
+            spots[(StepName.SQRT_D_K, (str(s.at),))] = s
     return out
 
 

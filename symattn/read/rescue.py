@@ -41,6 +41,7 @@ from symattn.read.placing import Place
 from symattn.read.problem import Problem
 from symattn.read.reproduce import MIN_CONFIRMING
 from symattn.spec import Spec
+from symattn.stages import StepName
 
 __all__ = [
     "FRAMED_STEPS",
@@ -53,7 +54,13 @@ __all__ = [
 ]
 
 #: the stages a row of numbers may be of, with one entry per key (or per output column)
-ROW_STEPS = ("scores", "scaled_scores", "exp_scores", "weights", "output")
+ROW_STEPS: Final = (
+    StepName.SCORES,
+    StepName.SCALED,
+    StepName.EXP,
+    StepName.WEIGHTS,
+    StepName.OUTPUT,
+)
 
 
 def another_stage(
@@ -130,7 +137,7 @@ def holds_at(
         col = place[1][1]
         c = (
             keys.index(col)
-            if step != "output" and col in keys
+            if step != StepName.OUTPUT and col in keys
             else (int(col) if col.isdigit() else -1)
         )
         if c < 0 or c >= tensor.shape[-1]:
@@ -167,7 +174,7 @@ def holds_rows(
 
 
 #: the stages whose values depend on the frame (the scores do not)
-FRAMED_STEPS = ("scaled_scores", "exp_scores", "weights", "output")
+FRAMED_STEPS: Final = frozenset({StepName.SCALED, StepName.EXP, StepName.WEIGHTS, StepName.OUTPUT})
 #: the codes that say a number does not reproduce its stage
 _WRONG: Final = frozenset({FindingCode.WRONG_VALUE})
 
@@ -295,13 +302,13 @@ def _fit(step: str, scores: list[float], claimed: list[float]) -> float | None:
     pairs = [(s, c) for s, c in zip(scores, claimed, strict=True) if math.isfinite(s)]
     if len(pairs) < 2:
         return None
-    if step == "scaled_scores":
+    if step == StepName.SCALED:
         s, c = max(pairs, key=lambda p: abs(p[0]))
         return c / s if s else None
-    if step == "exp_scores":
+    if step == StepName.EXP:
         s, c = max(pairs, key=lambda p: abs(p[0]))
         return math.log(c) / s if s and c > 0 else None
-    if step == "weights":
+    if step == StepName.WEIGHTS:
         live = [(s, c) for s, c in pairs if c > 0]
         if len(live) < 2:
             return None

@@ -184,7 +184,7 @@ def claim_path(step: str, position: tuple[str, ...], tokens: tuple[str, ...]) ->
     if step in SCALING_STAGES:
         yield ("claims", step)
         return
-    fields = {v: k for k, v in TOKEN_STAGES.items()}
+    fields: dict[str, str] = {v: k for k, v in TOKEN_STAGES.items()}
     if step in fields and position:
         token = position[0]
         yield from _entry((*base, "tokens", token, fields[step]), position[1:], tokens)
