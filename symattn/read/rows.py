@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Final
 
 #: characters searched on each side of a hint's match
@@ -28,6 +29,14 @@ def ex(text: str, **groups: str) -> Example:
     return Example(text, tuple(groups.items()))
 
 
+class Apply(StrEnum):
+    """How the readers apply a pattern to a text (:meth:`Pattern.find`)."""
+
+    SEARCH = "search"  #: anywhere in it
+    MATCH = "match"  #: at its start
+    FULLMATCH = "fullmatch"  #: to the whole of it
+
+
 @dataclass(frozen=True)
 class Pattern:
     """A notation recognised by a regular expression (``kind``: what a match states)."""
@@ -38,8 +47,8 @@ class Pattern:
     examples: tuple[Example, ...]
     counterexamples: tuple[str, ...] = ()
     kind: str = ""
-    #: how the readers apply it: ``search`` anywhere, ``match`` at the start, ``fullmatch``
-    how: str = "search"
+    #: how the readers apply it
+    how: Apply = Apply.SEARCH
     #: for a pattern searched through a whole text: a fast pattern (literal fragments) that
     #: every match contains and that few other texts do; only the text around its matches
     #: is searched
@@ -66,9 +75,9 @@ class Pattern:
 
     def find(self, text: str) -> re.Match[str] | None:
         """The match in ``text`` the way the readers apply this row."""
-        if self.how == "fullmatch":
+        if self.how is Apply.FULLMATCH:
             return self.regex.fullmatch(text)
-        if self.how == "match":
+        if self.how is Apply.MATCH:
             return self.regex.match(text)
         return self.regex.search(text)
 
@@ -125,7 +134,7 @@ def pattern(
     *,
     kind: str = "",
     flags: int = 0,
-    how: str = "search",
+    how: Apply = Apply.SEARCH,
     hint: str = "",
 ) -> Pattern:
     shown = tuple(e if isinstance(e, Example) else Example(e) for e in examples)

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from symattn.read.rows import Chars, Pattern, ex, pattern, words
+from symattn.read.rows import Apply, Chars, Pattern, ex, pattern, words
 
 
 def test_pattern_how() -> None:
-    row = pattern("p", r"a+", "some a", ("aa",), ("b",), how="fullmatch")
+    row = pattern("p", r"a+", "some a", ("aa",), ("b",), how=Apply.FULLMATCH)
     assert isinstance(row, Pattern)
     assert row.find("aa") is not None and row.find("aab") is None
-    assert pattern("q", r"a", "a", ("a",), how="match").find("ba") is None
+    assert pattern("q", r"a", "a", ("a",), how=Apply.MATCH).find("ba") is None
     assert pattern("r", r"a", "a", ("a",)).find("ba") is not None
 
 
@@ -31,6 +31,6 @@ def test_examples_and_words() -> None:
     assert "a" in c.chars
 
 
-@pytest.mark.parametrize("how", ["search", "match", "fullmatch"])
-def test_every_how_is_known(how: str) -> None:
+@pytest.mark.parametrize("how", list(Apply))
+def test_every_how_is_known(how: Apply) -> None:
     assert pattern("x", "x", "x", ("x",), how=how).find("x") is not None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from symattn.read.rows import ex, pattern, words
+from symattn.read.rows import Apply, ex, pattern, words
 
 __all__ = [
     "ARRAY_CALLS",
@@ -187,5 +187,5 @@ ROW_NAME: Final = pattern(
     "a word before a vector on its own line names its row (``I: [0.1, 0.2]``, ``cat → [1, 0]``)",
     (ex("I:", name="I"), ex("happy", name="happy"), ex("Fine. →", name="Fine.")),
     ("",),
-    how="fullmatch",
+    how=Apply.FULLMATCH,
 )

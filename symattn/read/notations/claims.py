@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Final
 
 from symattn.read.notations.grammar import NUMERAL_TEXT
-from symattn.read.rows import Pattern, ex, pattern
+from symattn.read.rows import Apply, Pattern, ex, pattern
 
 __all__ = [
     "ATTENDS",
@@ -73,7 +73,7 @@ SOFTMAX_ARGUMENT: Final = pattern(
     "(the scaled scores), not the weights",
     ("softmax(", "第2行: softmax(", "\\text{softmax}\\left(", "Softmax ( "),
     ("softmax(x) = ", "softmax", "softmax(QK^T) ="),
-    how="search",
+    how=Apply.SEARCH,
 )
 
 SOFTMAX_VALUE: Final = pattern(
@@ -93,7 +93,7 @@ SOFTMAX_VALUE: Final = pattern(
         "softmax → ",
         "softmax([1, 2]) → [0.27, 0.73] and ",
     ),
-    how="search",
+    how=Apply.SEARCH,
 )
 
 LABEL_SYMBOL: Final = pattern(
@@ -109,7 +109,7 @@ LABEL_SYMBOL: Final = pattern(
         ex("* **Query (Q):**", paren="Q"),
     ),
     ("Attention weights:", "Keys:", "Output (token 1):"),
-    how="match",
+    how=Apply.MATCH,
 )
 
 DK_STATEMENT: Final = pattern(
@@ -174,7 +174,7 @@ SCALED_ITEMS: Final = pattern(
     "``[10/4, 20/4, 30/4]``: each score divided by the same divisor, so the value is scaled",
     ("[10/4, 20/4, 30/4]", "[0.14/1.73, 0.32/1.73]"),
     ("[10/4, 20/5]", "[1, 2]"),
-    how="match",
+    how=Apply.MATCH,
 )
 
 #: a number as Level 2 finds it in a line
@@ -189,7 +189,7 @@ EXP_FIRST: Final = pattern(
     "a chain that starts with one exponential: its value is an exponential of the row",
     (ex("e^2.5", a="2.5"), ex("e^(0.5)", a="0.5"), ex("exp(1)", b="1")),
     ("e^x", "2e^1"),
-    how="match",
+    how=Apply.MATCH,
 )
 
 EXP_OVER_ROOT: Final = pattern(
@@ -200,7 +200,7 @@ EXP_OVER_ROOT: Final = pattern(
     "an exponential of the row (the exponent as written)",
     (ex("e^{1/\\sqrt{2}}", a="1/\\sqrt{2}"), ex("e^{2/√3}", a="2/√3")),
     ("e^{1}/\\sqrt{2}", "e^{x/\\sqrt{2}}"),
-    how="match",
+    how=Apply.MATCH,
 )
 
 SQRT_DK: Final = pattern(
@@ -209,7 +209,7 @@ SQRT_DK: Final = pattern(
     "a chain that starts with the root of d_k: its value is the divisor",
     ("\\sqrt d_k", "sqrt(d_k)", "√d_k"),
     ("\\sqrt 2", "d_k"),
-    how="match",
+    how=Apply.MATCH,
 )
 
 SQRT_DK_TEXT: Final = pattern(
@@ -236,7 +236,7 @@ SCALED_FIRST: Final = pattern(
     "``[5, 2] ÷ 2``: the scores divided by the scale, so the value is the scaled scores",
     ("[5, 2] ÷ 2", "[5, 2]/√2"),
     ("[5, 2] * 2", "5 ÷ 2"),
-    how="match",
+    how=Apply.MATCH,
 )
 
 PROSE_NUMBER: Final = pattern(
@@ -277,7 +277,7 @@ QUERY_HEADING: Final = pattern(
         ex("### Query: cats", token="cats"),
     ),
     ("### Query, Key and Value", "## Queries and keys"),
-    how="match",
+    how=Apply.MATCH,
 )
 
 #: sentences that say which key a query attends to most (words are claims)

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Final
 
-from symattn.read.rows import Spelling, TokenRule, Word, ex, pattern, words
+from symattn.read.rows import Apply, Spelling, TokenRule, Word, ex, pattern, words
 
 __all__ = [
     "FRAC_DIGITS",
@@ -125,7 +125,7 @@ NUMERAL: Final = pattern(
     "the scanner's: :mod:`symattn.read.numerals`)",
     ("0.47", "2.", ".5", "12", "1e-3", "2.5E+4", "4.6888194e-230"),
     ("1,5", "x", "-", ".", "1e", "½"),
-    how="fullmatch",
+    how=Apply.FULLMATCH,
 )
 
 FRAC_DIGITS: Final = pattern(

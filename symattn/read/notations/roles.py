@@ -15,7 +15,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Final
 
-from symattn.read.rows import Pattern, Word, ex, pattern
+from symattn.read.rows import Apply, Pattern, Word, ex, pattern
 from symattn.stages import BY_CLAIM
 
 __all__ = [
@@ -428,7 +428,7 @@ TOKEN_IN_PARENS: Final = pattern(
     "token is not itself a symbol (``Query (Q)`` names Q)",
     (ex("k_1 (Thinking)", name="k_1", token="Thinking"), ex("q(猫)", name="q", token="猫")),
     ("k_1", "softmax(x, y)"),
-    how="fullmatch",
+    how=Apply.FULLMATCH,
 )
 
 #: single letters whose case tells what they are (``w`` the weights of a row, ``W`` a

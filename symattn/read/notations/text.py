@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from symattn.read.rows import Chars, Word, ex, pattern, words
+from symattn.read.rows import Apply, Chars, Word, ex, pattern, words
 
 __all__ = [
     "EXPRESSION_LINE",
@@ -115,7 +115,7 @@ LANGUAGE: Final = pattern(
     "the info string of a code fence that names a language (else it is content)",
     ("python", "plaintext", "raw", "c++", "python {.line-numbers}"),
     ("input = [", "x = 1"),
-    how="fullmatch",
+    how=Apply.FULLMATCH,
 )
 
 MATRIX_ENVIRONMENTS: Final = words(
@@ -166,7 +166,7 @@ NEW_DEFINITION: Final = pattern(
         ex(" and the keys are k_1 = (1, 0)", name="k_1"),
     ),
     (" + x", " V", " x y = 3"),
-    how="match",
+    how=Apply.MATCH,
 )
 
 INLINE_JOIN: Final = pattern(
@@ -176,7 +176,7 @@ INLINE_JOIN: Final = pattern(
     "nothing, or a token name in parentheses",
     (" (Thinking) ", "", "（动物）"),
     ("，总和 ",),
-    how="fullmatch",
+    how=Apply.FULLMATCH,
 )
 
 RELATION: Final = pattern(
@@ -210,7 +210,7 @@ COMMENT_MARKER: Final = pattern(
     "writes: ``#   softmax([8, -4, -4]) ≈ [0.996, 0.002, 0.002]``)",
     ("# x = 1", "    #   softmax([1, 2]) ≈ [0.27, 0.73]", "## e ≈ 2.718"),
     ("x = 1", "x = 1  # a note", "e^1 ≈ 2.718"),
-    how="match",
+    how=Apply.MATCH,
 )
 
 ANNOTATION_LINK: Final = pattern(
@@ -221,7 +221,7 @@ ANNOTATION_LINK: Final = pattern(
     "size, d=2``) annotates the code beside it",
     ("d", "shape", "the output size, d", "(2, 6, 2)", "3", "[0.5, -0.5]", "d_k"),
     ("softmax([8, -4, -4])", "0.996 * (1-0.996)", "sqrt(d_k)", "8/2", "W_1"),
-    how="fullmatch",
+    how=Apply.FULLMATCH,
 )
 
 LIST_MARKER: Final = pattern(
@@ -231,7 +231,7 @@ LIST_MARKER: Final = pattern(
     "``1.`` is arithmetic, not a marker",
     ("• e^1 ≈ 2.718", "3. 总和", "  - x = 1", "（2）x = 1", "1、x = 1"),
     ("x = 1", "e^1 = 2.718", "1.15/1.414≈0.813"),
-    how="match",
+    how=Apply.MATCH,
 )
 
 PROSE_WORD: Final = pattern(
@@ -249,7 +249,7 @@ RESULT_LABEL: Final = pattern(
     ("乘积结果", "结果", "result", "The result", "the final result"),
     ("total", "results"),
     flags=re.I,
-    how="fullmatch",
+    how=Apply.FULLMATCH,
 )
 ECHOED_NAME: Final = pattern(
     "echoed-name",
@@ -265,7 +265,7 @@ ECHOED_NAME: Final = pattern(
         ex("V", name="V"),
     ),
     ("Output", "Dot product scores:", "print(scores)", "x = 1", "the weights"),
-    how="fullmatch",
+    how=Apply.FULLMATCH,
 )
 HEAD_LABEL: Final = pattern(
     "head-label",
@@ -299,7 +299,7 @@ EXPRESSION_LINE: Final = pattern(
     "claim its value",
     ("[0.55, 0.20]*[[1, 0], [0, 1]]", "1.15/1.414"),
     ("x * 2", "some prose", "[1, 2]"),
-    how="fullmatch",
+    how=Apply.FULLMATCH,
 )
 
 NAMED_EXPRESSION_LINE: Final = pattern(
@@ -309,7 +309,7 @@ NAMED_EXPRESSION_LINE: Final = pattern(
     "in it: a line right under it that starts with ``=`` claims its value",
     ("0.665 * v0 + 0.245 * v1 + 0.090 * v2", "1.15/1.414", "[0.5, 0.5] * V"),
     ("x = 0.5 * 2", "some prose", "[1, 2]", "v0 + v1"),
-    how="fullmatch",
+    how=Apply.FULLMATCH,
 )
 
 #: characters after which prose may end and math begin (in a chain's first link)
@@ -377,7 +377,7 @@ SENTENCE_END: Final = pattern(
     "``= 2.`` at the end of a sentence: the period is not part of the number",
     (ex("4.", body="4"), ex("0.82. ", body="0.82")),
     ("4", "4.5"),
-    how="match",
+    how=Apply.MATCH,
 )
 
 TAIL_NOTE: Final = pattern(
@@ -460,7 +460,7 @@ NOTE_START: Final = pattern(
     "a relation (then the value goes on)",
     ("  ← token 1", " ✅", ".", '（"吃"的 Query）', "  # 平滑分布", " \\quad x", " here"),
     (" + 0.5", " = 1", " x", "^2", " \\ln 2", " - 1", "end{bmatrix}"),
-    how="match",
+    how=Apply.MATCH,
 )
 
 LIST_SEPARATOR: Final = pattern(
@@ -470,7 +470,7 @@ LIST_SEPARATOR: Final = pattern(
     "[0, 1] and [1, 1]``, ``键为 [1, 0]、[0, 1]``): they are the rows of one matrix",
     (", ", " and ", "、", ", and ", "和"),
     (" → ", " + ", " k = ", " x "),
-    how="fullmatch",
+    how=Apply.FULLMATCH,
 )
 
 LABEL_COPULA: Final = pattern(
@@ -486,5 +486,5 @@ LABEL_COPULA: Final = pattern(
         ex("键分别为", name="键"),
     ),
     ("Keys", "Attention weights", "are"),
-    how="fullmatch",
+    how=Apply.FULLMATCH,
 )
