@@ -102,7 +102,7 @@ class Derivation:
     ``width``: √ of the keys' width, "" unknown); a causal mask; the query row selected
     (0-based)."""
 
-    start: str  # a Start (inputs, origin and problem still build it from strings)
+    start: Start
     refs: tuple[int, ...]  # x, w_q, w_k, w_v  |  q, k, v
     w_t: bool = False
     scale: str = ""

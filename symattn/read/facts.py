@@ -48,6 +48,7 @@ from symattn.read.products import Array, product_row
 from symattn.read.python import expr_text
 from symattn.read.reading import Placed, Reading
 from symattn.read.roles import Role, RoleName, phrase_role, stage_rank, symbol_role
+from symattn.read.symbolic.sym import STAGES
 from symattn.read.tables import Table
 
 __all__ = ["Fact", "facts_of_reading"]
@@ -237,22 +238,6 @@ def _also(f: Fact, names: Sequence[str]) -> list[Fact]:
     return out
 
 
-#: what a computed value is, as a stage
-_FLOW_ROLES: Final = frozenset(
-    {
-        RoleName.Q,
-        RoleName.K,
-        RoleName.V,
-        RoleName.SCORES,
-        RoleName.SCALED,
-        RoleName.EXP,
-        RoleName.SUM,
-        RoleName.WEIGHTS,
-        RoleName.OUTPUT,
-    }
-)
-
-
 #: where a fact is written, by how its array was found (else: in running text)
 _WRITTEN_IN: Final = {
     Placement.CODE: WrittenIn.CODE,
@@ -292,13 +277,13 @@ def _grid_fact(reading: Reading, placed: Placed, computed: Flows) -> Fact:
     if (
         role is not None
         and code_row is not None
-        and (flow is None or flow.kind not in _FLOW_ROLES)
+        and (flow is None or flow.kind not in STAGES)
         and role.index is None
         and not role.token
     ):
         # what the code shows after `query = inputs[1]`, and cannot be followed: for that row
         role = Role(role.role, code_row + 1)
-    if flow is not None and flow.kind in _FLOW_ROLES:
+    if flow is not None and flow.kind in STAGES:
         role = Role(RoleName(flow.kind), flow.row + 1 if flow.row is not None else None)
         derivation = derive(flow)
         source = "code"

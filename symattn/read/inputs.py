@@ -14,12 +14,14 @@ from fractions import Fraction
 from typing import Final
 
 from symattn.numbers import Written
-from symattn.read.dataflow import Derivation
+from symattn.read.dataflow import Derivation, Start
 from symattn.read.facts import INPUT_ROLES, Fact
 from symattn.read.observations import Spot
 from symattn.read.roles import RoleName
 
 __all__ = [
+    "INPUT_STARTS",
+    "SCORE_STARTS",
     "Input",
     "canon",
     "complete",
@@ -76,6 +78,10 @@ def complete(f: Fact, masked: bool = False) -> bool:
     return len(f.spots) == f.dims[0] * (f.dims[1] if len(f.dims) == 2 else 1)
 
 
+#: the starts of a derivation from given scores (scaled or not)
+SCORE_STARTS: Final = frozenset({Start.SCORES, Start.SCALED})
+#: the starts of a derivation from the inputs (X with W_Q, W_K, W_V; or Q, K, V)
+INPUT_STARTS: Final = frozenset({Start.X, Start.QKV})
 #: the inputs whose presence says a text does not start from the scores
 _PROJECTED: Final = frozenset({RoleName.X, RoleName.Q, RoleName.K, RoleName.KV})
 #: the stages a text may start from (given scores, scaled or not)
@@ -201,7 +207,7 @@ def _masked_rows(f: Fact) -> tuple[tuple[bool, ...], ...]:
 
 def input_mask(d: Derivation, inputs: dict[int, Input]) -> list[list[bool]] | None:
     """The mask given scores carry (a key is kept unless its score is ``-inf``), or None."""
-    if d.start not in ("scores", "scaled") or not d.refs or d.refs[0] not in inputs:
+    if d.start not in SCORE_STARTS or not d.refs or d.refs[0] not in inputs:
         return None
     masked = inputs[d.refs[0]].masked
     if not masked or any(all(r) for r in masked):
@@ -278,20 +284,20 @@ def default(
         and not set(inputs[q].row_names) <= set(inputs[x].row_names)
     )
     if x is not None and all(w is not None for w in ws) and not other_queries:
-        return Derivation("x", (x, *[w for w in ws if w is not None])), False
+        return Derivation(Start.X, (x, *[w for w in ws if w is not None])), False
     k = latest(inputs, (RoleName.K, RoleName.KV), f.at)
     v = latest(inputs, (RoleName.V, RoleName.KV), f.at)
     if q is not None and k is not None and v is not None:
-        return Derivation("qkv", (q, k, v)), False
+        return Derivation(Start.QKV, (q, k, v)), False
     named = f.role is RoleName.SCORES and f.index is not None and bool(f.col)
     if q is not None and k is not None and f.role is not RoleName.OUTPUT and (f.dims or named):
         # the stages before P V need no V; but a text that gives no V may not be working
         # the attention of these Q and K (their dot products as a step of another
         # computation): judged only where its numbers confirm it, as an assumed problem,
         # unless a claim names the query and the key it is of (``q_2·k_1 = 0.72``)
-        return Derivation("qkv", (q, k, -1)), not named
+        return Derivation(Start.QKV, (q, k, -1)), not named
     if x is not None and not any(g.role in _NOT_X for g in facts):
-        return Derivation("qkv", (x, x, x)), True
+        return Derivation(Start.QKV, (x, x, x)), True
     if x is None and q is None and k is None and f.role is not RoleName.OUTPUT:
         # a text that starts from the scores: the stage before the claim written last
         # (in a table row, the cell beside it)
@@ -308,9 +314,8 @@ def default(
         ]
         if before:
             key = max(before)
-            # (the derivation starts from that stage: its start is the stage's name)
-            stage = RoleName.SCALED if RoleName.SCALED in inputs[key].roles else RoleName.SCORES
-            return Derivation(stage.value, (key,)), False
+            start = Start.SCALED if RoleName.SCALED in inputs[key].roles else Start.SCORES
+            return Derivation(start, (key,)), False
     return None
 
 
@@ -355,7 +360,7 @@ def repeats(f: Fact, signatures: set[tuple[str, ...]]) -> bool:
 
 
 def v_of(d: Derivation) -> int | None:
-    if d.start != "qkv" or len(d.refs) < 3 or d.refs[2] < 0:
+    if d.start is not Start.QKV or len(d.refs) < 3 or d.refs[2] < 0:
         return None
     return d.refs[2]
 
@@ -365,13 +370,13 @@ def spec_inputs(
 ) -> tuple[dict[str, list[list[str]]], tuple[str, ...], tuple[str, ...], int, Spot | None] | None:
     """The spec's inputs for a derivation, its key and query tokens, the width of V."""
     refs = list(d.refs)
-    if d.start == "qkv" and len(refs) == 3 and refs[2] < 0:
+    if d.start is Start.QKV and len(refs) == 3 and refs[2] < 0:
         refs[2] = refs[1]  # no claim of this group needs V: the keys stand in for it
     got = [inputs[r] for r in refs if r >= 0]
     if len(got) != len(refs):
         return None
     first = got[0].spots[0] if got and got[0].spots else None
-    if d.start in ("scores", "scaled"):
+    if d.start in SCORE_STARTS:
         (given,) = got
         keys = tuple(str(j + 1) for j in range(given.width))
         queries = (
@@ -384,7 +389,7 @@ def spec_inputs(
         unit = [["1" if i == j else "0" for j in range(len(keys))] for i in range(len(keys))]
         data = {"Q": lists(given.rows), "K": unit, "V": [["0"] for _ in keys]}
         return data, keys, queries, 0, first
-    if d.start == "x":
+    if d.start is Start.X:
         x, wq, wk, wv = got
         ws = [transposed(w.rows) if d.w_t else w.rows for w in (wq, wk, wv)]
         if any(len(w) != x.width for w in ws) or len(ws[0][0]) != len(ws[1][0]):

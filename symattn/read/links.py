@@ -24,7 +24,7 @@ from symattn.read.notations import (
     WORD_AFTER,
 )
 from symattn.read.notes import note_cuts, without_shape
-from symattn.read.syntax import Node, canonical_name, parse
+from symattn.read.syntax import Node, TokenKind, canonical_name, parse
 from symattn.read.tokens import tokenize
 
 __all__ = ["Parsed", "ParsedKind", "label_of", "read_first", "read_link", "unknown_math"]
@@ -54,20 +54,24 @@ NOTHING = Parsed(ParsedKind.NONE)
 _COMMAND: Final = re.compile(r"\\[A-Za-z]+")
 
 
+#: the tokens a label is made of: names, and brackets and commas between them
+_LABEL_TOKENS: Final = frozenset({TokenKind.NAME, TokenKind.OP})
+
+
 def label_of(text: str, limits: Limits) -> str | None:
     """``score(它,动物)``, ``output_它``, ``{Attention Output}``: a name, not math."""
     try:
         toks = tokenize(text, limits=limits)
     except SymattnError:
         return None
-    if not toks or any(t.kind not in ("name", "op") for t in toks):
+    if not toks or any(t.kind not in _LABEL_TOKENS for t in toks):
         return None
-    if any(t.kind == "op" and t.text not in "(){}," for t in toks):
+    if any(t.kind == TokenKind.OP and t.text not in "(){}," for t in toks):
         return None
-    words = [t.text for t in toks if t.kind == "name"]
+    words = [t.text for t in toks if t.kind == TokenKind.NAME]
     if not words:
         return None
-    if all(t.kind == "name" or t.text in "{}" for t in toks):
+    if all(t.kind == TokenKind.NAME or t.text in "{}" for t in toks):
         return canonical_name(" ".join(words))
     return canonical_name("".join(t.text for t in toks))
 

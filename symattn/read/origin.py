@@ -37,9 +37,9 @@ from typing import Final
 
 from symattn.errors import SymattnError
 from symattn.numbers import Written, parse_number
-from symattn.read.dataflow import Derivation
+from symattn.read.dataflow import Derivation, Start
 from symattn.read.facts import Fact
-from symattn.read.inputs import Input, transposed
+from symattn.read.inputs import INPUT_STARTS, SCORE_STARTS, Input, transposed
 from symattn.read.reproduce import (
     Balls,
     Candidate,
@@ -72,6 +72,8 @@ _STAGES: Final[Mapping[RoleName | None, Relation]] = {
 #: the place of each stage in a query row (scores first), by role (a derivation that starts
 #: from the scores names its start by the stage's name)
 _ORDER: Final[Mapping[str | None, int]] = {RoleName(s.claim): i for i, s in enumerate(ROW_STAGES)}
+#: the input a derivation from given scores starts from
+_START_ROLE: Final = {Start.SCORES: RoleName.SCORES, Start.SCALED: RoleName.SCALED}
 #: the stages whose numbers a row of scores gives, one per key
 _FROM_SCORES: Final[Mapping[RoleName | None, Relation]] = {
     RoleName.SCALED: Relation.SCALED,
@@ -100,7 +102,7 @@ class Origins:
         reproduce from it and another reading of the inputs reproduces more of them."""
         d, assumed = got
         stage = _STAGES.get(f.role)
-        if stage is None or d.start not in ("x", "qkv") or not _complete(f):
+        if stage is None or d.start not in INPUT_STARTS or not _complete(f):
             return got
         target = _target(f)
         if d.row is None and _unplaced(f):
@@ -127,7 +129,7 @@ class Origins:
         from them (in some frame; the keys it writes 0 for masked) reproduces most of its
         numbers; else the scores written before them (nearest first) that reproduce it
         (confirmed); else None: the pairing is a guess the numbers do not confirm."""
-        if d.start not in ("scores", "scaled") or not d.refs or d.refs[0] not in self.inputs:
+        if d.start not in SCORE_STARTS or not d.refs or d.refs[0] not in self.inputs:
             return d
         source = self.inputs[d.refs[0]]
         lo, hi = _ORDER.get(d.start, 0), _ORDER.get(f.role, 0)
@@ -139,7 +141,7 @@ class Origins:
             return d
         others = [
             k
-            for k in self._latest((RoleName(d.start),), source.at)
+            for k in self._latest((_START_ROLE[d.start],), source.at)
             if self.inputs[k].width == source.width
         ]
         for k in others:
@@ -184,7 +186,7 @@ class Origins:
                 for r, row in enumerate(rows)
                 if picked is None or r == picked
             ]
-        frames = self.frames if d.start == "scores" else (Frame(FrameKind.NONE),)
+        frames = self.frames if d.start is Start.SCORES else (Frame(FrameKind.NONE),)
         best: Tally | None = None
         for c in tries:
             if c.shape != target.shape:
@@ -205,17 +207,17 @@ class Origins:
         V) given before the claim whose names say the claim's head (``Q_1``, ``K_1`` for
         ``Q_1 K_1^T``) or one head together, nearest first. (Names only order them: the one
         that reproduces most wins.)"""
-        if d.start == "x":
+        if d.start is Start.X:
             yield Derivation(d.start, d.refs, not d.w_t, d.scale, d.causal, d.row)
             # ``Q = K = V = X``: the embeddings themselves, without the projections
             x = d.refs[0]
-            yield Derivation("qkv", (x, x, x), False, d.scale, d.causal, d.row)
+            yield Derivation(Start.QKV, (x, x, x), False, d.scale, d.causal, d.row)
         qs = self._latest((RoleName.Q,), f.at)
         ks = self._latest((RoleName.K, RoleName.KV), f.at)
         vs = self._latest((RoleName.V, RoleName.KV), f.at)
         if stage is not Relation.OUTPUT:
             # (the values take no part: the default's, or one of the head of Q)
-            old = d.refs[2] if d.start == "qkv" and len(d.refs) > 2 else -1
+            old = d.refs[2] if d.start is Start.QKV and len(d.refs) > 2 else -1
             vs = [old] if old >= 0 or not vs else vs
         one = stage is not Relation.OUTPUT and len(vs) == 1
 
@@ -226,7 +228,7 @@ class Origins:
             return (-2 * named - agree, sorted(-r for r in qkv))
 
         for q, k, v in sorted(((q, k, v) for q in qs for k in ks for v in vs), key=likely):
-            alt = Derivation("qkv", (q, k, v), False, d.scale, d.causal, d.row)
+            alt = Derivation(Start.QKV, (q, k, v), False, d.scale, d.causal, d.row)
             if alt != d:
                 yield alt
 
@@ -303,7 +305,7 @@ class Origins:
         return replace(d, row=rows[0]) if len(rows) == 1 else d
 
     def _qkv(self, d: Derivation) -> tuple[Balls, Balls, Balls | None] | None:
-        if d.start == "qkv":
+        if d.start is Start.QKV:
             q, k = (self._input(r) for r in d.refs[:2])
             v = self._input(d.refs[2]) if len(d.refs) > 2 and d.refs[2] >= 0 else None
         else:

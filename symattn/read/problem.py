@@ -23,9 +23,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Final
 
-from symattn.read.dataflow import Derivation
+from symattn.read.dataflow import Derivation, Start
 from symattn.read.facts import Fact
 from symattn.read.inputs import (
+    INPUT_STARTS,
+    SCORE_STARTS,
     Input,
     default,
     gather,
@@ -94,9 +96,9 @@ SCALE_UNKNOWN = "scores as given (the text states no d_k)"
 
 def _hypotheses(d: Derivation, stated: Sequence[Hypothesis], width: int) -> list[Hypothesis]:
     s = d.scale
-    if d.start == "scaled":
+    if d.start is Start.SCALED:
         return [Hypothesis("scaled scores given", scale=Fraction(1))]
-    if d.start == "scores" and not s:
+    if d.start is Start.SCORES and not s:
         # the scale must be known: a stated d_k, or no scaling at all; scores the text gives
         # may be fed to the softmax as written, whatever d_k it states (``原始分数 → softmax``
         # beside ``如果 dk = 64``): the numbers decide, so that frame is tried too
@@ -128,7 +130,7 @@ def _with_width(d: Derivation, stated: Sequence[Hypothesis], width: int) -> list
     is tried too, and only what is wrong in both is reported: the numbers decide which
     ``d_k`` the worked example uses."""
     hyps = _hypotheses(d, stated, width)
-    if d.start in ("x", "qkv") and width > 0:
+    if d.start in INPUT_STARTS and width > 0:
         sizes = {h.d_k for h in hyps if h.d_k is not None}
         if sizes and width not in sizes:
             hyps.append(Hypothesis("width of K", d_k=width, from_width=True))
@@ -172,7 +174,7 @@ def build_problems(facts: Sequence[Fact], said: str, parts: Sequence[int] = ()) 
                 continue  # (scores of another row, lines away, that do not give it)
             got = (scores, got[1])
         d, assumed = got
-        if d.start == "x" and len(d.refs) == 4 and d.refs[3] < 0:
+        if d.start is Start.X and len(d.refs) == 4 and d.refs[3] < 0:
             # the weights need no W_V: the one given last stands in
             wv = latest(inputs, (RoleName.W_V,), f.at)
             if wv is not None:
@@ -182,7 +184,9 @@ def build_problems(facts: Sequence[Fact], said: str, parts: Sequence[int] = ()) 
         derived[i] = d
         if not assumed:
             written[i] = d
-        key = Derivation(d.start, d.refs[:2] if d.start == "qkv" else d.refs, d.w_t, "", d.causal)
+        key = Derivation(
+            d.start, d.refs[:2] if d.start is Start.QKV else d.refs, d.w_t, "", d.causal
+        )
         built, members, was = groups.get(key, (Built(), [], assumed))
         # (assumed only when every claim is: one that names its inputs makes them the text's)
         groups[key] = (built, [*members, i], was and assumed)
@@ -192,7 +196,7 @@ def build_problems(facts: Sequence[Fact], said: str, parts: Sequence[int] = ()) 
         scales = sorted({derived[i].scale for i in members} - {""})
         vs = sorted({r for i in members if (r := v_of(derived[i])) is not None})
         v = vs[0] if len(vs) == 1 else -1
-        refs = (*key.refs, v) if key.start == "qkv" else key.refs
+        refs = (*key.refs, v) if key.start is Start.QKV else key.refs
         for sc in scales or [""]:
             these = [
                 i
@@ -230,7 +234,7 @@ def build_problems(facts: Sequence[Fact], said: str, parts: Sequence[int] = ()) 
         scope = scopes.of(key)
         data_inputs, keys, queries, v_width, first = given
         tokens: dict[str, dict[str, list[str]]] = {}
-        if key.start == "x":
+        if key.start is Start.X:
             data_inputs, keys, queries, tokens = token_claims(
                 facts, data_inputs, keys, built, inputs[key.refs[0]]
             )
@@ -238,7 +242,7 @@ def build_problems(facts: Sequence[Fact], said: str, parts: Sequence[int] = ()) 
         base = counting_base(facts, members)
         named_row = default_row(facts, members, queries, base)
         for i in members:
-            if key.start in ("scores", "scaled") and facts[i].role is RoleName.OUTPUT:
+            if key.start in SCORE_STARTS and facts[i].role is RoleName.OUTPUT:
                 continue
             d = derived[i]
             if (
@@ -271,7 +275,7 @@ def build_problems(facts: Sequence[Fact], said: str, parts: Sequence[int] = ()) 
                     "tokens": list(keys),
                     "inputs": data_inputs,
                 }
-                if key.start != "x":
+                if key.start is not Start.X:
                     data["query_tokens"] = list(queries)
                 if hyp.d_k is not None:
                     data["d_k"] = hyp.d_k
@@ -288,16 +292,16 @@ def build_problems(facts: Sequence[Fact], said: str, parts: Sequence[int] = ()) 
                 if k == 0 and tokens:
                     claims["tokens"] = tokens
                 spots = dict(built.spots[k])
-                if k == 0 and hyp.scale is None and key.start in ("x", "qkv"):
+                if k == 0 and hyp.scale is None and key.start in INPUT_STARTS:
                     claims.update(_scaling(scope.facts, hyp, spots, inputs, frozenset(key.refs)))
                 data["claims"] = claims
                 rec = Recognised(
-                    "embeddings" if key.start == "x" else "vectors",
+                    "embeddings" if key.start is Start.X else "vectors",
                     queries,
                     keys,
                     keys,
-                    keys if key.start == "x" else (),
-                    ("W_Q", "W_K", "W_V") if key.start == "x" else (),
+                    keys if key.start is Start.X else (),
+                    ("W_Q", "W_K", "W_V") if key.start is Start.X else (),
                     hyp.d_k if hyp.d_k is not None else width,
                     hyp.d_k is not None and not hyp.from_width,
                     len(built.spots[k]),

@@ -14,6 +14,7 @@ from typing import Final
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.errors import LimitError, SymattnError
 from symattn.numbers import Written, parse_number
+from symattn.numbers.written import PLAIN_KINDS, WrittenKind
 from symattn.read.notations import (
     BRACED_SUBSCRIPT,
     FUNCTION_NAMES,
@@ -452,7 +453,7 @@ def _scientific(node: Node) -> tuple[Written, int] | None:
     if not (isinstance(node, Chain) and len(node.rest) == 1 and node.rest[0][0] == "*"):
         return None
     m, power = node.first, node.rest[0][1]
-    if not (isinstance(m, Num) and m.written.kind in ("decimal", "integer")):
+    if not (isinstance(m, Num) and m.written.kind in PLAIN_KINDS):
         return None
     if not (isinstance(power, PowNode) and isinstance(power.base, Num)):
         return None
@@ -463,7 +464,9 @@ def _scientific(node: Node) -> tuple[Written, int] | None:
     if isinstance(e, Unary) and e.op in ("-", "+"):
         sign = e.op
         e = e.x
-    if not (isinstance(e, Num) and e.written.kind == "integer" and len(e.written.text) <= 4):
+    if not (
+        isinstance(e, Num) and e.written.kind is WrittenKind.INTEGER and len(e.written.text) <= 4
+    ):
         return None
     try:
         w = parse_number(f"{m.written.text}e{sign}{e.written.text}")

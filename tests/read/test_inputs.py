@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from symattn.read.audit import audit
-from symattn.read.dataflow import Derivation
+from symattn.read.dataflow import Derivation, Start
 from symattn.read.inputs import (
     canon,
     complete,
@@ -46,7 +46,7 @@ def test_default_derivation_from_q_k_v() -> None:
     u = understood(INPUTS + "\n$$softmax = [0.8930, 0.1070]$$\n", "markdown")
     claim = u.facts[-1]
     got = default(u.facts, gather(u.facts), claim)
-    assert got is not None and got[0].start == "qkv" and got[1] is False
+    assert got is not None and got[0].start is Start.QKV and got[1] is False
 
 
 def test_spec_inputs_of_qkv() -> None:
@@ -55,7 +55,7 @@ def test_spec_inputs_of_qkv() -> None:
     q, k, v = (next(a for a, i in inputs.items() if r in i.roles) for r in "qkv")
     from symattn.read.dataflow import Derivation
 
-    got = spec_inputs(Derivation("qkv", (q, k, v)), inputs)
+    got = spec_inputs(Derivation(Start.QKV, (q, k, v)), inputs)
     assert got is not None
     data, keys, queries, v_width, _ = got
     assert (
@@ -114,11 +114,11 @@ def test_given_scores_carry_their_minus_inf_as_a_mask() -> None:
     inputs = gather(facts)
     (key,) = inputs
     assert inputs[key].masked == ((False, False, True), (False, False, False))
-    assert input_mask(Derivation("scores", (key,)), inputs) == [
+    assert input_mask(Derivation(Start.SCORES, (key,)), inputs) == [
         [True, True, False],
         [True, True, True],
     ]
-    assert input_mask(Derivation("qkv", (key, key, key)), inputs) is None
+    assert input_mask(Derivation(Start.QKV, (key, key, key)), inputs) is None
 
 
 def test_a_row_of_scores_that_names_its_query_is_given_when_no_q_or_k_is() -> None:
@@ -184,8 +184,8 @@ def test_a_row_said_again_comes_from_the_array_it_repeats() -> None:
     facts = list(u.facts)
     z2 = next(i for i, f in enumerate(facts) if f.name == "z_2")
     z = next(i for i, f in enumerate(facts) if f.name == "z")
-    d = Derivation("qkv", (1, 2, 3))
-    assert row_restated(facts, {z: d}, z2) == Derivation("qkv", (1, 2, 3), row=1)
+    d = Derivation(Start.QKV, (1, 2, 3))
+    assert row_restated(facts, {z: d}, z2) == Derivation(Start.QKV, (1, 2, 3), row=1)
     assert row_restated(facts, {}, z2) is None
 
 
@@ -193,7 +193,7 @@ def test_a_v_written_as_one_column_beside_several_keys_is_one_value_per_key() ->
     u = understood("Q = [[1, 0], [0, 1]]\nK = [[1, 0], [0, 1], [1, 1]]\nV = [2, 0, 1]\n", "text")
     inputs = gather(u.facts)
     q, k, v = (next(a for a, i in inputs.items() if r in i.roles) for r in "qkv")
-    got = spec_inputs(Derivation("qkv", (q, k, v)), inputs)
+    got = spec_inputs(Derivation(Start.QKV, (q, k, v)), inputs)
     assert got is not None
     data, keys, _, v_width, _ = got
     assert data["V"] == [["2"], ["0"], ["1"]] and v_width == 1 and len(keys) == 3

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from symattn.numbers import parse_number
-from symattn.read.dataflow import Derivation
+from symattn.read.dataflow import Derivation, Start
 from symattn.read.facts import Fact
 from symattn.read.observations import Spot
 from symattn.read.placing import Built, counting_base, place, score_zeros, zeros_mask
@@ -67,7 +67,7 @@ def test_the_counting_base_is_0_when_a_row_or_key_is_numbered_0() -> None:
 
 
 def test_a_row_numbered_from_0_is_its_first_row() -> None:
-    d = Derivation("scores", (0,), False, "", False)
+    d = Derivation(Start.SCORES, (0,), False, "", False)
     for base, row in ((0, "b"), (1, "a")):
         built = Built()
         place(built, 0, _fact("sum", "3.03", 0, index=1), d, ("1", "2"), ("a", "b"), 0, base)
@@ -75,7 +75,7 @@ def test_a_row_numbered_from_0_is_its_first_row() -> None:
 
 
 def test_a_numbered_key_counts_as_the_text_counts() -> None:
-    d = Derivation("scores", (0,), False, "", False)
+    d = Derivation(Start.SCORES, (0,), False, "", False)
     built = Built()
     f = _fact("weights", "0.69", 0, index=0, col="1")
     place(built, 0, f, d, ("1", "2"), ("a", "b"), 0, 0)
@@ -96,7 +96,7 @@ def test_the_raw_scores_that_are_zero() -> None:
 def test_an_exponential_goes_on_the_key_its_exponent_is() -> None:
     # scores of row a [1, 0]: e^0 is the second key's whatever the text's order, e^{1/√2} the
     # first's; a third e^0 has no key whose score is 0 left: not placed
-    d = Derivation("scores", (0,), False, "", False)
+    d = Derivation(Start.SCORES, (0,), False, "", False)
     built = Built(zero_scores={"a": (False, True)})
     one = _fact("exp", "1", 0, exponent="0")
     place(built, 0, one, d, ("1", "2"), ("a",), 0)
