@@ -98,6 +98,84 @@ def test_no_import_hidden_in_a_function(path: Path) -> None:
     assert hidden == [], f"{path.relative_to(ROOT)}: imports inside functions {hidden}"
 
 
+#: attributes that hold a role, a stage or a kind: compared with enum members, never text
+KIND_ATTRIBUTES: frozenset[str] = frozenset(
+    {
+        "role",
+        "roles",
+        "kind",
+        "step",
+        "stage",
+        "start",
+        "severity",
+        "code",
+        "status",
+        "masking",
+        "relation",
+        "how",
+    }
+)
+#: the comparisons that test a value against a kind
+_KIND_TESTS = (ast.Eq, ast.NotEq, ast.In, ast.NotIn)
+
+
+def _is_text(node: ast.expr) -> bool:
+    """A string literal, or a tuple, list or set of string literals."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str)
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return bool(node.elts) and all(
+            isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts
+        )
+    return False
+
+
+def _kinds_compared_with_text(tree: ast.AST) -> list[tuple[int, str]]:
+    """(line, code) of every comparison of a kind attribute with a string literal."""
+    out = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Compare):
+            continue
+        sides = [node.left, *node.comparators]
+        for op, a, b in zip(node.ops, sides[:-1], sides[1:], strict=True):
+            if not isinstance(op, _KIND_TESTS):
+                continue
+            if any(
+                isinstance(x, ast.Attribute) and x.attr in KIND_ATTRIBUTES and _is_text(y)
+                for x, y in ((a, b), (b, a))
+            ):
+                out.append((node.lineno, ast.unparse(node)))
+    return out
+
+
+def test_the_kind_check_finds_a_kind_compared_with_text() -> None:
+    found = _kinds_compared_with_text(
+        ast.parse(
+            "f.role == 'q'\n"
+            "'weights' != g.role\n"
+            "b.kind in ('prose', 'heading')\n"
+            "x.step not in {'weights'}\n"
+            "f.role is RoleName.Q\n"
+            "f.name == 'q'\n"
+            "w.kind in KINDS\n"
+        )
+    )
+    assert [line for line, _ in found] == [1, 2, 3, 4]
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted((PACKAGE / "read").rglob("*.py")),
+    ids=lambda p: str(p.relative_to(ROOT)),
+)
+def test_read_compares_kinds_with_members_not_text(path: Path) -> None:
+    """Roles, stages, kinds, severities and codes are enums in ``read/``: a comparison of one
+    with a string literal is a kind passed as text (the project rule "avoid roles or kinds
+    passed as strings")."""
+    found = _kinds_compared_with_text(ast.parse(path.read_text(encoding="utf-8")))
+    assert found == [], f"{path.relative_to(ROOT)} compares kinds with text: {found}"
+
+
 def test_the_layer_table_names_every_top_level_module() -> None:
     tops = {p.stem for p in PACKAGE.glob("*.py")} | {
         p.name for p in PACKAGE.iterdir() if p.is_dir()
