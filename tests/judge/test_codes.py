@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from symattn.judge.codes import CODES, SEVERITIES, SEVERITY, Code
+from symattn.judge.codes import CODES, FLAGGING, SEVERITIES, SEVERITY, Code, FindingCode, Severity
 from tests.conftest import ROOT
 
 #: the codes table of docs/check.md: code -> severity
@@ -42,3 +42,13 @@ def test_most_severe_first() -> None:
 
 def test_every_documented_code_is_in_the_table() -> None:
     assert set(DOCUMENTED) <= set(SEVERITY)
+
+
+def test_every_finding_code_has_one_row() -> None:
+    assert [c.code for c in CODES] == list(FindingCode)
+    assert all(isinstance(c.code, FindingCode) and isinstance(c.severity, Severity) for c in CODES)
+
+
+def test_the_flagging_severities_are_errors_and_warnings() -> None:
+    assert FLAGGING == {Severity.ERROR, Severity.WARNING}
+    assert SEVERITIES == (Severity.ERROR, Severity.WARNING, Severity.INFO)

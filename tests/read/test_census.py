@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from symattn.read.census import Census
+from symattn.read.census import STATUSES, Census, NumberStatus
 from symattn.read.source import Source
 
 
@@ -54,3 +54,16 @@ def test_a_million_numbers_are_compact_and_fast() -> None:
     records = c.records()
     assert cov.numbers == 1_000_000 and len(records) == 100_000
     assert time.process_time() - start < 5
+
+
+def test_statuses_by_their_byte() -> None:
+    assert STATUSES == (NumberStatus.NOT_READ, NumberStatus.READ, NumberStatus.JUDGED)
+    src = Source.of("a 1 b 2 c 3\n")
+    c = Census.of(src)
+    c.read(src.text.index("1"))
+    c.judged(src.text.index("2"))
+    assert [r.status for r in c.records()] == [
+        NumberStatus.READ,
+        NumberStatus.JUDGED,
+        NumberStatus.NOT_READ,
+    ]
