@@ -113,6 +113,7 @@ KIND_ATTRIBUTES: frozenset[str] = frozenset(
         "masking",
         "relation",
         "how",
+        "source",
     }
 )
 #: the comparisons that test a value against a kind

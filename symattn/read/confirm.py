@@ -29,6 +29,7 @@ from fractions import Fraction
 from typing import Final
 
 from symattn.read.facts import INPUT_ROLES, Fact
+from symattn.read.kinds import RoleSource
 from symattn.read.notations import SOFTMAX_VALUE
 from symattn.read.notations.roles import SOFTMAX_NAMED
 from symattn.read.report import Unparsed
@@ -56,7 +57,7 @@ __all__ = [
 #: where a role read from words only comes from (the prose or heading before the array, a
 #: role inherited from the step before): the numbers overrule these; a name, a label or a
 #: table header is the author's own word for the array, judged as such
-WORD_SOURCES: Final = frozenset({"context", "inherited"})
+WORD_SOURCES: Final = frozenset({RoleSource.CONTEXT, RoleSource.INHERITED})
 
 #: the stages a reproduced row may be given (weights, the scores before them)
 _SCORE_ROLES: Final = frozenset({RoleName.SCORES, RoleName.SCALED})
@@ -123,7 +124,7 @@ def says_softmax(f: Fact) -> bool:
     that are the plain normalisation s / Σs are the author's claim of a softmax, judged as
     one, not a frame of their own (a label that only says weights, or normalised, leaves
     that frame to the numbers)."""
-    return f.source == "label" and (
+    return f.source is RoleSource.LABEL and (
         SOFTMAX_NAMED.regex.search(f.name) is not None
         or SOFTMAX_VALUE.regex.search(f.name) is not None
     )
@@ -201,7 +202,7 @@ def confirm_roles(facts: Sequence[Fact], d_k: int | None = None) -> Confirmed:
             f, src = out[key], m.sources[0]
             if m.relation is Relation.SAME:
                 if f.role not in INPUT_ROLES and _another(facts, key, src):
-                    out[key] = replace(f, role=None, source="reproduced")
+                    out[key] = replace(f, role=None, source=RoleSource.REPRODUCED)
                     decided.append((key, m))
             elif (
                 m.relation is Relation.WEIGHTS
@@ -210,13 +211,13 @@ def confirm_roles(facts: Sequence[Fact], d_k: int | None = None) -> Confirmed:
             ):
                 s = out[src]
                 if s.role is None or s.role in _SCORE_ROLES:
-                    out[key] = replace(f, role=RoleName.WEIGHTS, source="reproduced")
+                    out[key] = replace(f, role=RoleName.WEIGHTS, source=RoleSource.REPRODUCED)
                     decided.append((key, m))
                     if not s.role:
                         # (softmax of the row itself: the logits; of the row scaled: scores)
                         unscaled = m.frame is None or m.frame.kind is FrameKind.NONE
                         stage = RoleName.SCALED if unscaled else RoleName.SCORES
-                        out[src] = replace(s, role=stage, source="reproduced")
+                        out[src] = replace(s, role=stage, source=RoleSource.REPRODUCED)
             elif (
                 m.relation is Relation.SCALED
                 and f.role == RoleName.SCORES
@@ -224,20 +225,20 @@ def confirm_roles(facts: Sequence[Fact], d_k: int | None = None) -> Confirmed:
                 and m.frame.kind is not FrameKind.NONE
                 and out[m.sources[0]].role in (RoleName.SCORES, None)
             ):
-                out[key] = replace(f, role=RoleName.SCALED, source="reproduced")
+                out[key] = replace(f, role=RoleName.SCALED, source=RoleSource.REPRODUCED)
                 decided.append((key, m))
             elif m.relation is Relation.NORMALIZED and len(m.sources) == 1:
                 if (out[src].role is None or out[src].role in _SCORE_ROLES) and not says_softmax(f):
                     # s / Σs: the author's frame, not check's softmax; judged in it
-                    out[key] = replace(f, role=None, source="reproduced")
+                    out[key] = replace(f, role=None, source=RoleSource.REPRODUCED)
                     decided.append((key, m))
             elif m.relation is Relation.SHIFTED:
                 # exp(s − max): not check's exp(s); read as the stable softmax, not accused
-                out[key] = replace(f, role=None, source="reproduced")
+                out[key] = replace(f, role=None, source=RoleSource.REPRODUCED)
                 decided.append((key, m))
     sums = _shifted_sums(out, decided)
     for key, _ in sums:
-        out[key] = replace(out[key], role=None, source="reproduced")
+        out[key] = replace(out[key], role=None, source=RoleSource.REPRODUCED)
     decided += sums
     return Confirmed(tuple(out), tuple(decided), stopped, untried)
 

@@ -23,7 +23,7 @@ from symattn.numbers import parse_number
 from symattn.read.arrays import Grid
 from symattn.read.blocks import BlockKind
 from symattn.read.dataflow import Derivation, Flows, derive
-from symattn.read.kinds import Placement, WrittenIn
+from symattn.read.kinds import Placement, RoleSource, WrittenIn
 from symattn.read.naming import (
     array_role,
     call_argument,
@@ -94,7 +94,7 @@ class Fact:
     #: for a printed array, what the code computed it from
     derivation: Derivation | None = None
     #: where the role was read: name, label, context, code
-    source: str = ""
+    source: RoleSource = RoleSource.NONE
     #: a value the code computed (printed): its inputs are what the code says, or unknown
     computed: bool = False
     #: a number its chain computes from written numbers alone (``d_k = 512/8 = 64``)
@@ -189,7 +189,7 @@ def _products(out: list[Fact], written_out: Sequence[tuple[int, Stated]]) -> Non
         found = product_row(s.node, arrays)
         if found is not None:
             stage, row = found
-            out[i] = replace(out[i], role=stage, index=row + base, source="reproduced")
+            out[i] = replace(out[i], role=stage, index=row + base, source=RoleSource.REPRODUCED)
 
 
 def _index_of_rows(f: Fact) -> Fact:
@@ -271,7 +271,13 @@ def _grid_fact(reading: Reading, placed: Placed, computed: Flows) -> Fact:
         # ``softmax([2.0, 1.0, 1.0]) → [0.50, 0.25, 0.25]``: the author's claim of a softmax
         role = Role(RoleName.WEIGHTS, role.index if role else None, role.token if role else "")
         name = claimed
-    source = "name" if role is not None and name in names else "label" if name else "context"
+    source = (
+        RoleSource.NAME
+        if role is not None and name in names
+        else RoleSource.LABEL
+        if name
+        else RoleSource.CONTEXT
+    )
     derivation = None
     code_row = computed.query_row.get(sh.at) if sh is not None else None
     if (
@@ -286,7 +292,7 @@ def _grid_fact(reading: Reading, placed: Placed, computed: Flows) -> Fact:
     if flow is not None and flow.kind in STAGES:
         role = Role(RoleName(flow.kind), flow.row + 1 if flow.row is not None else None)
         derivation = derive(flow)
-        source = "code"
+        source = RoleSource.CODE
     if (
         role is not None
         and role.role in _ROW_ROLES
@@ -307,7 +313,7 @@ def _grid_fact(reading: Reading, placed: Placed, computed: Flows) -> Fact:
         computed=sh is not None
         or placed.block in reading.printed
         or (placed.block in reading.outputs and bool(g.wrapper)),
-        source=source if role is not None else "",
+        source=source if role is not None else RoleSource.NONE,
         spots=spots,
         dims=dims,
         given=given,
@@ -483,13 +489,13 @@ def _stated_fact(reading: Reading, s: Stated) -> Fact | None:
         else (),
         exponent=exponent_text,
         derived=s.derived,
-        source=""
+        source=RoleSource.NONE
         if role is None
-        else "context"
+        else RoleSource.CONTEXT
         if heard
-        else "inherited"
+        else RoleSource.INHERITED
         if s.stepped and not own
-        else "name",
+        else RoleSource.NAME,
         **_from_role(role),  # type: ignore[arg-type]
     )
     if role is not None and fact.dims == () and fact.index is not None and not role.col:

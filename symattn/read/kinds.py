@@ -1,7 +1,8 @@
 """The kinds the reader tells apart, each an enum declared once: what a block of the document
 is (:class:`BlockKind`), how a chain was written (:class:`ChainKind`) and the relation
 before each of its links (:class:`LinkRelation`), how an array outside LaTeX math was found
-(:class:`Placement`) and where a fact is written (:class:`WrittenIn`).
+(:class:`Placement`), where a fact is written (:class:`WrittenIn`) and where its role was
+read (:class:`RoleSource`).
 
 They are StrEnums: a kind's value is the word reports, specs and tests have always written,
 so a kind serialises as before.
@@ -14,11 +15,13 @@ from typing import Final
 
 __all__ = [
     "OUTSIDE_MATH",
+    "OWN_NAMES",
     "WORDS",
     "BlockKind",
     "ChainKind",
     "LinkRelation",
     "Placement",
+    "RoleSource",
     "WrittenIn",
 ]
 
@@ -78,3 +81,19 @@ class LinkRelation(StrEnum):
     EQUALS = "="  #: equal to the link before
     APPROX = "≈"  #: approximately equal: a rounding of the link before
     STEP = "→"  #: a step to the next stage (Level 1 starts a new chain there)
+
+
+class RoleSource(StrEnum):
+    """Where the role of a fact was read (:class:`symattn.read.facts.Fact`)."""
+
+    NONE = ""  #: nowhere: the fact has no role
+    NAME = "name"  #: its own name (an assignment, a chain's label, a symbol)
+    LABEL = "label"  #: the label written before it
+    CONTEXT = "context"  #: the prose before it: words only
+    INHERITED = "inherited"  #: the step of its chain before it
+    CODE = "code"  #: the code that computes it
+    REPRODUCED = "reproduced"  #: its numbers, reproduced from other arrays
+
+
+#: roles the text (or its code) gives the array itself
+OWN_NAMES: Final = frozenset({RoleSource.NAME, RoleSource.CODE})

@@ -16,7 +16,7 @@ from symattn.judge.findings import Finding, Join, Message
 from symattn.judge.verdict import normalization_gap
 from symattn.read.facts import Fact
 from symattn.read.inputs import gather
-from symattn.read.kinds import WrittenIn
+from symattn.read.kinds import OWN_NAMES, RoleSource, WrittenIn
 from symattn.read.messages import fraction_text, say
 from symattn.read.observations import Spot
 from symattn.read.report import Unparsed, text_finding
@@ -95,8 +95,8 @@ def unnormalized(
         if f.role is not RoleName.WEIGHTS or f.given or f.elided or len(f.dims) not in (1, 2):
             continue
         if (
-            f.source not in ("name", "code")
-            or (f.how is WrittenIn.PRINTOUT and f.source != "code")
+            f.source not in OWN_NAMES
+            or (f.how is WrittenIn.PRINTOUT and f.source is not RoleSource.CODE)
             or any(s is not None and not 0 <= s.written.value <= 1 for s in f.spots)
         ):
             continue  # only weights the text (or its code) says are weights, each in [0, 1]

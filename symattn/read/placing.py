@@ -17,6 +17,7 @@ from typing import Final
 from symattn.read.dataflow import Derivation
 from symattn.read.facts import Fact, counting_base
 from symattn.read.inputs import Input, canon, complete, spec_text
+from symattn.read.kinds import OWN_NAMES
 from symattn.read.observations import Spot
 from symattn.read.roles import RoleName
 from symattn.stages import BY_CLAIM, TOKEN_STAGES
@@ -359,7 +360,7 @@ def place(
             built.put(i, row, role, cols, f.spots)
         elif i not in built.unplaced:
             built.unplaced.append(i)
-    elif f.source not in ("name", "code"):
+    elif f.source not in OWN_NAMES:
         return  # another shape, and a name not the text's own: not judged
     elif len(f.dims) == 2 and f.dims[0] == nq and role in _ROW_VECTORS:
         built.misshapen.append((i, None))

@@ -57,7 +57,7 @@ from symattn.read.report import Recognised
 from symattn.read.reproduce import Frame
 from symattn.read.reproduce import frames as frames_of
 from symattn.read.roles import RoleName
-from symattn.read.scaling import Hypothesis, hypotheses, masks
+from symattn.read.scaling import Hypothesis, Masking, hypotheses, masks
 from symattn.stages import StepName
 
 __all__ = ["Place", "Problem", "build_problems"]
@@ -265,10 +265,11 @@ def build_problems(facts: Sequence[Fact], said: str, parts: Sequence[int] = ()) 
         for hyp, masking in frames:
             for k in range(max(len(built.rows), 1 if built.misshapen else 0)):
                 built.layer(k)
-                mask = zeros_mask(built.rows[k], queries, keys) if masking == "zeros" else None
-                if masking == "zeros" and mask is None:
+                zeros = masking is Masking.ZEROS
+                mask = zeros_mask(built.rows[k], queries, keys) if zeros else None
+                if zeros and mask is None:
                     continue
-                if masking == "causal" and (key.causal or len(queries) != len(keys)):
+                if masking is Masking.CAUSAL and (key.causal or len(queries) != len(keys)):
                     continue
                 data: dict[str, object] = {
                     "schema": 1,
@@ -282,7 +283,7 @@ def build_problems(facts: Sequence[Fact], said: str, parts: Sequence[int] = ()) 
                 if hyp.scale is not None:
                     data["scale"] = str(hyp.scale)
                 given_mask = input_mask(key, inputs)
-                if key.causal or masking == "causal":
+                if key.causal or masking is Masking.CAUSAL:
                     data["causal"] = True
                 elif mask is not None:
                     data["mask"] = mask
@@ -362,7 +363,7 @@ class Scope:
     start: int
     end: int
     stated: tuple[Hypothesis, ...]
-    masks: tuple[str, ...]
+    masks: tuple[Masking, ...]
     #: the facts written in the scope
     facts: tuple[Fact, ...]
 

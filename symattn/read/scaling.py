@@ -13,10 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from fractions import Fraction
 from typing import Final
 
 from symattn.read.facts import Fact
+from symattn.read.kinds import RoleSource
 from symattn.read.notations import (
     CAUSAL_TEXT,
     DK_STATEMENT,
@@ -26,7 +28,7 @@ from symattn.read.notations import (
 )
 from symattn.read.roles import RoleName
 
-__all__ = ["Hypothesis", "hypotheses", "masks", "stated_d_k"]
+__all__ = ["Hypothesis", "Masking", "hypotheses", "masks", "stated_d_k"]
 
 
 @dataclass(frozen=True)
@@ -69,7 +71,7 @@ def hypotheses(text: str, facts: Sequence[Fact], start: int = 0) -> list[Hypothe
         or d_k is not None
         # (a row reproduction found fed to a softmax as it is, is "scaled" by its place,
         # not because the text says it scales)
-        or any(f.role in _SAYS_SCALED and f.source != "reproduced" for f in facts)
+        or any(f.role in _SAYS_SCALED and f.source is not RoleSource.REPRODUCED for f in facts)
     )
     unscaled = UNSCALED_TEXT.first(text) is not None
     if scaled and not unscaled:
@@ -83,13 +85,21 @@ def _one() -> Fraction:
     return Fraction(1)
 
 
-def masks(text: str) -> tuple[str, ...]:
+class Masking(StrEnum):
+    """A mask a problem is tried with (its value is how a frame's name says it)."""
+
+    NONE = ""  #: no mask
+    CAUSAL = "causal"  #: each query sees the keys up to its own
+    ZEROS = "zeros"  #: the keys whose weight the text writes as 0 are masked
+
+
+def masks(text: str) -> tuple[Masking, ...]:
     """The masks to try besides none: ``causal`` when the text says its attention is causal,
     ``zeros`` (the keys whose weight the text writes as 0) when it says keys are masked.
     Only what is wrong under every mask tried is reported."""
-    out = [""]
+    out = [Masking.NONE]
     if CAUSAL_TEXT.first(text) is not None:
-        out.append("causal")
+        out.append(Masking.CAUSAL)
     if MASK_TEXT.first(text) is not None:
-        out.append("zeros")
+        out.append(Masking.ZEROS)
     return tuple(out)

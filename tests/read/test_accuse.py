@@ -7,6 +7,7 @@ from dataclasses import replace
 from symattn.judge.findings import Finding, Message, SpecLocation
 from symattn.read.accuse import fact_tallies, unconfirmed
 from symattn.read.audit import audit
+from symattn.read.kinds import RoleSource
 from symattn.read.placing import Place
 from symattn.read.reproduce import Tally
 
@@ -71,7 +72,7 @@ def test_unconfirmed_says_why_with_the_closest_relation() -> None:
     found = [_wrong(pl) for pl in owner]
     reasons = unconfirmed(owner, found, u.facts)
     assert "closest: same of V (3 of 4 entries)" in reasons[i]
-    named = [replace(f, source="name") for f in u.facts]
+    named = [replace(f, source=RoleSource.NAME) for f in u.facts]
     assert unconfirmed(owner, found, named) == {}
 
 

@@ -8,11 +8,13 @@ from symattn.read.blocks import blocks
 from symattn.read.extract import LINKS, chains_of
 from symattn.read.kinds import (
     OUTSIDE_MATH,
+    OWN_NAMES,
     WORDS,
     BlockKind,
     ChainKind,
     LinkRelation,
     Placement,
+    RoleSource,
     WrittenIn,
 )
 from symattn.read.mapped import Mapped
@@ -74,3 +76,8 @@ def test_kinds_serialise_as_the_words_they_always_were() -> None:
         '["prose", "operand", "printout"]'
     )
     assert f"{ChainKind.CODE}" == "code" and str(LinkRelation.APPROX) == "≈"
+
+
+def test_the_own_names_are_the_texts_and_its_codes() -> None:
+    assert OWN_NAMES == {RoleSource.NAME, RoleSource.CODE}
+    assert not RoleSource.NONE  # (a fact without a role has no source: falsy, as "" was)

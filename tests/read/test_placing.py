@@ -5,6 +5,7 @@ from __future__ import annotations
 from symattn.numbers import parse_number
 from symattn.read.dataflow import Derivation, Start
 from symattn.read.facts import Fact
+from symattn.read.kinds import RoleSource
 from symattn.read.observations import Spot
 from symattn.read.placing import Built, counting_base, place, score_zeros, zeros_mask
 from symattn.read.roles import RoleName
@@ -55,7 +56,7 @@ def _fact(
         index,
         col=col,
         exponent=exponent,
-        source="name",
+        source=RoleSource.NAME,
     )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from symattn.read.scaling import hypotheses, stated_d_k
+from symattn.read.scaling import Masking, hypotheses, masks, stated_d_k
 
 from .texts import understood
 
@@ -47,3 +47,13 @@ def test_a_row_reproduced_as_fed_to_the_softmax_says_nothing_of_scaling() -> Non
     u = understood("[3, 1, 0.5]\n\n→ [0.82, 0.11, 0.07]\n")
     assert any(f.role == "scaled" and f.source == "reproduced" for f in u.facts)
     assert [h.name for h in hypotheses(u.src.text, u.facts)] == ["stated", "unscaled"]
+
+
+def test_the_masks_tried_are_what_the_text_says() -> None:
+    assert masks("plain attention") == (Masking.NONE,)
+    assert masks("The attention is causal: key love is masked.") == (
+        Masking.NONE,
+        Masking.CAUSAL,
+        Masking.ZEROS,
+    )
+    assert f"mask {Masking.CAUSAL}" == "mask causal"  # (how a frame's name says it)
