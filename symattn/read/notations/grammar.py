@@ -28,9 +28,33 @@ __all__ = [
     "MULTIPLY_SIGNS",
     "SPELLINGS",
     "SPELLING_OF",
+    "STEP_SIGNS",
     "TEXT_NAME",
     "TOKEN_RULES",
 ]
+
+#: a step from one stage to the next (``[0.95, …] \\to softmax``), or a consequence drawn from
+#: a formula (``d_k = 2 \\implies \\sqrt{d_k} = \\sqrt{2} ≈ 1.414``, ``\\therefore``): no
+#: equality, so the chain before it ends there (its name keeps the value it was given before
+#: the sign) and what follows is a chain of its own (:func:`symattn.read.level1.judge_chains`)
+STEP_SIGNS: Final[tuple[Spelling, ...]] = tuple(
+    Spelling(w, "→")
+    for w in (
+        "\\rightarrow",
+        "\\longrightarrow",
+        "\\Rightarrow",
+        "\\Longrightarrow",
+        "\\implies",
+        "\\therefore",
+        "\\to",
+        "\\mapsto",
+        "⟶",
+        "⇒",
+        "⟹",
+        "∴",
+        "->",
+    )
+)
 
 #: LaTeX and unicode spellings mapped to the grammar's own characters (longest first when read)
 SPELLINGS: Final[tuple[Spelling, ...]] = (
@@ -69,20 +93,8 @@ SPELLINGS: Final[tuple[Spelling, ...]] = (
         for fn in ("softmax", "Softmax", "exp", "sum")
     ),
     Spelling("\\odot", "⊙"),
-    # a step from one stage to the next: not an equality
-    *(
-        Spelling(w, "→")
-        for w in (
-            "\\rightarrow",
-            "\\longrightarrow",
-            "\\Rightarrow",
-            "\\to",
-            "\\mapsto",
-            "⟶",
-            "⇒",
-            "->",
-        )
-    ),
+    # a step from one stage to the next, or a consequence drawn: not an equality
+    *STEP_SIGNS,
     Spelling("\\circ", "⊙"),
     # unicode signs
     *(Spelling(w, "-") for w in ("\u2212", "\u2013")),

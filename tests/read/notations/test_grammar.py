@@ -7,6 +7,7 @@ from fractions import Fraction
 import pytest
 
 from symattn.errors import SymattnError
+from symattn.read.audit import audit
 from symattn.read.evaluate import evaluate, flatten
 from symattn.read.notations import VECTOR_FUNCTIONS
 from symattn.read.notations import grammar as table
@@ -128,3 +129,19 @@ def test_unicode_subscripts_name_the_inputs_of_a_problem() -> None:
         ("v", 2),
     ]
     assert len(u.problems) == 1
+
+
+@pytest.mark.parametrize("sign", [*(s.written for s in table.STEP_SIGNS), "→"], ids=str)
+def test_a_step_sign_ends_the_definition_before_it(sign: str) -> None:
+    # en86: ``d_k = 2 \implies \sqrt{d_k} = \sqrt{2} ≈ 1.414`` gives d_k 2 and √d_k 1.414
+    text = f"$d_k = 2$\n\n$d_k = 2 {sign} \\sqrt{{d_k}} = \\sqrt{{2}} \\approx 1.414$\n"
+    u = understood(text)
+    assert [c.text for c in u.reading.chains] == [
+        "d_k = 2",
+        "d_k = 2 → \\sqrt{d_k} = \\sqrt{2} ≈ 1.414",
+    ]
+    r = audit(text)
+    assert [f.code for f in r.findings] == [], r.findings
+    # and what follows the sign is judged as a formula of its own
+    wrong = audit(f"$d_k = 2 {sign} \\sqrt{{d_k}} = \\sqrt{{2}} \\approx 1.6$\n")
+    assert [f.code for f in wrong.findings] == ["wrong-value"]
