@@ -29,6 +29,7 @@ from symattn.read.blocks import WORDS, BlockKind, format_of
 from symattn.read.census import Census
 from symattn.read.confirm import Confirmed, confirm_roles, reproduced_notes
 from symattn.read.dataflow import flows
+from symattn.read.definitions import beside_examples
 from symattn.read.emit import emitted_specs
 from symattn.read.facts import Fact, facts_of_reading
 from symattn.read.interpretation import judge_sentences, sentences
@@ -173,7 +174,11 @@ def audit(
         )
     for at in level1.seen | level2.judged:
         census.judged(at)
-    merged = merge_findings(level1.findings, level2.findings)
+    examples = [p.extent for p in problems]
+    merged = merge_findings(
+        beside_examples(level1.findings, examples, lambda ln, col: u.src.line_start(ln) + col - 1),
+        level2.findings,
+    )
     taken = {(f.line, f.column) for f in merged if f.code != FindingCode.NOT_NORMALIZED}
     merged = carried(reading.chains, facts, merged, census, level2.judged)
     merged += repeated(reading.chains, merged, census)

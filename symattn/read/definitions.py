@@ -18,13 +18,13 @@ computes, rightly, from written numbers alone (``factor = \\sqrt{64} = 8``,
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
 from symattn.config import Limits
 from symattn.errors import SymattnError
-from symattn.judge.findings import Finding, Join, Message
+from symattn.judge.findings import Finding, Join, Message, TextLocation
 from symattn.judge.verdict import consistent_with
 from symattn.numbers import Written
 from symattn.numbers.rounding import Rounding
@@ -42,6 +42,7 @@ __all__ = [
     "STEP_LABEL",
     "Definition",
     "Definitions",
+    "beside_examples",
     "computed_rightly",
     "holds",
     "same",
@@ -207,6 +208,32 @@ def _key(v: Value) -> tuple[object, ...] | None:
             return None
         out.append(r)
     return (isinstance(v, Scalar), *out)
+
+
+def beside_examples(
+    findings: Iterable[Finding],
+    examples: Sequence[tuple[int, int]],
+    offset_of: Callable[[int, int], int],
+) -> list[Finding]:
+    """``findings`` without the ``conflicting-definition`` of a parameter of the whole text
+    (``d_k``) whose second value is written beside every worked example, not in one:
+    before the first input of every problem or after its last claim (``In modern
+    Transformers, d_k = 64`` above a 2-wide example; ``**Question**: If d_k = 64, what
+    scaling factor …`` in the exercises after it). No computation the text checks uses that
+    value, so the reader cannot tell an aside from a second value: not an error. A second
+    value written between a problem's first input and its last claim (``d_k = 2`` stated,
+    then ``d_k = 4`` so that ``[5, 2] ÷ 2``) is one. ``examples``: (first input, last
+    claim) offsets of each problem (none: the text has no worked example to be beside, and
+    keeps its findings); ``offset_of``: the offset of a (line, column)."""
+    out = []
+    for f in findings:
+        if f.code == "conflicting-definition" and isinstance(f.location, TextLocation):
+            name = f.claimed.split(" = ", 1)[0]
+            at = offset_of(f.location.line, f.location.column)
+            if examples and _global(name) and not any(lo <= at <= hi for lo, hi in examples):
+                continue
+        out.append(f)
+    return out
 
 
 class Definitions:

@@ -88,6 +88,13 @@ class Problem:
     #: the text scales but says by what nowhere: the frame is the one its numbers reproduce
     scale_unknown: bool = False
 
+    @property
+    def extent(self) -> tuple[int, int]:
+        """Where the worked example is written: from its first input to its last claim."""
+        ats = [s.at for (step, _), s in self.spots.items() if step not in _SCALING_STEPS]
+        lo = min([*ats, *([self.first.at] if self.first is not None else [])], default=0)
+        return lo, max(ats, default=lo)
+
 
 #: the frame of given scores in a text that scales but states no ``d_k``: the scores as
 #: given, any array of a framed stage right in some other frame of its own numbers rescued
@@ -294,7 +301,11 @@ def build_problems(facts: Sequence[Fact], said: str, parts: Sequence[int] = ()) 
                     claims["tokens"] = tokens
                 spots = dict(built.spots[k])
                 if k == 0 and hyp.scale is None and key.start in INPUT_STARTS:
-                    claims.update(_scaling(scope.facts, hyp, spots, inputs, frozenset(key.refs)))
+                    claims.update(
+                        _scaling(
+                            scope.facts, hyp, spots, inputs, frozenset(key.refs), scopes.extent(key)
+                        )
+                    )
                 data["claims"] = claims
                 rec = Recognised(
                     "embeddings" if key.start is Start.X else "vectors",
@@ -326,6 +337,10 @@ def build_problems(facts: Sequence[Fact], said: str, parts: Sequence[int] = ()) 
                 )
     return out
 
+
+#: the steps of the scaling claims (``d_k``, ``\\sqrt{d_k}``), which may be written beside
+#: the worked example
+_SCALING_STEPS: Final = frozenset({StepName.D_K, StepName.SQRT_D_K})
 
 #: the inputs whose width is the keys' width (K, or W_K)
 _KEY_ROLES: Final = frozenset({RoleName.K, RoleName.KV, RoleName.W_K})
@@ -388,6 +403,10 @@ class Scopes:
         self._starts = sorted(lo for lo, _ in extents.values())
         self._read: dict[tuple[int, int], Scope] = {}
 
+    def extent(self, key: Derivation) -> tuple[int, int]:
+        """Where the problem ``key`` is written: from its first input to its last claim."""
+        return self._extents[key]
+
     def of(self, key: Derivation) -> Scope:
         lo, hi = self._extents[key]
         k = bisect.bisect_left(self._ends, lo)
@@ -415,18 +434,22 @@ def _scaling(
     spots: dict[Place, Spot],
     inputs: dict[int, Input],
     own: frozenset[int],
+    extent: tuple[int, int],
 ) -> dict[str, str]:
     """The scaling claims of the text: a later ``d_k`` other than the stated one, and the
     divisor it says it uses (``\\sqrt{d_k} = 2``). A ``d_k`` of other inputs is not this
     problem's: one its chain computes from other numbers (``d_k = 512/8 = 64``), or one
     stated after another K (or W_K) than this problem's, as wide as it says (a new
-    example's)."""
+    example's); nor one written beside the worked example, before its first input or after
+    its last claim (``In modern Transformers, d_k = 64``; an exercise's ``If d_k = 64``):
+    no claim of the problem uses it (:func:`symattn.read.definitions.beside_examples`)."""
     out: dict[str, str] = {}
     for f in facts:
         if not f.spots or f.spots[0] is None or f.dims != ():
             continue
         s = f.spots[0]
-        if f.role is RoleName.D_K and (f.derived or _of_other_keys(f, s, inputs, own)):
+        beside = not extent[0] <= s.at <= extent[1]
+        if f.role is RoleName.D_K and (f.derived or beside or _of_other_keys(f, s, inputs, own)):
             continue
         if f.role is RoleName.D_K and StepName.D_K not in out and hyp.d_k is not None:
             v = s.written.value

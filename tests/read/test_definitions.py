@@ -6,7 +6,14 @@ from fractions import Fraction
 
 from symattn.config import DEFAULT_LIMITS
 from symattn.judge.verdict import DEFAULT_ACCEPTED
-from symattn.read.definitions import STEP_LABEL, Definitions, same, show_value
+from symattn.read.audit import audit
+from symattn.read.definitions import (
+    STEP_LABEL,
+    Definitions,
+    beside_examples,
+    same,
+    show_value,
+)
 from symattn.read.evaluate import evaluate
 from symattn.read.scalar import lit
 from symattn.read.syntax import parse
@@ -107,3 +114,47 @@ def test_d_k_after_inputs_given_again_as_wide_as_it_says_is_a_new_examples() -> 
 def test_a_case_of_an_index_is_a_step() -> None:
     text = 'j=1 ("I"): (0.3 + 0.4) / 2 = 0.35\nj=2 ("love"): (0.1 + 0.5) / 2 = 0.3\n'
     assert Definitions.steps_of(text) == [0, text.index("j=2")]
+
+
+_EXAMPLE = (
+    "$Q = [[1, 0], [0, 2]]$, $K = [[1, 0], [0, 2]]$, $V = [[10, 0], [0, 20]]$\n\n"
+    "$$S = \\frac{QK^T}{\\sqrt{d_k}} = \\begin{bmatrix} 0.7071 & 0 \\\\ 0 & 2.8284 "
+    "\\end{bmatrix}$$\n\n"
+)
+
+
+def _conflicts(text: str) -> list[str]:
+    return [f.claimed for f in audit(text).findings if f.code == "conflicting-definition"]
+
+
+def test_a_second_d_k_beside_every_worked_example_is_no_conflict() -> None:
+    # en86: an aside above the example; en95: an exercise after it
+    assert _conflicts("In modern Transformers, $d_k = 64$.\n\nHere $d_k = 2$.\n\n" + _EXAMPLE) == []
+    after = "Here $d_k = 2$.\n\n" + _EXAMPLE + "**Question**: If $d_k = 64$, what factor?\n"
+    assert _conflicts(after) == []
+
+
+def test_a_second_d_k_inside_a_worked_example_is_still_a_conflict() -> None:
+    # zh_seed000: d_k = 2 stated, then d_k = 4 between the inputs and the claims
+    inside = (
+        "Here $d_k = 2$.\n\n$Q = [[1, 0], [0, 2]]$, $K = [[1, 0], [0, 2]]$, "
+        "$V = [[10, 0], [0, 20]]$\n\nWe set $d_k = 4$.\n\n"
+        "$$S = \\frac{QK^T}{2} = \\begin{bmatrix} 0.5 & 0 \\\\ 0 & 2 \\end{bmatrix}$$\n"
+    )
+    assert _conflicts(inside) == ["d_k = 4"]
+
+
+def test_beside_examples_keeps_what_an_example_holds_and_other_names() -> None:
+    (f,) = [
+        f
+        for f in audit("$d_k = 2$ then $d_k = 4$\n\n$m = 2$, $m = 3$\n").findings
+        if f.claimed == "d_k = 4"
+    ]
+    col = f.location.column  # type: ignore[union-attr]
+    assert beside_examples([f], [(col + 5, col + 9)], lambda ln, c: c) == []
+    assert beside_examples([f], [(col - 1, col + 1)], lambda ln, c: c) == [f]
+    assert beside_examples([f], [], lambda ln, c: c) == [f]  # (no example to be beside)
+    other = [g for g in audit("$m = 2.0$, $l = 1$\n\n$m = 3.0$\n").findings]
+    assert [g.code for g in beside_examples(other, [(90, 99)], lambda ln, c: c)] == [
+        "conflicting-definition"
+    ]

@@ -90,17 +90,22 @@ def test_a_stated_d_k_that_is_the_width_adds_no_frame() -> None:
 def test_a_d_k_of_other_inputs_is_no_second_d_k_of_the_problem() -> None:
     """A later ``d_k`` is claimed against the stated one, unless it is another example's:
     computed from other numbers (zh49), or stated after another K as wide as it says (en53)."""
-    ex1 = INPUTS + "\nd_k = 2\n\n$$softmax = [0.8930, 0.1070]$$\n"
 
     def later_d_k(text: str) -> set[object]:
         ps = understood(text).problems
         return {p.data["claims"].get("d_k") for p in ps if p.data.get("d_k") == 2}  # type: ignore[attr-defined]
 
-    assert later_d_k(ex1 + "\nThen $d_k = 4$.\n") == {"4"}  # (the same inputs: a conflict)
-    assert later_d_k(ex1 + "\nFor 8 heads of 512, each $d_k = 512/8 = 64$.\n") == {None}
+    claim = "\n$$softmax = [0.8930, 0.1070]$$\n"
+    ex1 = INPUTS + "\nd_k = 2\n"
+    # (the same inputs, between them and a claim: a conflict)
+    assert later_d_k(ex1 + "\nThen $d_k = 4$.\n" + claim) == {"4"}
+    # (after the last claim, beside the worked example: no claim uses it)
+    assert later_d_k(ex1 + claim + "\nIf $d_k = 4$, what factor?\n") == {None}
+    assert later_d_k(ex1 + "\nFor 8 heads of 512, each $d_k = 512/8 = 64$.\n" + claim) == {None}
     other = "\n## Example 2\n\n$K = [[1, 0, 0, 0], [0, 1, 0, 0]]$\n\n"
-    assert later_d_k(ex1 + other + "$d_k = 4$\n") == {None}
-    assert later_d_k(ex1 + other + "$d_k = 3$\n") == {"3"}  # (not the width of that K)
+    assert later_d_k(ex1 + claim + other + "$d_k = 4$\n") == {None}
+    # (not the width of that K, but after the last claim of the example: beside it)
+    assert later_d_k(ex1 + claim + other + "$d_k = 3$\n") == {None}
 
 
 def test_scores_given_are_also_tried_as_written_beside_a_stated_d_k() -> None:
