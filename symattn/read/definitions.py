@@ -141,7 +141,10 @@ STEP_LABEL: Final = pattern(
     rf"|\b(?:{_NTH})\s+(?:step|iteration|block|chunk|tile)\b"
     r"|\b[Uu]pdat(?:e|es|ed|ing)\b"
     # a case of an index, before the formula of that case (``j=2 ("love"): (…)/1.414 = -0.22``)
-    r"|\b[A-Za-z](?:_\w+)?\s*=\s*\d+\s*(?:[(（][^()（）\n]{0,40}[)）]\s*)?(?::(?=\s)|：)"
+    r"|\b[A-Za-z](?:_\w+)?\s*=\s*\d+\s*(?:[(（][^()（）\n]{0,40}[)）]\s*)?"
+    r"(?::(?=\s|\\[,;: ]|\\q?quad)|：)"
+    # a case, then the value it maps to (``相对距离 +2→$b=-1.0$，+1→$b=-0.3$``)
+    r"|(?<![\w.])[-+]?\d+(?:\.\d+)?\s*(?:→|->|\\to\b|\\mapsto)\s*\$?\s*(?=[A-Za-z]\w*\s*=)"
     r"|第\s*[0-9一二三四五六七八九十]+\s*[步轮次块]|步骤\s*[0-9一二三四五六七八九十]|迭代|更新"
     # one query row after another (``For row 1: x_1 = 0.0``): the row's names are its own
     r"|\b(?:[Ff]or\s+)?(?:[Rr]ow|[Qq]uery|[Tt]oken|[Pp]osition)\s*\d{1,3}\s*[:：]"
@@ -162,6 +165,9 @@ STEP_LABEL: Final = pattern(
         "更新 $m$",
         "step t",
         'j=2 ("love"): (-0.55 + 0.24)/1.414 = -0.22',
+        "j=1:\\,1\\cdot0+0\\cdot1=0",
+        "+1→$b=-0.3$",
+        "0 -> b = 0",
         "i = 1：q_1 = [1, 0]",
         "For row 1: $x_1 = 0.0$",
         "Query 2: x = 0.5",
@@ -178,6 +184,8 @@ STEP_LABEL: Final = pattern(
         "d_k = 2",
         "j = 2 (love) = 3",
         "x = 12:30",
+        "[0.95, 1.2] → softmax",
+        "x_2 → 0.5",
     ),
 )
 

@@ -96,6 +96,10 @@ def test_the_longest_formula_judged_is_a_limit() -> None:
         "Head 1: $a = 0.3 + 0.4 = 0.7$\n\nHead 2: $a = 0.2 + 0.2 = 0.4$\n",
         # a case of an index, then its formula (zh35): j names the case, each its own
         '```\nj=1 ("I"): (0.3 + 0.4) / 2 = 0.35\nj=2 ("love"): (0.1 + 0.5) / 2 = 0.3\n```\n',
+        # the same, the colon followed by a LaTeX space (zh75)
+        "- $j=0:\\,1\\cdot1+0\\cdot0=1$\n- $j=1:\\,1\\cdot0+0\\cdot1=0$\n",
+        # a value for each case, after the case it is for (zh75: a bias per distance)
+        "偏置（相对距离 +2→$b=-1.0$，+1→$b=-0.3$，0→$b=0$）\n",
         # the same quantity computed for other inputs (en46, zh49): a new example's value
         "If $d_k = 4$, scale factor $= \\sqrt{4} = 2$\n\n"
         "With $d_k$ like 64: scale factor $= \\sqrt{64} = 8$\n",
