@@ -29,7 +29,7 @@ from symattn.read.blocks import WORDS, BlockKind, format_of
 from symattn.read.census import Census
 from symattn.read.confirm import Confirmed, confirm_roles, reproduced_notes
 from symattn.read.dataflow import flows
-from symattn.read.definitions import beside_examples
+from symattn.read.definitions import beside_examples, worked_stretch
 from symattn.read.emit import emitted_specs
 from symattn.read.facts import Fact, facts_of_reading
 from symattn.read.interpretation import judge_sentences, sentences
@@ -175,6 +175,8 @@ def audit(
     for at in level1.seen | level2.judged:
         census.judged(at)
     examples = [p.extent for p in problems]
+    if not examples and (stretch := worked_stretch(level1.stated)) is not None:
+        examples = [stretch]
     merged = merge_findings(
         beside_examples(level1.findings, examples, lambda ln, col: u.src.line_start(ln) + col - 1),
         level2.findings,

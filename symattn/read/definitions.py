@@ -31,6 +31,7 @@ from symattn.numbers.rounding import Rounding
 from symattn.read.evaluate import Value, evaluate, flatten, shape
 from symattn.read.extract import ChainText
 from symattn.read.messages import fraction_text, say
+from symattn.read.observations import Stated
 from symattn.read.report import text_finding
 from symattn.read.roles import RoleName, symbol_role
 from symattn.read.rows import pattern
@@ -43,6 +44,7 @@ __all__ = [
     "Definition",
     "Definitions",
     "beside_examples",
+    "worked_stretch",
     "computed_rightly",
     "holds",
     "same",
@@ -131,6 +133,9 @@ PER_ROW: Final = frozenset(
         RoleName.OUTPUT,
     }
 )
+
+#: the inputs whose width is d_k (or whose rows are as wide as the keys)
+_INPUT_ROLES: Final = frozenset({RoleName.Q, RoleName.K, RoleName.KV})
 
 _NTH = r"(?:first|second|third|fourth|fifth|next|last|final|new)"
 STEP_LABEL: Final = pattern(
@@ -244,6 +249,23 @@ def beside_examples(
     return out
 
 
+def worked_stretch(stated: Iterable[Stated]) -> tuple[int, int] | None:
+    """Where a text works an example out, when the reader built no problem of it: from the
+    first array it gives to the last array it computes (``Output = A · V = […]``: a link
+    that is no number between its name and its value); None when it computes none."""
+    given: list[int] = []
+    computed: list[int] = []
+    for st in stated:
+        if not any(shape for shape in st.shapes) or st.at < 0:
+            continue
+        given.append(st.at)
+        if len(st.links) > len(st.literals) + (1 if st.label else 0):
+            computed.append(max(s.at for lit in st.literals for s in lit))
+    if not computed:
+        return None
+    return min(given), max(computed)
+
+
 class Definitions:
     """The names of one text, in the order it defines them (local to one audit).
 
@@ -280,6 +302,9 @@ class Definitions:
         self._count = 0
         self._when: dict[str, int] = {}
         self._widened: dict[int, int] = {}
+        #: the second value of a parameter of the whole text (``d_k``) awaiting the next Q or K
+        #: (:meth:`_confirm`)
+        self._pending: dict[str, Definition] = {}
 
     @staticmethod
     def steps_of(text: str) -> list[int]:
@@ -311,6 +336,23 @@ class Definitions:
         since = self._when.get(name, self._count)
         return any(w.denominator == 1 and self._widened.get(int(w), -1) > since for w in {r, r * r})
 
+    def _confirm(self, width: int) -> None:
+        """A Q or K ``width`` wide is given: a second ``d_k`` given just before, whose value
+        (or root) this width is, starts a new example (``d_k = 64`` in an aside, then ``d_k =
+        2`` and a 2-wide Q): its inputs follow it as wide as it says; no conflict."""
+        for name, d in list(self._pending.items()):
+            r = d.value.rational() if isinstance(d.value, Scalar) else None
+            if r is not None and width in (r, r * r):
+                later = self._later.get(name, [])
+                if d in later:
+                    later.remove(d)
+                    if not later:
+                        self._later.pop(name)
+                self._distinct[name] = [d]
+                key = _key(d.value)
+                self._keys[name] = {key} if key is not None else set()
+        self._pending.clear()
+
     def define(
         self,
         name: str,
@@ -334,6 +376,8 @@ class Definitions:
             return
         self._count += 1
         width = _width(value)
+        if width is not None and role is not None and role.role in _INPUT_ROLES:
+            self._confirm(width)
         if old is not None and width is not None and width != _width(old):
             self._widened[width] = self._count
         renewed = _global(name) and self._renewed(name, value)
@@ -365,6 +409,8 @@ class Definitions:
             distinct.append(d)
         if len(keys) + sum(1 for e in distinct if _key(e.value) is None) > 1:
             self._later.setdefault(name, []).append(d)
+            if _global(name):
+                self._pending[name] = d
 
     def conflicted(self, used: frozenset[str] | None = None) -> dict[str, list[Definition]]:
         """Each name (of ``used``) given more than one value, with its first distinct

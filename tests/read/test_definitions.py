@@ -13,12 +13,14 @@ from symattn.read.definitions import (
     beside_examples,
     same,
     show_value,
+    worked_stretch,
 )
 from symattn.read.evaluate import evaluate
 from symattn.read.scalar import lit
 from symattn.read.syntax import parse
 
 from .notations.rows import check_row
+from .texts import understood
 
 
 def test_same_compares_rationals_exactly_and_irrationals_as_formulas() -> None:
@@ -158,3 +160,14 @@ def test_beside_examples_keeps_what_an_example_holds_and_other_names() -> None:
     assert [g.code for g in beside_examples(other, [(90, 99)], lambda ln, c: c)] == [
         "conflicting-definition"
     ]
+
+
+def test_the_worked_stretch_runs_from_the_first_array_to_the_last_computed() -> None:
+    text = "$Q = [1, 0]$\n\n$o = 0.5 \\times [4, 2] = [2, 1]$\n\n$d_k = 64$\n"
+    st = understood(text).level1.stated
+    got = worked_stretch(st)
+    # (to the last number of the last array computed: the 1 of [2, 1])
+    assert got is not None
+    assert got[0] <= text.index("[1, 0]") and got[1] == text.index("[2, 1]") + 4
+    assert not got[0] <= text.index("d_k") <= got[1]
+    assert worked_stretch(understood("$Q = [1, 0]$, $d_k = 2$\n").level1.stated) is None

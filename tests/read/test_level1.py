@@ -107,6 +107,8 @@ def test_the_longest_formula_judged_is_a_limit() -> None:
         # d_k given again after Q and K were given again, as wide as it says (en53)
         "## Example 1\n\n$Q = [1, 0]$, $K = [[1, 0], [0, 1]]$, $d_k = 2$\n\n"
         "## Example 2\n\n$Q = [1, 1, 1, 1]$, $K = [1, 0, 0, 0]$, $d_k = 4$\n",
+        # d_k given again, then Q given as wide as it says (en86: an aside's d_k = 64 above)
+        "In modern Transformers, $d_k = 64$.\n\nHere $d_k = 2$, and\n\n$Q = [[1, 0], [0, 2]]$\n",
         # a number times a name in a sum is one formula (en60), not a sum, then v_3 given again
         "$v_3 = [1, 1]$, $v_1 = [1, 0]$\n\n"
         "$$z = 0.5\\,v_1 + 0.5\\,v_3 \\approx \\begin{bmatrix} 1 \\\\ 0.5 \\end{bmatrix}$$\n",
@@ -130,6 +132,8 @@ def test_a_name_updated_per_step_is_no_conflicting_definition(text: str) -> None
         "$d_k = 4$\n",
         # d_k again after Q and K were given again, but not as wide as it says
         "$Q = [1, 0]$, $d_k = 2$\n\n$Q = [1, 1, 1, 1]$, $d_k = 3$\n",
+        # d_k given again, then a K not as wide as it says: the same example's inputs
+        "$d_k = 2$\n\n$Q = [[1, 0], [0, 2]]$\n\n$d_k = 4$\n\n$K = [[1, 0], [0, 1]]$\n",
         # a value computed from numbers that does not hold is no new example's
         "factor $= \\sqrt{4} = 2$\n\nfactor $= \\sqrt{64} = 9$\n",
     ],
