@@ -17,6 +17,7 @@ from typing import Final
 from symattn.read.notations.roles import (
     CASED_SYMBOLS,
     PHRASES,
+    STAGE_PREFIXES,
     STAGE_QUALIFIERS,
     SYMBOLS,
     TOKEN_IN_PARENS,
@@ -94,6 +95,10 @@ def symbol_role(name: str) -> Role | None:
 _CASED: Final = {w.text: RoleName(w.means) for w in CASED_SYMBOLS}
 #: a qualifier -> the stage it makes of the symbol (``None``: the symbol's own stage)
 _QUALIFIERS: Final = {w.text: RoleName(w.means) if w.means else None for w in STAGE_QUALIFIERS}
+#: a prefix that says whose value a stage's symbol is (``expected_Q``), and the symbol
+_PREFIXED: Final = re.compile(
+    "(?:" + "|".join(re.escape(w.text) for w in STAGE_PREFIXES) + r")[_ ](?P<rest>.+)"
+)
 #: the stages whose symbol a qualifier may follow (the inputs' subscripts name tokens)
 _QUALIFIED: Final = frozenset(
     {RoleName.SCORES, RoleName.SCALED, RoleName.EXP, RoleName.WEIGHTS, RoleName.OUTPUT}
@@ -113,6 +118,12 @@ def _symbol(name: str) -> Role | None:
     s = clean_name(name)
     if not s or len(s) > 60:
         return None
+    m = _PREFIXED.fullmatch(s)
+    if m is not None:
+        # `expected_Q`, `actual_scores`: whose value, not which stage; the rest says that
+        rest = _symbol(m.group("rest"))
+        if rest is not None:
+            return rest
     for row in SYMBOLS:
         m = row.regex.fullmatch(s)
         if m is None:

@@ -23,6 +23,7 @@ __all__ = [
     "PHRASES",
     "ROLES",
     "SOFTMAX_NAMED",
+    "STAGE_PREFIXES",
     "STAGE_QUALIFIERS",
     "SYMBOLS",
     "TOKEN_IN_PARENS",
@@ -456,4 +457,24 @@ STAGE_QUALIFIERS: Final[tuple[Word, ...]] = (
     Word("probs", "weights"),
     Word("缩放", "scaled"),
     Word("掩码", ""),
+)
+
+#: words written before a stage's symbol that say whose value it is, not which stage
+#: (``expected_Q``, ``actual_scores``, ``ref_weights``): the name is the stage it qualifies;
+#: ``means`` is one symbol each word must leave to its own stage (tested)
+STAGE_PREFIXES: Final[tuple[Word, ...]] = (
+    Word("expected", "q"),
+    Word("actual", "k"),
+    Word("computed", "scores"),
+    Word("manual", "v"),
+    Word("ref", "weights"),
+    Word("reference", "scaled"),
+    Word("torch", "output"),
+    Word("np", "q"),
+    Word("numpy", "k"),
+    Word("my", "weights"),
+    Word("true", "scores"),
+    Word("target", "weights"),
+    Word("hand", "scores"),
+    Word("by_hand", "weights"),
 )

@@ -93,3 +93,20 @@ def test_a_stage_qualifier_is_no_token(word: table.Word) -> None:
 def test_the_subscript_of_an_input_is_still_its_token() -> None:
     r = symbol_role("Q_scaled")
     assert r is not None and (r.role, r.token) == ("q", "scaled")
+
+
+@pytest.mark.parametrize("word", table.STAGE_PREFIXES, ids=lambda w: w.text)
+def test_a_prefix_keeps_the_stage_it_qualifies(word: table.Word) -> None:
+    # `expected_Q`, `ref_weights`: whose value the array is; its stage is the symbol's
+    r = symbol_role(f"{word.text}_{word.means}")
+    assert r is not None and (r.role, r.token) == (word.means, "")
+    assert symbol_role(f"{word.text} {word.means}") == r
+
+
+def test_a_prefixed_symbol_keeps_its_token_and_a_bare_expected_is_the_output() -> None:
+    r = symbol_role("expected_q_1")
+    assert r is not None and (r.role, r.index) == ("q", 1)
+    r = symbol_role("expected")
+    assert r is not None and r.role == "output"
+    r = symbol_role("expected_output")
+    assert r is not None and r.role == "output"
