@@ -15,6 +15,8 @@ import numpy as np
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.errors import PrecisionError
 from symattn.exact import Surd, arb_of, combine_products
+from symattn.fast.bulk import binary_balls, fixed_binary, limb_count
+from symattn.fast.jit import limb_kernels
 from symattn.fast.problem import (
     Problem,
     Progress,
@@ -78,7 +80,10 @@ def enclose_problem(
     for count, b in enumerate(batches, 1):
         masked = p.masked[b] if p.masked is not None else None
         if binary_inputs(p):
-            out[b] = _enclose_binary(p, b, masked, binary_bits(p, b, digits), target, limits)
+            fixed = _enclose_limbs(p, b, masked, digits)
+            if fixed is None:
+                fixed = _enclose_binary(p, b, masked, binary_bits(p, b, digits), target, limits)
+            out[b] = fixed
             if progress is not None:
                 progress(count, len(batches))
             continue
@@ -110,18 +115,44 @@ def binary_inputs(p: Problem) -> bool:
     return p.q.source.floats is not None and p.k.source.floats is not None
 
 
-def binary_bits(p: Problem, b: tuple[int, ...], digits: int) -> int:
-    """The first working precision of :func:`_enclose_binary`: the bits of ``10**-digits / 2``,
-    of the largest ``|V|`` and of the number of keys, and guard bits (Arb's error bounds
-    grow with them: at n = 1024 the balls come out 2**-174 wide at 176 bits; too few bits
-    only costs a second pass at twice the precision, never a wrong ball)."""
+def _vmax_bits(p: Problem, b: tuple[int, ...]) -> int:
+    """The binary exponent of the largest ``|V|`` of head ``b`` (0 when V is 0)."""
     vx = p.v.source.batch(b)
     if vx.floats is not None:
         vmax = float(np.abs(vx.floats).max(initial=0.0))
     else:
         ints, unit = vx.at((slice(None), slice(None)))
         vmax = float(max((abs(int(i)) for i in ints.reshape(-1).tolist()), default=0) * unit)
-    vbits = max(int(np.frexp(vmax)[1]), 0) if vmax > 0 else 0
+    return max(int(np.frexp(vmax)[1]), 0) if vmax > 0 else 0
+
+
+def _enclose_limbs(
+    p: Problem, b: tuple[int, ...], masked: np.ndarray | None, digits: int
+) -> np.ndarray | None:
+    """The balls of one head of binary-float Q and K from the fixed-point weights of
+    :func:`~symattn.fast.bulk.fixed_binary` (compiled kernels), two limbs more when too wide;
+    ``None`` when that path does not apply or does not reach ``target``."""
+    L, S = p.q.shape[-2], p.k.shape[-2]
+    kernels = limb_kernels(L * S)
+    if kernels is None or not (L and S):
+        return None
+    nf = limb_count(digits, _vmax_bits(p, b))
+    for limbs in (nf, nf + 2):
+        bo = fixed_binary(p, b, masked, limbs, kernels)
+        if bo is None:
+            return None
+        balls = binary_balls(bo, digits)
+        if balls is not None:
+            return balls
+    return None
+
+
+def binary_bits(p: Problem, b: tuple[int, ...], digits: int) -> int:
+    """The first working precision of :func:`_enclose_binary`: the bits of ``10**-digits / 2``,
+    of the largest ``|V|`` and of the number of keys, and guard bits (Arb's error bounds
+    grow with them: at n = 1024 the balls come out 2**-174 wide at 176 bits; too few bits
+    only costs a second pass at twice the precision, never a wrong ball)."""
+    vbits = _vmax_bits(p, b)
     keys = max(p.k.shape[-2], 2).bit_length()
     return math.ceil(digits * math.log2(10)) + 1 + vbits + keys // 2 + 4
 
@@ -431,9 +462,14 @@ def _enclose_fixed(
     fo = fixed_outputs(factor, scores, vint, masked, prec)
     if fo is None:
         return None
+    return _fixed_balls(fo, v_unit, prec + 64)
+
+
+def _fixed_balls(fo: FixedOutputs, v_unit: Fraction, prec: int) -> np.ndarray:
+    """One Arb ball per output, ``unit N / R``, whose radius holds both error terms."""
     L, Ev = fo.num.shape
     err = fo.err
-    with flint.ctx.workprec(prec + 64):
+    with flint.ctx.workprec(prec):
         unit = arb_of(v_unit)
         zero = flint.arb(0)
         dens = [

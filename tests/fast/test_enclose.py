@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import symattn
-from symattn.fast import attention_enclose
+from symattn.fast import attention_enclose, jit
 
 
 @pytest.mark.parametrize(
@@ -92,12 +92,14 @@ def _binary_case(kind: str, n: int, rng: np.random.Generator) -> tuple[list[np.n
         "scale",
     ],
 )
-def test_binary_inputs_against_an_independent_80_digit_reference(kind: str) -> None:
+@pytest.mark.parametrize("mode", ["numba", "numpy"])  # fixed-point kernels, or Arb matrices
+def test_binary_inputs_against_an_independent_80_digit_reference(kind: str, mode: str) -> None:
     from tests.fast.reference import flint_outputs
 
     rng = np.random.default_rng(zlib.crc32(kind.encode()))
     (q, k, v), kw = _binary_case(kind, 12, rng)
-    got = attention_enclose(q, k, v, digits=50, **kw)
+    with jit.use(mode):
+        got = attention_enclose(q, k, v, digits=50, **kw)
     mask = kw.get("attn_mask")
     want = flint_outputs(
         q, k, v, mask=mask, causal=kw.get("is_causal", False), scale=kw.get("scale"), prec=400

@@ -1,0 +1,76 @@
+"""Tests for symattn.fast.limbexp: fixed-point limb products and their error bounds."""
+
+from __future__ import annotations
+
+import flint
+import numpy as np
+
+from symattn.config import DEFAULT_LIMITS
+from symattn.fast import limbexp
+from symattn.fast.bulk import fixed_binary
+from symattn.fast.limbexp import LIMB, _mul, error_ulps
+from symattn.fast.problem import prepare
+
+
+def _value(limbs: np.ndarray, e: int) -> int:
+    return sum(int(x) << (LIMB * i) for i, x in enumerate(limbs[:, e].tolist()))
+
+
+def test_products_are_floored_within_their_bound() -> None:
+    rng = np.random.default_rng(4)
+    nx, ny, shift, n_out, nb = 5, 4, 3, 6, 7
+    x = rng.integers(0, 2**LIMB, (nx, nb)).astype(np.uint32)
+    y = rng.integers(0, 2**LIMB, (ny, nb)).astype(np.uint32)
+    out = np.zeros((n_out, nb), dtype=np.uint32)
+    acc = np.zeros((2, nb), dtype=np.uint64)
+    assert _mul(x, y, shift, out, acc, nb) == 0
+    for e in range(nb):
+        exact = _value(x, e) * _value(y, e)
+        got = _value(out, e)
+        floor = exact >> (LIMB * shift)
+        assert floor - (min(nx, ny) + 2) <= got <= floor
+
+
+def test_a_product_too_long_for_its_output_is_reported() -> None:
+    x = np.full((3, 1), 2**LIMB - 1, dtype=np.uint32)
+    out = np.zeros((2, 1), dtype=np.uint32)
+    assert _mul(x, x, 1, out, np.zeros((2, 1), dtype=np.uint64), 1) != 0
+
+
+def test_the_error_bound_grows_with_the_terms_and_the_scale() -> None:
+    assert error_ulps(7, 1, 4, 1) < error_ulps(7, 1, 9, 1) < error_ulps(7, 1, 9, 3)
+
+
+def test_the_kernel_weights_lie_within_their_error_bound() -> None:
+    rng = np.random.default_rng(9)
+    q, k, v = (rng.standard_normal((6, 4)).astype(np.float32) for _ in range(3))
+    p = prepare(q, k, v, None, False, None, False, True, DEFAULT_LIMITS)
+    captured: dict = {}
+
+    class Spy:
+        error_ulps = staticmethod(limbexp.error_ulps)
+
+        @staticmethod
+        def weights_kernel(*args):
+            status = limbexp.weights_kernel(*args)
+            captured["w"] = args[-1].copy()
+            return status
+
+    nf = 3
+    bo = fixed_binary(p, (), None, nf, Spy)
+    assert bo is not None
+    w = captured["w"]
+    with flint.ctx.workprec(400):
+        qa = [[flint.arb(float(x)) for x in row] for row in q.tolist()]
+        ka = [[flint.arb(float(x)) for x in row] for row in k.tolist()]
+        s = [
+            [sum((a * b for a, b in zip(qi, kj, strict=True)), flint.arb(0)) / 2 for kj in ka]
+            for qi in qa
+        ]
+        for i in range(6):
+            first = sum(int(w[c, i, 0]) << (LIMB * c) for c in range(nf + 1))
+            for j in range(6):
+                got = sum(int(w[c, i, j]) << (LIMB * c) for c in range(nf + 1))
+                # W_ij = 2**F exp(t_ij - M_i) and W_i0 alike, each within err: their ratio
+                ratio = flint.arb(got) / (s[i][j] - s[i][0]).exp()
+                assert abs(ratio - first) <= 2 * bo.err + 2
