@@ -14,8 +14,8 @@ import numpy as np
 
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.errors import PrecisionError
-from symattn.exact import Surd, arb_of, combine_products
-from symattn.fast.bulk import binary_balls, fixed_binary, limb_count
+from symattn.exact import LIMB_BITS, Surd, arb_of, combine_products, ints_to_limbs
+from symattn.fast.bulk import BinaryOutputs, binary_balls, combine_ints, fixed_binary, limb_count
 from symattn.fast.jit import limb_kernels
 from symattn.fast.problem import (
     Problem,
@@ -93,7 +93,15 @@ def enclose_problem(
         while True:
             balls = None
             if add is None and scores.dtype == np.int64:
-                balls = _enclose_fixed(factor, scores, vint, unit, masked, prec)
+                fo = fixed_outputs(factor, scores, vint, masked, prec)
+                if fo is not None:  # the bound of the radii in float64 first: no rad() each
+                    bo = BinaryOutputs(
+                        fo.num, fo.den, fo.err, fo.colabs, fo.n_active, fo.bits, unit
+                    )
+                    balls = binary_balls(bo, digits)
+                    if balls is not None:
+                        break
+                    balls = _fixed_balls(fo, unit, prec + 64)
             if balls is None:
                 balls = _enclose_head(factor, scores, vint, unit, masked, add, prec)
             with flint.ctx.workprec(prec):
@@ -317,11 +325,10 @@ def _fixed_int(x: flint.arb, bits: int) -> tuple[int, int]:
 @dataclass(frozen=True)
 class FixedExps:
     """Exact fixed-point weights of one head: ``W = floor(2**bits exp(-|gamma| delta))`` for
-    each distinct ``delta = max_row - score`` (``values``, Python integers, also as 24-bit
-    float slices, low first, in ``table``); ``inv`` maps every entry to its ``delta``;
-    ``|W - 2**bits e| <= err`` for every weight. Masked entries are not ``active``."""
+    each distinct ``delta = max_row - score``, as ``width``-bit float slices, low first, in
+    ``table``; ``inv`` maps every entry to its ``delta``; ``|W - 2**bits e| <= err`` for
+    every weight. Masked entries are not ``active``."""
 
-    values: np.ndarray
     table: np.ndarray
     inv: np.ndarray
     active: np.ndarray | None
@@ -379,6 +386,15 @@ def fixed_exps(
         # product of two fixed-point values, floored:
         # error <= e0 * T1 + e1 * T0 + e0 e1 + 1 (in 2**-bits)
         err = e0 + e1 + (e0 * e1 >> bits) + 2
+        kernels = limb_kernels(L * S) if sw == LIMB_BITS else None
+        if kernels is not None:  # the products compiled, digit by digit (exact)
+            table = np.zeros((len(uniq), nsl))
+            a0 = ints_to_limbs([m for m, _ in t0], nsl).astype(np.uint32)
+            a1 = ints_to_limbs([m for m, _ in t1], nsl).astype(np.uint32)
+            lo, hi = uniq & (t0n - 1), uniq >> 12
+            if kernels.table_kernel(a0, a1, lo, hi, bits // sw, table) == 0:
+                if table[:, -1].max(initial=0.0) <= 1:  # every weight at most 2**bits
+                    return FixedExps(table, inv, active, err, bits, sw)
         a0 = np.array([m for m, _ in t0], dtype=object)
         a1 = np.array([m for m, _ in t1], dtype=object)
         w = (a0[uniq & (t0n - 1)] * a1[uniq >> 12]) >> bits  # whole-array Python integer products
@@ -388,7 +404,7 @@ def fixed_exps(
     table = raw[:, :, 0].copy()  # the slices, low first
     for byte in range(1, nbytes):
         table += raw[:, :, byte] * float(1 << (8 * byte))
-    return FixedExps(w, table, inv, active, err, bits, sw)
+    return FixedExps(table, inv, active, err, bits, sw)
 
 
 def fixed_row_sums(fx: FixedExps) -> np.ndarray:
@@ -426,12 +442,19 @@ def fixed_outputs(
     is out of reach)."""
     L, S = scores.shape
     Ev = vint.shape[1]
-    vmax = max((abs(int(x)) for x in vint.reshape(-1)), default=0)
+    small = vint.dtype == np.int64
+    if small:
+        vmax = int(np.abs(vint).max(initial=0))
+    else:
+        vmax = max((abs(int(x)) for x in vint.reshape(-1)), default=0)
     # slices as wide as the products allow: a slice times V summed over S below 2**53
     room = 53 - (S + 1).bit_length() - max(vmax, 1).bit_length() - 1
     if room < 24:
         return None
-    fx = fixed_exps(factor, scores, masked, prec, nbytes=min(room, 40) // 8)
+    # 24-bit slices when the compiled table products apply (more products, no Python
+    # integer per distinct score), else as wide as the room allows
+    nbytes = 3 if limb_kernels(L * S) is not None else min(room, 40) // 8
+    fx = fixed_exps(factor, scores, masked, prec, nbytes=nbytes)
     if fx is None:
         return None
     vf = vint.astype(np.float64)
@@ -440,29 +463,16 @@ def fixed_outputs(
         a = fx.table[:, sidx].take(fx.inv)
         if fx.active is not None:
             a = np.where(fx.active, a, 0.0)
-        n_parts.append(((a @ vf).astype(np.int64), fx.width * sidx))
-        r_parts.append((a.sum(axis=1).astype(np.int64), fx.width * sidx))
+        n_parts.append((a @ vf, fx.width * sidx))
+        r_parts.append((a.sum(axis=1), fx.width * sidx))
     n_active = fx.active.sum(axis=1) if fx.active is not None else np.full(L, S)
-    colabs = np.array([sum(abs(int(x)) for x in vint[:, j]) for j in range(Ev)], dtype=object)
-    num = combine_products(n_parts, small=False)
-    den = combine_products(r_parts, small=False)
-    return FixedOutputs(num, den, fx.err, colabs, n_active, fx.bits)
-
-
-def _enclose_fixed(
-    factor: Surd,
-    scores: np.ndarray,
-    vint: np.ndarray,
-    v_unit: Fraction,
-    masked: np.ndarray | None,
-    prec: int,
-) -> np.ndarray | None:
-    """Balls from exact fixed-point weights (:func:`fixed_outputs`), one Arb division each:
-    the ball of ``N / R`` holds both error terms."""
-    fo = fixed_outputs(factor, scores, vint, masked, prec)
-    if fo is None:
-        return None
-    return _fixed_balls(fo, v_unit, prec + 64)
+    if small and vmax * max(S, 1) < 2**62:
+        colabs = np.abs(vint).sum(axis=0).astype(object)
+    else:
+        colabs = np.array([sum(abs(int(x)) for x in vint[:, j]) for j in range(Ev)], dtype=object)
+    return FixedOutputs(
+        combine_ints(n_parts), combine_ints(r_parts), fx.err, colabs, n_active, fx.bits
+    )
 
 
 def _fixed_balls(fo: FixedOutputs, v_unit: Fraction, prec: int) -> np.ndarray:

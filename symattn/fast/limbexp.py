@@ -27,7 +27,15 @@ import numpy as np
 
 from symattn.fast.compiled import _kernel
 
-__all__ = ["BLOCK", "CHUNK", "LIMB", "error_ulps", "weights_kernel"]
+__all__ = [
+    "BLOCK",
+    "CHUNK",
+    "LIMB",
+    "centre_kernel",
+    "error_ulps",
+    "table_kernel",
+    "weights_kernel",
+]
 
 LIMB = 26
 MASK = (1 << LIMB) - 1
@@ -282,3 +290,90 @@ def error_ulps(nf: int, n_int: int, n_terms: int, g_ceil: int) -> int:
     e_p = (3 * (m + 2) + (m + 3) + 18 + tail) // 6 + 2
     e_t = 2
     return 4 * e_t + e_p + 4 * (m + 3) + e_d
+
+
+@_kernel
+def centre_kernel(
+    table: np.ndarray, inv: np.ndarray, recip: np.ndarray, drop: int, width: int, out: np.ndarray
+) -> None:
+    """:func:`symattn.fast.limbs.shifted_product` of the weights' digits (``table[inv[i, j]]``,
+    ``width``-bit integer digits, low first) and each row's digits ``recip[i]``, with the
+    same columns and carries (so the same digits): ``out[i, j]`` gets the digits from
+    column ``drop`` up, then the carry's digits (zeros where there is none). Blocks of a
+    row at a time, the entries in the inner loops."""
+    L = inv.shape[0]
+    S = inv.shape[1]
+    na = table.shape[1]
+    nb = recip.shape[1]
+    n_out = out.shape[2]
+    first = max(drop - 2, 0)
+    mask = (1 << width) - 1
+    B = BLOCK
+    a = np.zeros((na, B), dtype=np.uint32)
+    col = np.zeros(B, dtype=np.uint64)
+    carry = np.zeros(B, dtype=np.uint64)
+    for i in range(L):
+        for j0 in range(0, S, B):
+            nb_e = min(B, S - j0)
+            for e in range(nb_e):
+                row = table[inv[i, j0 + e]]
+                for s in range(na):
+                    a[s, e] = row[s]
+            for e in range(nb_e):
+                carry[e] = 0
+            d = 0
+            for t in range(first, na + nb - 1):
+                for e in range(nb_e):
+                    col[e] = carry[e]
+                for s in range(max(0, t - nb + 1), min(na, t + 1)):
+                    r = np.uint64(recip[i, t - s])
+                    a_s = a[s]
+                    for e in range(nb_e):
+                        col[e] += np.uint64(a_s[e]) * r
+                if t >= drop:
+                    for e in range(nb_e):
+                        out[i, j0 + e, d] = np.int64(col[e] & mask)
+                    d += 1
+                for e in range(nb_e):
+                    carry[e] = col[e] >> width
+            while d < n_out:
+                for e in range(nb_e):
+                    out[i, j0 + e, d] = np.int64(carry[e] & mask)
+                    carry[e] = carry[e] >> width
+                d += 1
+
+
+@_kernel
+def table_kernel(
+    a0: np.ndarray, a1: np.ndarray, lo: np.ndarray, hi: np.ndarray, drop: int, out: np.ndarray
+) -> int:
+    """``out[u] = floor(a0[lo[u]] a1[hi[u]] / 2**(24 drop))`` exactly, as float64 digits of
+    24 bits (low first; ``a0`` and ``a1`` uint32 digits of 24 bits). Returns 1 when a
+    product needs more digits than ``out`` holds."""
+    n0 = a0.shape[1]
+    n1 = a1.shape[1]
+    n_out = out.shape[1]
+    mask = (1 << 24) - 1
+    for u in range(lo.shape[0]):
+        x = a0[lo[u]]
+        y = a1[hi[u]]
+        carry = np.uint64(0)
+        for t in range(n0 + n1 - 1):
+            col = carry
+            for s in range(max(0, t - n1 + 1), min(n0, t + 1)):
+                col += np.uint64(x[s]) * np.uint64(y[t - s])
+            d = t - drop
+            if d >= n_out:
+                if col != 0:
+                    return 1
+            elif d >= 0:
+                out[u, d] = float(col & mask)
+            carry = col >> np.uint64(24)
+        d = n0 + n1 - 1 - drop
+        while carry != 0:
+            if d >= n_out or d < 0:
+                return 1
+            out[u, d] = float(carry & mask)
+            carry = carry >> np.uint64(24)
+            d += 1
+    return 0

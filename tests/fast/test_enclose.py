@@ -25,11 +25,12 @@ from symattn.fast import attention_enclose, jit
         {"attn_mask": np.array([[True, False, True], [False] * 3, [True] * 3])},
     ],
 )
-def test_enclosures_contain_the_exact_values(kw: dict, exact_float: bool) -> None:
-
+@pytest.mark.parametrize("mode", ["numba", "numpy"])  # compiled kernels, or numpy and Arb
+def test_enclosures_contain_the_exact_values(kw: dict, exact_float: bool, mode: str) -> None:
     rng = np.random.default_rng(11)
     q, k, v = (np.round(rng.uniform(-2, 2, (3, 2)), 2) for _ in range(3))
-    got = attention_enclose(q, k, v, digits=30, exact_float=exact_float, **kw)
+    with jit.use(mode):
+        got = attention_enclose(q, k, v, digits=30, exact_float=exact_float, **kw)
     want = symattn.scaled_dot_product_attention(
         q, k, v, exact_float=exact_float, **kw
     ).output.enclose(45, method="exact")

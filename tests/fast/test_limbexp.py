@@ -9,6 +9,7 @@ from symattn.config import DEFAULT_LIMITS
 from symattn.fast import limbexp
 from symattn.fast.bulk import fixed_binary
 from symattn.fast.limbexp import LIMB, _mul, error_ulps
+from symattn.fast.limbs import shifted_product
 from symattn.fast.problem import prepare
 
 
@@ -74,3 +75,35 @@ def test_the_kernel_weights_lie_within_their_error_bound() -> None:
                 # W_ij = 2**F exp(t_ij - M_i) and W_i0 alike, each within err: their ratio
                 ratio = flint.arb(got) / (s[i][j] - s[i][0]).exp()
                 assert abs(ratio - first) <= 2 * bo.err + 2
+
+
+def test_table_products_are_the_exact_floors() -> None:
+    rng = np.random.default_rng(6)
+    a0 = rng.integers(0, 2**24, (5, 4)).astype(np.uint32)
+    a1 = rng.integers(0, 2**24, (3, 4)).astype(np.uint32)
+    lo, hi = np.array([0, 4, 2, 3]), np.array([2, 0, 1, 1])
+    out = np.zeros((4, 6))
+    assert limbexp.table_kernel(a0, a1, lo, hi, 2, out) == 0
+
+    def value(d: np.ndarray) -> int:
+        return sum(int(x) << (24 * i) for i, x in enumerate(d.tolist()))
+
+    for u in range(4):
+        assert value(out[u]) == (value(a0[lo[u]]) * value(a1[hi[u]])) >> 48
+    assert limbexp.table_kernel(a0, a1, lo, hi, 2, np.zeros((4, 3))) == 1  # too short
+
+
+def test_centre_digits_equal_numpys_shifted_product() -> None:
+    rng = np.random.default_rng(8)
+    table = rng.integers(0, 2**24, (7, 5)).astype(np.uint32)
+    inv = rng.integers(0, 7, (3, 300))
+    recip = rng.integers(0, 2**24, (3, 4)).astype(np.uint64)
+    drop = 4
+    want = shifted_product(
+        [table[:, s].astype(np.float64)[inv] for s in range(5)],
+        [recip[:, u].astype(np.float64)[:, None] for u in range(4)],
+        drop,
+    )
+    out = np.zeros((3, 300, want.shape[-1] + 2), dtype=np.int64)
+    limbexp.centre_kernel(table, inv, recip, drop, 24, out)
+    assert (out[:, :, : want.shape[-1]] == want).all() and not out[:, :, want.shape[-1] :].any()
