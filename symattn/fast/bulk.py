@@ -3,8 +3,8 @@ per score: the exact scores as BLAS slice products, every weight ``W = floor(2**
 compiled kernel of :mod:`symattn.fast.limbexp` within a proved number of ulps, and ``P V``
 and the row sums as exact BLAS products of the weights' limbs with slices of V.
 
-:func:`fixed_binary` gives ``N`` and ``R`` with ``|N - 2**F N_true| <= err colabs`` and
-``|R - 2**F R_true| <= err n_active``; the caller makes the balls (``unit N / R``).
+:func:`fixed_binary` gives ``N`` and ``R`` with ``|N - 2**F N_true| <= num_rad`` and
+``|R - 2**F R_true| <= den_rad``; :func:`binary_balls` makes the balls (``unit N / R``).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from types import ModuleType
 import flint
 import numpy as np
 
+from symattn.errors import PrecisionError
 from symattn.exact import arb_of, float_ints, int_slices
 from symattn.fast.problem import Problem, exact_values
 from symattn.fast.sliced import Sliced, from_float
@@ -39,13 +40,14 @@ TOP = 7
 
 @dataclass(frozen=True)
 class BinaryOutputs:
-    """``N`` (L x Ev) and ``R`` (L) of one head in units of ``2**-bits``, their error ``err``
-    per unit of ``colabs`` (per column) and of ``n_active`` (per row); output ``unit N / R``."""
+    """``N`` (L x Ev) and ``R`` (L) of one head in units of ``2**-bits`` and bounds of their
+    errors: ``num_rad`` (integers, per column or per entry) and ``den_rad`` (per row); the
+    output is ``unit N / R`` (0 where a row has no ``n_active`` keys)."""
 
     num: np.ndarray
     den: np.ndarray
-    err: int
-    colabs: np.ndarray
+    num_rad: np.ndarray
+    den_rad: np.ndarray
     n_active: np.ndarray
     bits: int
     unit: Fraction
@@ -54,7 +56,7 @@ class BinaryOutputs:
 def limb_count(digits: int, vmax_bits: int) -> int:
     """Fraction limbs of the weights for ``digits`` digits: the bits of ``10**-digits``, of
     ``max |V|`` and guard bits for the error terms (a ball too wide only costs a second try)."""
-    return max(2, -(-(math.ceil(digits * math.log2(10)) + 14 + max(vmax_bits, 0)) // LIMB))
+    return max(2, -(-(math.ceil(digits * math.log2(10)) + 8 + max(vmax_bits, 0)) // LIMB))
 
 
 def limbs_of(x: int, n: int) -> np.ndarray:
@@ -75,18 +77,30 @@ def _floor_fixed(x: flint.arb, bits: int) -> int | None:
 @lru_cache(maxsize=4)
 def exp_tables(nf: int) -> np.ndarray:
     """``T_k[c] = floor(2**F exp(-c 2**(-4 - 12 k)))`` within 2 ulps, as limbs: (4, 4096,
-    nf + 1) int64."""
+    nf + 1) uint32. Each table is the powers of one Arb ``exp`` (ball products: the radius
+    stays far below an ulp, and is checked), floored from the midpoints."""
     F = LIMB * nf
-    out = np.zeros((4, 1 << CHUNK, nf + 1), dtype=np.uint32)
+    count = 1 << CHUNK
+    values: list[int] = []
     with flint.ctx.workprec(F + 64):
+        half_ulp = flint.arb(2) ** (-F - 1)
         for k in range(4):
-            step = flint.arb(2) ** (TOP - (CHUNK - 1) - CHUNK * k)
-            for c in range(1 << CHUNK):
-                m = _floor_fixed((-(step * c)).exp(), F)
-                assert m is not None
-                out[k, c] = limbs_of(max(m, 0), nf + 1)
-    out.flags.writeable = False
-    return out
+            x = (-(flint.arb(2) ** (TOP - (CHUNK - 1) - CHUNK * k))).exp()
+            power = flint.arb(1)
+            for _ in range(count):
+                if not power.rad() < half_ulp:
+                    raise PrecisionError("exp tables too wide")  # never at F + 64 bits
+                man, ex = power.mid().man_exp()
+                m, e = int(man), int(ex) + F
+                values.append(m << e if e >= 0 else m >> -e)  # floor: within 1 + 1/2 ulp
+                power = power * x
+    ints = np.array(values, dtype=object)
+    out = np.empty((4 * count, nf + 1), dtype=np.uint32)
+    for i in range(nf + 1):
+        out[:, i] = ((ints >> (LIMB * i)) & ((1 << LIMB) - 1)).astype(np.uint32)
+    tables = out.reshape(4, count, nf + 1)
+    tables.flags.writeable = False
+    return tables
 
 
 def _exp2(unit: Fraction) -> int:
@@ -212,11 +226,25 @@ def _products(
         den_parts.append((got[:, nv * Ev], LIMB * s))
     num = combine_ints(num_parts)
     den = combine_ints(den_parts)
-    if vint.dtype == np.int64 and S * max(int(np.abs(vint).max(initial=0)), 1) < 2**62:
-        colabs = np.abs(vint).sum(axis=0).astype(object)
-    else:
-        colabs = np.abs(np.asarray(vint, dtype=object)).sum(axis=0)
-    return BinaryOutputs(num, den, err, colabs, active.sum(axis=1), bits, unit)
+    n_active = active.sum(axis=1)
+    nonzero = (w != 0).any(axis=0) & active
+    if nonzero.all():  # every weight within err: err times the column sums of |V|
+        if vint.dtype == np.int64 and S * max(int(np.abs(vint).max(initial=0)), 1) < 2**62:
+            colabs = np.abs(vint).sum(axis=0).astype(object)
+        else:
+            colabs = np.abs(np.asarray(vint, dtype=object)).sum(axis=0)
+        num_rad, den_rad = colabs * err, n_active.astype(object) * err
+    else:  # masked weights are exact and those set to 0 are within one ulp: per entry
+        cost = np.where(nonzero, float(err), active.astype(np.float64))
+        with np.errstate(over="ignore"):
+            bound = cost @ np.abs(vint.astype(np.float64))  # rounding: at most S 2**-53
+        bound = np.ceil(bound * (1 + (S + 4) * 2.0**-51) + 1)
+        if not np.isfinite(bound).all():
+            return None
+        num_rad = np.array([int(x) for x in bound.reshape(-1).tolist()], dtype=object)
+        num_rad = num_rad.reshape(bound.shape)
+        den_rad = nonzero.sum(axis=1).astype(object) * err + (active & ~nonzero).sum(axis=1)
+    return BinaryOutputs(num, den, num_rad, den_rad, n_active, bits, unit)
 
 
 _M32 = (1 << 32) - 1
@@ -228,21 +256,21 @@ def combine_ints(parts: list[tuple[np.ndarray, int]]) -> np.ndarray:
     as bytes (one ``int.from_bytes`` per entry, no Python integer per part)."""
     shape = parts[0][0].shape
     nl = (max(k for _, k in parts) + 53) // 32 + 3
-    acc = np.zeros((int(np.prod(shape)), nl), dtype=np.int64)
+    acc = np.zeros((nl, int(np.prod(shape))), dtype=np.int64)
     for c, k in parts:
         ci = c.reshape(-1).astype(np.int64)
         idx, off = divmod(k, 32)
         x = (ci & _M32) << off  # below 2**63
         y = (ci >> 32) << off  # |y| < 2**52
-        acc[:, idx] += x & _M32
-        acc[:, idx + 1] += (x >> 32) + (y & _M32)
-        acc[:, idx + 2] += y >> 32
-    carry = np.zeros(acc.shape[0], dtype=np.int64)
+        acc[idx] += x & _M32
+        acc[idx + 1] += (x >> 32) + (y & _M32)
+        acc[idx + 2] += y >> 32
+    carry = np.zeros(acc.shape[1], dtype=np.int64)
     for col in range(nl):
-        v = acc[:, col] + carry
-        acc[:, col] = v & _M32
+        v = acc[col] + carry
+        acc[col] = v & _M32
         carry = v >> 32
-    raw = acc.astype("<u4").tobytes()
+    raw = acc.T.astype("<u4").tobytes()
     width = 4 * nl
     wrap = 1 << (32 * nl)
     neg = (carry < 0).tolist()
@@ -263,33 +291,39 @@ def binary_balls(bo: BinaryOutputs, digits: int) -> np.ndarray | None:
     L, Ev = bo.num.shape
     if digits > 280 or not L or not Ev:
         return None
-    err = bo.err
     nums = np.abs(bo.num.astype(np.float64))
     dens = bo.den.astype(np.float64)
-    n_act = bo.n_active.astype(np.float64)
-    r_num = bo.colabs.astype(np.float64) * err
-    r_den = n_act * err
+    r_num = np.broadcast_to(bo.num_rad.astype(np.float64), (L, Ev))
+    r_den = bo.den_rad.astype(np.float64)
     unit = float(bo.unit)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         low = dens - r_den
         inv_rad = r_den / (dens * low)  # the radius of 1 / R
-        rad = ((nums + r_num[None, :]) * inv_rad[:, None] + r_num[None, :] / low[:, None]) * unit
-        mag = (nums + r_num[None, :]) / low[:, None] * unit
+        rad = ((nums + r_num) * inv_rad[:, None] + r_num / low[:, None]) * unit
+        mag = (nums + r_num) / low[:, None] * unit
         bound = rad * 1.01 + mag * 2.0 ** (-bo.bits - 40) + 1e-300
     live = bo.n_active > 0
     if not (low[live] > 0).all() or not (bound[live] < 0.5 * 10.0**-digits).all():
         return None
     out = np.empty((L, Ev), dtype=object)
+    per_entry = bo.num_rad.ndim == 2
     with flint.ctx.workprec(bo.bits + 128):
         u = arb_of(bo.unit)
-        radii = flint.arb_mat(1, Ev, [flint.arb(0, int(r) * err) for r in bo.colabs.tolist()])
         zero = flint.arb(0)
+
+        def radii(values: list[int]) -> flint.arb_mat:
+            return flint.arb_mat(1, Ev, [flint.arb(0, r) for r in values])
+
+        shared = None if per_entry else radii(bo.num_rad.tolist())
+        rad_rows = bo.num_rad.tolist() if per_entry else None
         nums_list = bo.num.tolist()
         for i in range(L):
             if not live[i]:
                 out[i] = [zero] * Ev
                 continue
-            scale = u / flint.arb(flint.fmpz(int(bo.den[i])), err * int(bo.n_active[i]))
-            row = (flint.arb_mat(1, Ev, nums_list[i]) + radii) * scale
+            scale = u / flint.arb(flint.fmpz(int(bo.den[i])), int(bo.den_rad[i]))
+            r = radii(rad_rows[i]) if rad_rows is not None else shared
+            assert r is not None
+            row = (flint.arb_mat(1, Ev, nums_list[i]) + r) * scale
             out[i] = row.entries()
     return out

@@ -96,7 +96,13 @@ def enclose_problem(
                 fo = fixed_outputs(factor, scores, vint, masked, prec)
                 if fo is not None:  # the bound of the radii in float64 first: no rad() each
                     bo = BinaryOutputs(
-                        fo.num, fo.den, fo.err, fo.colabs, fo.n_active, fo.bits, unit
+                        fo.num,
+                        fo.den,
+                        fo.colabs * fo.err,
+                        fo.n_active.astype(object) * fo.err,
+                        fo.n_active,
+                        fo.bits,
+                        unit,
                     )
                     balls = binary_balls(bo, digits)
                     if balls is not None:
@@ -138,14 +144,14 @@ def _enclose_limbs(
     p: Problem, b: tuple[int, ...], masked: np.ndarray | None, digits: int
 ) -> np.ndarray | None:
     """The balls of one head of binary-float Q and K from the fixed-point weights of
-    :func:`~symattn.fast.bulk.fixed_binary` (compiled kernels), two limbs more when too wide;
+    :func:`~symattn.fast.bulk.fixed_binary` (compiled kernels), more limbs when too wide;
     ``None`` when that path does not apply or does not reach ``target``."""
     L, S = p.q.shape[-2], p.k.shape[-2]
     kernels = limb_kernels(L * S)
     if kernels is None or not (L and S):
         return None
     nf = limb_count(digits, _vmax_bits(p, b))
-    for limbs in (nf, nf + 2):
+    for limbs in (nf, nf + 1, nf + 3):
         bo = fixed_binary(p, b, masked, limbs, kernels)
         if bo is None:
             return None
