@@ -110,3 +110,30 @@ def test_centre_digits_equal_numpys_shifted_product() -> None:
     out = np.zeros((3, 300, want.shape[-1] + 2), dtype=np.int64)
     limbexp.centre_kernel(table, inv, recip, drop, 24, out)
     assert (out[:, :, : want.shape[-1]] == want).all() and not out[:, :, want.shape[-1] :].any()
+
+
+def test_plain_python_kernels_give_the_compiled_weights() -> None:
+    # without numba the kernels run as plain Python: the same integers
+    rng = np.random.default_rng(12)
+    q, k, v = (rng.standard_normal((5, 3)) for _ in range(3))
+    p = prepare(q, k, v, None, True, None, False, True, DEFAULT_LIMITS)
+    got: list[np.ndarray] = []
+
+    def spy(kernel):
+        class Spy:
+            error_ulps = staticmethod(limbexp.error_ulps)
+
+            @staticmethod
+            def weights_kernel(*args):
+                status = kernel(*args)
+                got.append(args[-1].copy())
+                return status
+
+        return Spy
+
+    compiled = limbexp.weights_kernel
+    plain = getattr(compiled, "py_func", compiled)
+    a = fixed_binary(p, (), p.masked, 3, spy(compiled))
+    b = fixed_binary(p, (), p.masked, 3, spy(plain))
+    assert a is not None and b is not None
+    assert (got[0] == got[1]).all() and a.num.tolist() == b.num.tolist()
