@@ -216,6 +216,8 @@ def _products(
     vsl = int_slices(vint, vw)
     if len(vsl) > 12:
         return None
+    far = w[0] < 0  # set to 0 by the kernel (delta >= 256): within one ulp
+    w[0][far] = 0.0
     stack = np.concatenate([*vsl, np.ones((S, 1))], axis=1)
     nv = len(vsl)
     num_parts, den_parts = [], []
@@ -227,14 +229,14 @@ def _products(
     num = combine_ints(num_parts)
     den = combine_ints(den_parts)
     n_active = active.sum(axis=1)
-    nonzero = (w != 0).any(axis=0) & active
+    nonzero = active & ~far  # within err, whatever their value (a computed 0 too)
     if nonzero.all():  # every weight within err: err times the column sums of |V|
         if vint.dtype == np.int64 and S * max(int(np.abs(vint).max(initial=0)), 1) < 2**62:
             colabs = np.abs(vint).sum(axis=0).astype(object)
         else:
             colabs = np.abs(np.asarray(vint, dtype=object)).sum(axis=0)
         num_rad, den_rad = colabs * err, n_active.astype(object) * err
-    else:  # masked weights are exact and those set to 0 are within one ulp: per entry
+    else:  # masked weights are exact and those set to 0 within one ulp: per entry
         cost = np.where(nonzero, float(err), active.astype(np.float64))
         with np.errstate(over="ignore"):
             bound = cost @ np.abs(vint.astype(np.float64))  # rounding: at most S 2**-53

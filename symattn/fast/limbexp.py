@@ -18,7 +18,8 @@ place (ulps, ``2**-(LIMB nf)``); :func:`error_ulps` adds them up. For one entry:
 4. the weight ``W = floor(2**F exp(-delta))`` to within :func:`error_ulps`, written out as
    its limbs (float64, exact: each below ``2**LIMB``) for the exact ``P V`` products.
 
-``delta >= 256`` gives ``W = 0`` (``exp(-256) < 2**-369``, below one ulp).
+``delta >= 256`` gives ``W = 0`` (``exp(-256) < 2**-369``, below one ulp), marked by -1 in
+limb 0 of the output (every other weight is within :func:`error_ulps`, a computed 0 too).
 """
 
 from __future__ import annotations
@@ -175,7 +176,7 @@ def weights_kernel(
     F = LIMB * nf
     nu = nf + n_int
     B = BLOCK
-    u = np.zeros(nu, dtype=np.int64)
+    u = np.zeros(nu + 1, dtype=np.int64)  # a guard limb: borrows of negative terms
     pp = np.zeros(nf + 2, dtype=np.int64)
     acc = np.zeros((2, B), dtype=np.uint64)
     ub = np.zeros((nu, B), dtype=np.uint32)
@@ -207,7 +208,7 @@ def weights_kernel(
             for e in range(nb):
                 j = j0 + e
                 zero[e] = not active[i, j]
-                for c in range(nu):
+                for c in range(nu + 1):
                     u[c] = 0
                 if not zero[e]:
                     if _add_at(u, m_man[i], m_exp[i] + F) == 2:
@@ -220,7 +221,7 @@ def weights_kernel(
                     top = _normalize(u)
                     if top < 0:
                         return 1
-                    if top > 0:
+                    if top > 0 or u[nu] != 0:  # u >= 2**(LIMB n_int)
                         if not big_zero:
                             return 1
                         zero[e] = True
@@ -271,10 +272,13 @@ def weights_kernel(
             _mul(e1, tb[2], nf, e2, acc, nb)
             _mul(e2, tb[3], nf, e1, acc, nb)
             _mul(e1, pb, nf, e2, acc, nb)
-            # 4. the limbs of W
+            # 4. the limbs of W; -1 in limb 0 marks a weight set to 0 (within one ulp)
             for s in range(nf + 1):
                 for e in range(nb):
                     out[s, i, j0 + e] = 0.0 if zero[e] else float(e2[s, e])
+            for e in range(nb):
+                if zero[e] and active[i, j0 + e]:
+                    out[0, i, j0 + e] = -1.0
     return 0
 
 
@@ -285,7 +289,7 @@ def error_ulps(nf: int, n_int: int, n_terms: int, g_ceil: int) -> int:
     m = nf + 1  # limb pairs per column of a product of two (nf + 1)-limb values
     # floored score terms (one ulp of u each, times g), G within 2 of its last place (times
     # u < 2**(LIMB n_int): 2 ulps), the product u G
-    e_d = (n_terms + 1) * g_ceil + 2 + (nf + n_int + 2)
+    e_d = (n_terms + 1) * g_ceil + 3 + (nf + n_int + 2)
     tail = 6 * (1 + (1 << max(LIMB * nf - 206, 0)))  # 6 r^5 / 120 and beyond
     e_p = (3 * (m + 2) + (m + 3) + 18 + tail) // 6 + 2
     e_t = 2

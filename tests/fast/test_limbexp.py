@@ -137,3 +137,26 @@ def test_plain_python_kernels_give_the_compiled_weights() -> None:
     b = fixed_binary(p, (), p.masked, 3, spy(plain))
     assert a is not None and b is not None
     assert (got[0] == got[1]).all() and a.num.tolist() == b.num.tolist()
+
+
+def test_weights_below_exp_minus_256_are_marked_zero() -> None:
+    q = np.array([[30.0]])
+    k = np.array([[10.0], [9.0], [0.0], [-10.0]])  # deltas 0, 30, 300, 600
+    p = prepare(q, k, k, None, False, None, False, True, DEFAULT_LIMITS)
+    got: dict = {}
+
+    class Spy:
+        error_ulps = staticmethod(limbexp.error_ulps)
+
+        @staticmethod
+        def weights_kernel(*args):
+            status = limbexp.weights_kernel(*args)
+            got["w"] = args[-1].copy()
+            return status
+
+    bo = fixed_binary(p, (), None, 3, Spy)
+    assert bo is not None
+    w = got["w"]
+    assert w[0, 0, 2] == -1 and w[0, 0, 3] == -1 and (w[1:, 0, 2:] == 0).all()
+    assert w[0, 0, 0] >= 0 and w[0, 0, 1] >= 0
+    assert bo.num_rad.shape == (1, 1)  # per entry: the two far weights count one ulp each
