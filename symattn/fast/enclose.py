@@ -14,7 +14,9 @@ import numpy as np
 
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.errors import PrecisionError
-from symattn.exact import Surd, arb_of, combine_products
+from symattn.exact import LIMB_BITS, Surd, arb_of, combine_products, ints_to_limbs
+from symattn.fast.bulk import BinaryOutputs, binary_balls, combine_ints, fixed_binary, limb_count
+from symattn.fast.jit import limb_kernels
 from symattn.fast.problem import (
     Problem,
     Progress,
@@ -78,7 +80,10 @@ def enclose_problem(
     for count, b in enumerate(batches, 1):
         masked = p.masked[b] if p.masked is not None else None
         if binary_inputs(p):
-            out[b] = _enclose_binary(p, b, masked, binary_bits(p, b, digits), target, limits)
+            fixed = _enclose_limbs(p, b, masked, digits)
+            if fixed is None:
+                fixed = _enclose_binary(p, b, masked, binary_bits(p, b, digits), target, limits)
+            out[b] = fixed
             if progress is not None:
                 progress(count, len(batches))
             continue
@@ -88,7 +93,21 @@ def enclose_problem(
         while True:
             balls = None
             if add is None and scores.dtype == np.int64:
-                balls = _enclose_fixed(factor, scores, vint, unit, masked, prec)
+                fo = fixed_outputs(factor, scores, vint, masked, prec)
+                if fo is not None:  # the bound of the radii in float64 first: no rad() each
+                    bo = BinaryOutputs(
+                        fo.num,
+                        fo.den,
+                        fo.colabs * fo.err,
+                        fo.n_active.astype(object) * fo.err,
+                        fo.n_active,
+                        fo.bits,
+                        unit,
+                    )
+                    balls = binary_balls(bo, digits)
+                    if balls is not None:
+                        break
+                    balls = _fixed_balls(fo, unit, prec + 64)
             if balls is None:
                 balls = _enclose_head(factor, scores, vint, unit, masked, add, prec)
             with flint.ctx.workprec(prec):
@@ -110,18 +129,44 @@ def binary_inputs(p: Problem) -> bool:
     return p.q.source.floats is not None and p.k.source.floats is not None
 
 
-def binary_bits(p: Problem, b: tuple[int, ...], digits: int) -> int:
-    """The first working precision of :func:`_enclose_binary`: the bits of ``10**-digits / 2``,
-    of the largest ``|V|`` and of the number of keys, and guard bits (Arb's error bounds
-    grow with them: at n = 1024 the balls come out 2**-174 wide at 176 bits; too few bits
-    only costs a second pass at twice the precision, never a wrong ball)."""
+def _vmax_bits(p: Problem, b: tuple[int, ...]) -> int:
+    """The binary exponent of the largest ``|V|`` of head ``b`` (0 when V is 0)."""
     vx = p.v.source.batch(b)
     if vx.floats is not None:
         vmax = float(np.abs(vx.floats).max(initial=0.0))
     else:
         ints, unit = vx.at((slice(None), slice(None)))
         vmax = float(max((abs(int(i)) for i in ints.reshape(-1).tolist()), default=0) * unit)
-    vbits = max(int(np.frexp(vmax)[1]), 0) if vmax > 0 else 0
+    return max(int(np.frexp(vmax)[1]), 0) if vmax > 0 else 0
+
+
+def _enclose_limbs(
+    p: Problem, b: tuple[int, ...], masked: np.ndarray | None, digits: int
+) -> np.ndarray | None:
+    """The balls of one head of binary-float Q and K from the fixed-point weights of
+    :func:`~symattn.fast.bulk.fixed_binary` (compiled kernels), more limbs when too wide;
+    ``None`` when that path does not apply or does not reach ``target``."""
+    L, S = p.q.shape[-2], p.k.shape[-2]
+    kernels = limb_kernels(L * S)
+    if kernels is None or not (L and S):
+        return None
+    nf = limb_count(digits, _vmax_bits(p, b))
+    for limbs in (nf, nf + 1, nf + 3):
+        bo = fixed_binary(p, b, masked, limbs, kernels)
+        if bo is None:
+            return None
+        balls = binary_balls(bo, digits)
+        if balls is not None:
+            return balls
+    return None
+
+
+def binary_bits(p: Problem, b: tuple[int, ...], digits: int) -> int:
+    """The first working precision of :func:`_enclose_binary`: the bits of ``10**-digits / 2``,
+    of the largest ``|V|`` and of the number of keys, and guard bits (Arb's error bounds
+    grow with them: at n = 1024 the balls come out 2**-174 wide at 176 bits; too few bits
+    only costs a second pass at twice the precision, never a wrong ball)."""
+    vbits = _vmax_bits(p, b)
     keys = max(p.k.shape[-2], 2).bit_length()
     return math.ceil(digits * math.log2(10)) + 1 + vbits + keys // 2 + 4
 
@@ -286,11 +331,10 @@ def _fixed_int(x: flint.arb, bits: int) -> tuple[int, int]:
 @dataclass(frozen=True)
 class FixedExps:
     """Exact fixed-point weights of one head: ``W = floor(2**bits exp(-|gamma| delta))`` for
-    each distinct ``delta = max_row - score`` (``values``, Python integers, also as 24-bit
-    float slices, low first, in ``table``); ``inv`` maps every entry to its ``delta``;
-    ``|W - 2**bits e| <= err`` for every weight. Masked entries are not ``active``."""
+    each distinct ``delta = max_row - score``, as ``width``-bit float slices, low first, in
+    ``table``; ``inv`` maps every entry to its ``delta``; ``|W - 2**bits e| <= err`` for
+    every weight. Masked entries are not ``active``."""
 
-    values: np.ndarray
     table: np.ndarray
     inv: np.ndarray
     active: np.ndarray | None
@@ -348,6 +392,15 @@ def fixed_exps(
         # product of two fixed-point values, floored:
         # error <= e0 * T1 + e1 * T0 + e0 e1 + 1 (in 2**-bits)
         err = e0 + e1 + (e0 * e1 >> bits) + 2
+        kernels = limb_kernels(L * S) if sw == LIMB_BITS else None
+        if kernels is not None:  # the products compiled, digit by digit (exact)
+            table = np.zeros((len(uniq), nsl))
+            a0 = ints_to_limbs([m for m, _ in t0], nsl).astype(np.uint32)
+            a1 = ints_to_limbs([m for m, _ in t1], nsl).astype(np.uint32)
+            lo, hi = uniq & (t0n - 1), uniq >> 12
+            if kernels.table_kernel(a0, a1, lo, hi, bits // sw, table) == 0:
+                if table[:, -1].max(initial=0.0) <= 1:  # every weight at most 2**bits
+                    return FixedExps(table, inv, active, err, bits, sw)
         a0 = np.array([m for m, _ in t0], dtype=object)
         a1 = np.array([m for m, _ in t1], dtype=object)
         w = (a0[uniq & (t0n - 1)] * a1[uniq >> 12]) >> bits  # whole-array Python integer products
@@ -357,7 +410,7 @@ def fixed_exps(
     table = raw[:, :, 0].copy()  # the slices, low first
     for byte in range(1, nbytes):
         table += raw[:, :, byte] * float(1 << (8 * byte))
-    return FixedExps(w, table, inv, active, err, bits, sw)
+    return FixedExps(table, inv, active, err, bits, sw)
 
 
 def fixed_row_sums(fx: FixedExps) -> np.ndarray:
@@ -395,12 +448,19 @@ def fixed_outputs(
     is out of reach)."""
     L, S = scores.shape
     Ev = vint.shape[1]
-    vmax = max((abs(int(x)) for x in vint.reshape(-1)), default=0)
+    small = vint.dtype == np.int64
+    if small:
+        vmax = int(np.abs(vint).max(initial=0))
+    else:
+        vmax = max((abs(int(x)) for x in vint.reshape(-1)), default=0)
     # slices as wide as the products allow: a slice times V summed over S below 2**53
     room = 53 - (S + 1).bit_length() - max(vmax, 1).bit_length() - 1
     if room < 24:
         return None
-    fx = fixed_exps(factor, scores, masked, prec, nbytes=min(room, 40) // 8)
+    # 24-bit slices when the compiled table products apply (more products, no Python
+    # integer per distinct score), else as wide as the room allows
+    nbytes = 3 if limb_kernels(L * S) is not None else min(room, 40) // 8
+    fx = fixed_exps(factor, scores, masked, prec, nbytes=nbytes)
     if fx is None:
         return None
     vf = vint.astype(np.float64)
@@ -409,31 +469,23 @@ def fixed_outputs(
         a = fx.table[:, sidx].take(fx.inv)
         if fx.active is not None:
             a = np.where(fx.active, a, 0.0)
-        n_parts.append(((a @ vf).astype(np.int64), fx.width * sidx))
-        r_parts.append((a.sum(axis=1).astype(np.int64), fx.width * sidx))
+        n_parts.append((a @ vf, fx.width * sidx))
+        r_parts.append((a.sum(axis=1), fx.width * sidx))
     n_active = fx.active.sum(axis=1) if fx.active is not None else np.full(L, S)
-    colabs = np.array([sum(abs(int(x)) for x in vint[:, j]) for j in range(Ev)], dtype=object)
-    num = combine_products(n_parts, small=False)
-    den = combine_products(r_parts, small=False)
-    return FixedOutputs(num, den, fx.err, colabs, n_active, fx.bits)
+    if small and vmax * max(S, 1) < 2**62:
+        colabs = np.abs(vint).sum(axis=0).astype(object)
+    else:
+        colabs = np.array([sum(abs(int(x)) for x in vint[:, j]) for j in range(Ev)], dtype=object)
+    return FixedOutputs(
+        combine_ints(n_parts), combine_ints(r_parts), fx.err, colabs, n_active, fx.bits
+    )
 
 
-def _enclose_fixed(
-    factor: Surd,
-    scores: np.ndarray,
-    vint: np.ndarray,
-    v_unit: Fraction,
-    masked: np.ndarray | None,
-    prec: int,
-) -> np.ndarray | None:
-    """Balls from exact fixed-point weights (:func:`fixed_outputs`), one Arb division each:
-    the ball of ``N / R`` holds both error terms."""
-    fo = fixed_outputs(factor, scores, vint, masked, prec)
-    if fo is None:
-        return None
+def _fixed_balls(fo: FixedOutputs, v_unit: Fraction, prec: int) -> np.ndarray:
+    """One Arb ball per output, ``unit N / R``, whose radius holds both error terms."""
     L, Ev = fo.num.shape
     err = fo.err
-    with flint.ctx.workprec(prec + 64):
+    with flint.ctx.workprec(prec):
         unit = arb_of(v_unit)
         zero = flint.arb(0)
         dens = [

@@ -25,7 +25,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from types import ModuleType
 
-__all__ = ["AUTO_ENTRIES", "MODES", "fused_kernels", "mode", "numba_installed", "use"]
+__all__ = [
+    "AUTO_ENTRIES",
+    "MODES",
+    "fused_kernels",
+    "limb_kernels",
+    "mode",
+    "numba_installed",
+    "use",
+]
 
 MODES = ("auto", "numba", "numpy")
 
@@ -37,6 +45,7 @@ if _mode not in MODES:
     raise ValueError(f"SYMATTN_JIT must be one of {', '.join(MODES)}, not {_mode!r}")
 _loaded: ModuleType | None = None
 _sound: bool | None = None
+_limbs: ModuleType | None = None
 
 
 def mode() -> str:
@@ -79,3 +88,17 @@ def fused_kernels(entries: int) -> ModuleType | None:
             return None
         _loaded = module
     return _loaded
+
+
+def limb_kernels(entries: int) -> ModuleType | None:
+    """:mod:`symattn.fast.limbexp` (the certified fixed-point weights of binary-float heads)
+    when a problem of ``entries`` scores should use it, else ``None`` (the Arb path). The
+    same modes as :func:`fused_kernels`; loaded on first use."""
+    global _limbs
+    if _mode == "numpy":
+        return None
+    if _mode == "auto" and (entries < AUTO_ENTRIES or not numba_installed()):
+        return None
+    if _limbs is None:
+        _limbs = importlib.import_module("symattn.fast.limbexp")
+    return _limbs

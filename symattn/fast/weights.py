@@ -42,10 +42,11 @@ from symattn.fast.decisions import (
     significant_parts,
 )
 from symattn.fast.doubles import EXP_RESIDUAL_ERR, U2, dd_add, dd_div, fast_two_sum, two_prod
-from symattn.fast.enclose import fixed_exps, fixed_row_sums, head_exps
+from symattn.fast.enclose import FixedExps, fixed_exps, fixed_row_sums, head_exps
 from symattn.fast.exps import Exps, iter_exps, weight_slices
 from symattn.fast.fallback import RowCache, settle_weights
 from symattn.fast.float64 import setup
+from symattn.fast.jit import limb_kernels
 from symattn.fast.limbs import shifted_product
 from symattn.fast.problem import Problem, exact_add, exact_scores
 from symattn.fast.scaled import exp_scaled, scaled_tables
@@ -305,9 +306,7 @@ def _certify_fixed(p: Problem, decide: Narrow) -> BallArray | None:
         # digit, W < 2**(P+1), the product's low columns left out (at most one less)
         shift = fx.bits + LIMB_BITS
         recip = ints_to_limbs([(1 << (fx.bits + shift)) // max(x, 1) for x in sums.tolist()])
-        wd = [fx.table[:, s].take(fx.inv) for s in range(fx.table.shape[1])]
-        rd = [recip[:, u].astype(np.float64)[:, None] for u in range(recip.shape[1])]
-        centre = shifted_product(wd, rd, shift // LIMB_BITS)
+        centre = _centres(fx, recip, shift // LIMB_BITS)
         off = np.broadcast_to((n == 0)[:, None], (L, S))
         if fx.active is not None:
             off = ~fx.active | off
@@ -326,6 +325,27 @@ def _certify_fixed(p: Problem, decide: Narrow) -> BallArray | None:
     sign[(mids == 0).all(axis=-1)] = 0
     exp = np.full(sign.shape, -bits, dtype=np.int64)
     return BallArray.of(mids, sign, exp, radius, exp, None, decide.digits)
+
+
+def _centres(fx: FixedExps, recip: np.ndarray, drop: int) -> np.ndarray:
+    """The digits of ``W * recip_row >> (LIMB_BITS drop)`` (or one less) of every weight:
+    :func:`~symattn.fast.limbs.shifted_product`, or the compiled
+    :func:`~symattn.fast.limbexp.centre_kernel` (the same digits) for large heads."""
+    L, S = fx.inv.shape
+    kernels = limb_kernels(L * S)
+    na, nb = fx.table.shape[1], recip.shape[1]
+    if kernels is None or min(na, nb) > 32:
+        wd = [fx.table[:, s].take(fx.inv) for s in range(na)]
+        rd = [recip[:, u].astype(np.float64)[:, None] for u in range(nb)]
+        return shifted_product(wd, rd, drop)
+    base = na + nb - 1 - drop
+    out = np.zeros((L, S, base + 3), dtype=np.int64)
+    table = np.ascontiguousarray(fx.table, dtype=np.uint32)  # integer digits below 2**24
+    kernels.centre_kernel(table, fx.inv, recip.astype(np.uint64), drop, LIMB_BITS, out)
+    used = base
+    while used < out.shape[2] and out[:, :, used].any():
+        used += 1
+    return out[:, :, :used]
 
 
 def _fill_weights(

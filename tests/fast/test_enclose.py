@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import symattn
-from symattn.fast import attention_enclose
+from symattn.fast import attention_enclose, jit
 
 
 @pytest.mark.parametrize(
@@ -25,11 +25,12 @@ from symattn.fast import attention_enclose
         {"attn_mask": np.array([[True, False, True], [False] * 3, [True] * 3])},
     ],
 )
-def test_enclosures_contain_the_exact_values(kw: dict, exact_float: bool) -> None:
-
+@pytest.mark.parametrize("mode", ["numba", "numpy"])  # compiled kernels, or numpy and Arb
+def test_enclosures_contain_the_exact_values(kw: dict, exact_float: bool, mode: str) -> None:
     rng = np.random.default_rng(11)
     q, k, v = (np.round(rng.uniform(-2, 2, (3, 2)), 2) for _ in range(3))
-    got = attention_enclose(q, k, v, digits=30, exact_float=exact_float, **kw)
+    with jit.use(mode):
+        got = attention_enclose(q, k, v, digits=30, exact_float=exact_float, **kw)
     want = symattn.scaled_dot_product_attention(
         q, k, v, exact_float=exact_float, **kw
     ).output.enclose(45, method="exact")
@@ -92,12 +93,14 @@ def _binary_case(kind: str, n: int, rng: np.random.Generator) -> tuple[list[np.n
         "scale",
     ],
 )
-def test_binary_inputs_against_an_independent_80_digit_reference(kind: str) -> None:
+@pytest.mark.parametrize("mode", ["numba", "numpy"])  # fixed-point kernels, or Arb matrices
+def test_binary_inputs_against_an_independent_80_digit_reference(kind: str, mode: str) -> None:
     from tests.fast.reference import flint_outputs
 
     rng = np.random.default_rng(zlib.crc32(kind.encode()))
     (q, k, v), kw = _binary_case(kind, 12, rng)
-    got = attention_enclose(q, k, v, digits=50, **kw)
+    with jit.use(mode):
+        got = attention_enclose(q, k, v, digits=50, **kw)
     mask = kw.get("attn_mask")
     want = flint_outputs(
         q, k, v, mask=mask, causal=kw.get("is_causal", False), scale=kw.get("scale"), prec=400

@@ -13,6 +13,7 @@ import pytest
 import symattn
 from symattn.config import DEFAULT_LIMITS
 from symattn.exact import Narrow, Places, Significant, inv_sqrt
+from symattn.fast import jit
 from symattn.fast.problem import prepare
 from symattn.fast.weights import certify_weights, weights_run
 from tests.fast.reference import arb_weights, assert_same_decimals
@@ -94,6 +95,18 @@ def test_decisions_equal_the_arb_path(kind: str, decide: object) -> None:
             assert ball.lower <= ref.upper and ref.lower <= ball.upper
         return
     assert_same_decimals(got, exact, decide)
+
+
+@pytest.mark.parametrize("mode", ["numba", "numpy"])  # compiled digit products, or numpy's
+@pytest.mark.parametrize("kind", KINDS)
+def test_enclose_50_meets_the_arb_path_on_both_paths(kind: str, mode: str) -> None:
+    q, k, v, kw, ef = _kind(kind, 2)
+    with jit.use(mode):
+        got = certify_weights(_problem(q, k, v, kw, ef), Narrow(50), 64, DEFAULT_LIMITS)
+    fine = _exact(q, k, v, kw, ef).enclose(80, method="exact")
+    for ball, ref in zip(got.reshape(-1), fine.reshape(-1), strict=True):
+        assert ball.width < Fraction(1, 10**50)
+        assert ball.lower <= ref.upper and ref.lower <= ball.upper
 
 
 def test_weights_far_below_the_double_range_are_rounded() -> None:

@@ -1,0 +1,105 @@
+"""Tests for symattn.fast.bulk: certified outputs of binary-float heads in fixed point."""
+
+from __future__ import annotations
+
+import zlib
+
+import flint
+import numpy as np
+import pytest
+
+from symattn.config import DEFAULT_LIMITS
+from symattn.fast import jit, limbexp
+from symattn.fast.bulk import (
+    LIMB,
+    binary_balls,
+    combine_ints,
+    exp_tables,
+    fixed_binary,
+    limb_count,
+    limbs_of,
+)
+from symattn.fast.problem import prepare
+from tests.fast.reference import flint_outputs
+
+
+def _problem(q, k, v, **kw):
+    return prepare(
+        q,
+        k,
+        v,
+        kw.get("attn_mask"),
+        kw.get("is_causal", False),
+        kw.get("scale"),
+        False,
+        True,
+        DEFAULT_LIMITS,
+    )
+
+
+def test_the_tables_are_floored_exps_within_two_ulps() -> None:
+    nf = 3
+    t = exp_tables(nf)
+    with flint.ctx.workprec(300):
+        for k, c in ((0, 0), (0, 4095), (1, 1), (2, 77), (3, 4095)):
+            x = sum(int(d) << (LIMB * i) for i, d in enumerate(t[k, c].tolist()))
+            exact = (-(flint.arb(c) * flint.arb(2) ** (-4 - 12 * k))).exp() * 2 ** (LIMB * nf)
+            assert abs(exact - x) < 2
+
+
+def test_combine_ints_is_exact_for_signed_parts() -> None:
+    rng = np.random.default_rng(3)
+    parts = [
+        (rng.integers(-(2**52), 2**52, (4, 5)).astype(np.float64), k) for k in (0, 17, 26, 200)
+    ]
+    got = combine_ints(parts)
+    want = sum(p.astype(np.int64).astype(object) * (1 << k) for p, k in parts)
+    assert got.tolist() == want.tolist()
+
+
+@pytest.mark.parametrize(
+    "kind", ["float32", "float64", "causal", "boolean", "scale", "d5", "zero columns", "wide"]
+)
+def test_fixed_point_balls_hold_an_independent_reference(kind: str) -> None:
+    rng = np.random.default_rng(zlib.crc32(kind.encode()))
+    d = 5 if kind == "d5" else 8  # d = 5: an irrational scale 1/sqrt(5)
+    dtype = np.float64 if kind == "float64" else np.float32
+    s = 9.0 if kind == "wide" else 1.0
+    q, k, v = ((rng.standard_normal((11, d)) * s).astype(dtype) for _ in range(3))
+    kw: dict = {}
+    if kind == "causal":
+        kw["is_causal"] = True
+    elif kind == "boolean":
+        kw["attn_mask"] = rng.random((11, 11)) < 0.6
+        kw["attn_mask"][2] = False  # a fully masked row
+    elif kind == "scale":
+        kw["scale"] = np.float32(0.3)
+    elif kind == "zero columns":
+        v[:, ::2] = 0
+    p = _problem(q, k, v, **kw)
+    masked = p.masked if p.masked is not None else None
+    with jit.use("numba"):
+        kernels = jit.limb_kernels(1)
+    assert kernels is limbexp
+    nf = limb_count(50, 2)
+    balls = None
+    for limbs in (nf, nf + 1, nf + 3):  # as enclose does: more limbs while too wide
+        bo = fixed_binary(p, (), masked, limbs, kernels)
+        assert bo is not None
+        balls = binary_balls(bo, 50)
+        if balls is not None:
+            break
+    assert balls is not None
+    mask = kw.get("attn_mask")
+    want = flint_outputs(
+        q, k, v, mask=mask, causal=kw.get("is_causal", False), scale=kw.get("scale"), prec=400
+    )
+    with flint.ctx.workprec(400):
+        for ball, ref in zip(balls.reshape(-1), want.reshape(-1), strict=True):
+            assert ball.rad() < flint.arb(10) ** -50 / 2
+            assert ball.overlaps(ref)
+            assert (ball - ref).abs_upper() < flint.arb(10) ** -49
+
+
+def test_limbs_of_cuts_an_integer_low_first() -> None:
+    assert limbs_of(2**60 + 5, 3).tolist() == [5, (2**60 >> 26) & (2**26 - 1), 2**60 >> 52]
