@@ -75,6 +75,7 @@ from symattn.read.notations.grammar import (
 )
 from symattn.read.notations.text import (
     ANNOTATION_LINK,
+    ANNOTATION_MATRIX,
     CASE_COLON,
     CODE_ENVIRONMENTS,
     CODE_LINE,
@@ -100,6 +101,7 @@ from symattn.read.notations.text import (
     NOTE_START,
     PROJECTION_LINK,
     PROSE_END,
+    PROSE_RELATION_END,
     PROSE_SENTENCE,
     PROSE_WORD,
     RELATION,
@@ -177,6 +179,8 @@ __all__ = [
     "PROSE_END",
     "PROSE_SENTENCE",
     "PROSE_WORD",
+    "PROSE_RELATION_END",
+    "ANNOTATION_MATRIX",
     "RELATION",
     "ROW_NAME",
     "ROW_PHRASE",
