@@ -16,6 +16,7 @@ from typing import Final
 from symattn.numbers import Written
 from symattn.read.dataflow import Derivation, Start
 from symattn.read.facts import INPUT_ROLES, Fact
+from symattn.read.foreign import foreign
 from symattn.read.observations import Spot
 from symattn.read.roles import RoleName
 
@@ -287,6 +288,12 @@ def default(
         return Derivation(Start.X, (x, *[w for w in ws if w is not None])), False
     k = latest(inputs, (RoleName.K, RoleName.KV), f.at)
     v = latest(inputs, (RoleName.V, RoleName.KV), f.at)
+    if (
+        q is not None
+        and k is not None
+        and (given := _new_scores(facts, inputs, q, k, f)) is not None
+    ):
+        return given, False
     if q is not None and k is not None and v is not None:
         return Derivation(Start.QKV, (q, k, v)), False
     named = f.role is RoleName.SCORES and f.index is not None and bool(f.col)
@@ -316,6 +323,30 @@ def default(
             key = max(before)
             start = Start.SCALED if RoleName.SCALED in inputs[key].roles else Start.SCORES
             return Derivation(start, (key,)), False
+    return None
+
+
+def _new_scores(
+    facts: Sequence[Fact], inputs: dict[int, Input], q: int, k: int, f: Fact
+) -> Derivation | None:
+    """Scores written after Q and K (or the claim itself) and after an output of them, that
+    are not their dot products under any frame (:func:`~symattn.read.foreign.foreign`): a
+    new exercise set from given scores, which the claims from them on start from (the latest
+    such scores). Scores before any output are the problem's own, wrong or not."""
+    stages = {RoleName.SCORES, RoleName.SCALED}
+    after = [
+        key
+        for key, i in inputs.items()
+        if i.roles & stages and max(q, k) < key <= f.at and not i.roles & INPUT_ROLES
+    ]
+    qi, ki = inputs[q], inputs[k]
+    for key in sorted(after, reverse=True):
+        s = inputs[key]
+        if not any(g.role is RoleName.OUTPUT and max(q, k) < g.at < key for g in facts):
+            continue  # (no output yet: the problem of Q and K is not worked through)
+        if foreign(s.spots, s.width, qi.spots, qi.width, ki.spots, ki.width):
+            start = Start.SCALED if RoleName.SCALED in s.roles else Start.SCORES
+            return Derivation(start, (key,))
     return None
 
 

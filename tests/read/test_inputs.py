@@ -197,3 +197,27 @@ def test_a_v_written_as_one_column_beside_several_keys_is_one_value_per_key() ->
     assert got is not None
     data, keys, _, v_width, _ = got
     assert data["V"] == [["2"], ["0"], ["1"]] and v_width == 1 and len(keys) == 3
+
+
+_EXERCISE = (
+    "$$Q = \\begin{{bmatrix}} 1.0 & 0.0 \\\\ 0.0 & 2.0 \\\\ 1.0 & 1.0 \\end{{bmatrix}}, "
+    "K = \\begin{{bmatrix}} 1.0 & 0.0 \\\\ 0.0 & 2.0 \\\\ 1.0 & 1.0 \\end{{bmatrix}}, "
+    "V = \\begin{{bmatrix}} 10.0 & 0.0 \\\\ 0.0 & 20.0 \\\\ 5.0 & 5.0 \\end{{bmatrix}}$$\n\n"
+    "$$\\text{{Output}} = [3.984, 10.028]$$\n\n"
+    "## Exercise\n\n"
+    "$$\\text{{scores}} = \\begin{{bmatrix}} {scores} \\end{{bmatrix}}$$\n"
+)
+
+
+def test_scores_foreign_to_q_and_k_after_their_output_start_a_new_problem() -> None:
+    # no row is its row of Q Kᵀ = [[1,0,1],[0,4,2],[1,2,2]] in any frame: given, not judged
+    scores = "2.0 & 5.0 & 1.0 \\\\ 3.0 & 3.0 & 7.0 \\\\ 6.0 & 0.0 & 4.0"
+    report = audit(_EXERCISE.format(scores=scores), path="t.md")
+    assert not [f for f in report.findings if f.line == 7 and f.severity == "error"]
+
+
+def test_scores_of_q_and_k_with_a_slip_stay_their_claims() -> None:
+    # Q Kᵀ but for one entry: judged against Q and K
+    scores = "1.0 & 0.0 & 1.0 \\\\ 0.0 & 4.0 & 2.0 \\\\ 1.0 & 2.0 & 9.0"
+    report = audit(_EXERCISE.format(scores=scores), path="t.md")
+    assert ("wrong-value", "9.0") in {(f.code, f.claimed) for f in report.findings}
