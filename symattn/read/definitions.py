@@ -24,6 +24,7 @@ from typing import Final
 
 from symattn.config import Limits
 from symattn.errors import SymattnError
+from symattn.judge.codes import FindingCode
 from symattn.judge.findings import Finding, Join, Message, TextLocation
 from symattn.judge.verdict import consistent_with
 from symattn.numbers import Written
@@ -240,7 +241,7 @@ def beside_examples(
     keeps its findings); ``offset_of``: the offset of a (line, column)."""
     out = []
     for f in findings:
-        if f.code == "conflicting-definition" and isinstance(f.location, TextLocation):
+        if f.code == FindingCode.CONFLICTING_DEFINITION and isinstance(f.location, TextLocation):
             name = f.claimed.split(" = ", 1)[0]
             at = offset_of(f.location.line, f.location.column)
             if examples and _global(name) and not any(lo <= at <= hi for lo, hi in examples):
