@@ -22,7 +22,6 @@ from typing import Final
 
 from symattn.read.mapped import Mapped, MappedBuilder
 from symattn.read.notations import (
-    ANNOTATION_MATRIX,
     CODE_LINE,
     COMMENT_MARKER,
     DIGIT,
@@ -33,7 +32,7 @@ from symattn.read.notations import (
 )
 from symattn.read.source import outside
 
-__all__ = ["math_rows", "starts_with_relation", "text_lines", "unmarked"]
+__all__ = ["math_rows", "starts_with_relation", "text_lines"]
 
 _MATH_TOKEN: Final = re.compile(
     r"\\begin\s*\{(?P<begin>[A-Za-z*]+)\}(?:\{[^{}]*\})?"
@@ -89,10 +88,6 @@ def _rows(text: str, start: int, end: int) -> Iterator[Mapped]:
             stack.append(m.group("begin"))
             if not _is_matrix(m.group("begin")):
                 blanks.append((m.start(), m.end(), " "))
-            else:
-                label = _annotation(text, m, end)
-                if label is not None:
-                    blanks.append((m.start(), label, " "))
         elif m.group("end"):
             env = m.group("end")
             if env in stack:
@@ -112,25 +107,6 @@ def _rows(text: str, start: int, end: int) -> Iterator[Mapped]:
         else:
             blanks.append((m.start(), m.end(), " "))
     yield _piece(text, row_start, end, blanks)
-
-
-def _annotation(text: str, begin: re.Match[str], end: int) -> int | None:
-    r"""Where a matrix environment that holds only arrows and words (``\begin{matrix}
-    \leftarrow \text{"The"} \\ …\end{matrix}``, the labels of the rows of the array beside
-    it) ends, or None: such a matrix is no value, and is blanked."""
-    env = begin.group("begin")
-    close = text.find("\\end", begin.end(), end)
-    if close < 0:
-        return None
-    m = _END.match(text, close)
-    if m is None or m.group(1) != env:
-        return None
-    if ANNOTATION_MATRIX.regex.fullmatch(text, begin.end(), close) is None:
-        return None
-    return m.end()
-
-
-_END: Final = re.compile(r"\\end\s*\{([A-Za-z*]+)\}")
 
 
 def _piece(text: str, a: int, b: int, blanks: list[tuple[int, int, str]]) -> Mapped:
@@ -188,7 +164,7 @@ def _piece(text: str, a: int, b: int, blanks: list[tuple[int, int, str]]) -> Map
     return whole.replace(ordered)
 
 
-def unmarked(text: str, a: int, b: int) -> Mapped:
+def _unmarked(text: str, a: int, b: int) -> Mapped:
     """``text[a:b]`` with Markdown emphasis and code marks blanked and escapes read through."""
     line = Mapped.of(text, a, b)
     reps = []
@@ -242,7 +218,7 @@ def text_lines(
 def _joined(text: str, spans: list[tuple[int, int]], markdown: bool) -> Mapped:
     b = MappedBuilder()
     for i, (x, y) in enumerate(spans):
-        piece = unmarked(text, x, y) if markdown else Mapped.of(text, x, y)
+        piece = _unmarked(text, x, y) if markdown else Mapped.of(text, x, y)
         if i:
             b.add(" ", x, 0)
         for run, origin, length in piece.runs():

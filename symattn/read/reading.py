@@ -17,7 +17,7 @@ were read."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Final
 
 from symattn.config import Limits
@@ -26,11 +26,11 @@ from symattn.read.blocks import WORDS, Block, BlockKind, iter_blocks
 from symattn.read.census import Census
 from symattn.read.codeblocks import link_code, read_code
 from symattn.read.extract import ChainText, Link, Skipped, chains_of, with_result_expression
-from symattn.read.formulas import math_rows, starts_with_relation, text_lines, unmarked
+from symattn.read.formulas import math_rows, starts_with_relation, text_lines
 from symattn.read.kinds import ChainKind, LinkRelation, Placement
 from symattn.read.layout import listed_rows, stack_rows
 from symattn.read.mapped import Mapped, MappedBuilder
-from symattn.read.notations import INLINE_JOIN, PROSE_RELATION_END, PROSE_WORD, RELATION
+from symattn.read.notations import INLINE_JOIN, PROSE_WORD
 from symattn.read.notes import plain_label
 from symattn.read.page import (
     Placed,
@@ -129,8 +129,6 @@ class BlockState:
     fmt: str
     line_starts: list[int]
     limits: Limits
-    #: prose read with the inline math after it (``Q = $\\begin{pmatrix}…$``)
-    taken: list[tuple[int, int]] = field(default_factory=list)
 
     @property
     def text(self) -> str:
@@ -138,9 +136,8 @@ class BlockState:
 
     @property
     def skip(self) -> list[tuple[int, int]]:
-        """The inline math of the block with its delimiters (read by the math rules), and the
-        prose read with it."""
-        return sorted([(a - 2, e + 2) for a, e in self.b.math] + self.taken)
+        """The inline math of the block with its delimiters (read by the math rules)."""
+        return [(a - 2, e + 2) for a, e in self.b.math]
 
 
 def _inline_math(s: BlockState) -> bool:
@@ -175,8 +172,6 @@ def _inline_math(s: BlockState) -> bool:
                 add_chains(r, i, [joined])
             found = found[1:]
             prev, prev_added = joined, True
-        if not found and prev_end <= a:
-            found = _left_in_prose(s, prev_end, a, e)
         add_chains(r, i, found)
         if not found and prev_end <= a:
             # `当前注意力权重： $[0.82, 0.18]$`: an array named by the words before it
@@ -196,28 +191,6 @@ def _inline_math(s: BlockState) -> bool:
             prev, prev_added = _lone(text[a:e], r, a, e), False
         prev_end = e + 1
     return False
-
-
-def _left_in_prose(s: BlockState, lo: int, a: int, e: int) -> list[ChainText]:
-    """``Scores = $\\begin{pmatrix} 1 & 0 \\\\ 0 & 1 \\end{pmatrix}$``: a matrix alone in
-    inline math after prose that ends with a relation is the right side of the prose's
-    formula (the prose from the line's start, or from the math before it, is its left side)."""
-    text = s.text
-    body = text[a:e]
-    if "\\begin" not in body or RELATION.regex.search(body):
-        return []
-    start = max(lo, text.rfind("\n", s.b.start, a) + 1)
-    left = a - 1  # (the opening ``$``)
-    if left <= start or PROSE_RELATION_END.regex.search(text, start, left) is None:
-        return []
-    rows = list(math_rows(text, a, e))
-    if len(rows) != 1:
-        return []
-    prose = unmarked(text, start, left)
-    found = chains_of(Mapped.concat(prose, rows[0]), s.r.src, ChainKind.MATH)
-    if found:
-        s.taken.append((start, left))
-    return found
 
 
 def _latex_in_prose(s: BlockState) -> bool:

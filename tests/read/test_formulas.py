@@ -31,22 +31,6 @@ def test_labels_and_tags_are_not_math() -> None:
     assert rows("x = 1 \\label{eq:1} \\tag{3}") == ["x = 1"]
 
 
-def test_a_matrix_of_row_labels_beside_an_array_is_no_value() -> None:
-    text = (
-        "Q = \\begin{bmatrix} 1.0 & 0.0 \\\\ 0.0 & 2.0 \\end{bmatrix} \\begin{matrix} "
-        '\\leftarrow \\text{"The"} \\\\ \\leftarrow \\text{"river"} \\end{matrix}, K = 2'
-    )
-    (got,) = rows(text)
-    assert "river" not in got and "\\begin{matrix}" not in got
-    assert got.startswith("Q = \\begin{bmatrix} 1.0 & 0.0") and got.endswith(", K = 2")
-
-
-def test_a_matrix_of_symbols_or_numbers_is_kept() -> None:
-    for body in ("a & b \\\\ c & d", "1 & 0 \\\\ 0 & 1"):
-        (got,) = rows(f"A = \\begin{{matrix}} {body} \\end{{matrix}}")
-        assert "\\begin{matrix}" in got
-
-
 def test_unbalanced_braces_do_not_break_rows() -> None:
     assert rows("{x = 1 \\\\ y = 2") == ["x = 1", "y = 2"]
 

@@ -40,25 +40,6 @@ def test_array_named_by_the_words_before_inline_math() -> None:
     assert p.grid.label == "当前注意力权重"
 
 
-def test_a_matrix_in_inline_math_is_the_right_side_of_the_prose_before_it() -> None:
-    text = (
-        "Q = $\\begin{pmatrix} 1 & 0 \\\\ 0 & 1 \\end{pmatrix}$，K 同。\n\n"
-        "Scaled = Scores / √2 ≈ $\\begin{pmatrix} 0.707 & 0 \\\\ 0 & 0.707 \\end{pmatrix}$。\n"
-    )
-    r = read_text(text)
-    texts = [c.text for c in r.chains]
-    assert texts[0].startswith("Q = ") and "pmatrix" in texts[0]
-    assert texts[1].startswith("Scaled = Scores / √2 ≈ ") and "0.707" in texts[1]
-    assert len(texts) == 2  # (the prose is not read again as a formula of its own)
-    # the left side keeps its place in the source
-    assert r.chains[1].links[0].where.at(0) == text.index("Scaled")
-
-
-def test_prose_without_a_relation_before_inline_math_is_no_left_side() -> None:
-    r = read_text("其中 $\\begin{pmatrix} 1 & 0 \\end{pmatrix}$ 是输入。\n")
-    assert not any(c.text.startswith("其中") for c in r.chains)
-
-
 def test_latex_environments_in_markdown_prose_are_math() -> None:
     r = read_text("\\begin{aligned} s &= 1 + 2 = 3 \\end{aligned}\n")
     assert [c.text for c in r.chains] == ["s = 1 + 2 = 3"]

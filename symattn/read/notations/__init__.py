@@ -75,7 +75,6 @@ from symattn.read.notations.grammar import (
 )
 from symattn.read.notations.text import (
     ANNOTATION_LINK,
-    ANNOTATION_MATRIX,
     CASE_COLON,
     CODE_ENVIRONMENTS,
     CODE_LINE,
@@ -101,7 +100,6 @@ from symattn.read.notations.text import (
     NOTE_START,
     PROJECTION_LINK,
     PROSE_END,
-    PROSE_RELATION_END,
     PROSE_SENTENCE,
     PROSE_WORD,
     RELATION,
@@ -179,8 +177,6 @@ __all__ = [
     "PROSE_END",
     "PROSE_SENTENCE",
     "PROSE_WORD",
-    "PROSE_RELATION_END",
-    "ANNOTATION_MATRIX",
     "RELATION",
     "ROW_NAME",
     "ROW_PHRASE",

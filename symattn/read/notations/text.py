@@ -38,8 +38,6 @@ __all__ = [
     "PROSE_END",
     "PROSE_SENTENCE",
     "PROSE_WORD",
-    "PROSE_RELATION_END",
-    "ANNOTATION_MATRIX",
     "RELATION",
     "SENTENCE_END",
     "SUBSCRIPT_INDEX",
@@ -127,22 +125,6 @@ MATRIX_ENVIRONMENTS: Final = words(
     counterexamples=("aligned", "cases"),
 )
 
-ANNOTATION_MATRIX: Final = pattern(
-    "annotation-matrix",
-    r"(?=[\s\S]*\S)(?:\s|&|\\\\|\\(?:leftarrow|rightarrow|longleftarrow|longrightarrow|gets|to|mapsto"
-    r"|quad|qquad|[,;:!])(?![A-Za-z])|\\(?:text|mathrm|textrm|textit|texttt)\s*\{[^{}\d]*\}"
-    r"|←|→|⟵|⟶)*",
-    "the body of a matrix environment that holds only arrows and words beside an array (``Q = "
-    "\\begin{bmatrix}…\\end{bmatrix} \\begin{matrix} \\leftarrow \\text{The} \\\\ …"
-    "\\end{matrix}``): a label of its rows, no value",
-    (
-        ' \\leftarrow \\text{"The"} \\\\ \\leftarrow \\text{"river"} ',
-        "\\text{cat} \\\\ \\text{dog}",
-    ),
-    ("", "1 & 0 \\\\ 0 & 1", "a & b", "q_1 \\\\ q_2", "\\text{x} 1"),
-    how=Apply.FULLMATCH,
-)
-
 MARKDOWN_MARKUP: Final = pattern(
     "markdown-markup",
     r"\\(?P<keep>[!-/:-@\[-`{-~])|\*\*|__|`+",
@@ -195,15 +177,6 @@ INLINE_JOIN: Final = pattern(
     (" (Thinking) ", "", "（动物）"),
     ("，总和 ",),
     how=Apply.FULLMATCH,
-)
-
-PROSE_RELATION_END: Final = pattern(
-    "prose-relation-end",
-    r"(?:=|≈|约等于|≒|≃)\s*$",
-    "prose that ends with a relation just before a piece of inline math: the math is the "
-    "formula's right side (``Q = $\\begin{pmatrix}…\\end{pmatrix}$``)",
-    ("Q = ", "α ≈ softmax ≈ ", "Scaled = Scores / √2 ≈"),
-    ("其中 ", "Q = K，"),
 )
 
 RELATION: Final = pattern(
