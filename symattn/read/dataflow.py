@@ -24,7 +24,7 @@ from typing import Final
 
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.read.notations import PROJECTION_NAMES
-from symattn.read.notations.roles import RoleName
+from symattn.read.notations.roles import INPUT_ARRAYS, RoleName
 from symattn.read.python import Assigned, Defined, Shown, Step, expr_text
 from symattn.read.symbolic.functions import Runner, unpack
 from symattn.read.symbolic.interpreter import NotFollowedDeep, OutOfSteps
@@ -35,19 +35,7 @@ from symattn.read.symbolic.values import Array
 __all__ = ["Built", "Derivation", "Flows", "Start", "Sym", "built_inputs", "derive", "flows"]
 
 #: the stages a name may give an array the code builds (an input of attention)
-_BUILT_ROLES: Final = frozenset(
-    {
-        RoleName.X,
-        RoleName.W_Q,
-        RoleName.W_K,
-        RoleName.W_V,
-        RoleName.W_O,
-        RoleName.Q,
-        RoleName.K,
-        RoleName.V,
-        RoleName.KV,
-    }
-)
+_BUILT_ROLES: Final = INPUT_ARRAYS
 #: the stages above the scores a derivation goes down through (to the scores)
 _ABOVE_SCORES: Final = frozenset({SymKind.WEIGHTS, SymKind.SCALED, SymKind.EXP, SymKind.SUM})
 #: the projections of X

@@ -32,6 +32,7 @@ from symattn.numbers.rounding import Rounding
 from symattn.read.evaluate import Value, evaluate, flatten, shape
 from symattn.read.extract import ChainText
 from symattn.read.messages import fraction_text, say
+from symattn.read.notations.roles import ROW_ROLES
 from symattn.read.observations import Stated
 from symattn.read.report import text_finding
 from symattn.read.roles import RoleName, symbol_role
@@ -124,16 +125,7 @@ class Definition:
 #: a conflict, bounded so that a name given a thousand values costs no more than ten
 MAX_DISTINCT = 8
 #: stages a text computes once per query row: their names are reused from row to row
-PER_ROW: Final = frozenset(
-    {
-        RoleName.SCORES,
-        RoleName.SCALED,
-        RoleName.EXP,
-        RoleName.SUM,
-        RoleName.WEIGHTS,
-        RoleName.OUTPUT,
-    }
-)
+PER_ROW: Final = frozenset(ROW_ROLES)
 
 #: the inputs whose width is d_k (or whose rows are as wide as the keys)
 _INPUT_ROLES: Final = frozenset({RoleName.Q, RoleName.K, RoleName.KV})

@@ -43,6 +43,7 @@ from symattn.read.notations import (
     SQRT_DK_TEXT,
     SUBSCRIPT_INDEX,
 )
+from symattn.read.notations.roles import INPUT_ARRAYS, ROW_ROLES
 from symattn.read.observations import Spot, Stated
 from symattn.read.products import Array, product_row
 from symattn.read.python import expr_text
@@ -54,17 +55,8 @@ from symattn.read.tables import Table
 __all__ = ["Fact", "facts_of_reading"]
 
 #: roles a text gives (inputs); the others it states (results)
-INPUT_ROLES: Final = frozenset(
+INPUT_ROLES: Final = INPUT_ARRAYS | frozenset(
     {
-        RoleName.X,
-        RoleName.W_Q,
-        RoleName.W_K,
-        RoleName.W_V,
-        RoleName.W_O,
-        RoleName.Q,
-        RoleName.K,
-        RoleName.V,
-        RoleName.KV,
         RoleName.MASK,
     }
 )
@@ -380,16 +372,7 @@ def _table_facts(reading: Reading, block: int, table: Table) -> list[Fact]:
 
 
 #: stages stated one query row at a time
-_ROW_ROLES: Final = frozenset(
-    {
-        RoleName.SCORES,
-        RoleName.SCALED,
-        RoleName.EXP,
-        RoleName.SUM,
-        RoleName.WEIGHTS,
-        RoleName.OUTPUT,
-    }
-)
+_ROW_ROLES: Final = frozenset(ROW_ROLES)
 
 
 def _symbolic(text: str) -> bool:

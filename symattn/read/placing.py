@@ -18,6 +18,7 @@ from symattn.read.dataflow import Derivation
 from symattn.read.facts import Fact, counting_base
 from symattn.read.inputs import Input, canon, complete, spec_text
 from symattn.read.kinds import OWN_NAMES
+from symattn.read.notations.roles import ROW_ROLES
 from symattn.read.observations import Spot
 from symattn.read.roles import RoleName
 from symattn.stages import BY_CLAIM, TOKEN_STAGES
@@ -148,14 +149,7 @@ class Built:
 
 
 #: the stages of a row, in the order they are computed
-_ORDER: Final = (
-    RoleName.SCORES,
-    RoleName.SCALED,
-    RoleName.EXP,
-    RoleName.SUM,
-    RoleName.WEIGHTS,
-    RoleName.OUTPUT,
-)
+_ORDER: Final = ROW_ROLES
 
 #: an exponent written as a number over a root (``e^{1/\\sqrt{2}}``)
 _OVER_ROOT: Final = re.compile(

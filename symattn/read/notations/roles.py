@@ -19,6 +19,8 @@ from symattn.read.rows import Apply, Pattern, Word, ex, pattern
 from symattn.stages import BY_CLAIM
 
 __all__ = [
+    "INPUT_ARRAYS",
+    "ROW_ROLES",
     "CASED_SYMBOLS",
     "PHRASES",
     "ROLES",
@@ -56,6 +58,30 @@ class RoleName(StrEnum):
     MASK = "mask"
     DIVISOR = "divisor"  #: the √d_k a text says it divides by (one number)
 
+
+#: the arrays attention is computed from (what a text or code gives)
+INPUT_ARRAYS: Final = frozenset(
+    {
+        RoleName.X,
+        RoleName.W_Q,
+        RoleName.W_K,
+        RoleName.W_V,
+        RoleName.W_O,
+        RoleName.Q,
+        RoleName.K,
+        RoleName.V,
+        RoleName.KV,
+    }
+)
+#: the stages of one query row, in the order they are computed
+ROW_ROLES: Final = (
+    RoleName.SCORES,
+    RoleName.SCALED,
+    RoleName.EXP,
+    RoleName.SUM,
+    RoleName.WEIGHTS,
+    RoleName.OUTPUT,
+)
 
 #: what an array can be, bottom-up
 ROLES: Final = tuple(r for r in RoleName if r is not RoleName.DIVISOR)
