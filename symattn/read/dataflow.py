@@ -29,6 +29,7 @@ from symattn.read.python import Assigned, Defined, Shown, Step, expr_text
 from symattn.read.symbolic.functions import Runner, unpack
 from symattn.read.symbolic.interpreter import NotFollowedDeep, OutOfSteps
 from symattn.read.symbolic.loops import follow_loop
+from symattn.read.symbolic.scale import Scale
 from symattn.read.symbolic.sym import UNKNOWN, Sym, SymKind, projection_of, role_kind
 from symattn.read.symbolic.values import Array
 
@@ -86,14 +87,13 @@ class Derivation:
     """Which literal arrays (by the offset of their ``[``) a computed array comes from, and
     how: ``start`` (a :class:`Start`) is ``x`` (X with W_Q, W_K, W_V; ``w_t``: the weights
     are written as PyTorch stores them, transposed), ``qkv``, or the (scaled) scores; the
-    scale (``1``, ``sqrt:N``, ``frac:P/Q`` to divide by, ``inv:P/Q`` to multiply by,
-    ``width``: √ of the keys' width, "" unknown); a causal mask; the query row selected
-    (0-based)."""
+    :class:`~symattn.read.symbolic.scale.Scale` (None: unknown); a causal mask; the query
+    row selected (0-based)."""
 
     start: Start
     refs: tuple[int, ...]  # x, w_q, w_k, w_v  |  q, k, v
     w_t: bool = False
-    scale: str = ""
+    scale: Scale | None = None
     causal: bool = False
     row: int | None = None
 
@@ -119,7 +119,7 @@ def derive(s: Sym) -> Derivation | None:
         refs[-1] = vr
         return replace(inner, refs=tuple(refs))
     while node.kind in _ABOVE_SCORES and node.args:
-        if node.scale:
+        if node.scale is not None:
             scale = node.scale
         causal = causal or node.causal
         node = node.args[0]

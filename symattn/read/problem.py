@@ -18,7 +18,7 @@ nor the text says whether the scores are scaled, both frames are tried
 from __future__ import annotations
 
 import bisect
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Final
@@ -58,6 +58,7 @@ from symattn.read.reproduce import Frame
 from symattn.read.reproduce import frames as frames_of
 from symattn.read.roles import RoleName
 from symattn.read.scaling import Hypothesis, Masking, hypotheses, masks
+from symattn.read.symbolic.scale import Scale, ScaleKind
 from symattn.stages import StepName
 
 __all__ = ["Place", "Problem", "build_problems"]
@@ -101,11 +102,21 @@ class Problem:
 SCALE_UNKNOWN = "scores as given (the text states no d_k)"
 
 
+#: the frame each kind of scale the code writes stands for (``n``: the scale's number)
+_CODE_FRAMES: Final[dict[ScaleKind, Callable[[Fraction, int], Hypothesis]]] = {
+    ScaleKind.UNSCALED: lambda n, width: Hypothesis("code: unscaled", scale=Fraction(1)),
+    ScaleKind.ROOT: lambda n, width: Hypothesis(f"code: divided by sqrt({n})", d_k=int(n)),
+    ScaleKind.DIVIDE: lambda n, width: Hypothesis(f"code: divided by {n}", scale=1 / n),
+    ScaleKind.TIMES: lambda n, width: Hypothesis(f"code: times {n}", scale=n),
+    ScaleKind.WIDTH: lambda n, width: Hypothesis("code: divided by sqrt(width of K)", d_k=width),
+}
+
+
 def _hypotheses(d: Derivation, stated: Sequence[Hypothesis], width: int) -> list[Hypothesis]:
     s = d.scale
     if d.start is Start.SCALED:
         return [Hypothesis("scaled scores given", scale=Fraction(1))]
-    if d.start is Start.SCORES and not s:
+    if d.start is Start.SCORES and s is None:
         # the scale must be known: a stated d_k, or no scaling at all; scores the text gives
         # may be fed to the softmax as written, whatever d_k it states (``原始分数 → softmax``
         # beside ``如果 dk = 64``): the numbers decide, so that frame is tried too
@@ -116,19 +127,9 @@ def _hypotheses(d: Derivation, stated: Sequence[Hypothesis], width: int) -> list
             name = "scores as given" if known else SCALE_UNKNOWN
             known.append(Hypothesis(name, scale=Fraction(1)))
         return known
-    if s == "1":
-        return [Hypothesis("code: unscaled", scale=Fraction(1))]
-    if s.startswith("sqrt:"):
-        n = Fraction(s[5:])
-        if n.denominator == 1:
-            return [Hypothesis(f"code: divided by sqrt({n})", d_k=int(n))]
-    if s.startswith("frac:"):
-        return [Hypothesis(f"code: divided by {s[5:]}", scale=1 / Fraction(s[5:]))]
-    if s.startswith("inv:"):
-        return [Hypothesis(f"code: times {s[4:]}", scale=Fraction(s[4:]))]
-    if s == "width":
-        return [Hypothesis("code: divided by sqrt(width of K)", d_k=width)]
-    return list(stated)
+    if s is None:
+        return list(stated)
+    return [_CODE_FRAMES[s.kind](s.n, width)]
 
 
 def _with_width(d: Derivation, stated: Sequence[Hypothesis], width: int) -> list[Hypothesis]:
@@ -192,7 +193,7 @@ def build_problems(facts: Sequence[Fact], said: str, parts: Sequence[int] = ()) 
         if not assumed:
             written[i] = d
         key = Derivation(
-            d.start, d.refs[:2] if d.start is Start.QKV else d.refs, d.w_t, "", d.causal
+            d.start, d.refs[:2] if d.start is Start.QKV else d.refs, d.w_t, None, d.causal
         )
         built, members, was = groups.get(key, (Built(), [], assumed))
         # (assumed only when every claim is: one that names its inputs makes them the text's)
@@ -200,15 +201,16 @@ def build_problems(facts: Sequence[Fact], said: str, parts: Sequence[int] = ()) 
     # one scale per problem: members that say none join the one the others say
     split: dict[Derivation, tuple[Built, list[int], bool]] = {}
     for key, (_, members, assumed) in groups.items():
-        scales = sorted({derived[i].scale for i in members} - {""})
+        named = {sc for i in members if (sc := derived[i].scale) is not None}
+        scales: list[Scale | None] = [*sorted(named, key=lambda sc: sc.sort_key)] or [None]
         vs = sorted({r for i in members if (r := v_of(derived[i])) is not None})
         v = vs[0] if len(vs) == 1 else -1
         refs = (*key.refs, v) if key.start is Start.QKV else key.refs
-        for sc in scales or [""]:
+        for sc in scales:
             these = [
                 i
                 for i in members
-                if derived[i].scale == sc or (derived[i].scale == "" and sc == (scales or [""])[0])
+                if derived[i].scale == sc or (derived[i].scale is None and sc == scales[0])
             ]
             if len(vs) > 1:
                 # claims whose values come from different V: each its own problem

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from symattn.read.dataflow import Derivation, Start
+from symattn.read.symbolic.scale import UNSCALED, Scale
 
 from .texts import understood
 
@@ -28,7 +31,7 @@ def derivation_of_printed(code: str) -> Derivation | None:
         (
             "Q = X @ W_q\nK = X @ W_k\nV = X @ W_v\nS = Q @ K.T / np.sqrt(2)\nprint(S)",
             Start.X,
-            "sqrt:2",
+            Scale.root(2),
             False,
             None,
         ),
@@ -36,28 +39,30 @@ def derivation_of_printed(code: str) -> Derivation | None:
             # K's width is known exactly (X @ W_k is followed): 2
             "Q = X @ W_q\nK = X @ W_k\nS = Q @ K.T / K.shape[-1] ** 0.5\nprint(S)",
             Start.X,
-            "sqrt:2",
+            Scale.root(2),
             False,
             None,
         ),
         (
             "Q = X @ W_q\nK = X @ W_k\nS = (Q @ K.T) * 0.5\nprint(S)",
             Start.X,
-            "inv:1/2",
+            Scale.times(Fraction(1, 2)),
             False,
             None,
         ),
-        ("Q = X @ W_q\nK = X @ W_k\nq = Q[1]\nS = q @ K.T\nprint(S)", Start.X, "", False, 1),
+        ("Q = X @ W_q\nK = X @ W_k\nq = Q[1]\nS = q @ K.T\nprint(S)", Start.X, None, False, 1),
         (
             "Q = X @ W_q\nK = X @ W_k\nS = Q @ K.T\nS = S.masked_fill(torch.tril(torch.ones(3, 3)) == 0, float('-inf'))\nprint(torch.softmax(S, dim=-1))",
             Start.X,
-            "1",
+            UNSCALED,
             True,
             None,
         ),
     ],
 )
-def test_derivations(code: str, start: Start, scale: str, causal: bool, row: int | None) -> None:
+def test_derivations(
+    code: str, start: Start, scale: Scale | None, causal: bool, row: int | None
+) -> None:
     d = derivation_of_printed(code)
     assert d is not None
     assert (d.start, d.scale, d.causal, d.row) == (start, scale, causal, row)
@@ -69,7 +74,7 @@ def test_a_user_softmax_is_a_softmax() -> None:
         "Q = X @ W_q\nK = X @ W_k\nprint(softmax(Q @ K.T))"
     )
     d = derivation_of_printed(code)
-    assert d is not None and d.scale == "1"
+    assert d is not None and d.scale == UNSCALED
 
 
 def test_output_needs_its_values() -> None:
@@ -118,7 +123,7 @@ ROW = "[0.3 0.3 0.4]"
             "w = torch.softmax(Q @ K.T, dim=-1)\nw = w * torch.tril(torch.ones(3, 3))\n"
             "w = w / w.sum(dim=-1, keepdim=True)\nprint(w)",
             SQUARE,
-            "1",
+            UNSCALED,
             True,
             None,
         ),
@@ -127,7 +132,7 @@ ROW = "[0.3 0.3 0.4]"
             "mask = torch.triu(torch.ones(3, 3), diagonal=1).bool()\n"
             "s = (Q @ K.T).masked_fill(mask, float('-inf'))\nprint(torch.softmax(s, dim=-1))",
             SQUARE,
-            "1",
+            UNSCALED,
             True,
             None,
         ),
@@ -136,7 +141,7 @@ ROW = "[0.3 0.3 0.4]"
             "s = torch.where(torch.tril(torch.ones(3, 3)) == 1, Q @ K.T, -torch.inf)\n"
             "print(torch.softmax(s / 2, dim=-1))",
             SQUARE,
-            "frac:2",
+            Scale.divide(2),
             True,
             None,
         ),
@@ -144,7 +149,7 @@ ROW = "[0.3 0.3 0.4]"
         (
             "S = Q @ K.T\nW = torch.stack([torch.softmax(S[i], dim=-1) for i in range(3)])\nprint(W)",
             SQUARE,
-            "1",
+            UNSCALED,
             False,
             None,
         ),
@@ -152,7 +157,7 @@ ROW = "[0.3 0.3 0.4]"
         (
             "w = torch.softmax(Q[1] @ K.T, dim=-1)\nout = (w[:, None] * V).sum(dim=0)\nprint(out)",
             "[0.5 0.5]",
-            "1",
+            UNSCALED,
             False,
             1,
         ),
@@ -161,13 +166,15 @@ ROW = "[0.3 0.3 0.4]"
             "s = Q @ K.T / 3 ** 0.5\ne = torch.exp(s - s.max(dim=-1, keepdim=True).values)\n"
             "print(e / e.sum(dim=-1, keepdim=True))",
             SQUARE,
-            "sqrt:3",
+            Scale.root(3),
             False,
             None,
         ),
     ],
 )
-def test_followed(code: str, printout: str, scale: str, causal: bool, row: int | None) -> None:
+def test_followed(
+    code: str, printout: str, scale: Scale | None, causal: bool, row: int | None
+) -> None:
     (d,) = printed_derivations(code, printout)
     assert d is not None and d.start == Start.QKV
     assert (d.scale, d.causal, d.row) == (scale, causal, row)
@@ -193,7 +200,7 @@ def test_a_loop_with_a_data_dependent_branch_is_unknown() -> None:
 def test_a_decided_branch_is_followed() -> None:
     code = "if __name__ == '__main__':\n    print(torch.softmax(Q @ K.T, dim=-1))"
     (d,) = printed_derivations(code, SQUARE)
-    assert d is not None and d.scale == "1"
+    assert d is not None and d.scale == UNSCALED
 
 
 def test_arrays_the_code_builds_are_inputs() -> None:

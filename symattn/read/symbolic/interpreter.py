@@ -23,6 +23,7 @@ from symattn.config import Limits
 from symattn.read.python import expr_text
 from symattn.read.symbolic import values as vals
 from symattn.read.symbolic.masks import is_causal_ones
+from symattn.read.symbolic.scale import BY_WIDTH, Scale
 from symattn.read.symbolic.sym import (
     ARRAYS,
     DATA,
@@ -336,8 +337,8 @@ class Interpreter:
         return UNKNOWN
 
     def root(self, n: Fraction) -> Sym:
-        """√n: exact when rational; it stands for the scale ``sqrt:n`` when n is an integer."""
-        scale = f"sqrt:{n}" if n.denominator == 1 and n > 0 else ""
+        """√n: exact when rational; it stands for the scale ÷√n when n is an integer."""
+        scale = Scale.root(n) if n.denominator == 1 and n > 0 else None
         r = vals.sqrt_exact(n)
         return Sym(SymKind.NUM if r is not None else SymKind.ROOT, value=r, scale=scale)
 
@@ -346,7 +347,7 @@ class Interpreter:
         if isinstance(node.op, ast.Div):
             if left.kind is SymKind.SCORES:
                 scale = self.divisor(node.right, right)
-                if not scale:
+                if scale is None:
                     return UNKNOWN
                 return Sym(SymKind.SCALED, (left,), row=left.row, scale=scale, causal=left.causal)
             if (left.kind, right.kind) in SOFTMAX_BY_HAND:
@@ -368,12 +369,18 @@ class Interpreter:
         a, b = (left, right) if right.kind in NUMBERS else (right, left)
         if a.kind is SymKind.LIT and b.kind is SymKind.NUM and b.value:
             a = Sym(SymKind.SCORES, (a,), row=a.row)
-        if a.kind is SymKind.SCORES and b.kind is SymKind.NUM and b.value and not b.scale:
-            return Sym(SymKind.SCALED, (a,), row=a.row, scale=f"inv:{b.value}", causal=a.causal)
+        if (
+            a.kind is SymKind.SCORES
+            and b.kind is SymKind.NUM
+            and b.value is not None
+            and b.value > 0
+            and b.scale is None
+        ):
+            return Sym(SymKind.SCALED, (a,), row=a.row, scale=Scale.times(b.value), causal=a.causal)
         root = self.inverse_root(node.right, right) or self.inverse_root(node.left, left)
-        if root and a.kind is SymKind.SCORES:
+        if root is not None and a.kind is SymKind.SCORES:
             return Sym(SymKind.SCALED, (a,), row=a.row, scale=root, causal=a.causal)
-        if root and b.kind is SymKind.SCORES:
+        if root is not None and b.kind is SymKind.SCORES:
             return Sym(SymKind.SCALED, (b,), row=b.row, scale=root, causal=b.causal)
         for w, m in ((left, right), (right, left)):
             if w.kind is SymKind.WEIGHTS and not w.causal and w.row is None and is_causal_ones(m):
@@ -383,34 +390,34 @@ class Interpreter:
                 return Sym(SymKind.WEIGHTED, (replace(w, column=False), m), row=w.row)
         return UNKNOWN
 
-    def divisor(self, node: ast.expr, s: Sym) -> str:
-        """The scale a divisor stands for: ``sqrt:N`` for √N, ``frac:P/Q`` for a number,
-        ``width`` for ``keys.shape[-1] ** 0.5``, "" when unknown."""
-        if s.scale:
+    def divisor(self, node: ast.expr, s: Sym) -> Scale | None:
+        """The scale a divisor stands for: ÷√N for √N, ÷x for a number x, ÷√(width of K)
+        for ``keys.shape[-1] ** 0.5``, None when unknown."""
+        if s.scale is not None:
             return s.scale
         text = expr_text(node)
         if isinstance(node, ast.BinOp | ast.Call) and ("shape" in text or "size" in text):
-            return "width" if ("0.5" in text or "sqrt" in text) else ""
+            return BY_WIDTH if ("0.5" in text or "sqrt" in text) else None
         if s.kind is SymKind.NUM and s.value is not None and s.value > 0:
-            return f"frac:{s.value}"
-        return ""
+            return Scale.divide(s.value)
+        return None
 
-    def inverse_root(self, node: ast.expr, s: Sym) -> str:
-        """``sqrt:N`` when a factor is 1/√N (``torch.rsqrt(N)``, ``N ** -0.5``), else ""."""
+    def inverse_root(self, node: ast.expr, s: Sym) -> Scale | None:
+        """÷√N when a factor is 1/√N (``torch.rsqrt(N)``, ``N ** -0.5``), else None."""
         if isinstance(node, ast.Call) and node.args:
             if expr_text(node.func).rsplit(".", 1)[-1] == "rsqrt":
                 n = self.ev(node.args[0])
                 if n.kind is SymKind.NUM and n.value is not None and n.value > 0:
                     if n.value.denominator == 1:
-                        return f"sqrt:{n.value}"
+                        return Scale.root(n.value)
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
             e = self.ev(node.right)
             if e.value == Fraction(-1, 2):
                 n = self.ev(node.left)
                 if n.kind is SymKind.NUM and n.value is not None and n.value > 0:
                     if n.value.denominator == 1:
-                        return f"sqrt:{n.value}"
-        return ""
+                        return Scale.root(n.value)
+        return None
 
     # -- calls ----------------------------------------------------------------------------
     def receiver(self, node: ast.Call, d: int) -> Sym | None:

@@ -15,6 +15,7 @@ from typing import Final
 
 from symattn.read.notations.roles import RoleName
 from symattn.read.roles import symbol_role
+from symattn.read.symbolic.scale import UNSCALED, Scale
 from symattn.read.symbolic.values import Array
 
 __all__ = [
@@ -181,7 +182,7 @@ class Sym:
     args: tuple[Sym, ...] = ()
     ref: int = -1  # the offset of a literal array
     row: int | None = None  # one row selected (0-based)
-    scale: str = ""  # "1", "sqrt:N", "frac:P/Q", "inv:P/Q", "width", "" unknown
+    scale: Scale | None = None  # None: unknown
     causal: bool = False
     value: Fraction | None = None  # a number
     name: str = ""
@@ -268,7 +269,7 @@ def weights(inner: Sym) -> Sym:
     if inner.kind is SymKind.SCALED:
         return Sym(SymKind.WEIGHTS, (inner,), row=inner.row, scale=inner.scale, causal=inner.causal)
     if inner.kind is SymKind.SCORES:
-        return Sym(SymKind.WEIGHTS, (inner,), row=inner.row, scale="1", causal=inner.causal)
+        return Sym(SymKind.WEIGHTS, (inner,), row=inner.row, scale=UNSCALED, causal=inner.causal)
     return UNKNOWN
 
 

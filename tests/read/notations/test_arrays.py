@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from symattn.read.notations import arrays as table
+from symattn.read.symbolic.scale import UNSCALED, Scale
 
 from ..texts import read_text, understood
 from .rows import Row, check_row, rows_of
@@ -79,19 +80,19 @@ def test_matmul_call_multiplies(call: str) -> None:
 def test_softmax_call(call: str) -> None:
     fn = "torch.softmax" if call == "softmax" else "torch.nn.Softmax(dim=-1)"
     d = _derivation(f"out = {fn}(Q @ K.T{', dim=-1' if call == 'softmax' else ''}) @ V")
-    assert d is not None and d.scale == "1"
+    assert d is not None and d.scale == UNSCALED
 
 
 @pytest.mark.parametrize("call", sorted(table.SQRT_CALLS.words))
 def test_sqrt_call_scales(call: str) -> None:
     scaled = "Q @ K.T / np.sqrt(2)" if call == "sqrt" else "Q @ K.T * torch.rsqrt(torch.tensor(2))"
     d = _derivation(f"out = torch.softmax({scaled}, dim=-1) @ V")
-    assert d is not None and d.scale == "sqrt:2"
+    assert d is not None and d.scale == Scale.root(2)
 
 
 def test_exp_call() -> None:
     d = _derivation("e = np.exp(Q @ K.T)\nout = (e / e.sum(axis=-1, keepdims=True)) @ V")
-    assert d is not None and d.scale == "1"
+    assert d is not None and d.scale == UNSCALED
 
 
 @pytest.mark.parametrize("call", ["K.T", "K.transpose(0, 1)", "np.transpose(K)", "K.t()"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from symattn.read.symbolic.scale import UNSCALED, Scale
 from symattn.read.symbolic.sym import SymKind
 
 from .helpers import given, value
@@ -11,14 +12,14 @@ ENV = {"Q": given("q", 1, "np.eye(2)"), "K": given("k", 2, "np.eye(2) * 2")}
 
 def test_softmax_and_exp() -> None:
     r = value("torch.softmax(Q @ K.T / 2, dim=-1)", **ENV)
-    assert r.kind is SymKind.WEIGHTS and r.scale == "frac:2"
+    assert r.kind is SymKind.WEIGHTS and r.scale == Scale.divide(2)
     assert value("np.exp(Q @ K.T)", **ENV).kind is SymKind.EXP
     assert value("np.exp(np.eye(2))").kind is SymKind.UNKNOWN  # no stage: never a float
 
 
 def test_exp_of_scores_over_their_sum() -> None:
     r = value("np.exp(Q @ K.T) / np.exp(Q @ K.T).sum(axis=-1, keepdims=True)", **ENV)
-    assert r.kind is SymKind.WEIGHTS and r.scale == "1"
+    assert r.kind is SymKind.WEIGHTS and r.scale == UNSCALED
 
 
 def test_the_stable_softmax() -> None:

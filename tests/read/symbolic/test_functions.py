@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from symattn.read.dataflow import Derivation, Start
+from symattn.read.symbolic.scale import Scale
 
 from ..texts import understood
 
@@ -25,7 +26,7 @@ def test_a_user_attention_function_is_inlined() -> None:
         "    w = softmax(s)\n    return w @ V, w\n\nout, w = attention(Q, K, V)\nprint(w)"
     )
     (d,) = printed(code)
-    assert d is not None and d.start == Start.QKV and d.scale == "sqrt:2"
+    assert d is not None and d.start == Start.QKV and d.scale == Scale.root(2)
     assert min(d.refs[:2]) >= 0
     # K is Q's copy: an input of its own, with Q's values
     u = understood(GIVEN + code + "\n```\n")
@@ -44,7 +45,7 @@ def test_parameters_shadow_the_text_names() -> None:
 def test_a_print_inside_a_function_shows_the_call_values() -> None:
     code = "def attend(q, k):\n    s = q @ k.T\n    print(s)\n    return s\n\nattend(Q, K)"
     (d,) = printed(code)
-    assert d is not None and d.scale == ""
+    assert d is not None and d.scale is None
 
 
 def test_a_function_with_a_branch_is_not_followed() -> None:

@@ -10,6 +10,7 @@ import pytest
 from symattn.config import DEFAULT_LIMITS
 from symattn.read.symbolic.functions import Runner
 from symattn.read.symbolic.interpreter import MAX_DEPTH, NotFollowedDeep, OutOfSteps
+from symattn.read.symbolic.scale import UNSCALED, Scale
 from symattn.read.symbolic.sym import Sym, SymKind, collapse, exact
 
 from .helpers import lit, value
@@ -19,7 +20,7 @@ def test_arithmetic_is_exact() -> None:
     assert value("1 / 3 + 0.1").value == Fraction(13, 30)
     assert value("4 ** 0.5").value == 2
     r = value("2 ** 0.5")
-    assert r.kind is SymKind.ROOT and r.scale == "sqrt:2"  # irrational: it stands for a scale
+    assert r.kind is SymKind.ROOT and r.scale == Scale.root(2)  # irrational: it stands for a scale
 
 
 def test_broadcasting_and_slicing() -> None:
@@ -34,8 +35,10 @@ def test_a_comprehension_over_a_literal_range() -> None:
 
 def test_a_comprehension_of_the_rows_of_a_stage_is_that_stage() -> None:
     s = Sym(SymKind.SCORES, (lit("q", 1), lit("k", 2)))
-    rows = Sym(SymKind.LIST, tuple(Sym(SymKind.WEIGHTS, (s,), row=i, scale="1") for i in range(2)))
-    assert collapse(rows) == Sym(SymKind.WEIGHTS, (s,), scale="1")
+    rows = Sym(
+        SymKind.LIST, tuple(Sym(SymKind.WEIGHTS, (s,), row=i, scale=UNSCALED) for i in range(2))
+    )
+    assert collapse(rows) == Sym(SymKind.WEIGHTS, (s,), scale=UNSCALED)
     assert collapse(Sym(SymKind.LIST, rows.args[::-1])).kind is SymKind.LIST  # rows out of order
 
 

@@ -7,6 +7,7 @@ import ast
 from symattn.config import DEFAULT_LIMITS
 from symattn.read.symbolic.functions import Runner
 from symattn.read.symbolic.loops import follow_loop
+from symattn.read.symbolic.scale import UNSCALED
 from symattn.read.symbolic.sym import Sym, SymKind
 
 from .helpers import lit
@@ -32,7 +33,9 @@ def test_a_loop_of_dot_products_is_the_scores_of_one_query() -> None:
 
 
 def test_a_weighted_sum_is_the_output() -> None:
-    w = Sym(SymKind.WEIGHTS, (Sym(SymKind.SCORES, (lit("q", 1), lit("x", 2))),), row=0, scale="1")
+    w = Sym(
+        SymKind.WEIGHTS, (Sym(SymKind.SCORES, (lit("q", 1), lit("x", 2))),), row=0, scale=UNSCALED
+    )
     r = run("for i, x_i in enumerate(X):\n    c += w[i] * x_i", X=lit("x", 2), w=w)
     assert r.env["c"].kind is SymKind.OUTPUT
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from symattn.read.notations.roles import RoleName
+from symattn.read.symbolic.scale import UNSCALED
 from symattn.read.symbolic.sym import (
     KEYLIKE,
     STAGES,
@@ -26,7 +27,7 @@ def test_products_are_stages() -> None:
     assert product(q, Sym(SymKind.T, (k,))).kind is SymKind.SCORES
     assert product(k, q).kind is SymKind.SCORES  # np.dot(K, q): the scores of q
     w = weights(product(q, Sym(SymKind.T, (k,))))
-    assert w.kind is SymKind.WEIGHTS and w.scale == "1"
+    assert w.kind is SymKind.WEIGHTS and w.scale == UNSCALED
     assert product(w, v).kind is SymKind.OUTPUT
 
 
