@@ -19,7 +19,8 @@ module         what it holds
 ``decisions``  float64, digits, places and balls decided for whole arrays at once
 ``fallback``   what the bound leaves open: exact structure (Lindemann-Weierstrass), Arb per row
 ``float64``    correctly rounded float64 output (:func:`attention_float64`)
-``enclose``    certified Arb balls of the output (:func:`attention_enclose`), fixed-point outputs
+``fixedpoint`` exact fixed-point weights of integer scores, the outputs N / R built on them
+``enclose``    certified Arb balls of the output (:func:`attention_enclose`)
 ``outputs``    every output entry decided at once (``certify`` of the output)
 ``decimals``   correctly rounded decimals of the output (:func:`attention_decimals`)
 ``weights``    the weights: double-doubles over the whole range, every decision batched
