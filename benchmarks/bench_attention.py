@@ -66,7 +66,7 @@ KINDS = (
     "zero columns",
 )
 SAMPLE = 48  # entries checked against the 300-bit reference
-MPMATH_N = 32  # mpmath runs at this n only; its time is scaled by (n / MPMATH_N)**2
+MPMATH_N = 32  # mpmath runs at this n (same d) only; time scaled by n**2 d: (n / MPMATH_N)**2
 
 
 # --------------------------------------------------------------------------- inputs
@@ -468,7 +468,8 @@ def report(
         f"### Certified digits and high-precision baselines, per input (n = {n}, d = {d})",
         "",
         "| input | attention_enclose(50) | × numpy | plain flint 50 d (anchor) | symattn / anchor "
-        f"| mpmath 50 d (n = {MPMATH_N}, × (n/{MPMATH_N})²) | numpy longdouble | × numpy |",
+        f"| mpmath 50 d (timed at n = {MPMATH_N}, same d, × (n/{MPMATH_N})², i.e. scaled by n²·d) "
+        "| numpy longdouble | × numpy |",
         "|---|---|---|---|---|---|---|---|",
     ]
     for r in kinds:

@@ -25,8 +25,9 @@ from symattn.fast.decisions import (
     new_balls,
     paused_gc,
 )
-from symattn.fast.enclose import enclose_problem, fixed_outputs
+from symattn.fast.enclose import enclose_problem
 from symattn.fast.fallback import RowCache, constant_columns, settle_outputs
+from symattn.fast.fixedpoint import fixed_outputs
 from symattn.fast.float64 import block_outputs, run, setup
 from symattn.fast.problem import Problem, exact_scores, exact_values
 from symattn.fast.tables import TABLES

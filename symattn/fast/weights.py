@@ -42,9 +42,10 @@ from symattn.fast.decisions import (
     significant_parts,
 )
 from symattn.fast.doubles import EXP_RESIDUAL_ERR, U2, dd_add, dd_div, fast_two_sum, two_prod
-from symattn.fast.enclose import FixedExps, fixed_exps, fixed_row_sums, head_exps
+from symattn.fast.enclose import head_exps
 from symattn.fast.exps import Exps, iter_exps, weight_slices
 from symattn.fast.fallback import RowCache, settle_weights
+from symattn.fast.fixedpoint import FixedExps, fixed_exps, fixed_row_sums
 from symattn.fast.float64 import setup
 from symattn.fast.jit import limb_kernels
 from symattn.fast.limbs import shifted_product

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import symattn
-from symattn.fast import attention_enclose, jit
+from symattn.fast import attention_enclose, enclose, jit
 
 
 @pytest.mark.parametrize(
@@ -94,13 +94,21 @@ def _binary_case(kind: str, n: int, rng: np.random.Generator) -> tuple[list[np.n
     ],
 )
 @pytest.mark.parametrize("mode", ["numba", "numpy"])  # fixed-point kernels, or Arb matrices
-def test_binary_inputs_against_an_independent_80_digit_reference(kind: str, mode: str) -> None:
+def test_binary_inputs_against_an_independent_80_digit_reference(
+    kind: str, mode: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from tests.fast.reference import flint_outputs
 
     rng = np.random.default_rng(zlib.crc32(kind.encode()))
     (q, k, v), kw = _binary_case(kind, 12, rng)
+    arb_heads: list[int] = []
+    arb_path = enclose._enclose_binary
+    monkeypatch.setattr(enclose, "_enclose_binary", lambda *a: arb_heads.append(1) or arb_path(*a))
     with jit.use(mode):
         got = attention_enclose(q, k, v, digits=50, **kw)
+    # the path under test: the fixed-point kernels with numba (additive masks: Arb matrices,
+    # by design), the Arb matrices without
+    assert bool(arb_heads) == (mode == "numpy" or kind == "additive")
     mask = kw.get("attn_mask")
     want = flint_outputs(
         q, k, v, mask=mask, causal=kw.get("is_causal", False), scale=kw.get("scale"), prec=400
