@@ -263,6 +263,17 @@ def _between(src: Source, span: Span, opening: str, closing: str) -> Span:
     return (i + len(opening), j if j >= 0 else b)
 
 
+#: what a line of a list item or a block quote starts with in the source but not in the
+#: inline content the parser gives (indentation, ``>`` markers)
+_LINE_PREFIX: Final = re.compile(r"\n[ \t>]*")
+
+
+def _unprefixed(text: str) -> str:
+    """``text`` without its lines' container prefixes and outer blanks: inline math that
+    spans lines of a list item or a quote is compared with its source that way."""
+    return _LINE_PREFIX.sub("\n", text).strip()
+
+
 def _inline_spans(src: Source, span: Span, children: list[Token]) -> tuple[tuple[Span, ...], ...]:
     """Where the inline math and inline code of a paragraph are in its source span."""
     text = src.text
@@ -282,7 +293,7 @@ def _inline_spans(src: Source, span: Span, children: list[Token]) -> tuple[tuple
             at = text.find(delim, cursor, end)
             close = text.find(shut, at + len(delim), end) if at >= 0 else -1
             inner = text[at + len(delim) : close] if close >= 0 else ""
-            if at >= 0 and close >= 0 and inner.strip() == c.content.strip():
+            if at >= 0 and close >= 0 and _unprefixed(inner) == _unprefixed(c.content):
                 math.append((at + len(delim), close))
                 cursor = close + len(shut)
         elif c.type == "code_inline" and c.content:

@@ -93,6 +93,23 @@ def test_latex_delimiters_in_markdown() -> None:
         assert not any(b.math for b in blocks(Source.of(text), "markdown"))
 
 
+@pytest.mark.parametrize(
+    ("text", "math"),
+    [
+        # a list item's continuation line is indented in the source, not in the content
+        ("- Output $a =\n  (1, 2)$.\n", "a =\n  (1, 2)"),
+        ("1. Row $s = (1,\n   2)$ and $t = 3$\n", "s = (1,\n   2)"),
+        # a block quote's lines start with ``>``
+        ("> quote $x =\n> 1$ y\n", "x =\n> 1"),
+        ("plain $x =\ny$ end\n", "x =\ny"),
+    ],
+)
+def test_inline_math_spanning_lines_of_a_container(text: str, math: str) -> None:
+    src = Source.of(text)
+    (b,) = blocks(src, "markdown")
+    assert src.text[b.math[0][0] : b.math[0][1]] == math
+
+
 def test_an_unclosed_paren_delimiter_is_looked_for_once() -> None:
     # a paragraph of \( without \): linear (each one would otherwise search to the end)
     text = "\\(" * 20_000 + "x\n"
