@@ -16,18 +16,19 @@ frame or earlier number of the author's that explains it (``wrong-value``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Final
 
 from symattn.judge.codes import FindingCode
 from symattn.judge.findings import Finding
 from symattn.read.confirm import WORD_SOURCES, candidate_of
 from symattn.read.facts import Fact
+from symattn.read.observations import Spot
 from symattn.read.placing import Place
 from symattn.read.reproduce import NEAREST, Tally, best_match, frames, relate
 from symattn.read.roles import RoleName
 
-__all__ = ["fact_tallies", "unconfirmed"]
+__all__ = ["fact_tallies", "tentative", "unconfirmed"]
 
 #: the codes that say an entry does not reproduce its stage (the others name a rounding, a
 #: frame or the author's own earlier numbers that explain it)
@@ -44,16 +45,36 @@ def fact_tallies(owner: dict[Place, int], findings: Sequence[Finding]) -> dict[i
 
 
 def unconfirmed(
-    owner: dict[Place, int], findings: Sequence[Finding], facts: Sequence[Fact]
+    owner: dict[Place, int],
+    findings: Sequence[Finding],
+    facts: Sequence[Fact],
+    tentative: bool = False,
 ) -> dict[int, str]:
-    """The facts of a problem whose findings are not accusations, each with the reason."""
+    """The facts of a problem whose findings are not accusations, each with the reason.
+    ``tentative``: the problem's place for its claims is itself a guess (:func:`tentative`):
+    a claim the author names is then accused only where its own numbers or its neighbours
+    confirm that place."""
     tallies = fact_tallies(owner, findings)
     total = sum(tallies.values(), Tally(0, 0))
     out: dict[int, str] = {}
     for i, own in tallies.items():
-        if i >= len(facts) or facts[i].source not in WORD_SOURCES:
+        if i >= len(facts):
             continue
         f = facts[i]
+        if f.source not in WORD_SOURCES:
+            if not tentative:
+                continue
+            rest = Tally(total.reproduced - own.reproduced, total.compared - own.compared)
+            if 2 * own.reproduced <= own.compared and not rest.confirmed:
+                # (the author's own word for it, but neither its numbers nor its neighbours
+                # confirm the place it was given: ``a = […]`` after another example's start)
+                out[i] = (
+                    f"the numbers of {f.name or f.role or 'an array'} do not reproduce the "
+                    f"place it was given ({f.role}: {own.reproduced} of {own.compared} "
+                    f"entries), nor do the other numbers of the problem it was placed in "
+                    f"({rest.reproduced} of {rest.compared} entries)"
+                )
+            continue
         outside = [
             s.written.text for s in f.spots if s is not None and not 0 <= s.written.value <= 1
         ]
@@ -81,7 +102,57 @@ def unconfirmed(
                 f"said it is that stage, and the rest of the problem it was placed in does "
                 f"not reproduce either ({rest.reproduced} of {rest.compared} entries)"
             )
+    if out:
+        out.update(_carried_from(out, owner, findings, tallies, facts))
     return out
+
+
+def tentative(
+    layer: int,
+    starts: Sequence[int],
+    spots: Mapping[Place, Spot],
+    settled: Mapping[Place, str],
+    refuted: frozenset[int],
+) -> bool:
+    """Whether a problem places its claims by a guess: it starts from an array (at the offsets
+    ``starts``) that is itself not checked (``refuted``: ``c = [0.845, 0.578, 0]`` that only
+    words called the scaled scores), or it is a repeat (``layer`` > 0) whose claims stand at
+    places the first layer holds (``settled``: its claims there reproduce) with other values:
+    another example's numbers (an exercise after the worked one), not this one's again."""
+    if any(at in refuted for at in starts):
+        return True
+    shared = [(place, spot) for place, spot in spots.items() if place in settled]
+    if layer == 0 or not shared or 2 * len(shared) < len(spots):
+        return False
+    return all(settled[place] != spot.written.text for place, spot in shared)
+
+
+def _carried_from(
+    dropped: dict[int, str],
+    owner: dict[Place, int],
+    findings: Sequence[Finding],
+    tallies: dict[int, Tally],
+    facts: Sequence[Fact],
+) -> dict[int, str]:
+    """The facts whose every finding is carried (``propagated-error``) in a problem whose
+    numbers, without the facts not accused (``dropped``), confirm nothing: what they are
+    carried from is not checked, so neither are they."""
+    left = sum((t for i, t in tallies.items() if i not in dropped), Tally(0, 0))
+    if left.confirmed:
+        return {}
+    codes: dict[int, set[FindingCode]] = {}
+    for f in findings:
+        if (i := owner.get((f.step, f.position))) is not None and i not in dropped:
+            codes.setdefault(i, set()).add(FindingCode(f.code))
+    return {
+        i: (
+            f"{facts[i].name or facts[i].role or 'an array'} is carried from numbers not "
+            f"checked, in a problem whose other numbers confirm nothing "
+            f"({left.reproduced} of {left.compared} entries)"
+        )
+        for i, c in codes.items()
+        if i < len(facts) and c == {FindingCode.PROPAGATED_ERROR}
+    }
 
 
 def _closest(i: int, facts: Sequence[Fact]) -> str:

@@ -196,6 +196,13 @@ def _global(name: str) -> bool:
     return (role is not None and role.role is RoleName.D_K) or "d_k" in name or "d_{k}" in name
 
 
+def _size(v: Value) -> bool:
+    """Whether a value is a size (a positive integer: ``B = 2``, ``n_heads = 4``), as the
+    parameters of a worked example are."""
+    r = v.rational() if isinstance(v, Scalar) else None
+    return r is not None and r.denominator == 1 and r > 0
+
+
 def _width(v: Value) -> int | None:
     """The length of a value's last axis (None: a scalar, or a ragged list)."""
     try:
@@ -298,6 +305,10 @@ class Definitions:
         #: the second value of a parameter of the whole text (``d_k``) awaiting the next Q or K
         #: (:meth:`_confirm`)
         self._pending: dict[str, Definition] = {}
+        #: the names given again on the line being read (the line, its names and where the
+        #: first of them was given; :meth:`_regiven`), and where the last new example starts
+        self._line: tuple[int, list[tuple[str, Definition | None]], int] = (0, [], -1)
+        self._example = -1
 
     @staticmethod
     def steps_of(text: str) -> list[int]:
@@ -310,12 +321,15 @@ class Definitions:
 
     def _updated(self, name: str, at: int) -> bool:
         """Whether a value given to ``name`` at ``at`` updates it: the name was used in a step
-        since its last value, or a step label stands between the two."""
+        since its last value, or a step label stands between the two, or a new example
+        (:meth:`_regiven`) starts between them."""
         if name in self._consumed:
             return True
         last = self._at.get(name)
         if last is None or at < 0:
             return False
+        if last < self._example <= at:
+            return True
         k = bisect_right(self.steps, last)
         return k < len(self.steps) and self.steps[k] < at
 
@@ -389,6 +403,8 @@ class Definitions:
             self._distinct.pop(name, None)
             self._keys.pop(name, None)
         d = Definition(value, text, line, column)
+        if old is not None and not _global(name) and _size(value) and self._regiven(name, d, at):
+            return
         distinct = self._distinct.setdefault(name, [])
         keys = self._keys.setdefault(name, set())
         key = _key(value)
@@ -404,6 +420,38 @@ class Definitions:
             self._later.setdefault(name, []).append(d)
             if _global(name):
                 self._pending[name] = d
+
+    def _regiven(self, name: str, d: Definition, at: int) -> bool:
+        """Whether ``name``, a size given a value before, is given one again beside another
+        such name on one line (``B=1, T=2, d=4`` after ``B=2, T=5, d=8``): the parameters of a
+        new worked example, which starts there. Its names and those given on that line before
+        are then that example's own (their earlier conflicts on the line withdrawn), and so is
+        every name given again after it; True when ``name`` is."""
+        line, names, first = self._line
+        if line != d.line:
+            line, names, first = d.line, [], at
+        names.append((name, None))
+        self._line = (line, names, first)
+        if len(names) < 2:
+            names[-1] = (name, d)
+            return False
+        if self._example != first:
+            self._example = first
+            for other, od in names[:-1]:
+                later = self._later.get(other, [])
+                if od is not None and od in later:
+                    later.remove(od)
+                    if not later:
+                        self._later.pop(other)
+                if od is not None:
+                    self._distinct[other] = [od]
+                    key = _key(od.value)
+                    self._keys[other] = {key} if key is not None else set()
+        self._distinct[name] = [d]
+        key = _key(d.value)
+        self._keys[name] = {key} if key is not None else set()
+        names[-1] = (name, d)
+        return True
 
     def conflicted(self, used: frozenset[str] | None = None) -> dict[str, list[Definition]]:
         """Each name (of ``used``) given more than one value, with its first distinct

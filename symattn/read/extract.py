@@ -1,7 +1,8 @@
 """Formulas cut into chains ``a = b ≈ c``: one chain per formula, links at the relations.
 
 A row of math or a line of text (:mod:`symattn.read.formulas`) may hold several formulas:
-they are cut at commas between formulas (``v_1=[10, 20], v_2=[30, 40]``), at ``→``, ``;``
+they are cut at commas between formulas (``v_1=[10, 20], v_2=[30, 40]``; words without a
+number around them are left out: ``Shapes, B=2, T=5:``), at ``→``, ``;``
 and ``。``, and where a complete value is followed by a new ``NAME =``
 (``Q = [[1,0],[0,1]] V = [[1,2],[3,4]] d_k = 2``). Two formulas in two pieces of inline math
 are two chains; a piece that starts with a relation continues the one before it only when
@@ -231,10 +232,27 @@ def _formulas(norm: str) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     for a, b in spans:
         pieces = _depth0(norm[a:b], ",")
-        if len(pieces) > 1 and all(
-            any(c in norm[a + x : a + y] for c in RELATIONS) for x, y, _ in pieces
+        related_pieces = [
+            (x, y) for x, y, _ in pieces if any(c in norm[a + x : a + y] for c in RELATIONS)
+        ]
+        if (
+            len(pieces) > 1
+            and (
+                len(related_pieces) == len(pieces)
+                # (``Shapes, B=2, T=5, d=8:``: the parameters of an example listed after words,
+                # or before them; a piece with no relation and no digit is those words)
+                or (
+                    len(related_pieces) > 1
+                    and not any(
+                        ch.isdigit()
+                        for x, y, _ in pieces
+                        if (x, y) not in related_pieces
+                        for ch in norm[a + x : a + y]
+                    )
+                )
+            )
         ):
-            out.extend((a + x, a + y) for x, y, _ in pieces)
+            out.extend((a + x, a + y) for x, y in related_pieces)
         else:
             out.append((a, b))
     return out

@@ -23,14 +23,16 @@ from symattn.judge.quantities import TensorEntry
 from symattn.judge.verdict import judge
 from symattn.numbers.rounding import Rounding
 from symattn.numbers.written import ROUNDED_KINDS
-from symattn.read.accuse import unconfirmed
+from symattn.read.accuse import tentative, unconfirmed
 from symattn.read.chainstate import value_key
 from symattn.read.claims import Known
 from symattn.read.dataflow import Derivation
 from symattn.read.emit import JudgedProblem
 from symattn.read.facts import Fact
+from symattn.read.locate import locate
 from symattn.read.messages import say
 from symattn.read.observations import Spot
+from symattn.read.placing import Place
 from symattn.read.problem import Problem
 from symattn.read.report import Recognised, Unparsed, text_finding
 from symattn.read.rescue import ROW_STEPS, another_frame, another_stage
@@ -230,6 +232,8 @@ def _one(
     limits: Limits,
     checked: dict[str, CheckReport],
     facts: Sequence[Fact] = (),
+    settled: Mapping[object, dict[Place, str]] | None = None,
+    refuted: frozenset[int] = frozenset(),
 ) -> tuple[list[tuple[int, Finding]], set[int], dict[int, str]] | str:
     """The findings of one problem, each with the offset of its number, the facts found to be
     another stage, and the facts not accused (:func:`~symattn.read.accuse.unconfirmed`) with
@@ -252,9 +256,22 @@ def _one(
         }
         rescued = another_stage(spec, problem, flagged, accepted, limits, facts)
         rescued |= another_frame(spec, problem, report.findings, accepted, limits, facts)
+        located = locate(spec, problem, report.findings, accepted, limits, facts)
     except SymattnError as e:
         return str(e)
-    unsure = unconfirmed(problem.owner, report.findings, facts)
+    start = problem.group[0] if problem.group else None
+    layer = problem.group[1] if len(problem.group) > 1 else 0
+    guess = tentative(
+        layer if isinstance(layer, int) else 0,
+        start.refs if isinstance(start, Derivation) else (),
+        problem.spots,
+        (settled or {}).get(start, {}),
+        refuted,
+    )
+    unsure = unconfirmed(problem.owner, report.findings, facts, guess)
+    # (a fact whose numbers reproduce at another place the problem confirms: placed there)
+    unsure.update({i: loc.reason for i, loc in located.items() if i not in rescued})
+    rescued |= set(located)
     out = list(shaped)
     # (a row of weights that cannot sum to 1: that is a cause of each of its wrong entries)
     unsummed = {
@@ -391,8 +408,13 @@ def judge_problems(
     known: dict[str, dict[int, Known | None]] = {}
     checked: dict[str, CheckReport] = {}
     judged_problems: list[JudgedProblem] = []
+    settled: dict[object, dict[Place, str]] = {}
+    refuted: set[int] = set()  # (the facts not checked: a problem built on one is a guess)
     for group in by_layer.values():
-        results = [_one(p, path, accepted, limits, checked, facts) for p in group]
+        results = [
+            _one(p, path, accepted, limits, checked, facts, settled, frozenset(refuted))
+            for p in group
+        ]
         pairs = [(p, r) for p, r in zip(group, results, strict=True) if not isinstance(r, str)]
         ok = [r[0] for _, r in pairs]
         if not ok:
@@ -431,7 +453,15 @@ def judge_problems(
             why = unsure[i]
             unparsed.append(Unparsed(spot.line if spot else 1, facts[i].name or "array", why))
         not_accused = {sp.at for i in dropped for sp in facts[i].spots if sp is not None}
+        refuted.update(facts[i].at for i in dropped)
         rescued = rescued | dropped
+        if problem.group and problem.group[1] == 0:
+            # (the places of a problem whose claims hold, with the value each holds there)
+            settled[problem.group[0]] = {
+                place: spot.written.text
+                for place, spot in problem.spots.items()
+                if spot.at not in flagged[best] or problem.owner.get(place) in rescued
+            }
         if not any(f.code == FindingCode.DK_MISMATCH for _, f in found):
             # (after a dk-mismatch the author works in another frame: the stated frame's
             # exact values are not what the author rounded)

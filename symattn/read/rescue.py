@@ -51,6 +51,7 @@ __all__ = [
     "holds_at",
     "holds_rows",
     "other_frames",
+    "places_of",
 ]
 
 #: the stages a row of numbers may be of, with one entry per key (or per output column)
@@ -246,7 +247,7 @@ def another_frame(
     :data:`~symattn.read.reproduce.MIN_CONFIRMING` of them) is its own stage, at its own
     row and key, in another frame of the same inputs: right in that frame, not accused."""
     wrong = {(f.step, f.position) for f in findings if f.code in _WRONG}
-    by_fact = _places_of(problem)
+    by_fact = places_of(problem)
     framed = _framed(problem, wrong)
     if problem.scale_unknown:
         # (any finding: in a frame it does not know, ``check`` names other causes too)
@@ -275,7 +276,8 @@ def another_frame(
     return out
 
 
-def _places_of(problem: Problem) -> dict[int, list[Place]]:
+def places_of(problem: Problem) -> dict[int, list[Place]]:
+    """The places of each fact of a problem."""
     by_fact: dict[int, list[Place]] = {}
     for place, i in problem.owner.items():
         by_fact.setdefault(i, []).append(place)
@@ -285,7 +287,7 @@ def _places_of(problem: Problem) -> dict[int, list[Place]]:
 def _framed(problem: Problem, wrong: set[Place]) -> list[int]:
     """The facts with a number in ``wrong`` that a frame could make right: one framed stage,
     at least :data:`~symattn.read.reproduce.MIN_CONFIRMING` numbers of it."""
-    by_fact = _places_of(problem)
+    by_fact = places_of(problem)
     suspects = {o for place in wrong if (o := problem.owner.get(place)) is not None}
     return [
         i

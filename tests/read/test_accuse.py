@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from symattn.judge.findings import Finding, Message, SpecLocation
-from symattn.read.accuse import fact_tallies, unconfirmed
+from symattn.read.accuse import fact_tallies, tentative, unconfirmed
 from symattn.read.audit import audit
 from symattn.read.kinds import RoleSource
 from symattn.read.placing import Place
@@ -95,3 +95,25 @@ def test_a_small_array_beside_confirmed_numbers_is_accused() -> None:
     # the same two numbers in a problem whose other numbers (4 entries) reproduce
     rest = {("scores", ("b", str(j))): 99 for j in range(4)}
     assert small not in unconfirmed({**p.owner, **rest}, found, u.facts)
+
+
+def test_a_start_not_checked_or_a_repeat_with_other_values_is_a_tentative_place() -> None:
+    u = understood(QKV + "Weights: [[0.7, 0.3], [0.3, 0.7]]\n")
+    spots = {("weights", ("a", str(j))): s for j, s in enumerate(u.facts[-1].spots) if s}
+    held = {place: "0.5" for place in spots}
+    same = {place: spot.written.text for place, spot in spots.items()}
+    assert tentative(0, (7,), {}, {}, frozenset({7}))  # (built on an array not checked)
+    assert not tentative(0, (7,), spots, held, frozenset())  # (the first layer: its own)
+    assert tentative(1, (), spots, held, frozenset())  # (other values where layer 0 holds)
+    assert not tentative(1, (), spots, same, frozenset())  # (the same again)
+    assert not tentative(1, (), spots, {}, frozenset())  # (layer 0 holds nothing there)
+
+
+def test_a_named_claim_in_a_tentative_place_that_nothing_confirms_is_not_accused() -> None:
+    u = understood(QKV + "Weights: [[0.7, 0.2], [0.2, 0.7]]\n")
+    i = next(k for k, f in enumerate(u.facts) if f.role is not None and f.role.value == "weights")
+    owner = {("weights", ("a", str(j))): i for j in range(3)}
+    found = [_wrong(p) for p in owner]
+    named = [replace(f, source=RoleSource.NAME) for f in u.facts]
+    assert unconfirmed(owner, found, named) == {}
+    assert i in unconfirmed(owner, found, named, tentative=True)

@@ -171,3 +171,19 @@ def test_the_worked_stretch_runs_from_the_first_array_to_the_last_computed() -> 
     assert got[0] <= text.index("[1, 0]") and got[1] == text.index("[2, 1]") + 4
     assert not got[0] <= text.index("d_k") <= got[1]
     assert worked_stretch(understood("$Q = [1, 0]$, $d_k = 2$\n").level1.stated) is None
+
+
+def test_parameters_given_again_together_start_a_new_example() -> None:
+    """``B=1, T=2, d=4`` after ``B=2, T=5, d=8``: each worked example gives its parameters;
+    the names given after it (``X``) are that example's own too."""
+    text = (
+        "Shapes, B=2, T=5, d=8:\n\nThe first case: B=1, T=2, d=2, all weights the identity.\n\n"
+        "X = [[1, 0], [0, 1]]\n\nThe second case: B=1, T=2, d=4, identity weights.\n\n"
+        "X = [[1, 0, 0, 0], [0, 0, 1, 0]]\n"
+    )
+    assert [f.code for f in audit(text, path="t.txt").findings] == []
+
+
+def test_one_parameter_given_again_alone_is_still_a_conflict() -> None:
+    text = "Take B=2 and T=5.\n\nLater B=3.\n"
+    assert "conflicting-definition" in [f.code for f in audit(text, path="t.txt").findings]

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from symattn.config import Limits
+from symattn.read.extract import _formulas
 
 from .texts import SEED_001, SEEDS, chain_texts, read_text
 
@@ -155,3 +156,11 @@ def test_a_result_line_under_arithmetic_that_names_its_vectors_claims_its_value(
     assert chain_texts(text) == ["0.665 * v0 + 0.245 * v1 = [0.845, 0.580]"]
     text = "```text\nsome words here\n= [0.845, 0.580]\n```\n"
     assert all(not c.startswith("some") for c in chain_texts(text))
+
+
+def test_parameters_listed_after_words_are_one_formula_each() -> None:
+    norm = "Shapes and the invariant, B = 2, T = 5, d = 8:"
+    assert [norm[a:b].strip() for a, b in _formulas(norm)] == ["B = 2", "T = 5", "d = 8:"]
+    # (a piece with a number and no relation keeps the whole as one formula)
+    norm = "x = 1, 2, 3"
+    assert [norm[a:b].strip() for a, b in _formulas(norm)] == [norm]
