@@ -295,7 +295,7 @@ def _one(
                 (
                     s
                     for (st, pos), s in problem.spots.items()
-                    if st == "weights" and pos[0] == f.position[0]
+                    if st == StepName.WEIGHTS and pos[0] == f.position[0]
                 ),
                 None,
             )
