@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from symattn.cli.main import main
-from symattn.read.audit import audit
+from symattn.read.audit import audit, understand
 from symattn.spec import load_spec
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
@@ -65,6 +65,20 @@ EXPLAIN_BUGS: dict[str, str] = {}
 def not_info(text: str, path: str) -> list[tuple[str, int, str]]:
     r = audit(text, path=path)
     return [(f.code, f.line, f.claimed) for f in r.findings if f.severity != "info"]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_cross_attention_documents_keep_the_names_of_their_rows(lang: str) -> None:
+    """Regression (f043852, reverted in 28b1cb9): a rule that blanked every matrix of words
+    lost the names the label columns give the rows of X and X_q (I, am, happy; Je, suis);
+    without them the two sequences looked like one, the problem was built from X alone
+    (self-attention), and audit accused 6 right scores. A column of labels names rows."""
+    path = EXAMPLES / f"cross_attention.{lang}.md"
+    text = path.read_text(encoding="utf-8")
+    assert not_info(text, str(path)) == []
+    u = understand(text, fmt="markdown")
+    names = {f.name: f.row_names for f in u.facts if f.name in ("X", "X_q")}
+    assert names == {"X": ("I", "am", "happy"), "X_q": ("Je", "suis")}
 
 
 def test_the_example_specs_and_their_documents() -> None:

@@ -23,9 +23,13 @@ from symattn.read.notations import (
     CASE_COLON,
     EXPRESSION_LINE,
     FORMULA_BREAK,
+    MATRIX_ENVIRONMENTS,
+    MATRIX_SPACE,
     NAMED_EXPRESSION_LINE,
     NEW_DEFINITION,
     RESULT_LABEL,
+    ROW_LABEL,
+    ROW_LABEL_COLUMN,
 )
 from symattn.read.numerals import numbers_in
 from symattn.read.source import Source
@@ -261,20 +265,52 @@ def _formulas(norm: str) -> list[tuple[int, int]]:
 #: a brace that no LaTeX command, ``^`` or ``_`` opens (in prose it is no grouping)
 _BARE_BRACE: Final = re.compile(r"(?<![\\A-Za-z^_}])\{")
 
-#: a column of labels beside a matrix: an ``array`` whose rows are words
-_LABELS: Final = re.compile(
-    r"\\begin\s*\{array\}\s*\{[^{}]{0,20}\}(?P<body>(?:\s*\\(?:text|mathrm)\s*\{[^{}]{1,40}\}"
-    r"\s*(?:\\\\)?)+)\s*\\end\s*\{array\}"
-)
-_LABEL: Final = re.compile(r"\\(?:text|mathrm)\s*\{([^{}]{1,40})\}")
+#: a matrix environment opened or closed (to find the matrix a column of labels is beside)
+_BEGIN: Final = re.compile(r"\\begin\s*\{(?P<env>[A-Za-z]+)\}(?:\s*\{[^{}]{0,20}\})?")
+_END: Final = re.compile(r"\\end\s*\{(?P<env>[A-Za-z]+)\}")
+
+
+def _rows_of(body: str) -> int:
+    """The number of rows of a matrix's body (rows end at ``\\\\``; an empty last one is none)."""
+    rows = body.split("\\\\")
+    return len(rows) - (not rows[-1].strip())
+
+
+def _beside(text: str, a: int, b: int) -> int | None:
+    """The rows of the matrix right beside ``text[a:b]`` (after it, else before it: only
+    spacing between), or None when no matrix stands there."""
+    after = MATRIX_SPACE.regex.match(text, b)
+    m = _BEGIN.match(text, after.end()) if after else None
+    if m is not None and m["env"] in MATRIX_ENVIRONMENTS.words:
+        close = text.find("\\end", m.end())
+        end = _END.match(text, close) if close >= 0 else None
+        if end is not None and end["env"] == m["env"]:
+            return _rows_of(text[m.end() : close])
+    for e in _END.finditer(text, max(0, a - 400), a):
+        if e["env"] in MATRIX_ENVIRONMENTS.words and MATRIX_SPACE.regex.fullmatch(text, e.end(), a):
+            opened = [o for o in _BEGIN.finditer(text, 0, e.start()) if o["env"] == e["env"]]
+            if opened:
+                return _rows_of(text[opened[-1].end() : e.start()])
+    return None
 
 
 def _labels(piece: Mapped) -> tuple[Mapped, list[tuple[int, tuple[str, ...]]]]:
-    """``piece`` with its columns of row labels blanked, and each column's place and names."""
-    found = [
-        (m.start(), m.end(), tuple(n.strip() for n in _LABEL.findall(m.group("body"))))
-        for m in _LABELS.finditer(piece.text)
-    ]
+    """``piece`` with its columns of row labels blanked, and each column's place and names.
+    A column of words is one only right beside a matrix (before it,
+    ``\\begin{array}{r}\\text{动物} \\\\ …\\end{array} \\begin{bmatrix}``, or after it,
+    ``\\end{bmatrix} \\begin{matrix} \\leftarrow \\text{"The"} \\\\ …``); its words name
+    the matrix's rows when they are as many."""
+    text = piece.text
+    found = []
+    for m in ROW_LABEL_COLUMN.regex.finditer(text):
+        names = tuple(
+            n["name"].strip().strip("\"'“”‘’").strip()
+            for row in m["body"].split("\\\\")
+            if (n := ROW_LABEL.regex.fullmatch(row)) is not None
+        )
+        rows = _beside(text, m.start(), m.end())
+        if rows is not None:
+            found.append((m.start(), m.end(), names if rows == len(names) else ()))
     if not found:
         return piece, []
     blanked = piece.replace([(a, b, " " * (b - a)) for a, b, _ in found])
@@ -304,11 +340,7 @@ def chains_of(piece: Mapped, src: Source, kind: ChainKind, before: str = "") -> 
             continue  # ``z = {{7*7}}`` in prose: braces outside math group nothing
         if len(links) >= 2:
             names = next(
-                (
-                    n
-                    for at, n in labels
-                    if links[0].offset(0) <= piece.at(at) <= links[-1].offset(0)
-                ),
+                (n for at, n in labels if norm.at(a) <= piece.at(at) <= norm.at(max(a, b - 1))),
                 (),
             )
             out.append(ChainText(tuple(links), kind, before if a == 0 else "", names))

@@ -32,7 +32,7 @@ from symattn.read.notations import (
 )
 from symattn.read.source import outside
 
-__all__ = ["math_rows", "starts_with_relation", "text_lines"]
+__all__ = ["math_rows", "starts_with_relation", "text_lines", "unmarked"]
 
 _MATH_TOKEN: Final = re.compile(
     r"\\begin\s*\{(?P<begin>[A-Za-z*]+)\}(?:\{[^{}]*\})?"
@@ -164,7 +164,7 @@ def _piece(text: str, a: int, b: int, blanks: list[tuple[int, int, str]]) -> Map
     return whole.replace(ordered)
 
 
-def _unmarked(text: str, a: int, b: int) -> Mapped:
+def unmarked(text: str, a: int, b: int) -> Mapped:
     """``text[a:b]`` with Markdown emphasis and code marks blanked and escapes read through."""
     line = Mapped.of(text, a, b)
     reps = []
@@ -218,7 +218,7 @@ def text_lines(
 def _joined(text: str, spans: list[tuple[int, int]], markdown: bool) -> Mapped:
     b = MappedBuilder()
     for i, (x, y) in enumerate(spans):
-        piece = _unmarked(text, x, y) if markdown else Mapped.of(text, x, y)
+        piece = unmarked(text, x, y) if markdown else Mapped.of(text, x, y)
         if i:
             b.add(" ", x, 0)
         for run, origin, length in piece.runs():

@@ -17,7 +17,8 @@ were read."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import re
+from dataclasses import dataclass, field, replace
 from typing import Final
 
 from symattn.config import Limits
@@ -26,11 +27,11 @@ from symattn.read.blocks import WORDS, Block, BlockKind, iter_blocks
 from symattn.read.census import Census
 from symattn.read.codeblocks import link_code, read_code
 from symattn.read.extract import ChainText, Link, Skipped, chains_of, with_result_expression
-from symattn.read.formulas import math_rows, starts_with_relation, text_lines
+from symattn.read.formulas import math_rows, starts_with_relation, text_lines, unmarked
 from symattn.read.kinds import ChainKind, LinkRelation, Placement
 from symattn.read.layout import listed_rows, stack_rows
 from symattn.read.mapped import Mapped, MappedBuilder
-from symattn.read.notations import INLINE_JOIN, PROSE_WORD
+from symattn.read.notations import INLINE_JOIN, MATRIX_ENVIRONMENTS, PROSE_RELATION_END, PROSE_WORD
 from symattn.read.notes import plain_label
 from symattn.read.page import (
     Placed,
@@ -129,6 +130,8 @@ class BlockState:
     fmt: str
     line_starts: list[int]
     limits: Limits
+    #: prose read as the left side of the inline math after it (``Q = $\\begin{pmatrix}…$``)
+    taken: list[tuple[int, int]] = field(default_factory=list)
 
     @property
     def text(self) -> str:
@@ -136,8 +139,9 @@ class BlockState:
 
     @property
     def skip(self) -> list[tuple[int, int]]:
-        """The inline math of the block with its delimiters (read by the math rules)."""
-        return [(a - 2, e + 2) for a, e in self.b.math]
+        """The inline math of the block with its delimiters (read by the math rules), and the
+        prose read with it."""
+        return sorted([(a - 2, e + 2) for a, e in self.b.math] + self.taken)
 
 
 def _inline_math(s: BlockState) -> bool:
@@ -172,6 +176,8 @@ def _inline_math(s: BlockState) -> bool:
                 add_chains(r, i, [joined])
             found = found[1:]
             prev, prev_added = joined, True
+        if not found and prev_end <= a:
+            found = _left_in_prose(s, prev_end, a, e)
         add_chains(r, i, found)
         if not found and prev_end <= a:
             # `当前注意力权重： $[0.82, 0.18]$`: an array named by the words before it
@@ -191,6 +197,39 @@ def _inline_math(s: BlockState) -> bool:
             prev, prev_added = _lone(text[a:e], r, a, e), False
         prev_end = e + 1
     return False
+
+
+#: inline math that holds one matrix environment and nothing else
+_ONE_MATRIX: Final = re.compile(
+    r"\s*\\begin\s*\{(?P<env>[A-Za-z]+)\}[\s\S]*\\end\s*\{(?P=env)\}\s*"
+)
+
+
+def _left_in_prose(s: BlockState, lo: int, a: int, e: int) -> list[ChainText]:
+    """``Scores = $\\begin{pmatrix} 1 & 0 \\\\ 0 & 1 \\end{pmatrix}$``: one matrix alone in
+    inline math after prose whose last clause ends with a relation is the right side of that
+    clause's formula (the clause, from the line's start or the math before it, is taken)."""
+    text = s.text
+    one = _ONE_MATRIX.fullmatch(text, a, e)
+    if (
+        one is None
+        or one["env"] not in MATRIX_ENVIRONMENTS.words
+        or text.count("\\begin", a, e) > 1
+    ):
+        return []  # (no matrix, or two: no single value)
+    opening = a - 1 if text[a - 1 : a] == "$" else a - 2  # (``$`` or ``\\(``)
+    start = max(lo, text.rfind("\n", s.b.start, a) + 1)
+    clause = PROSE_RELATION_END.regex.search(text, start, max(start, opening))
+    if clause is None:
+        return []
+    rows = list(math_rows(text, a, e))
+    if len(rows) != 1:
+        return []
+    left = unmarked(text, clause.start("left"), clause.end())
+    found = chains_of(Mapped.concat(left, rows[0]), s.r.src, ChainKind.MATH)
+    if found:
+        s.taken.append((clause.start("left"), clause.end()))
+    return found
 
 
 def _latex_in_prose(s: BlockState) -> bool:

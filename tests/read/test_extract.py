@@ -164,3 +164,51 @@ def test_parameters_listed_after_words_are_one_formula_each() -> None:
     # (a piece with a number and no relation keeps the whole as one formula)
     norm = "x = 1, 2, 3"
     assert [norm[a:b].strip() for a, b in _formulas(norm)] == [norm]
+
+
+def _named(text: str) -> list[tuple[str, tuple[str, ...]]]:
+    return [(c.text, c.row_names) for c in read_text(text).chains]
+
+
+def test_a_column_of_row_labels_before_a_matrix_names_its_rows() -> None:
+    text = (
+        "$$X = \\begin{array}{r}\\text{I} \\\\ \\text{am}\\end{array} "
+        "\\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\end{bmatrix}$$\n"
+    )
+    assert _named(text) == [("X = \\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\end{bmatrix}", ("I", "am"))]
+
+
+def test_a_column_of_arrows_and_words_after_a_matrix_names_its_rows() -> None:
+    # (en86: the labels of Q's rows, then K on the same line)
+    text = (
+        "$$Q = \\begin{bmatrix} 1.0 & 0.0 \\\\ 0.0 & 2.0 \\end{bmatrix} \\begin{matrix} "
+        '\\leftarrow \\text{"The"} \\\\ \\leftarrow \\text{"river"} \\end{matrix}, \\quad '
+        "K = \\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\end{bmatrix}$$\n"
+    )
+    (q, k) = _named(text)
+    assert q == ("Q = \\begin{bmatrix} 1.0 & 0.0 \\\\ 0.0 & 2.0 \\end{bmatrix}", ("The", "river"))
+    assert k == ("K = \\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\end{bmatrix}", ())
+
+
+def test_a_column_of_words_beside_a_matrix_of_other_rows_is_blanked_but_names_none() -> None:
+    text = (
+        "$$X = \\begin{array}{r}\\text{I} \\\\ \\text{am} \\\\ \\text{x}\\end{array} "
+        "\\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\end{bmatrix}$$\n"
+    )
+    assert _named(text) == [("X = \\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\end{bmatrix}", ())]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # words beside no matrix: no row labels, kept as written
+        "A = \\begin{matrix} \\text{cat} \\\\ \\text{dog} \\end{matrix}",
+        "A = \\begin{matrix} \\text{cat} \\\\ \\text{dog} \\end{matrix} + 1",
+        # a matrix of symbols or numbers is a value, even beside another
+        "A = \\begin{bmatrix} 1 \\\\ 2 \\end{bmatrix} \\begin{matrix} q_1 \\\\ q_2 \\end{matrix}",
+        "A = \\begin{bmatrix} 1 \\\\ 2 \\end{bmatrix} \\begin{matrix} 3 \\\\ 4 \\end{matrix}",
+    ],
+)
+def test_what_is_no_column_of_row_labels_is_kept(body: str) -> None:
+    ((text, names),) = _named(f"$${body}$$\n")
+    assert "\\begin{matrix}" in text and names == ()

@@ -40,6 +40,38 @@ def test_array_named_by_the_words_before_inline_math() -> None:
     assert p.grid.label == "当前注意力权重"
 
 
+def test_a_matrix_in_inline_math_is_the_right_side_of_the_prose_before_it() -> None:
+    text = (
+        "Q = $\\begin{pmatrix} 1 & 0 \\\\ 0 & 1 \\end{pmatrix}$，K 同。\n\n"
+        "Scaled = Scores / √2 ≈ $\\begin{pmatrix} 0.707 & 0 \\\\ 0 & 0.707 \\end{pmatrix}$。\n"
+    )
+    r = read_text(text)
+    texts = [c.text for c in r.chains]
+    assert texts[0].startswith("Q = ") and "pmatrix" in texts[0]
+    assert texts[1].startswith("Scaled = Scores / √2 ≈ ") and "0.707" in texts[1]
+    assert len(texts) == 2  # (the prose is not read again as a formula of its own)
+    assert r.chains[1].links[0].where.at(0) == text.index("Scaled")  # (its place in the source)
+
+
+def test_only_the_last_clause_of_the_prose_is_the_left_side() -> None:
+    r = read_text("假设输入为 X，Q = $\\begin{pmatrix} 1 & 0 \\end{pmatrix}$。\n")
+    assert [c.text for c in r.chains] == ["Q = \\begin{pmatrix} 1 & 0 \\end{pmatrix}"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "其中 $\\begin{pmatrix} 1 & 0 \\end{pmatrix}$ 是输入。\n",  # (no relation before it)
+        # (not one matrix alone: two of them, or a formula of its own)
+        "P = $\\begin{pmatrix} 1 \\end{pmatrix} \\begin{pmatrix} 2 \\end{pmatrix}$\n",
+        "so = $x + \\begin{pmatrix} 1 & 0 \\end{pmatrix}$\n",
+    ],
+)
+def test_prose_is_no_left_side_of_other_inline_math(text: str) -> None:
+    r = read_text(text)
+    assert not any(c.text.startswith(("其中", "P =", "so =")) for c in r.chains)
+
+
 def test_latex_environments_in_markdown_prose_are_math() -> None:
     r = read_text("\\begin{aligned} s &= 1 + 2 = 3 \\end{aligned}\n")
     assert [c.text for c in r.chains] == ["s = 1 + 2 = 3"]

@@ -1,5 +1,5 @@
 """Arrays outside LaTeX: printed tensors and arrays, the calls that make or combine arrays in
-code, elisions, special entries, names of rows.
+code, elisions, special entries, names of rows (and LaTeX's columns of row labels).
 
 One row each, with the examples it must recognise; ``tests/read/notations/test_arrays.py`` checks
 every row.
@@ -16,6 +16,7 @@ __all__ = [
     "ARRAY_WRAPPER",
     "CAUSAL_CALLS",
     "ELISION",
+    "MATRIX_SPACE",
     "EXP_CALLS",
     "MATMUL_CALLS",
     "NEG_INFINITY",
@@ -23,6 +24,8 @@ __all__ = [
     "PLACEHOLDER_CELL",
     "PRINT_NOISE",
     "PROJECTION_NAMES",
+    "ROW_LABEL",
+    "ROW_LABEL_COLUMN",
     "ROW_NAME",
     "SHAPE_WRAPPER",
     "SIDE_BY_SIDE",
@@ -188,4 +191,72 @@ ROW_NAME: Final = pattern(
     (ex("I:", name="I"), ex("happy", name="happy"), ex("Fine. →", name="Fine.")),
     ("",),
     how=Apply.FULLMATCH,
+)
+
+#: LaTeX spacing that may stand between a matrix and the column of labels beside it
+_SPACE: Final = r"(?:\s|\\[,;:!]|\\q?quad(?![A-Za-z]))*"
+#: an arrow that points from a label to its row (or from its row to it)
+_ARROW: Final = (
+    r"(?:\\(?:leftarrow|longleftarrow|gets|rightarrow|longrightarrow|to|mapsto)(?![A-Za-z])"
+    r"|←|→|⟵|⟶)"
+)
+#: one label: a word in ``\text{…}`` (a letter at least: ``\text{0.5}`` is a number)
+_WORD: Final = (
+    r"\\(?:text|mathrm|textrm|textit|texttt|textbf|mathbf)\s*"
+    r"\{(?P<name>(?=[^{}]*[^\W\d_])[^{}]{1,40})\}"
+)
+_LABEL_ROW: Final = rf"{_SPACE}(?:{_ARROW}{_SPACE})?{_WORD}{_SPACE}(?:{_ARROW}{_SPACE})?"
+
+MATRIX_SPACE: Final = pattern(
+    "matrix-space",
+    _SPACE,
+    "what may stand between a matrix and the column of labels beside it (spaces, ``\\,``, "
+    "``\\quad``)",
+    ("", " ", " \\quad ", "\\,"),
+    ("\\text{a}", "\\quadrant", ","),
+    how=Apply.FULLMATCH,
+)
+
+ROW_LABEL: Final = pattern(
+    "row-label",
+    _LABEL_ROW,
+    "one row of a column of row labels: a word, perhaps with an arrow (``\\leftarrow "
+    '\\text{"The"}``, ``\\text{动物}``)',
+    (
+        ex('\\leftarrow \\text{"The"}', name='"The"'),
+        ex("\\text{动物}", name="动物"),
+        ex("\\text{token 1} \\to", name="token 1"),
+    ),
+    ("\\text{0.5}", "q_1", "1", "\\leftarrow"),
+    how=Apply.FULLMATCH,
+)
+
+ROW_LABEL_COLUMN: Final = pattern(
+    "row-label-column",
+    r"\\begin\s*\{(?P<env>array|matrix|smallmatrix)\}(?:\s*\{[^{}]{0,20}\})?"
+    rf"(?P<body>{_LABEL_ROW.replace('(?P<name>', '(?:')}"
+    rf"(?:\\\\{_LABEL_ROW.replace('(?P<name>', '(?:')})*(?:\\\\{_SPACE})?)"
+    r"\\end\s*\{(?P=env)\}",
+    "a matrix environment whose rows are words only (``\\begin{array}{r}\\text{动物} \\\\ "
+    '\\text{马路}\\end{array}``, ``\\begin{matrix} \\leftarrow \\text{"The"} \\\\ …'
+    "\\end{matrix}``): beside a matrix of as many rows, the names of its rows, no value",
+    (
+        ex(
+            '\\begin{matrix} \\leftarrow \\text{"The"} \\\\ \\leftarrow \\text{"river"} '
+            "\\end{matrix}",
+            env="matrix",
+        ),
+        ex(
+            "\\begin{array}{r}\\text{I} \\\\ \\text{am} \\\\ \\text{happy}\\end{array}", env="array"
+        ),
+        "\\begin{matrix}\\text{cat} \\\\ \\text{dog} \\\\ \\end{matrix}",
+    ),
+    (
+        "\\begin{matrix} 1 & 0 \\\\ 0 & 1 \\end{matrix}",
+        "\\begin{matrix} a & b \\end{matrix}",
+        "\\begin{matrix} q_1 \\\\ q_2 \\end{matrix}",
+        "\\begin{array}{c} \\text{x} 1 \\end{array}",
+        "\\begin{matrix} \\text{1} \\\\ \\text{2} \\end{matrix}",
+        "\\begin{bmatrix} \\text{a} \\\\ \\text{b} \\end{bmatrix}",
+    ),
 )

@@ -36,6 +36,7 @@ __all__ = [
     "MATRIX_ENVIRONMENTS",
     "NEW_DEFINITION",
     "PROSE_END",
+    "PROSE_RELATION_END",
     "PROSE_SENTENCE",
     "PROSE_WORD",
     "RELATION",
@@ -177,6 +178,22 @@ INLINE_JOIN: Final = pattern(
     (" (Thinking) ", "", "（动物）"),
     ("，总和 ",),
     how=Apply.FULLMATCH,
+)
+
+PROSE_RELATION_END: Final = pattern(
+    "prose-relation-end",
+    r"\s*(?P<left>(?![.!?;:,]\s)[^\s。！？；：，$](?:(?![.!?;:,]\s)[^。！？；：，$\n])*?(?:=|≈|约等于|≒|≃))\s*$",
+    "prose that ends with a relation just before a piece of inline math holding one matrix: "
+    "the prose's last clause is the formula's left side, the matrix its right side (``Q = "
+    "$\\begin{pmatrix}…\\end{pmatrix}$``)",
+    (
+        ex("Q = ", left="Q ="),
+        ex("α ≈ softmax ≈ ", left="α ≈ softmax ≈"),
+        ex("Scaled = Scores / √2 ≈", left="Scaled = Scores / √2 ≈"),
+        ex("假设输入为 X，Q = ", left="Q ="),
+        ex("In the end, we get S = ", left="we get S ="),
+    ),
+    ("其中 ", "Q = K，", "= ", "x = 1, so "),
 )
 
 RELATION: Final = pattern(
