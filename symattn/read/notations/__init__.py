@@ -54,6 +54,7 @@ from symattn.read.notations.claims import (
     VECTOR_TEXT,
 )
 from symattn.read.notations.grammar import (
+    BARE_ARGUMENT_FUNCTIONS,
     BRACED_SUBSCRIPT,
     CJK,
     FRAC_DIGITS,
@@ -63,6 +64,7 @@ from symattn.read.notations.grammar import (
     MULTIPLY_SIGNS,
     NUMERAL,
     NUMERAL_TEXT,
+    SAME_FUNCTION,
     SPELLING_OF,
     SPELLINGS,
     STEP_SIGNS,
@@ -147,6 +149,8 @@ __all__ = [
     "FRAC_DIGITS",
     "FUNCTIONS",
     "FUNCTION_NAMES",
+    "BARE_ARGUMENT_FUNCTIONS",
+    "SAME_FUNCTION",
     "VECTOR_FUNCTIONS",
     "INLINE_JOIN",
     "INVISIBLE",
