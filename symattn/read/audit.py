@@ -21,7 +21,7 @@ from typing import Final
 
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.errors import InputError
-from symattn.judge.codes import FindingCode
+from symattn.judge.codes import FLAGGING, FindingCode
 from symattn.judge.findings import Finding
 from symattn.judge.verdict import DEFAULT_ACCEPTED
 from symattn.numbers.rounding import Rounding
@@ -35,7 +35,7 @@ from symattn.read.facts import Fact, facts_of_reading
 from symattn.read.interpretation import judge_sentences, sentences
 from symattn.read.level1 import Level1, judge_chains
 from symattn.read.level2 import judge_problems
-from symattn.read.merge import merge_findings
+from symattn.read.merge import merge_findings, with_row_cause
 from symattn.read.missing import missing_inputs, unnormalized
 from symattn.read.notations import HEAD_LABEL
 from symattn.read.problem import Problem, build_problems
@@ -181,13 +181,22 @@ def audit(
         beside_examples(level1.findings, examples, lambda ln, col: u.src.line_start(ln) + col - 1),
         level2.findings,
     )
-    taken = {(f.line, f.column) for f in merged if f.code != FindingCode.NOT_NORMALIZED}
     merged = carried(reading.chains, facts, merged, census, level2.judged)
     merged += repeated(reading.chains, merged, census)
     prose = [(b.start, b.end) for b in reading.blocks if b.kind in WORDS]
     merged += judge_sentences(problems, sentences(u.src, prose), path, limits)
-    sums, not_weights = unnormalized(facts, level2.judged)
-    merged += [f for f in sums if (f.line, f.column) not in taken]
+    # (a row's sum is the row's finding: on its entries already accused, as their cause, or
+    # else on those not judged; never on a number found right)
+    placed = {(f.line, f.column) for f in merged if f.code != FindingCode.NOT_NORMALIZED}
+    accused = frozenset(
+        (f.line, f.column)
+        for f in merged
+        if f.code != FindingCode.NOT_NORMALIZED and f.severity in FLAGGING
+    )
+    right = frozenset(u.src.positions(sorted(level1.seen | level2.judged))) - accused
+    sums, not_weights = unnormalized(facts, level2.judged, accused=accused, right=right)
+    merged = with_row_cause(merged, [f for f in sums if (f.line, f.column) in placed])
+    merged += [f for f in sums if (f.line, f.column) not in placed]
     if not problems:
         merged += missing_inputs(facts)
     findings = sorted(merged, key=lambda f: (f.line, f.column, f.code))

@@ -26,7 +26,7 @@ from typing import Final
 from symattn.judge.codes import CODES, FindingCode
 from symattn.judge.findings import Finding
 
-__all__ = ["float_explained", "merge_findings", "with_level2_causes"]
+__all__ = ["float_explained", "merge_findings", "with_level2_causes", "with_row_cause"]
 
 _FLAGGED: Final = ("error", "warning")
 #: finding code -> its rank (0: most severe)
@@ -49,6 +49,19 @@ def with_level2_causes(level1: Sequence[Finding], level2: Sequence[Finding]) -> 
             causes = (*f.alternatives, *found)
             extra = tuple(dict.fromkeys(c for c in causes if c != f.code))
             f = replace(f, alternatives=extra)
+        out.append(f)
+    return out
+
+
+def with_row_cause(findings: Sequence[Finding], sums: Sequence[Finding]) -> list[Finding]:
+    """The findings, each on a number where a ``not-normalized`` of its row (in ``sums``)
+    stands naming it as a cause: the row's wrong entries are why it cannot sum to 1."""
+    at = {(g.line, g.column) for g in sums if g.code == FindingCode.NOT_NORMALIZED}
+    out = []
+    for f in findings:
+        if (f.line, f.column) in at and f.code != FindingCode.NOT_NORMALIZED:
+            if FindingCode.NOT_NORMALIZED not in (f.code, *f.alternatives):
+                f = replace(f, alternatives=(*f.alternatives, FindingCode.NOT_NORMALIZED))
         out.append(f)
     return out
 

@@ -83,11 +83,20 @@ def _not_weights(f: Fact, rows: Sequence[Sequence[Spot]], keys: frozenset[int]) 
 
 
 def unnormalized(
-    facts: Sequence[Fact], judged: frozenset[int]
+    facts: Sequence[Fact],
+    judged: frozenset[int],
+    *,
+    accused: frozenset[tuple[int, int]] = frozenset(),
+    right: frozenset[tuple[int, int]] = frozenset(),
 ) -> tuple[list[Finding], list[Unparsed]]:
     """``not-normalized`` for each row of stated weights (not judged in a problem) whose
     written values cannot sum to 1, where the numbers confirm they are weights; for an array
-    whose numbers say otherwise (:func:`_not_weights`), why it was not checked."""
+    whose numbers say otherwise (:func:`_not_weights`), why it was not checked.
+
+    The finding is the row's: it is put on the entries of the row that are ``accused``
+    already (by line and column: their wrong values are why the row cannot sum to 1, the
+    finding is a cause of theirs), else on those not judged; never on an entry judged
+    ``right``."""
     out: list[Finding] = []
     notes: list[Unparsed] = []
     keys = key_counts(facts)
@@ -114,14 +123,25 @@ def unnormalized(
             )
             continue
         for row in rows:
-            out.extend(_row_findings(row))
+            out.extend(_row_findings(_wrong_part(row, accused, right)))
     return out, notes
 
 
-def _row_findings(row: Sequence[Spot]) -> list[Finding]:
-    """``not-normalized`` on each number of a row whose written values cannot sum to 1."""
+def _wrong_part(
+    row: Sequence[Spot], accused: frozenset[tuple[int, int]], right: frozenset[tuple[int, int]]
+) -> tuple[Sequence[Spot], Sequence[Spot]]:
+    """The row, and the entries of it a ``not-normalized`` finding may stand on: those
+    accused already, else those not judged right."""
+    wrong = [s for s in row if (s.line, s.column) in accused]
+    return row, wrong or [s for s in row if (s.line, s.column) not in right]
+
+
+def _row_findings(part: tuple[Sequence[Spot], Sequence[Spot]]) -> list[Finding]:
+    """``not-normalized`` on each entry of ``part[1]`` (of the row ``part[0]``, whose written
+    values cannot sum to 1); the first names the sum of the whole row."""
+    row, on = part
     gap = normalization_gap([s.written for s in row])
-    if gap is None:
+    if gap is None or not on:
         return []
     total, lo, hi = gap
     msg = say(
@@ -130,7 +150,7 @@ def _row_findings(row: Sequence[Spot]) -> list[Finding]:
         low=fraction_text(lo),
         high=fraction_text(hi),
     )
-    first = row[0]
+    first = on[0]
     out = [
         text_finding(
             "not-normalized",
@@ -154,7 +174,7 @@ def _row_findings(row: Sequence[Spot]) -> list[Finding]:
             msg,
             "not-normalized",
         )
-        for s in row[1:]
+        for s in on[1:]
     )
     return out
 

@@ -37,8 +37,8 @@ class Quantity(Protocol):
 
 @dataclass(frozen=True)
 class Scalar:
-    """An exact real number as a tree: ``op`` is lit, e, neg, sum, prod, pow, exp, sqrt, or
-    ext (a quantity computed elsewhere).
+    """An exact real number as a tree: ``op`` is lit, e, neg, sum, prod, pow, exp, sqrt, ln
+    (the natural logarithm), or ext (a quantity computed elsewhere).
 
     ``sum`` and ``prod`` are n-ary and fold left to right (``prod`` items carry ``*``/``/``),
     as a person (or a double-precision program) computes them.
@@ -189,7 +189,91 @@ def _r_pow(s: Scalar) -> Fraction | None:
 
 def _r_exp(s: Scalar) -> Fraction | None:
     x = s.args[0].rational()
-    return Fraction(1) if x == 0 else None  # Lindemann: e^x is irrational for rational x != 0
+    if x is not None:
+        return Fraction(1) if x == 0 else None  # Lindemann: e^x is irrational for rational x != 0
+    form = _log_form(s.args[0])
+    if form is None:
+        return None
+    logs, constant = form
+    if constant != 0:
+        return None  # e^(c + ...) with rational c != 0 and rational powers: irrational
+    acc = Fraction(1)
+    for base, power in logs.items():
+        raised = _r_pow(Scalar("pow", (lit(base), lit(power)), max_bits=s.max_bits))
+        if raised is None:
+            return None  # e^{ln 2 / 2} = sqrt(2): no rational value
+        acc = _check_bits(acc * raised, s)
+    return acc
+
+
+#: how many logarithms one exponent may hold for :func:`_log_form` (bounded work)
+_MAX_LOGS: Final = 8
+
+
+def _log_form(s: Scalar) -> tuple[dict[Fraction, Fraction], Fraction] | None:
+    """``s`` as ``c + Σ a_i ln(b_i)`` with rational ``c``, ``a_i`` and rational ``b_i > 0``
+    (``2 ln 2 - ln 3``), or None when it is not of that form (then e^s is decided as
+    irrational or by its ball only)."""
+    r = s.rational()
+    if r is not None:
+        return {}, r
+    if s.op == "ln":
+        x = s.args[0].rational()
+        return ({x: Fraction(1)}, Fraction(0)) if x is not None and x > 0 else None
+    if s.op == "neg":
+        inner = _log_form(s.args[0])
+        return None if inner is None else _scaled(inner, Fraction(-1))
+    if s.op == "sum":
+        logs: dict[Fraction, Fraction] = {}
+        constant = Fraction(0)
+        for a in s.args:
+            part = _log_form(a)
+            if part is None:
+                return None
+            constant += part[1]
+            for base, power in part[0].items():
+                logs[base] = logs.get(base, Fraction(0)) + power
+            if len(logs) > _MAX_LOGS:
+                return None
+        return {b: p for b, p in logs.items() if p != 0}, constant
+    if s.op == "prod":
+        # one factor with logarithms, the others rational (and only divided by if rational)
+        factor, form = Fraction(1), None
+        for a, op in zip(s.args, s.ops, strict=True):
+            v = a.rational()
+            if v is not None:
+                if op == "/" and v == 0:
+                    return None
+                factor = factor * v if op == "*" else factor / v
+                continue
+            if form is not None or op == "/":
+                return None
+            form = _log_form(a)
+            if form is None:
+                return None
+        return None if form is None else _scaled(form, factor)
+    return None
+
+
+def _scaled(
+    form: tuple[dict[Fraction, Fraction], Fraction], k: Fraction
+) -> tuple[dict[Fraction, Fraction], Fraction]:
+    logs, constant = form
+    return {b: p * k for b, p in logs.items() if p * k != 0}, constant * k
+
+
+def _r_ln(s: Scalar) -> Fraction | None:
+    arg = s.args[0]
+    x = arg.rational()
+    if x is not None:
+        if x <= 0:
+            raise ExprError("the logarithm of a number that is not positive")
+        return Fraction(0) if x == 1 else None  # Lindemann: ln x is irrational for x != 1
+    if arg.op == "e":
+        return Fraction(1)
+    if arg.op == "exp" or (arg.op == "pow" and arg.args[0].op == "e"):
+        return arg.args[-1].rational()  # ln(e^r) = r
+    return None
 
 
 def _r_sqrt(s: Scalar) -> Fraction | None:
@@ -221,6 +305,7 @@ _RATIONAL: Final[Mapping[str, Callable[[Scalar], Fraction | None]]] = {
     "pow": _r_pow,
     "exp": _r_exp,
     "sqrt": _r_sqrt,
+    "ln": _r_ln,
 }
 
 
@@ -262,6 +347,13 @@ def _a_sqrt(s: Scalar) -> flint.arb:
     return x.sqrt()
 
 
+def _a_ln(s: Scalar) -> flint.arb:
+    x = s.args[0]._arb()
+    if not x > 0:
+        raise ExprError("the logarithm of a number that is not clearly positive")
+    return x.log()
+
+
 def _a_sum(s: Scalar) -> flint.arb:
     acc = flint.arb(0)
     for a in s.args:
@@ -285,6 +377,7 @@ _ARB: Final[Mapping[str, Callable[[Scalar], flint.arb]]] = {
     "pow": _a_pow,
     "exp": lambda s: _a_exp_of(s.args[0]._arb()),
     "sqrt": _a_sqrt,
+    "ln": _a_ln,
 }
 
 
@@ -363,4 +456,5 @@ _FLOAT: Final[Mapping[str, Callable[[Scalar], float]]] = {
     "pow": _f_pow,
     "exp": _f_exp,
     "sqrt": lambda s: math.sqrt(_need(s.args[0].float64())),
+    "ln": lambda s: math.log(_need(s.args[0].float64())),
 }

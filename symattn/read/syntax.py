@@ -16,9 +16,11 @@ from symattn.errors import LimitError, SymattnError
 from symattn.numbers import Written, parse_number
 from symattn.numbers.written import PLAIN_KINDS, WrittenKind
 from symattn.read.notations import (
+    BARE_ARGUMENT_FUNCTIONS,
     BRACED_SUBSCRIPT,
     FUNCTION_NAMES,
     MULTIPLY_OP,
+    SAME_FUNCTION,
     TUPLE_OPEN,
     VECTOR_FUNCTIONS,
 )
@@ -254,6 +256,10 @@ class Parser:
             return PowNode(base, exponent)
         return base
 
+    def _bare_argument_ahead(self) -> bool:
+        t = self.peek()
+        return t is not None and t.kind in (TokenKind.NUM, TokenKind.NAME)
+
     def _transpose_ahead(self) -> bool:
         nxt = self.tokens[self.i + 1] if self.i + 1 < len(self.tokens) else None
         return nxt is not None and nxt.kind == TokenKind.NAME and nxt.text == "T"
@@ -329,7 +335,14 @@ class Parser:
             fn = name.lower() if name.lower() == "softmax" else name
             if fn in FUNCTION_NAMES and (self.at("(") or self.at("{")):
                 # (the arguments of a function of a vector are that vector: softmax(1, 2))
-                return Call(fn, self.primary(tuple_ok=fn in VECTOR_FUNCTIONS))
+                return Call(
+                    SAME_FUNCTION.get(fn, fn), self.primary(tuple_ok=fn in VECTOR_FUNCTIONS)
+                )
+            if fn in BARE_ARGUMENT_FUNCTIONS and self._bare_argument_ahead():
+                self.enter()  # \ln 2, log 2, \exp 0.5: one number or name, maybe raised
+                node = Call(SAME_FUNCTION.get(fn, fn), self.power())
+                self.depth -= 1
+                return node
             if self.at("("):
                 raise ExprError(f"{name}(...) is a label, not arithmetic")
             return Ref(canonical_name(name))

@@ -17,6 +17,7 @@ from symattn.errors import InputError, LimitError
 from symattn.read.mapped import Mapped
 from symattn.read.notations import (
     FRAC_DIGITS,
+    FUNCTION_NAMES,
     SPELLING_OF,
     SPELLINGS,
     SUBSCRIPT_OF,
@@ -35,8 +36,15 @@ class ExprError(InputError):
     """Text that is not an expression of the safe grammar (or breaks one of its bounds)."""
 
 
+def _spelling_pattern(written: str) -> str:
+    """A spelling as a pattern; a function's command (``\\ln``, ``\\log``) only as a whole
+    command (never the start of ``\\lneq`` or ``\\logical``)."""
+    whole = written[:1] == "\\" and written[1:].isalpha() and written[1:] in FUNCTION_NAMES
+    return re.escape(written) + ("(?![A-Za-z])" if whole else "")
+
+
 _SPELLING_RE: Final = re.compile(
-    "|".join(re.escape(s.written) for s in sorted(SPELLINGS, key=lambda s: -len(s.written)))
+    "|".join(_spelling_pattern(s.written) for s in sorted(SPELLINGS, key=lambda s: -len(s.written)))
 )
 
 

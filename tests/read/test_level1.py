@@ -140,3 +140,29 @@ def test_a_name_updated_per_step_is_no_conflicting_definition(text: str) -> None
 )
 def test_a_second_value_of_the_same_quantity_is_still_a_conflict(text: str) -> None:
     assert "conflicting-definition" in [f.code for f in audit(text).findings]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "$e^0 = 1$, $e^{\\ln 2} = 2$; the sum is $1 + 2 = 3$.",
+        "$\\ln 2 \\approx 0.693$",
+        "$\\ln 2 \\approx 0.69$",
+        "$\\log 2 \\approx 0.6931$",
+        "$\\text{softmax}([0, 0, \\ln 2]) = [0.25, 0.25, 0.5]$",
+        "$\\ln 2 \\approx 0.693$ and $e^{0.693} \\approx 2.000$",  # 0.693 stands for ln 2
+        "$\\exp(\\ln 3) = 3$",
+    ],
+)
+def test_logarithms_are_judged_exactly_or_as_roundings(text: str) -> None:
+    r = audit(text + "\n")
+    assert not r.has_errors and not r.unparsed, (r.findings, r.unparsed)
+    assert r.checked >= 1
+
+
+@pytest.mark.parametrize(
+    "text", ["$\\ln 2 \\approx 0.639$", "$e^{\\ln 2} = 3$", "$\\log 2 \\approx 0.75$"]
+)
+def test_a_wrong_logarithm_is_accused(text: str) -> None:
+    r = audit(text + "\n")
+    assert "wrong-value" in [f.code for f in r.findings]

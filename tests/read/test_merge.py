@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from symattn.read.merge import merge_findings, with_level2_causes
+from symattn.read.merge import merge_findings, with_level2_causes, with_row_cause
 from symattn.read.messages import say
 from symattn.read.report import text_finding
 
@@ -69,3 +69,11 @@ def test_a_number_level2_finds_a_float_printout_is_not_wrong_for_level1() -> Non
         ("wrong-value", 40),
         ("wrong-value", 41),
     ]
+
+
+def test_a_row_sum_on_a_wrong_entry_becomes_its_cause() -> None:
+    wrong = text_finding("wrong-value", 1, 5, "0.27", "0.2689", "0.2689", say("wrong-value"), "x")
+    row = text_finding("not-normalized", 1, 5, "0.73 + 0.27", "1", "1", say("wrong-value"), "y")
+    (f,) = with_row_cause([wrong], [row])
+    assert (f.code, f.alternatives) == ("wrong-value", ("not-normalized",))
+    assert with_row_cause([f], [row]) == [f]

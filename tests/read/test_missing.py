@@ -3,6 +3,7 @@ weights that do not sum to one."""
 
 from __future__ import annotations
 
+from symattn.read.audit import audit
 from symattn.read.missing import key_counts, missing_inputs, unnormalized
 
 from .texts import understood
@@ -74,3 +75,41 @@ def test_a_matrix_most_of_whose_rows_do_not_sum_to_one_is_not_accused() -> None:
 def test_a_row_no_single_slip_explains_is_not_accused() -> None:
     claimed, notes = _sums("$$weights = [0.9, 0.8, 0.7]$$\n")
     assert claimed == [] and "no one slip" in notes[0]
+
+
+def _placed(text: str, accused: set[str], right: set[str]) -> list[tuple[str, str]]:
+    """The not-normalized findings of ``text``'s one row, with the numbers written ``accused``
+    and ``right`` (by their text) taken as already accused and judged right."""
+    u = understood(text)
+    spots = [s for f in u.facts for s in f.spots if s is not None]
+    where = {s.written.text: (s.line, s.column) for s in spots}
+    found, _ = unnormalized(
+        u.facts,
+        frozenset(),
+        accused=frozenset(where[t] for t in accused),
+        right=frozenset(where[t] for t in right),
+    )
+    return [
+        (f.claimed, next(t for t, p in where.items() if p == (f.line, f.column))) for f in found
+    ]
+
+
+_ROW = "$$weights = [0.50, 0.60, 0.30]$$\n"
+
+
+def test_a_row_sum_stands_on_the_entries_already_accused() -> None:
+    assert _placed(_ROW, {"0.60"}, {"0.50", "0.30"}) == [("0.50 + 0.60 + 0.30", "0.60")]
+
+
+def test_a_row_sum_never_stands_on_an_entry_judged_right() -> None:
+    assert _placed(_ROW, set(), {"0.50"}) == [("0.50 + 0.60 + 0.30", "0.60"), ("0.30", "0.30")]
+    assert _placed(_ROW, set(), {"0.50", "0.60", "0.30"}) == []
+
+
+def test_a_row_sum_is_a_cause_of_its_wrong_entries_in_the_report() -> None:
+    r = audit(
+        "Attention weights:\n\n$$weights = \\text{softmax}([1, 0]) \\approx [0.7311, 0.2700]$$\n"
+    )
+    assert [
+        (f.code, f.claimed, f.alternatives) for f in r.findings if f.code != "missing-input"
+    ] == [("wrong-value", "0.2700", ("not-normalized",))]

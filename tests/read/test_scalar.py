@@ -10,6 +10,7 @@ from symattn.exact import Ball
 from symattn.read.evaluate import evaluate, flatten
 from symattn.read.scalar import lit
 from symattn.read.syntax import parse
+from symattn.read.tokens import ExprError
 
 
 @pytest.mark.parametrize(
@@ -38,3 +39,45 @@ def test_e_replaced_gives_the_double_precision_sum_of_seed_001() -> None:
         == repr(2.718**0.092 + 2.718**0.119 + 2.718**0.086)
     )
     assert s.uses_e and not alt.uses_e
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("e^{\\ln 2}", "2"),
+        ("\\exp(\\ln 3)", "3"),
+        ("e^{-\\ln 4}", "1/4"),
+        ("e^{2\\ln 2 - \\ln 3}", "4/3"),
+        ("e^{\\ln 9 / 2}", "3"),
+        ("\\ln 1", "0"),
+        ("\\ln e", "1"),
+        ("\\ln(e^{3})", "3"),
+        ("log(1)", "0"),
+    ],
+)
+def test_exponentials_of_logarithms_are_exact(text: str, value: str) -> None:
+    (s,) = flatten(evaluate(parse(text)))
+    assert s.rational() == Fraction(value)
+
+
+@pytest.mark.parametrize(
+    ("text", "low", "high"),
+    [
+        ("\\ln 2", "0.693147", "0.693148"),
+        ("log 2", "0.693147", "0.693148"),
+        ("e^{\\ln 2 / 2}", "1.414213", "1.414214"),
+        ("e^{1 + \\ln 2}", "5.436563", "5.436564"),
+    ],
+)
+def test_logarithms_of_rationals_are_certified(text: str, low: str, high: str) -> None:
+    (s,) = flatten(evaluate(parse(text)))
+    assert s.rational() is None
+    ball = Ball.from_arb(s.arb(128))
+    assert Fraction(low) < ball.lower <= ball.upper < Fraction(high)
+    assert abs((s.float64() or 0) - float(Fraction(low))) < 1e-5
+
+
+@pytest.mark.parametrize("text", ["\\ln 0", "\\ln(-2)"])
+def test_the_logarithm_of_a_number_not_positive_is_no_value(text: str) -> None:
+    with pytest.raises(ExprError):
+        flatten(evaluate(parse(text)))[0].arb(64)

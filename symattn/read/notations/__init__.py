@@ -57,6 +57,7 @@ from symattn.read.notations.claims import (
     VECTOR_TEXT,
 )
 from symattn.read.notations.grammar import (
+    BARE_ARGUMENT_FUNCTIONS,
     BRACED_SUBSCRIPT,
     CJK,
     FRAC_DIGITS,
@@ -66,6 +67,7 @@ from symattn.read.notations.grammar import (
     MULTIPLY_SIGNS,
     NUMERAL,
     NUMERAL_TEXT,
+    SAME_FUNCTION,
     SPELLING_OF,
     SPELLINGS,
     STEP_SIGNS,
@@ -151,6 +153,8 @@ __all__ = [
     "FRAC_DIGITS",
     "FUNCTIONS",
     "FUNCTION_NAMES",
+    "BARE_ARGUMENT_FUNCTIONS",
+    "SAME_FUNCTION",
     "VECTOR_FUNCTIONS",
     "INLINE_JOIN",
     "INVISIBLE",

@@ -66,6 +66,8 @@ SPELLINGS: Final[tuple[Spelling, ...]] = (
     Spelling("\\dfrac", "\\frac"),
     Spelling("\\tfrac", "\\frac"),
     Spelling("\\exp", "exp"),
+    Spelling("\\ln", "ln"),
+    Spelling("\\log", "log"),
     # sizes, fonts and styles: dropped
     *(
         Spelling(w, "")
@@ -90,7 +92,7 @@ SPELLINGS: Final[tuple[Spelling, ...]] = (
     *(
         Spelling(f"\\{cmd}{{{fn}}}", fn.lower())
         for cmd in ("text", "mathrm", "operatorname")
-        for fn in ("softmax", "Softmax", "exp", "sum")
+        for fn in ("softmax", "Softmax", "exp", "sum", "ln", "log")
     ),
     Spelling("\\odot", "⊙"),
     # a step from one stage to the next, or a consequence drawn: not an equality
@@ -217,6 +219,8 @@ MULTIPLY_SIGNS: Final[tuple[Spelling, ...]] = (
 FUNCTIONS: Final[tuple[Word, ...]] = (
     Word("exp", "e to the power of the argument"),
     Word("sqrt", "the square root of the argument"),
+    Word("ln", "the natural logarithm of the argument"),
+    Word("log", "the natural logarithm of the argument (as numpy's ``log``; a base is not read)"),
     Word("sum", "the sum of a list"),
     Word("softmax", "the softmax of a vector, or of each row of a matrix"),
 )
@@ -239,6 +243,14 @@ MULTIPLY_OP: Final[Mapping[str, str]] = MappingProxyType(
 
 #: the names of the functions
 FUNCTION_NAMES: Final = frozenset(w.text for w in FUNCTIONS)
+
+#: functions written under another name, and the one they are (``log`` is the natural
+#: logarithm, as numpy's)
+SAME_FUNCTION: Final[Mapping[str, str]] = MappingProxyType({"log": "ln"})
+
+#: the functions whose one argument may be written without brackets (``\\ln 2``, ``log 2``,
+#: ``\\exp 0.5``): a number or a name, raised to a power or not (``\\ln x^2`` is ln(x²))
+BARE_ARGUMENT_FUNCTIONS: Final = frozenset({"ln", "log", "exp"})
 
 #: the functions of a whole vector: their arguments written as a list are that vector
 #: (``softmax(0.29, 0.21, 0.51)`` is the softmax of ``[0.29, 0.21, 0.51]``)

@@ -9,10 +9,10 @@ import pytest
 from symattn.errors import SymattnError
 from symattn.read.audit import audit
 from symattn.read.evaluate import evaluate, flatten
-from symattn.read.notations import VECTOR_FUNCTIONS
+from symattn.read.notations import BARE_ARGUMENT_FUNCTIONS, SAME_FUNCTION, VECTOR_FUNCTIONS
 from symattn.read.notations import grammar as table
 from symattn.read.rows import Spelling, TokenRule, Word
-from symattn.read.syntax import Call, VecNode, literal_shape, parse
+from symattn.read.syntax import Call, Chain, VecNode, literal_shape, parse
 from symattn.read.tokens import Token, normalize, tokenize
 
 from ..texts import understood
@@ -55,7 +55,26 @@ def test_multiply_sign(row: Spelling) -> None:
 @pytest.mark.parametrize("row", table.FUNCTIONS, ids=lambda w: w.text)
 def test_function_is_a_call(row: Word) -> None:
     node = parse(f"{row.text}(4)")
-    assert isinstance(node, Call) and node.fn == row.text
+    assert isinstance(node, Call) and node.fn == SAME_FUNCTION.get(row.text, row.text)
+
+
+@pytest.mark.parametrize("fn", sorted(BARE_ARGUMENT_FUNCTIONS))
+def test_a_bare_argument_function_takes_the_number_after_it(fn: str) -> None:
+    node = parse(f"{fn} 2 + 1")
+    assert isinstance(node, Chain) and isinstance(node.first, Call)
+    assert node.first.fn == SAME_FUNCTION.get(fn, fn)
+
+
+@pytest.mark.parametrize(("written", "same"), sorted(SAME_FUNCTION.items()))
+def test_a_function_under_another_name_is_that_function(written: str, same: str) -> None:
+    (a,) = flatten(evaluate(parse(f"{written}(3)")))
+    (b,) = flatten(evaluate(parse(f"{same}(3)")))
+    assert a == b
+
+
+@pytest.mark.parametrize("command", ["\\lneq 2", "\\logical(2)"])
+def test_a_function_command_is_respelled_only_whole(command: str) -> None:
+    assert normalize(command)[0].startswith(command[:3])
 
 
 def test_text_name_is_one_name() -> None:
