@@ -18,6 +18,7 @@ from symattn.read.mapped import Mapped
 from symattn.read.notations import (
     FRAC_DIGITS,
     FUNCTION_NAMES,
+    GREEK_NAMES,
     SPELLING_OF,
     SPELLINGS,
     SUBSCRIPT_OF,
@@ -37,9 +38,13 @@ class ExprError(InputError):
 
 
 def _spelling_pattern(written: str) -> str:
-    """A spelling as a pattern; a function's command (``\\ln``, ``\\log``) only as a whole
-    command (never the start of ``\\lneq`` or ``\\logical``)."""
-    whole = written[:1] == "\\" and written[1:].isalpha() and written[1:] in FUNCTION_NAMES
+    """A spelling as a pattern; a command spelled as a word, a function's or a letter's
+    (``\\ln``, ``\\nu``), only as a whole command (never the start of ``\\lneq`` or
+    ``\\nunito``)."""
+    word = written[1:]
+    whole = (
+        written[:1] == "\\" and word.isalpha() and (word in FUNCTION_NAMES or word in GREEK_NAMES)
+    )
     return re.escape(written) + ("(?![A-Za-z])" if whole else "")
 
 
@@ -70,8 +75,14 @@ def respell(text: Mapped) -> Mapped:
     for m in _SPELLING_RE.finditer(text.text):
         old = m.group()
         new = SPELLING_OF[old]
-        if old.startswith("\\") and old[-1].isalpha() and new and new[-1].isalpha():
-            new += " "  # \exp{x}: keep the name apart from what follows
+        if (
+            old.startswith("\\")
+            and old[-1].isalpha()
+            and new[-1:].isalpha()
+            and new not in GREEK_NAMES
+        ):
+            new += " "  # \exp{x}: keep the name apart from what follows (a letter's name
+            # keeps its subscript: \alpha_1 is alpha_1)
         out.append((m.start(), m.end(), new))
     text = text.replace(out) if out else text
     if "\\frac" in text.text:  # ``\frac13`` is ``\frac{1}{3}``

@@ -23,6 +23,8 @@ __all__ = [
     "CJK",
     "FUNCTIONS",
     "FUNCTION_NAMES",
+    "GREEK_LETTERS",
+    "GREEK_NAMES",
     "VECTOR_FUNCTIONS",
     "MULTIPLY_OP",
     "MULTIPLY_SIGNS",
@@ -55,6 +57,45 @@ STEP_SIGNS: Final[tuple[Spelling, ...]] = tuple(
         "->",
     )
 )
+
+#: Greek letters written as names (``\\alpha_1``, ``α_1``, ``\\beta``): the LaTeX command and
+#: the unicode letter, both read as the letter's name (``alpha_1``); π is a constant, not a
+#: name, and is not among them
+GREEK_LETTERS: Final[tuple[tuple[str, str], ...]] = (
+    ("alpha", "α"),
+    ("beta", "β"),
+    ("gamma", "γ"),
+    ("delta", "δ"),
+    ("epsilon", "ε"),
+    ("varepsilon", "ϵ"),
+    ("zeta", "ζ"),
+    ("eta", "η"),
+    ("theta", "θ"),
+    ("kappa", "κ"),
+    ("lambda", "λ"),
+    ("mu", "μ"),
+    ("nu", "ν"),
+    ("xi", "ξ"),
+    ("rho", "ρ"),
+    ("sigma", "σ"),
+    ("tau", "τ"),
+    ("phi", "φ"),
+    ("varphi", "ϕ"),
+    ("chi", "χ"),
+    ("psi", "ψ"),
+    ("omega", "ω"),
+    ("Gamma", "Γ"),
+    ("Delta", "Δ"),
+    ("Theta", "Θ"),
+    ("Lambda", "Λ"),
+    ("Sigma", "Σ"),
+    ("Phi", "Φ"),
+    ("Psi", "Ψ"),
+    ("Omega", "Ω"),
+)
+
+#: the names of the Greek letters (their commands match only as whole commands)
+GREEK_NAMES: Final = frozenset(name for name, _ in GREEK_LETTERS)
 
 #: LaTeX and unicode spellings mapped to the grammar's own characters (longest first when read)
 SPELLINGS: Final[tuple[Spelling, ...]] = (
@@ -94,6 +135,8 @@ SPELLINGS: Final[tuple[Spelling, ...]] = (
         for cmd in ("text", "mathrm", "operatorname")
         for fn in ("softmax", "Softmax", "exp", "sum", "ln", "log")
     ),
+    *(Spelling(f"\\{name}", name) for name, _ in GREEK_LETTERS),
+    *(Spelling(letter, name) for name, letter in GREEK_LETTERS),
     Spelling("\\odot", "⊙"),
     # a step from one stage to the next, or a consequence drawn: not an equality
     *STEP_SIGNS,

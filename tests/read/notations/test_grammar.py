@@ -9,7 +9,13 @@ import pytest
 from symattn.errors import SymattnError
 from symattn.read.audit import audit
 from symattn.read.evaluate import evaluate, flatten
-from symattn.read.notations import BARE_ARGUMENT_FUNCTIONS, SAME_FUNCTION, VECTOR_FUNCTIONS
+from symattn.read.notations import (
+    BARE_ARGUMENT_FUNCTIONS,
+    GREEK_LETTERS,
+    GREEK_NAMES,
+    SAME_FUNCTION,
+    VECTOR_FUNCTIONS,
+)
 from symattn.read.notations import grammar as table
 from symattn.read.rows import Spelling, TokenRule, Word
 from symattn.read.syntax import Call, Chain, VecNode, literal_shape, parse
@@ -164,3 +170,16 @@ def test_a_step_sign_ends_the_definition_before_it(sign: str) -> None:
     # and what follows the sign is judged as a formula of its own
     wrong = audit(f"$d_k = 2 {sign} \\sqrt{{d_k}} = \\sqrt{{2}} \\approx 1.6$\n")
     assert [f.code for f in wrong.findings] == ["wrong-value"]
+
+
+@pytest.mark.parametrize(("name", "letter"), GREEK_LETTERS)
+def test_a_greek_letter_is_a_name_by_command_and_by_letter(name: str, letter: str) -> None:
+    assert normalize(f"\\{name}_1 = 0.5")[0] == f"{name}_1 = 0.5"
+    assert normalize(f"{letter}_{{2}} = 0.5")[0] == f"{name}_{{2}} = 0.5"
+    assert [t.kind for t in tokenize(normalize(f"\\{name}_1 = 0.5")[0])] == ["name", "rel", "num"]
+
+
+def test_a_letter_command_matches_only_whole() -> None:
+    # \nu is a letter; \nunito (no command of the grammar) is not read as \nu + "nito"
+    assert normalize("\\nunito")[0] == "\\nunito"
+    assert "pi" not in GREEK_NAMES  # π is a constant, not a name
