@@ -36,6 +36,7 @@ from symattn.read.syntax import Call, Chain, Node, Num, PowNode, Unary, VecNode,
 from symattn.read.tokens import ExprError
 
 __all__ = [
+    "widened",
     "PRINTED_DIGITS",
     "ROOT_DIGITS",
     "divisor_roots",
@@ -65,6 +66,12 @@ _BITS: Final = 128
 Interval = tuple[Fraction, Fraction]
 
 
+def widened(w: Written) -> bool:
+    """Whether :func:`rounded_intervals` takes ``w`` as a rounding (an interval), not a point:
+    :data:`ROUNDED_DIGITS` significant digits or decimals (``2.622``, ``0.083``; not ``0.5``)."""
+    return w.kind is WrittenKind.DECIMAL and max(w.significant or 0, w.decimals) >= ROUNDED_DIGITS
+
+
 def half_unit(w: Written) -> Fraction:
     """Half a unit of the last digit of a decimal as written (0 for an integer)."""
     if w.kind is not WrittenKind.DECIMAL or not w.decimals:
@@ -81,22 +88,23 @@ def rounded_interval(node: Node) -> Interval | None:
 
 def rounded_intervals(node: Node) -> list[Interval] | None:
     """Entry by entry, the values ``node`` may stand for when its decimals of
-    :data:`ROUNDED_DIGITS` or more significant digits are roundings (``(2.622, 4.586)/12.82``);
-    None when it holds anything but numbers, vectors of them, signs and ``+ - × ÷``, or a
-    shorter decimal (``0.5``: too coarse to be taken as a rounding)."""
+    :data:`ROUNDED_DIGITS` or more significant digits or decimals are roundings
+    (``(2.622, 4.586)/12.82``, ``0.083``); a shorter decimal (``0.5``: too coarse to be widened
+    as a rounding) is taken as written, a point; None when it holds anything but numbers, vectors of them, signs and
+    ``+ - × ÷``."""
     return _walk(node, ROUNDED_DIGITS, vectors=True)
 
 
 def _walk(node: Node, least: int, vectors: bool) -> list[Interval] | None:
     """The intervals of :func:`rounded_interval` (one) and :func:`rounded_intervals` (one per
-    entry): decimals of fewer than ``least`` significant digits refused, vectors only when
-    ``vectors``."""
+    entry): with ``least``, decimals that are not :func:`widened` taken as points; vectors
+    only when ``vectors``."""
     if isinstance(node, Num):
         w = node.written
         if w.kind not in PLAIN_KINDS:
             return None
-        if w.kind is WrittenKind.DECIMAL and (w.significant or 0) < least:
-            return None
+        if w.kind is WrittenKind.DECIMAL and least and not widened(w):
+            return [(w.value, w.value)]
         h = half_unit(w)
         return [(w.value - h, w.value + h)]
     if isinstance(node, Unary) and node.op in "+-":

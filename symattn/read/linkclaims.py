@@ -25,16 +25,28 @@ from symattn.read.intervals import (
     right_within_printed,
     rounded_interval,
     rounded_intervals,
+    widened,
 )
 from symattn.read.kinds import LinkRelation
 from symattn.read.links import Parsed, ParsedKind
 from symattn.read.report import Unparsed
 from symattn.read.scalar import Scalar
 from symattn.read.sums import pairs, terms
-from symattn.read.syntax import Node, Ref, literal_numbers, names
+from symattn.read.syntax import Node, Ref, literal_numbers, names, numbers_in
 from symattn.read.tokens import ExprError
 
 __all__ = ["judge_claims", "link_values"]
+
+
+def known_exactly(run: Run, node: Node | None) -> bool:
+    """Whether the exact value of every number of ``node`` written as a rounding is known
+    (``0.335 + 0.335 + 0.083``, with 0.335 a weight of the problem but 0.083 = 0.5 × 0.165
+    known nowhere: not every one)."""
+    if node is None:
+        return False
+    over, _ = overrides(run, node)
+    rounded = [n for n in numbers_in(node) if widened(n.written)]
+    return all(n.pos in over for n in rounded)
 
 
 def link_values(
@@ -172,6 +184,7 @@ def judge_claims(
             and all(
                 e.node is not None and rounded_intervals(e.node) is not None
                 for e in parsed[:last_expr]
+                if e.kind is not ParsedKind.NONE  # (a label before the chain: no value)
             )
             else None
         )
@@ -189,7 +202,7 @@ def judge_claims(
                     and right_within_printed(target_node, claim, j, run.names.env, run.limits)
                 )
                 or (
-                    x is v
+                    (x is v or not known_exactly(run, target_node))
                     and boxes is not None
                     and len(boxes) == len(lits)
                     and boxes[j][0] != boxes[j][1]
@@ -199,7 +212,8 @@ def judge_claims(
                 # right for an earlier, more exact form of it, for the unrounded value of a
                 # number printed rounded (``e^{2.828427} = 16.918829``: e^{2√2}), or for some
                 # values of the roundings it computes with (``(2.622, …)/12.82 = (0.204, …)``:
-                # 0.2045 as written, but 2.622/12.82 may be 0.20441…0.20464)
+                # 0.2045 as written, but 2.622/12.82 may be 0.20441…0.20464), unless the exact
+                # value of every one of them is known (then that decides)
                 run.judging.checked += 1
                 run.judging.seen.add(link.offset(off + p.offset))
             else:

@@ -101,7 +101,10 @@ def test_entries_of_arithmetic_on_roundings_are_known_within_their_half_units() 
         Fraction("2.6225") / Fraction("12.815"),
     )
     assert overlaps(written("0.204"), got[0])  # 2.622/12.82 = 0.20452 as written
-    assert rounded_intervals(parse("0.5 * 0.6")) is None  # (too coarse to be roundings)
+    # (too coarse to be widened as roundings: points)
+    assert rounded_intervals(parse("0.5 * 0.6")) == [(Fraction(3, 10), Fraction(3, 10))]
+    assert rounded_intervals(parse("0.335 + 0.5")) == [(Fraction("0.8345"), Fraction("0.8355"))]
+    assert rounded_intervals(parse("0.335 + 0.083")) == [(Fraction("0.417"), Fraction("0.419"))]
     assert rounded_intervals(parse("[1.25, 2.50] + [1.00, 2.00, 3.00]")) is None
     assert rounded_intervals(parse("-[1.25, 2.50] * 2")) == [
         (Fraction("-2.51"), Fraction("-2.49")),

@@ -93,6 +93,12 @@ def test_a_rounded_root_in_a_divisor_is_the_authors_frame(text: str, accused: bo
         ("$1/2.828 = 0.353$", True),  # the operand is finer than the claim: truncated
         # an earlier link computes it more exactly: it decides (fresh zh59)
         ("$e^{0.46}/(e^{0.54}+e^{0.38}+e^{0.52}+e^{0.46}) = 1.58/6.44 = 0.24$", True),
+        # a label before the chain, and a short rounding (0.083 of 0.0825) among its terms:
+        # 0.752 is right for some of their values (0.7515 ... 0.7545)
+        ("Output: $0.335 + 0.335 + 0.083 = 0.752$", False),
+        ("Output: $0.335 + 0.335 + 0.083 = 0.750$", True),
+        # a coarse number is taken as written (0.5 is no rounding of 0.45 ... 0.55)
+        ("$0.335 + 0.5 = 0.830$", True),
     ],
 )
 def test_the_roundings_a_chain_computes_with_stand_for_their_values(
