@@ -164,6 +164,14 @@ def _term(norm: str, i: int) -> bool:
     return j >= 0 and (norm[j].isalnum() or norm[j] in ")]}_'")
 
 
+def _sentence_next(norm: str, i: int) -> bool:
+    """Whether a sentence starts at ``norm[i:]`` after blanks: a capital letter, never a digit
+    (``[1. 2.]`` prints floats), a sign or a bracket."""
+    while i < len(norm) and norm[i].isspace():
+        i += 1
+    return i < len(norm) and norm[i].isupper()
+
+
 def _relation_next(norm: str, i: int) -> bool:
     """Whether the first character at or after ``i`` that is no space is a relation."""
     while i < len(norm) and norm[i].isspace():
@@ -191,8 +199,11 @@ def _formulas(norm: str) -> list[tuple[int, int]]:
             ends_value = depth == 0
         elif depth == 0:
             if ch in FORMULA_BREAK.chars or (
-                ch == "." and i > 0 and norm[i - 1] in ")]}" and norm[i + 1 : i + 2].isspace()
-            ):  # (``q = [1, 0]. Keys are …``: a sentence ends after a value)
+                ch == "."
+                and i > 0
+                and norm[i + 1 : i + 2].isspace()
+                and (norm[i - 1] in ")]}" or _sentence_next(norm, i + 1))
+            ):  # (``q = [1, 0]. Keys are …``, ``d = 2. Use …``: a sentence ends after a value)
                 cuts.append(i + 1 if ch == "." else i)
                 ends_value = related = numbered = False
             elif (

@@ -69,7 +69,9 @@ Interval = tuple[Fraction, Fraction]
 def widened(w: Written) -> bool:
     """Whether :func:`rounded_intervals` takes ``w`` as a rounding (an interval), not a point:
     :data:`ROUNDED_DIGITS` significant digits or decimals (``2.622``, ``0.083``; not ``0.5``)."""
-    return w.kind is WrittenKind.DECIMAL and max(w.significant or 0, w.decimals) >= ROUNDED_DIGITS
+    return (
+        w.kind is WrittenKind.DECIMAL and max(w.significant or 0, w.decimals or 0) >= ROUNDED_DIGITS
+    )
 
 
 def half_unit(w: Written) -> Fraction:
@@ -89,9 +91,9 @@ def rounded_interval(node: Node) -> Interval | None:
 def rounded_intervals(node: Node) -> list[Interval] | None:
     """Entry by entry, the values ``node`` may stand for when its decimals of
     :data:`ROUNDED_DIGITS` or more significant digits or decimals are roundings
-    (``(2.622, 4.586)/12.82``, ``0.083``); a shorter decimal (``0.5``: too coarse to be widened
-    as a rounding) is taken as written, a point; None when it holds anything but numbers, vectors of them, signs and
-    ``+ - × ÷``."""
+    (``(2.622, 4.586)/12.82``, ``0.083``); a shorter decimal (``0.5``: too coarse to be
+    widened as a rounding) is taken as written, a point; None when it holds anything but
+    numbers, vectors of them, signs and ``+ - × ÷``."""
     return _walk(node, ROUNDED_DIGITS, vectors=True)
 
 

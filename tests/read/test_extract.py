@@ -212,3 +212,18 @@ def test_a_column_of_words_beside_a_matrix_of_other_rows_is_blanked_but_names_no
 def test_what_is_no_column_of_row_labels_is_kept(body: str) -> None:
     ((text, names),) = _named(f"$${body}$$\n")
     assert "\\begin{matrix}" in text and names == ()
+
+
+@pytest.mark.parametrize(
+    ("norm", "formulas"),
+    [
+        # a sentence ends after a value, before a capital letter
+        ("d = 2 . Use exp(0) = 1.0000", ["d = 2 .", "Use exp(0) = 1.0000"]),
+        ("d = 2. Use exp(0) = 1.0000", ["d = 2.", "Use exp(0) = 1.0000"]),
+        # a float printout's points are no sentence end
+        ("x = [1. 2.] = [1, 2]", ["x = [1. 2.] = [1, 2]"]),
+        ("y = 2. + 3", ["y = 2. + 3"]),
+    ],
+)
+def test_a_period_before_a_capital_ends_a_formula(norm: str, formulas: list[str]) -> None:
+    assert [norm[a:b].strip() for a, b in _formulas(norm)] == formulas
