@@ -32,7 +32,7 @@ from symattn.numbers.rounding import Rounding
 from symattn.read.evaluate import Value, evaluate, flatten, shape
 from symattn.read.extract import ChainText
 from symattn.read.messages import fraction_text, say
-from symattn.read.notations.roles import ROW_ROLES
+from symattn.read.notations.roles import INDEX_NAMES, ROW_ROLES
 from symattn.read.observations import Stated
 from symattn.read.report import text_finding
 from symattn.read.roles import RoleName, symbol_role
@@ -201,6 +201,12 @@ def _size(v: Value) -> bool:
     parameters of a worked example are."""
     r = v.rational() if isinstance(v, Scalar) else None
     return r is not None and r.denominator == 1 and r > 0
+
+
+def _count_value(v: Value) -> bool:
+    """Whether a value is a count (a non-negative integer), as an index's values are."""
+    r = v.rational() if isinstance(v, Scalar) else None
+    return r is not None and r.denominator == 1 and r >= 0
 
 
 def _width(v: Value) -> int | None:
@@ -394,11 +400,13 @@ class Definitions:
         if at >= 0:
             self._at[name] = at
         moved = self._section_of.setdefault(name, self.section) != self.section
-        if derived or renewed or ((moved or updated) and not _global(name)):
+        index = name in INDEX_NAMES and _count_value(value)
+        if derived or renewed or index or ((moved or updated) and not _global(name)):
             # ``w`` in section "Query love" after ``w`` in "Query I": that section's own;
             # ``m = 3.0`` after ``m_new = max(m, x)``: the running maximum, updated;
             # ``factor = \sqrt{64} = 8`` after ``factor = \sqrt{4} = 2``: another d_k's;
-            # ``d_k = 4`` after Q and K were given again, 4 wide: a new example's d_k
+            # ``d_k = 4`` after Q and K were given again, 4 wide: a new example's d_k;
+            # ``i = 1`` after ``i = 6``: a running index at its next case
             self._section_of[name] = self.section
             self._distinct.pop(name, None)
             self._keys.pop(name, None)

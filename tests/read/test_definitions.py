@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
+
 from symattn.config import DEFAULT_LIMITS
 from symattn.judge.verdict import DEFAULT_ACCEPTED
 from symattn.read.audit import audit
@@ -16,6 +18,7 @@ from symattn.read.definitions import (
     worked_stretch,
 )
 from symattn.read.evaluate import evaluate
+from symattn.read.notations.roles import INDEX_NAMES
 from symattn.read.scalar import lit
 from symattn.read.syntax import parse
 
@@ -187,3 +190,15 @@ def test_parameters_given_again_together_start_a_new_example() -> None:
 def test_one_parameter_given_again_alone_is_still_a_conflict() -> None:
     text = "Take B=2 and T=5.\n\nLater B=3.\n"
     assert "conflicting-definition" in [f.code for f in audit(text, path="t.txt").findings]
+
+
+@pytest.mark.parametrize("name", sorted(INDEX_NAMES))
+def test_a_running_index_given_another_integer_is_no_conflict(name: str) -> None:
+    text = f"$${name} = 6, x = 2$$\n\nAt position ${name} = 1$ the score is $s = 0.5$.\n"
+    assert _conflicts(text) == []
+    # (a value that is no count is still a conflict)
+    assert _conflicts(f"$${name} = 6$$\n\nThen $${name} = 0.5$$\n") == [f"{name} = 0.5"]
+
+
+def test_a_name_that_is_no_index_given_two_integers_is_a_conflict() -> None:
+    assert _conflicts("$$d = 2$$\n\n$$d = 3$$\n") == ["d = 3"]

@@ -19,6 +19,7 @@ from symattn.read.rows import Apply, Pattern, Word, ex, pattern
 from symattn.stages import BY_CLAIM
 
 __all__ = [
+    "INDEX_NAMES",
     "INPUT_ARRAYS",
     "ROW_ROLES",
     "CASED_SYMBOLS",
@@ -58,6 +59,10 @@ class RoleName(StrEnum):
     MASK = "mask"
     DIVISOR = "divisor"  #: the √d_k a text says it divides by (one number)
 
+
+#: names of a running index (``对位置 i=1``, ``for j = 2``): given another integer, it is the
+#: next case, never a conflicting definition
+INDEX_NAMES: Final = frozenset({"i", "j", "t"})
 
 #: the arrays attention is computed from (what a text or code gives)
 INPUT_ARRAYS: Final = frozenset(
