@@ -9,7 +9,8 @@ tries, few and ordered by what the text's order and names suggest (names only or
 - X·W for the query side and for the key/value side separately: each X the text gives (the
   nearest :data:`NEAREST`, as wide as the rows of W_Q) as the keys' and values' X, and each
   as the queries' (``X_q``: cross-attention, a decoder's states against an encoder's), the
-  default's X first;
+  default's X first; beside the W's, a decoder's states read as Q may be the queries' X and
+  an encoder's memory read as keys and values the keys' X;
 - each Q, K (and V, for an output) the text gives before the claim, those whose names say
   the claim's head first (``Q_1``, ``K_1`` for ``Q_1 K_1^T``) or one head together.
 """
@@ -94,15 +95,18 @@ def _from_x(inputs: Mapping[int, Input], at: int, d: Derivation) -> Iterator[Der
         if not all(found):
             return
         ws = tuple(w[0] for w in found)
+    # (a decoder's states read as Q, an encoder's memory read as keys and values: with the
+    # W's given, they may be the X of each side)
     xs = nearest(inputs, (RoleName.X,), at)
+    qs = [*xs, *nearest(inputs, (RoleName.Q,), at)]
+    kvs = [*xs, *nearest(inputs, (RoleName.KV,), at)]
     if got is not None:
-        xs = [got[1], *(x for x in xs if x != got[1])]
+        kvs = [got[1], *(x for x in kvs if x != got[1])]
     for w_t in (d.w_t, not d.w_t) if got is not None else (False, True):
         wq = inputs[ws[0]].rows
         height = len(transposed(wq)) if w_t else len(wq)
-        fit = [x for x in xs if inputs[x].width == height]
-        for kv in fit:
-            for q in fit:
+        for kv in (x for x in kvs if inputs[x].width == height):
+            for q in (x for x in qs if inputs[x].width == height):
                 refs = (kv, *ws) if q == kv else (kv, *ws, q)
                 alt = Derivation(Start.X, refs, w_t, d.scale, d.causal, d.row)
                 if alt != d:

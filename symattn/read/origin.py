@@ -426,6 +426,8 @@ class Origins:
 def _rival(c: Derivation, d: Derivation) -> bool:
     """Whether ``c`` is another problem than ``d`` (not a reading of the same arrays): X·W
     against the given Q, K, V, or X·W from another X."""
+    if c.start is Start.X and len(c.refs) > 4 and c.refs[4] in d.refs:
+        return False  # (the given Q projected again: a reading, not another problem)
     if Start.X in (c.start, d.start) and c.start is not d.start:
         return not (c.start is Start.QKV and set(c.refs) <= set(d.refs))
     return c.start is Start.X and not set(c.refs) <= set(d.refs)

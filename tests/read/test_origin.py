@@ -227,3 +227,14 @@ def test_a_claim_no_candidate_reproduces_is_not_checked_when_they_disagree() -> 
     report = audit(text, path="t.md")
     assert _errors(text) == []
     assert any("which inputs" in u.reason for u in report.unparsed)
+
+
+def test_a_decoder_s_states_and_an_encoder_s_memory_beside_w_are_projected() -> None:
+    """Read by their names as Q and as keys and values; with the three W given, their
+    numbers say they are the X of each side: Q = decoder_states W_Q, K = memory W_K."""
+    text = (
+        "decoder_states = [[1, 0, 1], [0, 1, 1]]\n\nmemory = [[1, 0, 0], [0, 1, 0], [1, 1, 1]]\n\n"
+        + CROSS.split("\n\n", 2)[2]
+    )
+    assert _errors(text + "scores = [[2, 1, 4.5], [1, 2, 4.5]]\n") == []
+    assert _errors(text + "scores = [[2, 1, 4.5], [1, 2, 6]]\n") == [("wrong-value", "6")]
