@@ -133,3 +133,108 @@ def test_x_itself_as_q_k_v_is_tried_beside_the_projections() -> None:
     # Q = K = V = X, although W's were given earlier: X X^T = [[1, 0, 1], [0, 1, 1], [1, 1, 2]]
     text = XW + "Here $Q = K = V = X$:\n\nscores = [[1, 0, 1], [0, 1, 1], [1, 1, 2]]\n"
     assert _errors(text) == []
+
+
+#: cross-attention without row labels: a decoder's X_q, an encoder's X, the three W;
+#: Q = X_q W_Q = [[2, 1], [1, 2]], K = X W_K = [[1, 0], [0, 1], [1.5, 1.5]]
+CROSS = (
+    "X_q = [[1, 0, 1], [0, 1, 1]]\n\nX = [[1, 0, 0], [0, 1, 0], [1, 1, 1]]\n\n"
+    "W_Q = [[1, 0], [0, 1], [1, 1]]\n\nW_K = [[1, 0], [0, 1], [0.5, 0.5]]\n\n"
+    "W_V = [[2, 0], [0, 2], [1, 1]]\n\n"
+)
+
+
+def test_cross_attention_without_row_labels_is_judged_as_cross_attention() -> None:
+    """No names tell the queries from the keys: X W_Q (self-attention) gives 3 rows where the
+    text writes 2; X_q W_Q reproduces them, so the problem is the cross-attention's."""
+    right = CROSS + "scores = [[2, 1, 4.5], [1, 2, 4.5]]\n"
+    report = audit(right, path="t.md")
+    assert _errors(right) == [] and report.checked == 6
+    assert report.recognised is not None and report.recognised.q == ("q1", "q2")
+    assert _errors(CROSS + "scores = [[2, 1, 4.5], [1, 2, 6]]\n") == [("wrong-value", "6")]
+
+
+def test_cross_attention_with_q_computed_from_x_q_and_k_v_from_x() -> None:
+    text = (
+        CROSS + "Q = [[2, 1], [1, 2]]\n\nK = [[1, 0], [0, 1], [1.5, 1.5]]\n\n"
+        "V = [[2, 0], [0, 2], [3, 3]]\n\nscores = [[2, 1, 4.5], [1, 2, 6]]\n"
+    )
+    assert _errors(text) == [("wrong-value", "6")]
+
+
+def test_cross_attention_with_row_labels() -> None:
+    je = r"\begin{array}{r}\text{Je} \\ \text{suis}\end{array}"
+    en = r"\begin{array}{r}\text{I} \\ \text{am} \\ \text{happy}\end{array}"
+    text = (
+        f"$$X_q = {je} \\begin{{bmatrix}} 1 & 0 & 1 \\\\ 0 & 1 & 1 \\end{{bmatrix}}$$\n\n"
+        f"$$X = {en} \\begin{{bmatrix}} 1 & 0 & 0 \\\\ 0 & 1 & 0 \\\\ 1 & 1 & 1 "
+        "\\end{bmatrix}$$\n\n" + CROSS.split("\n\n", 2)[2] + "scores = [[2, 1, 4.5], [1, 2, 6]]\n"
+    )
+    report = audit(text, path="t.md")
+    assert _errors(text) == [("wrong-value", "6")]
+    assert report.recognised is not None and report.recognised.q == ("Je", "suis")
+
+
+#: Q, K, V given, and an X (four tokens) with W's that are not theirs: Q K^T =
+#: [[3, 4, 1], [1, 2, 0], [2, 0, 2]]
+DECOY = (
+    "X = [[1, 0, 1], [0, 1, 0], [1, 1, 0], [2, 0, 1]]\n\n"
+    + CROSS.split("\n\n", 2)[2]
+    + "Q = [[1, 2], [0, 1], [2, 0]]\n\nK = [[1, 1], [0, 2], [1, 0]]\n\n"
+    "V = [[1, 0], [0, 1], [1, 1]]\n\n"
+)
+
+
+def test_given_q_k_v_beside_an_unrelated_x_are_the_problem() -> None:
+    assert _errors(DECOY + "scores = [[3, 4, 1], [1, 2, 0], [2, 0, 2]]\n") == []
+    assert _errors(DECOY + "scores = [[3, 4, 1], [1, 2, 0], [2, 0, 7]]\n") == [("wrong-value", "7")]
+    same = DECOY.replace(", [2, 0, 1]]", "]")  # (an X of as many tokens: the same)
+    assert _errors(same + "scores = [[3, 4, 1], [1, 2, 0], [2, 0, 7]]\n") == [("wrong-value", "7")]
+
+
+#: X W: Q = [[2, 1], [0, 1], [1, 1]], K = [[1.5, 0.5], [0, 1], [1, 1]],
+#: V = [[3, 1], [0, 2], [2, 2]]; the author's Q has row 2 wrong ([2, 1]), and the scores are
+#: right for that Q: [[3.5, 1, 3], [3.5, 1, 3], [2, 1, 2]] (X W gives row 2 [0.5, 1, 1])
+SLIP_Q = (
+    "X = [[1, 0, 1], [0, 1, 0], [1, 1, 0]]\n\n"
+    + CROSS.split("\n\n", 2)[2]
+    + "Q = [[2, 1], [2, 1], [1, 1]]\n\nK = [[1.5, 0.5], [0, 1], [1, 1]]\n\n"
+    "V = [[3, 1], [0, 2], [2, 2]]\n\nscores = [[3.5, 1, 3], [3.5, 1, 3], [2, 1, 2]]\n"
+)
+
+
+def test_an_author_s_wrong_q_given_beside_x_w_is_accused_and_its_scores_carried() -> None:
+    """The scores reproduce from the given Q, K, V; but those are X W's projections (K, V
+    and most of Q): the structure is X W, the Q row is the author's slip, and the scores
+    computed from it are carried, not accused."""
+    report = audit(SLIP_Q, path="t.md")
+    found = [(f.code, f.claimed, f.line) for f in report.findings if f.severity != "info"]
+    assert ("wrong-value", "2", 9) in found
+    carried = [c for c, _, line in found if line == 15]
+    assert carried and set(carried) == {"propagated-error"}
+    assert not [c for c, _, line in found if line == 15 and c == "wrong-value"]
+
+
+def test_a_claim_no_candidate_reproduces_is_not_checked_when_they_disagree() -> None:
+    """X W and the given Q, K, V (another example's) give different scores, neither gives
+    these, and no neighbour confirms either: not checked, with the reason."""
+    text = (
+        "X = [[1, 0, 1], [0, 1, 0], [1, 1, 0]]\n\n"
+        + CROSS.split("\n\n", 2)[2]
+        + "Q = [[1, 2], [0, 1], [2, 0]]\n\nK = [[1, 1], [0, 2], [1, 0]]\n\n"
+        "V = [[1, 0], [0, 1], [1, 1]]\n\nscores = [[7, 1, 3], [2, 9, 4], [5, 5, 8]]\n"
+    )
+    report = audit(text, path="t.md")
+    assert _errors(text) == []
+    assert any("which inputs" in u.reason for u in report.unparsed)
+
+
+def test_a_decoder_s_states_and_an_encoder_s_memory_beside_w_are_projected() -> None:
+    """Read by their names as Q and as keys and values; with the three W given, their
+    numbers say they are the X of each side: Q = decoder_states W_Q, K = memory W_K."""
+    text = (
+        "decoder_states = [[1, 0, 1], [0, 1, 1]]\n\nmemory = [[1, 0, 0], [0, 1, 0], [1, 1, 1]]\n\n"
+        + CROSS.split("\n\n", 2)[2]
+    )
+    assert _errors(text + "scores = [[2, 1, 4.5], [1, 2, 4.5]]\n") == []
+    assert _errors(text + "scores = [[2, 1, 4.5], [1, 2, 6]]\n") == [("wrong-value", "6")]
