@@ -41,7 +41,6 @@ __all__ = [
     "spec_text",
     "transposed",
     "v_of",
-    "x_q",
 ]
 
 
@@ -128,7 +127,7 @@ def gather(facts: Sequence[Fact]) -> dict[int, Input]:
         if len(f.dims) == 1 and (f.token or f.index is not None) and f.role in _ROW_VECTORS:
             groups.setdefault(f.role, []).append(f)
             continue
-        if (f.index is not None and not first_stage) or (f.token and not _sequence(f)):
+        if (f.index is not None and not first_stage) or f.token:
             continue
         names = f.row_names if len(f.row_names) == len(rows_of(f)) else ()
         if _restates_a_row(f, out, facts):
@@ -163,12 +162,6 @@ def gather(facts: Sequence[Fact]) -> dict[int, Input]:
             continue  # ``q_1 = [1, 1]`` repeating a row of a table that names its tokens
         out[first.at] = Input(frozenset({role}), rows, row_names, spots, first.at)
     return out
-
-
-def _sequence(f: Fact) -> bool:
-    """Whether ``f`` is a matrix of embeddings whose subscript names its sequence, not a row
-    (``X_q``, ``X_{dec}``: the queries' tokens of a cross-attention)."""
-    return f.role is RoleName.X and len(f.dims) == 2 and f.given
 
 
 def one_slice(f: Fact) -> Fact:
@@ -277,15 +270,13 @@ def latest(inputs: dict[int, Input], roles: tuple[RoleName, ...], at: int) -> in
 def default(
     facts: Sequence[Fact], inputs: dict[int, Input], f: Fact
 ) -> tuple[Derivation, bool] | None:
-    """The first candidate for the inputs of a claim the code did not compute: those given
-    last before it (names and row labels only order: :meth:`~symattn.read.origin.Origins.of`
-    decides among the candidates by reproduction). The bool says the inputs are assumed
-    (``Q = K = V = X``), not written."""
+    """The inputs of a claim the code did not compute: those given last before it. The bool
+    says the inputs are assumed (``Q = K = V = X``), not written."""
     x = latest(inputs, (RoleName.X,), f.at)
     ws = [latest(inputs, (r,), f.at) for r in (RoleName.W_Q, RoleName.W_K, RoleName.W_V)]
     q = latest(inputs, (RoleName.Q,), f.at)
     # queries named by other tokens than the embeddings (cross-attention, whose X_q the text
-    # shows only as Q): the Q, K, V given are the likelier problem (the numbers decide)
+    # shows only as Q): the Q, K, V given are the problem
     other_queries = (
         x is not None
         and q is not None
@@ -399,14 +390,6 @@ def repeats(f: Fact, signatures: set[tuple[str, ...]]) -> bool:
     return tuple(canon(s.written.text) for s in f.spots if s is not None) in signatures
 
 
-def x_q(d: Derivation) -> int | None:
-    """The embeddings of the queries of a derivation from X (``X_q``, cross-attention), or
-    None when the queries are rows of the keys' X (self-attention, or no X)."""
-    if d.start is not Start.X or len(d.refs) < 5 or d.refs[4] == d.refs[0]:
-        return None
-    return d.refs[4]
-
-
 def v_of(d: Derivation) -> int | None:
     if d.start is not Start.QKV or len(d.refs) < 3 or d.refs[2] < 0:
         return None
@@ -438,14 +421,9 @@ def spec_inputs(
         data = {"Q": lists(given.rows), "K": unit, "V": [["0"] for _ in keys]}
         return data, keys, queries, 0, first
     if d.start is Start.X:
-        x, wq, wk, wv = got[:4]
-        xq = got[4] if len(got) > 4 else x
+        x, wq, wk, wv = got
         ws = [transposed(w.rows) if d.w_t else w.rows for w in (wq, wk, wv)]
-        if (
-            any(len(w) != x.width for w in ws)
-            or len(ws[0][0]) != len(ws[1][0])
-            or xq.width != x.width
-        ):
+        if any(len(w) != x.width for w in ws) or len(ws[0][0]) != len(ws[1][0]):
             return None
         keys = x.row_names or tuple(str(i + 1) for i in range(len(x.rows)))
         data = {
@@ -454,14 +432,7 @@ def spec_inputs(
             "W_K": lists(ws[1]),
             "W_V": lists(ws[2]),
         }
-        if xq is x:
-            return data, keys, keys, len(ws[2][0]), first
-        # cross-attention: the queries are the rows of their own X (``X_q W_Q``)
-        data["X_q"] = lists(xq.rows)
-        queries = xq.row_names
-        if not queries or set(queries) & set(keys):
-            queries = tuple(f"q{i + 1}" for i in range(len(xq.rows)))
-        return data, keys, queries, len(ws[2][0]), first
+        return data, keys, keys, len(ws[2][0]), first
     q, k, v = got
     if len(v.rows) == 1 < len(k.rows) == v.width:
         # ``V = (2, 0, 1)^T`` beside three keys: one value per key, a column (V of width 1)

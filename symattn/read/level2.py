@@ -269,7 +269,6 @@ def _one(
         refuted,
     )
     unsure = unconfirmed(problem.owner, report.findings, facts, guess)
-    unsure.update(problem.undecided)  # (no reproduction decides where these come from)
     # (a fact whose numbers reproduce at another place the problem confirms: placed there)
     unsure.update({i: loc.reason for i, loc in located.items() if i not in rescued})
     rescued |= set(located)

@@ -1,9 +1,8 @@
 """The inputs a claim comes from, confirmed by its numbers.
 
 A claim the code did not compute is first given the inputs given last before it
-(:func:`symattn.read.inputs.default`, whose names and row labels only make it the first
-candidate): that is the order of the text, a guess. The numbers decide. The claim's
-stage is computed from those inputs as certified balls
+(:func:`symattn.read.inputs.default`): that is the order of the text, a guess. The numbers
+decide. The claim's stage is computed from those inputs as certified balls
 (:func:`symattn.read.reproduce.attention_stage`, in every frame: unscaled, ``1/√n`` and
 ``1/n`` for the stated ``d_k`` and the width of K) from the inputs as written (each decimal
 as itself: read as every value that rounds to it, ``1.0`` beside ``0.0`` lets softmax and
@@ -13,14 +12,9 @@ tried, and the one that reproduces most of it (confirmed, and more than the defa
 where it comes from:
 
 - the weights written transposed (``Q = X W_qᵀ``: the Q a text prints is ``X Wᵀ``);
-- X·W with the queries' X and the keys' X each any X the text gives (``X_q`` and an
-  encoder's X: cross-attention, row labels or not);
 - each Q, K (and V, for an output) the text gives before the claim, nearest first: a head's
   ``Q_1``, ``K_1`` given beside the other head's ``Q_2``, ``K_2``, each head's scores are
-  its own problem; Q, K and V given beside the X and W they were computed from
-  (:mod:`~symattn.read.candidates`). Given Q, K, V that are together the projections of an
-  X given before them are that X·W (:meth:`Origins._structure`): a slip in them is the
-  author's, and what is computed from it is carried.
+  its own problem; Q, K and V given beside the X and W they were computed from.
 
 A claim of a text that starts from the scores is given the scores written last before it;
 that pairing is kept only when the numbers confirm it (the claim's stage computed from
@@ -30,23 +24,19 @@ scaled scores, exponentials, sums). A weights row written lines away, after othe
 whose numbers do not come from those scores is no claim about them: the scores written
 before them that reproduce it are its own, and if none does, it is not judged.
 
-Nothing is accused here: a claim no reading reproduces keeps one its neighbours confirm (or
-the default); when none is confirmed and rival derivations (X·W against the given Q, K, V)
-give it different values, it is :attr:`Origins.undecided` (not checked, with the reason);
-otherwise
+Nothing is accused here: a claim no reading reproduces keeps the default, and
 :mod:`~symattn.read.accuse` decides what its findings are worth. The search is bounded by
 :data:`BUDGET` (entries computed per text) and :data:`NEAREST` inputs of each role.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final
 
 from symattn.errors import SymattnError
 from symattn.numbers import Written, parse_number
-from symattn.read.candidates import NEAREST, alternatives, nearest, projected
 from symattn.read.dataflow import Derivation, Start
 from symattn.read.facts import Fact
 from symattn.read.inputs import INPUT_STARTS, SCORE_STARTS, Input, transposed
@@ -70,6 +60,9 @@ __all__ = ["BUDGET", "NEAREST", "Origins"]
 
 #: how many entries (products and stages) the search may compute for one text
 BUDGET: Final = 40_000
+#: how many inputs of each role, given before a claim, are tried as its sources
+NEAREST: Final = 4
+
 #: the claims whose stage is computed from Q and K (and V)
 _STAGES: Final[Mapping[RoleName | None, Relation]] = {
     RoleName(r.value): r
@@ -99,31 +92,14 @@ class Origins:
     frames: tuple[Frame, ...]
     #: the head (or version) the name of each input says (``Q_1``: 1), by its offset
     heads: dict[int, int] = field(default_factory=dict)
-    #: the facts of the text (the Q, K, V it writes confirm a derivation from X)
-    facts: Sequence[Fact] = ()
     budget: int = BUDGET
     spent: int = 0
-    #: the claims (by offset) no derivation reproduces while those that fit them disagree,
-    #: each with the reason: not checked
-    undecided: dict[int, str] = field(default_factory=dict)
-    #: what each derivation reproduced of the claims given to it (its neighbours' support)
-    _held: dict[tuple[object, ...], Tally] = field(default_factory=dict)
-    #: the Q, K, V written (offsets) whose numbers confirm a derivation from X
-    _projecting: dict[tuple[object, ...], frozenset[int]] = field(default_factory=dict)
     _balls: dict[tuple[int, bool], Balls | None] = field(default_factory=dict)
     _projected: dict[tuple[int, int, bool], Balls | None] = field(default_factory=dict)
 
     def of(self, f: Fact, got: tuple[Derivation, bool]) -> tuple[Derivation, bool]:
-        """The derivation of claim ``f``, decided by reproduction among the candidates
-        (``got``, the default its names and place suggest, first; then
-        :func:`~symattn.read.candidates.alternatives`): the one whose stage reproduces most
-        of it (confirmed; the default wins ties). A derivation from the given Q, K, V that
-        an X·W reproduces (its Q, K, V are that X's projections, most entries together)
-        is that X·W: the Q, K, V are then claims, and a slip in them the author's. When no
-        candidate reproduces ``f``, one that its neighbours confirm (the Q, K, V written
-        are its projections, or other claims reproduced from it) is kept, the default
-        first; when none is and those that fit ``f`` disagree, ``f`` is undecided
-        (:attr:`undecided`: not checked, with the reason)."""
+        """The derivation of claim ``f``: ``got`` (the default), unless its numbers do not
+        reproduce from it and another reading of the inputs reproduces more of them."""
         d, assumed = got
         stage = _STAGES.get(f.role)
         if stage is None or d.start not in INPUT_STARTS or not _complete(f):
@@ -135,113 +111,16 @@ class Origins:
         if assumed:
             return got
         first = self._tally(f, target, stage, d)
-        if first is not None and first.confirmed and first.reproduced == first.compared:
-            self._hold(d, first)
+        if first is None or (first.confirmed and first.reproduced == first.compared):
             return got
-        best, best_tally = d, first if first is not None else Tally(0, target.size)
-        fitting = [d] if first is not None else []
-        seen = {d}
-        for alt in alternatives(self.inputs, self.heads, f.at, f.head, d, stage is Relation.OUTPUT):
-            if alt in seen:
-                continue
-            seen.add(alt)
+        best, best_tally = got, first
+        for alt in self._alternatives(f, d, stage):
             t = self._tally(f, target, stage, alt)
-            if t is None:
-                continue
-            fitting.append(alt)
-            if t.confirmed and t.reproduced > best_tally.reproduced:
-                best, best_tally = alt, t
+            if t is not None and t.confirmed and t.reproduced > best_tally.reproduced:
+                best, best_tally = (alt, False), t
                 if t.reproduced == t.compared:
                     break
-        if best_tally.confirmed:
-            best = self._structure(best, f.at)
-            self._hold(best, best_tally)
-            return best, False
-        held = [c for c in fitting if self._confirmed(c, f.at)]
-        if held:
-            return held[0], False
-        # (the default's own other readings, X·Wᵀ and X itself, and other given Q, K, V
-        # for given Q, K, V (another head's), rescue a claim its numbers confirm; they are
-        # no rival problem: X·W against the given Q, K, V, or another X, are)
-        rivals = [c for c in fitting if _rival(c, d)]
-        if rivals and first is not None and self._disagree(stage, [d, *rivals]):
-            self.undecided[f.at] = (
-                f"which inputs {f.name or f.role} comes from is not told: "
-                f"{len(fitting)} derivations fit it (X·W, the given Q, K, V), they give "
-                "different values, and neither its numbers nor its neighbours' reproduce one"
-            )
-        return (fitting[0] if first is None and fitting else d), False
-
-    def projections(self, key: Derivation) -> frozenset[int]:
-        """The Q, K, V the text gives (offsets) whose numbers confirmed ``key``, a
-        derivation from X, as their projections: claims of its problem."""
-        return self._projecting.get(_key(key), frozenset())
-
-    def _hold(self, d: Derivation, t: Tally) -> None:
-        k = _key(d)
-        self._held[k] = self._held.get(k, Tally(0, 0)) + t
-
-    def _confirmed(self, d: Derivation, at: int) -> bool:
-        """Whether ``d``'s neighbours confirm it: claims reproduced from it, or (from X) the
-        Q, K, V written before ``at`` are its projections."""
-        held = self._held.get(_key(d))
-        if held is not None and held.confirmed:
-            return True
-        support = self._support(d, at)
-        return support is not None and support[0].confirmed
-
-    def _structure(self, d: Derivation, at: int) -> Derivation:
-        """The derivation from X whose projections the given Q, K, V of ``d`` are (together,
-        most entries: a slip in one is the author's), else ``d``."""
-        if d.start is not Start.QKV or len(d.refs) < 3 or len(set(d.refs[:3])) < 3:
-            return d
-        given = set(d.refs[:3])
-        for alt in alternatives(self.inputs, self.heads, at, None, d, True):
-            if alt.start is not Start.X:
-                continue
-            support = self._support(alt, at)
-            if support is not None and support[0].confirmed and given <= support[1]:
-                self._projecting[_key(alt)] = self.projections(alt) | support[1]
-                return Derivation(alt.start, alt.refs, alt.w_t, d.scale, d.causal, d.row)
-        return d
-
-    def _support(self, d: Derivation, at: int) -> tuple[Tally, frozenset[int]] | None:
-        """How much of the Q, K and V written before ``at`` (the nearest of each, of the
-        projection's shape) ``d``'s projections reproduce, together, and which they are."""
-        sides = projected(d)
-        if sides is None:
-            return None
-        xq, x, wq, wk, wv = sides
-        total, used = Tally(0, 0), set()
-        for role, (src, w) in (
-            (RoleName.Q, (xq, wq)),
-            (RoleName.K, (x, wk)),
-            (RoleName.V, (x, wv)),
-        ):
-            got = self._project(src, w, d.w_t)
-            if got is None:
-                return None
-            shape = (len(got), len(got[0]) if got else 0)
-            written = [
-                g
-                for g in self.facts
-                if g.role is role and g.at < at and g.dims == shape and _complete(g)
-            ]
-            if not written:
-                continue
-            g = written[-1]
-            total = total + tally(_target(g), got)
-            used.add(g.at)
-        return (total, frozenset(used)) if total.compared else None
-
-    def _disagree(self, stage: Relation, ds: Sequence[Derivation]) -> bool:
-        """Whether the derivations ``ds`` give the claim's stage different values."""
-        outs = [self._computed(stage, d, 0) for d in ds]
-        got = [o for o in outs if o is not None]
-        if len(got) < 2:
-            return False
-        a = got[0]
-        return any(not _same(a, b) for b in got[1:])
+        return best
 
     def from_scores(self, f: Fact, d: Derivation, facts: Sequence[Fact]) -> Derivation | None:
         """The scores claim ``f`` comes from, in a text that starts from the scores (``d``: the
@@ -320,8 +199,42 @@ class Origins:
                     best = t
         return best
 
+    # ------------------------------------------------------------------ the readings tried
+
+    def _alternatives(self, f: Fact, d: Derivation, stage: Relation) -> Iterator[Derivation]:
+        """The other readings, likeliest first: the weights transposed, X itself as Q, K
+        and V; then the Q, K (and
+        V) given before the claim whose names say the claim's head (``Q_1``, ``K_1`` for
+        ``Q_1 K_1^T``) or one head together, nearest first. (Names only order them: the one
+        that reproduces most wins.)"""
+        if d.start is Start.X:
+            yield Derivation(d.start, d.refs, not d.w_t, d.scale, d.causal, d.row)
+            # ``Q = K = V = X``: the embeddings themselves, without the projections
+            x = d.refs[0]
+            yield Derivation(Start.QKV, (x, x, x), False, d.scale, d.causal, d.row)
+        qs = self._latest((RoleName.Q,), f.at)
+        ks = self._latest((RoleName.K, RoleName.KV), f.at)
+        vs = self._latest((RoleName.V, RoleName.KV), f.at)
+        if stage is not Relation.OUTPUT:
+            # (the values take no part: the default's, or one of the head of Q)
+            old = d.refs[2] if d.start is Start.QKV and len(d.refs) > 2 else -1
+            vs = [old] if old >= 0 or not vs else vs
+        one = stage is not Relation.OUTPUT and len(vs) == 1
+
+        def likely(qkv: tuple[int, int, int]) -> tuple[int, list[int]]:
+            heads = {self.heads.get(r) for r in qkv if r >= 0 and not (one and r == qkv[2])}
+            agree = len(heads) == 1 and None not in heads
+            named = f.head is not None and heads == {f.head}
+            return (-2 * named - agree, sorted(-r for r in qkv))
+
+        for q, k, v in sorted(((q, k, v) for q in qs for k in ks for v in vs), key=likely):
+            alt = Derivation(Start.QKV, (q, k, v), False, d.scale, d.causal, d.row)
+            if alt != d:
+                yield alt
+
     def _latest(self, roles: tuple[RoleName, ...], at: int) -> list[int]:
-        return nearest(self.inputs, roles, at)
+        keys = [k for k, i in self.inputs.items() if i.roles & set(roles) and k < at]
+        return sorted(keys, reverse=True)[:NEAREST]
 
     # ------------------------------------------------------------------- computing a stage
 
@@ -398,9 +311,7 @@ class Origins:
         else:
             if len(d.refs) < 3:
                 return None
-            xq = d.refs[4] if len(d.refs) > 4 else d.refs[0]
-            q = self._project(xq, d.refs[1], d.w_t)
-            k = self._project(d.refs[0], d.refs[2], d.w_t)
+            q, k = (self._project(d.refs[0], w, d.w_t) for w in d.refs[1:3])
             v = self._project(d.refs[0], d.refs[3], d.w_t) if len(d.refs) > 3 else None
         if q is None or k is None:
             return None
@@ -421,35 +332,6 @@ class Origins:
                 self.spent += len(xb or ()) * len(got[0]) * len(wb or ())
             self._projected[(x, w, t)] = got
         return self._projected[(x, w, t)]
-
-
-def _rival(c: Derivation, d: Derivation) -> bool:
-    """Whether ``c`` is another problem than ``d`` (not a reading of the same arrays): X·W
-    against the given Q, K, V, or X·W from another X."""
-    if c.start is Start.X and len(c.refs) > 4 and c.refs[4] in d.refs:
-        return False  # (the given Q projected again: a reading, not another problem)
-    if Start.X in (c.start, d.start) and c.start is not d.start:
-        return not (c.start is Start.QKV and set(c.refs) <= set(d.refs))
-    return c.start is Start.X and not set(c.refs) <= set(d.refs)
-
-
-def _key(d: Derivation) -> tuple[object, ...]:
-    return (d.start, d.refs, d.w_t)
-
-
-def _same(a: list[tuple[Frame, Balls]], b: list[tuple[Frame, Balls]]) -> bool:
-    """Whether two computations give the same values in each frame (their balls overlap)."""
-    for (_, x), (_, y) in zip(a, b, strict=False):
-        if len(x) != len(y) or any(len(r) != len(s) for r, s in zip(x, y, strict=True)):
-            return False
-        for r, s in zip(x, y, strict=True):
-            for u, v in zip(r, s, strict=True):
-                if u is None or v is None:
-                    if u is not v:
-                        return False
-                elif not u.overlaps(v):
-                    return False
-    return True
 
 
 def _unplaced(f: Fact) -> bool:

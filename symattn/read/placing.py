@@ -16,7 +16,7 @@ from typing import Final
 
 from symattn.read.dataflow import Derivation
 from symattn.read.facts import Fact, counting_base
-from symattn.read.inputs import canon, complete, spec_text
+from symattn.read.inputs import Input, canon, complete, spec_text
 from symattn.read.kinds import OWN_NAMES
 from symattn.read.notations.roles import ROW_ROLES
 from symattn.read.observations import Spot
@@ -287,26 +287,19 @@ def token_claims(
     data: dict[str, list[list[str]]],
     keys: tuple[str, ...],
     built: Built,
-    queries: tuple[str, ...] = (),
-    confirmed: frozenset[int] = frozenset(),
+    x: Input,
 ) -> tuple[
     dict[str, list[list[str]]], tuple[str, ...], tuple[str, ...], dict[str, dict[str, list[str]]]
 ]:
     """With X and W given, the Q, K, V rows the text states are claims (``x · W``); when they
     are for some of the tokens only (a table of three of eleven embeddings), the problem is
-    those tokens'. A Q, K or V the text gives as an input is a claim too when its numbers
-    confirm it is the projection (``confirmed``: the offsets of those, which reproduce
-    ``X W`` for most of their entries with the others: an author's slip in them is then
-    the author's, :meth:`~symattn.read.origin.Origins.projections`). In cross-attention
-    (``X_q`` in ``data``) the rows of Q are the ``queries``', those of K and V the keys'."""
-    if "X_q" in data:
-        return _cross_claims(facts, data, keys, built, queries, confirmed)
+    those tokens'."""
     stated = [
         (f, f.role)
         for f in facts
         if f.role in _PROJECTIONS
         and len(f.dims) == 2
-        and (f.row_names or (f.dims[0] == len(keys) and (not f.given or f.at in confirmed)))
+        and (f.row_names or (f.dims[0] == len(keys) and not f.given))
         and complete(f)
     ]
     names = [f.row_names or keys for f, _ in stated]
@@ -319,48 +312,15 @@ def token_claims(
     data = {**data, "X": rows}
     tokens: dict[str, dict[str, list[str]]] = {}
     for f, role in stated:
-        _claim_rows(built, tokens, f, role, chosen)
+        width = f.dims[-1]
+        for r, t in enumerate(chosen):
+            cells = f.spots[r * width : (r + 1) * width]
+            tokens.setdefault(t, {})[role] = [spec_text(s.written) for s in cells if s is not None]
+            for j, spot in enumerate(cells):
+                if spot is not None:
+                    built.layer(0)[1][(TOKEN_STAGES[role], (t, str(j)))] = spot
+    del x
     return data, tuple(chosen), tuple(chosen), tokens
-
-
-def _cross_claims(
-    facts: Sequence[Fact],
-    data: dict[str, list[list[str]]],
-    keys: tuple[str, ...],
-    built: Built,
-    queries: tuple[str, ...],
-    confirmed: frozenset[int],
-) -> tuple[
-    dict[str, list[list[str]]], tuple[str, ...], tuple[str, ...], dict[str, dict[str, list[str]]]
-]:
-    """The Q rows (one per query) and K, V rows (one per key) of a cross-attention text."""
-    tokens: dict[str, dict[str, list[str]]] = {}
-    for f in facts:
-        if f.role not in _PROJECTIONS or len(f.dims) != 2 or not complete(f):
-            continue
-        if f.given and f.at not in confirmed:
-            continue
-        names = queries if f.role is RoleName.Q else keys
-        if f.dims[0] != len(names) or (f.row_names and f.row_names != names):
-            continue
-        _claim_rows(built, tokens, f, f.role, names)
-    return data, keys, queries, tokens
-
-
-def _claim_rows(
-    built: Built,
-    tokens: dict[str, dict[str, list[str]]],
-    f: Fact,
-    role: RoleName,
-    names: tuple[str, ...],
-) -> None:
-    width = f.dims[-1]
-    for r, t in enumerate(names):
-        cells = f.spots[r * width : (r + 1) * width]
-        tokens.setdefault(t, {})[role] = [spec_text(s.written) for s in cells if s is not None]
-        for j, spot in enumerate(cells):
-            if spot is not None:
-                built.layer(0)[1][(TOKEN_STAGES[role], (t, str(j)))] = spot
 
 
 def place(

@@ -39,7 +39,6 @@ from symattn.read.inputs import (
     signatures,
     spec_inputs,
     v_of,
-    x_q,
 )
 from symattn.read.observations import Spot
 from symattn.read.origin import Origins
@@ -89,9 +88,6 @@ class Problem:
     unplaced: tuple[Fact, ...] = ()
     #: the text scales but says by what nowhere: the frame is the one its numbers reproduce
     scale_unknown: bool = False
-    #: claims (fact indices) whose inputs no reproduction decides, each with the reason: not
-    #: checked (:attr:`~symattn.read.origin.Origins.undecided`)
-    undecided: dict[int, str] = field(default_factory=dict)
 
     @property
     def extent(self) -> tuple[int, int]:
@@ -158,7 +154,7 @@ def build_problems(facts: Sequence[Fact], said: str, parts: Sequence[int] = ()) 
     heads = {f.at: f.head for f in facts if f.given and f.head is not None}
     # (where a claim comes from is tried in the frames of the whole text; each problem is
     # then checked in the frames of its own scope)
-    origins = Origins(inputs, _frames(inputs, hypotheses(said, facts)), heads, facts)
+    origins = Origins(inputs, _frames(inputs, hypotheses(said, facts)), heads)
     groups: dict[Derivation, tuple[Built, list[int], bool]] = {}
     derived: dict[int, Derivation] = {}
     written: dict[int, Derivation] = {}  # (of the claims whose inputs are written, not assumed)
@@ -249,7 +245,7 @@ def build_problems(facts: Sequence[Fact], said: str, parts: Sequence[int] = ()) 
         tokens: dict[str, dict[str, list[str]]] = {}
         if key.start is Start.X:
             data_inputs, keys, queries, tokens = token_claims(
-                facts, data_inputs, keys, built, queries, origins.projections(key)
+                facts, data_inputs, keys, built, inputs[key.refs[0]]
             )
         built.zero_scores = score_zeros(data_inputs, queries)
         base = counting_base(facts, members)
@@ -289,7 +285,7 @@ def build_problems(facts: Sequence[Fact], said: str, parts: Sequence[int] = ()) 
                     "tokens": list(keys),
                     "inputs": data_inputs,
                 }
-                if key.start is not Start.X or x_q(key) is not None:
+                if key.start is not Start.X:
                     data["query_tokens"] = list(queries)
                 if hyp.d_k is not None:
                     data["d_k"] = hyp.d_k
@@ -339,11 +335,6 @@ def build_problems(facts: Sequence[Fact], said: str, parts: Sequence[int] = ()) 
                         (scope.start, scope.end),
                         tuple(facts[i] for i in built.unplaced) if k == 0 else (),
                         hyp.name == SCALE_UNKNOWN,
-                        {
-                            i: origins.undecided[facts[i].at]
-                            for i in members
-                            if facts[i].at in origins.undecided
-                        },
                     )
                 )
     return out
