@@ -302,8 +302,8 @@ FLOORS: dict[str, Floor] = {
     "2026-12-01": Floor(0.54, 0.93),
     "2026-12-02": Floor(0.45, 0.88, warnings=1),
     "2026-12-02b": Floor(0.62, 0.89, warnings=2),
-    "2026-12-02c": Floor(0.44, 0.84, warnings=7),
-    "2026-12-02d": Floor(0.23, 0.76, warnings=2),
+    "2026-12-02c": Floor(0.41, 0.85, warnings=7),
+    "2026-12-02d": Floor(0.20, 0.70, warnings=3),
 }
 
 
