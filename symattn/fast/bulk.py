@@ -216,8 +216,11 @@ def _products(
     vsl = int_slices(vint, vw)
     if len(vsl) > 12:
         return None
-    far = w[0] < 0  # set to 0 by the kernel (delta >= 256): within one ulp
+    far = w[0] < 0  # set to 0 by the kernel (delta >= 256)
     w[0][far] = 0.0
+    # exp(-256) < 2**-369: a weight set to 0 is within 2**(bits - 369) ulps, below one
+    # only while bits < 369
+    far_ulps = 1 + (1 << max(bits - 369, 0))
     stack = np.concatenate([*vsl, np.ones((S, 1))], axis=1)
     nv = len(vsl)
     num_parts, den_parts = [], []
@@ -236,8 +239,8 @@ def _products(
         else:
             colabs = np.abs(np.asarray(vint, dtype=object)).sum(axis=0)
         num_rad, den_rad = colabs * err, n_active.astype(object) * err
-    else:  # masked weights are exact and those set to 0 within one ulp: per entry
-        cost = np.where(nonzero, float(err), active.astype(np.float64))
+    else:  # masked weights are exact and those set to 0 within far_ulps: per entry
+        cost = np.where(nonzero, float(err), active * float(far_ulps))
         with np.errstate(over="ignore"):
             bound = cost @ np.abs(vint.astype(np.float64))  # rounding: at most S 2**-53
         bound = np.ceil(bound * (1 + (S + 4) * 2.0**-51) + 1)
@@ -245,7 +248,8 @@ def _products(
             return None
         num_rad = np.array([int(x) for x in bound.reshape(-1).tolist()], dtype=object)
         num_rad = num_rad.reshape(bound.shape)
-        den_rad = nonzero.sum(axis=1).astype(object) * err + (active & ~nonzero).sum(axis=1)
+        far_count = (active & ~nonzero).sum(axis=1).astype(object)
+        den_rad = nonzero.sum(axis=1).astype(object) * err + far_count * far_ulps
     return BinaryOutputs(num, den, num_rad, den_rad, n_active, bits, unit)
 
 

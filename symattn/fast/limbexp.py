@@ -18,8 +18,10 @@ place (ulps, ``2**-(LIMB nf)``); :func:`error_ulps` adds them up. For one entry:
 4. the weight ``W = floor(2**F exp(-delta))`` to within :func:`error_ulps`, written out as
    its limbs (float64, exact: each below ``2**LIMB``) for the exact ``P V`` products.
 
-``delta >= 256`` gives ``W = 0`` (``exp(-256) < 2**-369``, below one ulp), marked by -1 in
-limb 0 of the output (every other weight is within :func:`error_ulps`, a computed 0 too).
+``delta >= 256`` gives ``W = 0``, marked by -1 in limb 0 of the output: ``exp(-256) <
+2**-369``, so it is within ``2**(F - 369)`` ulps, below one only while ``F < 369`` (the caller
+counts ``1 + 2**max(F - 369, 0)``); every other weight is within :func:`error_ulps`, a
+computed 0 too.
 """
 
 from __future__ import annotations
@@ -272,7 +274,7 @@ def weights_kernel(
             _mul(e1, tb[2], nf, e2, acc, nb)
             _mul(e2, tb[3], nf, e1, acc, nb)
             _mul(e1, pb, nf, e2, acc, nb)
-            # 4. the limbs of W; -1 in limb 0 marks a weight set to 0 (within one ulp)
+            # 4. the limbs of W; -1 in limb 0 marks a weight set to 0 (delta >= 256)
             for s in range(nf + 1):
                 for e in range(nb):
                     out[s, i, j0 + e] = 0.0 if zero[e] else float(e2[s, e])

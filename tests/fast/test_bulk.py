@@ -103,3 +103,17 @@ def test_fixed_point_balls_hold_an_independent_reference(kind: str) -> None:
 
 def test_limbs_of_cuts_an_integer_low_first() -> None:
     assert limbs_of(2**60 + 5, 3).tolist() == [5, (2**60 >> 26) & (2**26 - 1), 2**60 >> 52]
+
+
+@pytest.mark.parametrize("digits", [50, 120, 150])
+def test_weights_set_to_zero_count_their_error_at_many_limbs(digits: int) -> None:
+    # delta = 257: the weight is set to 0, 2**(F - 369) ulps from exp(-257) once F >= 369
+    q, k, v = np.array([[1.0]]), np.array([[0.0], [-257.0]]), np.array([[0.0], [1.0]])
+    with jit.use("numba"):
+        from symattn.fast import attention_enclose
+
+        got = attention_enclose(q, k, v, digits=digits, scale=1.0)
+    want = flint_outputs(q, k, v, scale=1.0, prec=1200)
+    with flint.ctx.workprec(1200):
+        assert got[0, 0].overlaps(want[0, 0])
+        assert got[0, 0].rad() < flint.arb(10) ** -digits / 2
