@@ -179,7 +179,10 @@ def weights_kernel(
     nu = nf + n_int
     B = BLOCK
     u = np.zeros(nu + 1, dtype=np.int64)  # a guard limb: borrows of negative terms
-    pp = np.zeros(nf + 2, dtype=np.int64)
+    pp = np.zeros((nf + 2, B), dtype=np.int64)
+    t4 = np.zeros(B, dtype=np.int64)
+    keep = np.zeros(B)
+    carry6 = np.zeros(B, dtype=np.int64)
     acc = np.zeros((2, B), dtype=np.uint64)
     ub = np.zeros((nu, B), dtype=np.uint32)
     gb = np.zeros((nu + 1, B), dtype=np.uint32)
@@ -196,6 +199,11 @@ def weights_kernel(
     e2 = np.zeros((nf + 1, B), dtype=np.uint32)
     zero = np.zeros(B, dtype=np.bool_)
     idx = np.zeros((4, B), dtype=np.int64)
+    chunk_at = np.zeros((4, 2), dtype=np.int64)  # limb and offset of each chunk of D
+    for k in range(4):
+        pos = F - 4 - CHUNK * k
+        chunk_at[k, 0] = pos // LIMB
+        chunk_at[k, 1] = pos - LIMB * (pos // LIMB)
     rpos = F - 40
     ridx = rpos // LIMB
     roff = rpos - LIMB * ridx
@@ -235,13 +243,21 @@ def weights_kernel(
             for e in range(nb):
                 if db[nf, e] >= 1 << (TOP + 1):
                     zero[e] = True
-                for c in range(nf + 1, nu + 1):
+            for c in range(nf + 1, nu + 1):
+                for e in range(nb):
                     if db[c, e] != 0:
                         zero[e] = True
-                for k in range(4):
-                    idx[k, e] = _bits(db, e, F - 4 - CHUNK * k, CHUNK)
-                for c in range(nf + 1):
+            for k in range(4):  # the table indices: bits of D, the same place in every entry
+                lo, off, hi = chunk_at[k, 0], chunk_at[k, 1], chunk_at[k, 0] + 1
+                for e in range(nb):
+                    x = np.int64(db[lo, e]) >> off
+                    if hi <= nu:
+                        x |= np.int64(db[hi, e]) << (LIMB - off)
+                    idx[k, e] = x & ((1 << CHUNK) - 1)
+            for c in range(nf + 1):
+                for e in range(nb):
                     rb[c, e] = db[c, e] if c < ridx else 0
+            for e in range(nb):
                 rb[ridx, e] = db[ridx, e] & ((1 << roff) - 1)
             # 3. exp(-r) for r < 2**-40, then the table products
             _mul(rb[: ridx + 1], rb[: ridx + 1], nf, r2, acc, nb)
@@ -250,34 +266,42 @@ def weights_kernel(
                 rd = 0.0
                 for c in range(max(0, ridx - 2), ridx + 1):
                     rd += rb[c, e] * weights[c]
-                t4 = np.int64(np.floor(rd * rd * rd * rd / 24.0 * scale_f))
-                # 6 P = 6 - 6 r + 3 r2 - r3 + 6 t4, then P = floor(6 P / 6)
-                for c in range(nf + 2):
-                    pp[c] = 0
-                pp[nf] = 6
-                for c in range(nf + 1):
-                    pp[c] += 3 * np.int64(r2[c, e]) - 6 * np.int64(rb[c, e]) - np.int64(r3[c, e])
-                pp[0] += 6 * t4
-                _normalize(pp)
-                rem = np.uint64(0)
-                for c in range(nf + 1, -1, -1):  # every limb and remainder is >= 0
-                    x = (rem << np.uint64(LIMB)) + np.uint64(pp[c])
-                    q = x // np.uint64(6)
-                    rem = x - np.uint64(6) * q
+                t4[e] = np.int64(np.floor(rd * rd * rd * rd / 24.0 * scale_f))
+            # 6 P = 6 - 6 r + 3 r2 - r3 + 6 t4 (limbs normalized), then P = floor(6 P / 6)
+            for e in range(nb):
+                carry6[e] = 0
+            for c in range(nf + 2):
+                for e in range(nb):
+                    v6 = carry6[e] + (6 * t4[e] if c == 0 else 0) + (6 if c == nf else 0)
                     if c <= nf:
-                        pb[c, e] = np.uint32(q)
-                for k in range(4):
-                    row = tables[k, idx[k, e]]
-                    for c in range(nf + 1):
-                        tb[k, c, e] = row[c]
+                        v6 += 3 * np.int64(r2[c, e]) - 6 * np.int64(rb[c, e]) - np.int64(r3[c, e])
+                    pp[c, e] = v6 & MASK
+                    carry6[e] = v6 >> LIMB
+            for e in range(nb):
+                carry6[e] = 0  # the remainder, below 6: x < 7 2**LIMB < 2**32
+            for c in range(nf + 1, -1, -1):  # every limb and remainder is >= 0
+                for e in range(nb):
+                    x6 = (carry6[e] << LIMB) + pp[c, e]
+                    q6 = (x6 * 2863311531) >> 34  # x6 // 6 for x6 < 2**32
+                    carry6[e] = x6 - 6 * q6
+                    if c <= nf:
+                        pb[c, e] = np.uint32(q6)
+            for k in range(4):
+                for c in range(nf + 1):
+                    for e in range(nb):
+                        tb[k, c, e] = tables[k, idx[k, e], c]
             _mul(tb[0], tb[1], nf, e1, acc, nb)
             _mul(e1, tb[2], nf, e2, acc, nb)
             _mul(e2, tb[3], nf, e1, acc, nb)
             _mul(e1, pb, nf, e2, acc, nb)
             # 4. the limbs of W; -1 in limb 0 marks a weight set to 0 (delta >= 256)
+            for e in range(nb):
+                keep[e] = 0.0 if zero[e] else 1.0
             for s in range(nf + 1):
+                o = out[s, i]
+                es = e2[s]
                 for e in range(nb):
-                    out[s, i, j0 + e] = 0.0 if zero[e] else float(e2[s, e])
+                    o[j0 + e] = float(es[e]) * keep[e]
             for e in range(nb):
                 if zero[e] and active[i, j0 + e]:
                     out[0, i, j0 + e] = -1.0

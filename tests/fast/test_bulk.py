@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from symattn.config import DEFAULT_LIMITS
-from symattn.fast import jit, limbexp
+from symattn.fast import bulk, jit, limbexp
 from symattn.fast.bulk import (
     LIMB,
     binary_balls,
@@ -60,7 +60,11 @@ def test_combine_ints_is_exact_for_signed_parts() -> None:
 @pytest.mark.parametrize(
     "kind", ["float32", "float64", "causal", "boolean", "scale", "d5", "zero columns", "wide"]
 )
-def test_fixed_point_balls_hold_an_independent_reference(kind: str) -> None:
+@pytest.mark.parametrize("rows", [64, 3])  # one block of rows, or four (the last one short)
+def test_fixed_point_balls_hold_an_independent_reference(
+    kind: str, rows: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(bulk, "ROWS", rows)
     rng = np.random.default_rng(zlib.crc32(kind.encode()))
     d = 5 if kind == "d5" else 8  # d = 5: an irrational scale 1/sqrt(5)
     dtype = np.float64 if kind == "float64" else np.float32
