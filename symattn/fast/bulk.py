@@ -116,29 +116,48 @@ def _line_exps(s: Sliced, n: int) -> np.ndarray:
 
 
 def _row_tops(
-    qf: np.ndarray, kf: np.ndarray, active: np.ndarray
-) -> tuple[np.ndarray, float] | None:
-    """``M_i``, a float64 upper bound of row ``i``'s exact scores over its active keys (the
-    kernel checks ``M_i - s_ij >= 0``), and a bound of every ``|M_i|`` and ``|s_ij|``; by
-    blocks of rows (no L x S temporaries). ``None`` when not finite."""
+    qf: np.ndarray, kf: np.ndarray, active: np.ndarray, add: np.ndarray | None, gf: float
+) -> tuple[np.ndarray, np.ndarray | None, float] | None:
+    """``(M, c, big)``: ``M_i``, a float64 upper bound of row ``i``'s exact scores over its
+    active keys (the kernel checks ``M_i - s_ij >= 0``); with an additive mask ``a``, ``c_i``
+    a float64 near ``max_j (a_ij - g (M_i - s_ij))`` and above it by a margin (the kernel
+    checks ``delta >= 0``); ``big`` bounds every ``|M_i|``, ``|s_ij|``, ``|c_i|`` and
+    ``|a_ij|``. By blocks of rows (no L x S temporaries); ``None`` when not finite."""
     L, E = qf.shape
     top = np.empty(L)
+    c = np.empty(L) if add is not None else None
     biggest = 0.0
     ka = np.abs(kf).T
     for i0 in range(0, L, ROWS):
         rows = slice(i0, min(L, i0 + ROWS))
+        act = active[rows]
         with np.errstate(over="ignore", invalid="ignore"):
             absf = np.abs(qf[rows]) @ ka
-            up = qf[rows] @ kf.T + absf * ((E + 4) * 2.0**-51) + 2.0**-1000
-        up = np.where(active[rows], up, -np.inf)
-        top[rows] = up.max(axis=1, initial=-np.inf)
+            sf = qf[rows] @ kf.T
+            up = sf + absf * ((E + 4) * 2.0**-51) + 2.0**-1000
+        t = np.where(act, up, -np.inf).max(axis=1, initial=-np.inf)
+        t = np.nextafter(np.nextafter(np.where(np.isfinite(t), t, 0.0), np.inf), np.inf)
+        top[rows] = t
         biggest = max(biggest, float(absf.max(initial=0.0)))
-    top = np.where(np.isfinite(top), top, 0.0)
-    top = np.nextafter(np.nextafter(top, np.inf), np.inf)
+        if add is not None and c is not None:
+            with np.errstate(over="ignore", invalid="ignore"):
+                est = add[rows] - gf * (t[:, None] - sf)
+                ci = np.where(act, est, -np.inf).max(axis=1, initial=-np.inf)
+                ci = np.where(np.isfinite(ci), ci, 0.0)
+                slack = gf * (np.abs(t) + absf.max(axis=1, initial=0.0)) + np.abs(ci) + 1.0
+                c[rows] = ci + slack * 2.0**-30  # float64 errors are far below the margin
     biggest = max(biggest, float(np.abs(top).max(initial=0.0)))
+    if add is not None and c is not None:
+        biggest = max(biggest, float(np.abs(c).max(initial=0.0)), float(np.abs(add).max()))
     if not (np.isfinite(biggest) and np.isfinite(top).all()):
         return None
-    return top, biggest
+    return top, c, biggest
+
+
+def _man_exp(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(m, e)``: ``x == m 2**e`` exactly, ``m`` int64 (53 bits), for finite float64."""
+    mant, ex = np.frexp(x)
+    return np.ldexp(mant, 53).astype(np.int64), (ex - 53).astype(np.int64)
 
 
 def fixed_binary(
@@ -149,10 +168,8 @@ def fixed_binary(
     kernels: ModuleType,
 ) -> BinaryOutputs | None:
     """``N`` and ``R`` of head ``b`` with ``nf`` fraction limbs (``None``: out of this path's
-    reach, e.g. an additive mask, a scale that is not positive, V too wide). Blocks of
-    :data:`ROWS` rows at a time: score terms, weights, ``P V``."""
-    if p.add is not None:
-        return None
+    reach, e.g. a scale that is not positive, V too wide, an additive mask not of binary
+    floats). Blocks of :data:`ROWS` rows at a time: score terms, weights, ``P V``."""
     qf = p.q.source.batch(b).floats
     kf = p.k.source.batch(b).floats
     if qf is None or kf is None:
@@ -171,16 +188,29 @@ def fixed_binary(
     if not (qs.exact and ks.exact) or width < 8:
         return None
     active = np.ones((L, S), dtype=np.bool_) if masked is None else ~np.asarray(masked)
-    tops = _row_tops(qf, kf, active)
+    add = None
+    if p.add is not None:  # binary floats, 0 where masked
+        af = p.add.source.batch(b).floats
+        if af is None:
+            return None
+        add = np.ascontiguousarray(np.broadcast_to(np.asarray(af, dtype=np.float64), (L, S)))
+        if not np.isfinite(add).all():
+            return None
+    tops = _row_tops(qf, kf, active, add, float(g.mid()))
     if tops is None:
         return None
-    top, biggest = tops
+    top, c, biggest = tops
     n_int = max(1, -(-(int(np.frexp(2 * biggest + 1)[1]) + 2) // LIMB))
-    mant, mexp = np.frexp(top)
-    m_man = np.ldexp(mant, 53).astype(np.int64)
-    m_exp = (mexp - 53).astype(np.int64)
+    m_man, m_exp = _man_exp(top)
+    if add is not None and c is not None:
+        a_man, a_exp = _man_exp(add)
+        c_man, c_exp = _man_exp(c)
+    else:
+        a_man = a_exp = np.zeros((0, 0), dtype=np.int64)
+        c_man = c_exp = np.zeros(0, dtype=np.int64)
     with flint.ctx.workprec(F + LIMB * n_int + 128):
-        big_zero = bool(g * flint.arb(2) ** (LIMB * n_int) >= 2 ** (TOP + 1))
+        # without a mask, u >= 2**(LIMB n_int) means delta >= 256 (W = 0); with one, not
+        big_zero = add is None and bool(g * flint.arb(2) ** (LIMB * n_int) >= 2 ** (TOP + 1))
         gm = _floor_fixed(g, LIMB * (nf + n_int))
         if gm is None:
             return None
@@ -216,12 +246,16 @@ def fixed_binary(
             nf,
             n_int,
             big_zero,
+            a_man[i0:i1],
+            a_exp[i0:i1],
+            c_man[i0:i1],
+            c_exp[i0:i1],
             w,
         )
         if status != 0:
             return None
         pv.block(i0, w, active[i0:i1])
-    err = int(kernels.error_ulps(nf, n_int, len(pairs), g_ceil))
+    err = int(kernels.error_ulps(nf, n_int, len(pairs), g_ceil, 0 if add is None else 2))
     return pv.outputs(err, active)
 
 

@@ -10,8 +10,10 @@ place (ulps, ``2**-(LIMB nf)``); :func:`error_ulps` adds them up. For one entry:
 1. ``u = M_i - s_ij`` exactly (the score's exact slice products, each at its power of two,
    and a dyadic ``M_i >= max_j s_ij``), bits below the grid floored (one ulp per term);
 2. ``D = u G`` with ``G = floor(g 2**(LIMB (nf + n_int)))``, ``g`` the positive scale
-   (``u < 2**(LIMB n_int)``), so
-   ``D = delta 2**F`` with ``delta = g (M_i - s_ij) >= 0``;
+   (``u < 2**(LIMB n_int)``), so ``D = delta 2**F`` with ``delta = g (M_i - s_ij)``; with an
+   additive mask ``a``, plus ``(c_i - a_ij) 2**F`` (``c_i`` a dyadic of the row, chosen so
+   that ``delta = g (M_i - s_ij) + c_i - a_ij`` is near 0 at the row's largest logit); the
+   softmax is the same for any ``M_i`` and ``c_i``, and ``delta >= 0`` is checked;
 3. ``exp(-delta) = T0[c0] T1[c1] T2[c2] T3[c3] exp(-r)``: four 12-bit chunks of ``delta``
    (``2**7`` down to ``2**-40``) looked up in tables of floored fixed-point exps, and
    ``r < 2**-40`` by ``6 exp(-r) = 6 - 6r + 3r^2 - r^3 + r^4/4 - ...``;
@@ -164,21 +166,29 @@ def weights_kernel(
     nf: int,
     n_int: int,
     big_zero: bool,
+    add_man: np.ndarray,
+    add_exp: np.ndarray,
+    c_man: np.ndarray,
+    c_exp: np.ndarray,
     out: np.ndarray,
 ) -> int:
     """The fixed-point weights of one head (the module's steps 1-4): ``out[s, i, j]`` is limb
     ``s`` of ``W_ij`` (``nf + 1`` limbs). The score ``s_ij`` is ``sum_t terms[t, i, j]
     2**(shifts[t] + row_e[i] + col_e[j])``, ``M_i = m_man[i] 2**m_exp[i]``, ``g`` the uint32
     limbs of ``G`` (``nf + n_int`` fraction limbs, one integer limb), ``tables[k, c]`` the
-    uint32 limbs of ``T_k[c]``. Entries go by blocks of a row: the exact ``u`` one by one,
-    the products for the whole block. Returns 0, or 1 when some ``u`` was negative or did
-    not fit (the caller takes another path)."""
+    uint32 limbs of ``T_k[c]``. An additive mask (``add_man`` not empty) adds
+    ``c_i - a_ij`` to ``delta`` (``a_ij = add_man 2**add_exp``, ``c_i = c_man 2**c_exp``,
+    bits below ``2**-F`` floored: one ulp each). Entries go by blocks of a row: the exact
+    ``u`` one by one, the products for the whole block. Returns 0, or 1 when some ``u`` or
+    ``delta`` was negative or did not fit (the caller takes another path)."""
     L = active.shape[0]
     S = active.shape[1]
     F = LIMB * nf
     nu = nf + n_int
     B = BLOCK
     u = np.zeros(nu + 1, dtype=np.int64)  # a guard limb: borrows of negative terms
+    dd = np.zeros(nu + 2, dtype=np.int64)  # D plus the additive mask, a guard limb
+    has_add = add_man.shape[0] > 0
     pp = np.zeros((nf + 2, B), dtype=np.int64)
     t4 = np.zeros(B, dtype=np.int64)
     keep = np.zeros(B)
@@ -240,6 +250,25 @@ def weights_kernel(
             # 2. D = u G
             if _mul(ub, gb, nu, db, acc, nb) != 0:
                 return 1
+            if has_add:  # D += (c_i - a_ij) 2**F, exactly but for the floored bits
+                for e in range(nb):
+                    if zero[e]:
+                        continue
+                    for c in range(nu + 1):
+                        dd[c] = np.int64(db[c, e])
+                    dd[nu + 1] = 0
+                    if _add_at(dd, c_man[i], c_exp[i] + F) == 2:
+                        return 1
+                    a = add_man[i, j0 + e]
+                    if a != 0 and _add_at(dd, -a, add_exp[i, j0 + e] + F) == 2:
+                        return 1
+                    top = _normalize(dd)
+                    if top < 0:
+                        return 1
+                    if top > 0 or dd[nu + 1] != 0:  # delta >= 2**(LIMB (n_int + 1)) > 256
+                        zero[e] = True
+                    for c in range(nu + 1):
+                        db[c, e] = np.uint32(dd[c])
             for e in range(nb):
                 if db[nf, e] >= 1 << (TOP + 1):
                     zero[e] = True
@@ -308,14 +337,15 @@ def weights_kernel(
     return 0
 
 
-def error_ulps(nf: int, n_int: int, n_terms: int, g_ceil: int) -> int:
+def error_ulps(nf: int, n_int: int, n_terms: int, g_ceil: int, n_add: int = 0) -> int:
     """A bound, in ulps ``2**-(LIMB nf)``, of ``|W - 2**F exp(-delta)|`` for every weight of
-    :func:`weights_kernel` (``n_terms`` score terms and ``M``, ``g <= g_ceil``; table entries
-    within 2 ulps; ``r**4 / 24`` in float64 from the top three limbs of ``r``, within 3)."""
+    :func:`weights_kernel` (``n_terms`` score terms and ``M``, ``g <= g_ceil``, ``n_add``
+    terms added to ``D`` unscaled, each floored; table entries within 2 ulps; ``r**4 / 24``
+    in float64 from the top three limbs of ``r``, within 3)."""
     m = nf + 1  # limb pairs per column of a product of two (nf + 1)-limb values
     # floored score terms (one ulp of u each, times g), G within 2 of its last place (times
     # u < 2**(LIMB n_int): 2 ulps), the product u G
-    e_d = (n_terms + 1) * g_ceil + 3 + (nf + n_int + 2)
+    e_d = (n_terms + 1) * g_ceil + 3 + (nf + n_int + 2) + n_add
     tail = 6 * (1 + (1 << max(LIMB * nf - 206, 0)))  # 6 r^5 / 120 and beyond
     e_p = (3 * (m + 2) + (m + 3) + 18 + tail) // 6 + 2
     e_t = 2
