@@ -36,6 +36,7 @@ __all__ = [
 LIMB = 26  # limbexp.LIMB (kept here so this module does not load numba)
 CHUNK = 12
 TOP = 7
+ROWS = 64  # rows of a head per block: its score terms and weights stay small
 
 
 @dataclass(frozen=True)
@@ -114,6 +115,51 @@ def _line_exps(s: Sliced, n: int) -> np.ndarray:
     return e + _exp2(s.unit)
 
 
+def _row_tops(
+    qf: np.ndarray, kf: np.ndarray, active: np.ndarray, add: np.ndarray | None, gf: float
+) -> tuple[np.ndarray, np.ndarray | None, float] | None:
+    """``(M, c, big)``: ``M_i``, a float64 upper bound of row ``i``'s exact scores over its
+    active keys (the kernel checks ``M_i - s_ij >= 0``); with an additive mask ``a``, ``c_i``
+    a float64 near ``max_j (a_ij - g (M_i - s_ij))`` and above it by a margin (the kernel
+    checks ``delta >= 0``); ``big`` bounds every ``|M_i|``, ``|s_ij|``, ``|c_i|`` and
+    ``|a_ij|``. By blocks of rows (no L x S temporaries); ``None`` when not finite."""
+    L, E = qf.shape
+    top = np.empty(L)
+    c = np.empty(L) if add is not None else None
+    biggest = 0.0
+    ka = np.abs(kf).T
+    for i0 in range(0, L, ROWS):
+        rows = slice(i0, min(L, i0 + ROWS))
+        act = active[rows]
+        with np.errstate(over="ignore", invalid="ignore"):
+            absf = np.abs(qf[rows]) @ ka
+            sf = qf[rows] @ kf.T
+            up = sf + absf * ((E + 4) * 2.0**-51) + 2.0**-1000
+        t = np.where(act, up, -np.inf).max(axis=1, initial=-np.inf)
+        t = np.nextafter(np.nextafter(np.where(np.isfinite(t), t, 0.0), np.inf), np.inf)
+        top[rows] = t
+        biggest = max(biggest, float(absf.max(initial=0.0)))
+        if add is not None and c is not None:
+            with np.errstate(over="ignore", invalid="ignore"):
+                est = add[rows] - gf * (t[:, None] - sf)
+                ci = np.where(act, est, -np.inf).max(axis=1, initial=-np.inf)
+                ci = np.where(np.isfinite(ci), ci, 0.0)
+                slack = gf * (np.abs(t) + absf.max(axis=1, initial=0.0)) + np.abs(ci) + 1.0
+                c[rows] = ci + slack * 2.0**-30  # float64 errors are far below the margin
+    biggest = max(biggest, float(np.abs(top).max(initial=0.0)))
+    if add is not None and c is not None:
+        biggest = max(biggest, float(np.abs(c).max(initial=0.0)), float(np.abs(add).max()))
+    if not (np.isfinite(biggest) and np.isfinite(top).all()):
+        return None
+    return top, c, biggest
+
+
+def _man_exp(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(m, e)``: ``x == m 2**e`` exactly, ``m`` int64 (53 bits), for finite float64."""
+    mant, ex = np.frexp(x)
+    return np.ldexp(mant, 53).astype(np.int64), (ex - 53).astype(np.int64)
+
+
 def fixed_binary(
     p: Problem,
     b: tuple[int, ...],
@@ -122,9 +168,8 @@ def fixed_binary(
     kernels: ModuleType,
 ) -> BinaryOutputs | None:
     """``N`` and ``R`` of head ``b`` with ``nf`` fraction limbs (``None``: out of this path's
-    reach, e.g. an additive mask, a scale that is not positive, V too wide)."""
-    if p.add is not None:
-        return None
+    reach, e.g. a scale that is not positive, V too wide, an additive mask not of binary
+    floats). Blocks of :data:`ROWS` rows at a time: score terms, weights, ``P V``."""
     qf = p.q.source.batch(b).floats
     kf = p.k.source.batch(b).floats
     if qf is None or kf is None:
@@ -142,56 +187,76 @@ def fixed_binary(
     qs, ks = from_float(qf, width, -1, 960), from_float(kf, width, -1, 960)
     if not (qs.exact and ks.exact) or width < 8:
         return None
-    # an upper bound M_i of the row's exact scores (the kernel checks M_i - s_ij >= 0)
-    with np.errstate(over="ignore", invalid="ignore"):
-        sf = qf @ kf.T
-        absf = np.abs(qf) @ np.abs(kf).T
-        up = sf + absf * ((E + 4) * 2.0**-51) + 2.0**-1000
     active = np.ones((L, S), dtype=np.bool_) if masked is None else ~np.asarray(masked)
-    up = np.where(active, up, -np.inf)
-    top = up.max(axis=1, initial=-np.inf)
-    top = np.where(np.isfinite(top), top, 0.0)
-    top = np.nextafter(np.nextafter(top, np.inf), np.inf)
-    biggest = float(max(np.abs(top).max(initial=0.0), absf.max(initial=0.0)))
-    if not (np.isfinite(biggest) and np.isfinite(top).all()):
+    add = None
+    if p.add is not None:  # binary floats, 0 where masked
+        af = p.add.source.batch(b).floats
+        if af is None:
+            return None
+        add = np.ascontiguousarray(np.broadcast_to(np.asarray(af, dtype=np.float64), (L, S)))
+        if not np.isfinite(add).all():
+            return None
+    tops = _row_tops(qf, kf, active, add, float(g.mid()))
+    if tops is None:
         return None
+    top, c, biggest = tops
     n_int = max(1, -(-(int(np.frexp(2 * biggest + 1)[1]) + 2) // LIMB))
-    mant, mexp = np.frexp(top)
-    m_man = np.ldexp(mant, 53).astype(np.int64)
-    m_exp = (mexp - 53).astype(np.int64)
+    m_man, m_exp = _man_exp(top)
+    if add is not None and c is not None:
+        a_man, a_exp = _man_exp(add)
+        c_man, c_exp = _man_exp(c)
+    else:
+        a_man = a_exp = np.zeros((0, 0), dtype=np.int64)
+        c_man = c_exp = np.zeros(0, dtype=np.int64)
     with flint.ctx.workprec(F + LIMB * n_int + 128):
-        big_zero = bool(g * flint.arb(2) ** (LIMB * n_int) >= 2 ** (TOP + 1))
+        # without a mask, u >= 2**(LIMB n_int) means delta >= 256 (W = 0); with one, not
+        big_zero = add is None and bool(g * flint.arb(2) ** (LIMB * n_int) >= 2 ** (TOP + 1))
         gm = _floor_fixed(g, LIMB * (nf + n_int))
         if gm is None:
             return None
         g_ceil = int(math.ceil(float(g.upper())))
     glimbs = limbs_of(gm, nf + n_int + 1).astype(np.uint32)
-    pairs = [(u, v) for u in range(len(qs.slices)) for v in range(len(ks.slices))]
-    terms = np.empty((len(pairs), L, S))
-    for t, (u, v) in enumerate(pairs):
-        np.matmul(qs.slices[u], ks.slices[v].T, out=terms[t])
-    shifts = np.array([width * (u + v) for u, v in pairs], dtype=np.int64)
-    w = np.empty((nf + 1, L, S))
-    status = kernels.weights_kernel(
-        terms,
-        shifts,
-        _line_exps(qs, L),
-        _line_exps(ks, S),
-        m_man,
-        m_exp,
-        active,
-        glimbs,
-        exp_tables(nf),
-        nf,
-        n_int,
-        big_zero,
-        w,
-    )
-    del terms
-    if status != 0:
+    pv = _PV.of(p, b, F)
+    if pv is None:
         return None
-    err = int(kernels.error_ulps(nf, n_int, len(pairs), g_ceil))
-    return _products(p, b, w, active, err, F)
+    pairs = [(u, v) for u in range(len(qs.slices)) for v in range(len(ks.slices))]
+    shifts = np.array([width * (u + v) for u, v in pairs], dtype=np.int64)
+    row_e, col_e = _line_exps(qs, L), _line_exps(ks, S)
+    tables = exp_tables(nf)
+    kt = [ks.slices[v].T for v in range(len(ks.slices))]
+    rows_max = min(ROWS, L)
+    terms_buf = np.empty(len(pairs) * rows_max * S)
+    w_buf = np.empty((nf + 1) * rows_max * S)
+    for i0 in range(0, L, ROWS):
+        i1 = min(L, i0 + ROWS)
+        terms = terms_buf[: len(pairs) * (i1 - i0) * S].reshape(len(pairs), i1 - i0, S)
+        for t, (u, v) in enumerate(pairs):
+            np.matmul(qs.slices[u][i0:i1], kt[v], out=terms[t])
+        w = w_buf[: (nf + 1) * (i1 - i0) * S].reshape(nf + 1, i1 - i0, S)
+        status = kernels.weights_kernel(
+            terms,
+            shifts,
+            row_e[i0:i1],
+            col_e,
+            m_man[i0:i1],
+            m_exp[i0:i1],
+            active[i0:i1],
+            glimbs,
+            tables,
+            nf,
+            n_int,
+            big_zero,
+            a_man[i0:i1],
+            a_exp[i0:i1],
+            c_man[i0:i1],
+            c_exp[i0:i1],
+            w,
+        )
+        if status != 0:
+            return None
+        pv.block(i0, w, active[i0:i1])
+    err = int(kernels.error_ulps(nf, n_int, len(pairs), g_ceil, 0 if add is None else 2))
+    return pv.outputs(err, active)
 
 
 def _v_ints(p: Problem, b: tuple[int, ...]) -> tuple[np.ndarray, Fraction]:
@@ -203,54 +268,91 @@ def _v_ints(p: Problem, b: tuple[int, ...]) -> tuple[np.ndarray, Fraction]:
     return ints, Fraction(2) ** e0
 
 
-def _products(
-    p: Problem, b: tuple[int, ...], w: np.ndarray, active: np.ndarray, err: int, bits: int
-) -> BinaryOutputs | None:
-    """``N = W V`` and ``R = W 1`` exactly: each limb of the weights times V's slices (and a
-    column of ones) in one float64 product, exact (every partial sum below ``2**53``)."""
-    vint, unit = _v_ints(p, b)
-    S, Ev = vint.shape
-    vw = 53 - LIMB - max(S - 1, 1).bit_length()
-    if vw < 8:
-        return None
-    vsl = int_slices(vint, vw)
-    if len(vsl) > 12:
-        return None
-    far = w[0] < 0  # set to 0 by the kernel (delta >= 256)
-    w[0][far] = 0.0
-    # exp(-256) < 2**-369: a weight set to 0 is within 2**(bits - 369) ulps, below one
-    # only while bits < 369
-    far_ulps = 1 + (1 << max(bits - 369, 0))
-    stack = np.concatenate([*vsl, np.ones((S, 1))], axis=1)
-    nv = len(vsl)
-    num_parts, den_parts = [], []
-    for s in range(w.shape[0]):
-        got = w[s] @ stack
-        for t in range(nv):
-            num_parts.append((got[:, t * Ev : (t + 1) * Ev], LIMB * s + vw * t))
-        den_parts.append((got[:, nv * Ev], LIMB * s))
-    num = combine_ints(num_parts)
-    den = combine_ints(den_parts)
-    n_active = active.sum(axis=1)
-    nonzero = active & ~far  # within err, whatever their value (a computed 0 too)
-    if nonzero.all():  # every weight within err: err times the column sums of |V|
+class _PV:
+    """``N = W V`` and ``R = W 1`` exactly, a block of rows at a time: each limb of the
+    weights times V's slices (and a column of ones) in one float64 product, exact (every
+    partial sum below ``2**53``); limbs that are all 0 in a block are skipped."""
+
+    def __init__(
+        self, vint: np.ndarray, unit: Fraction, vw: int, vsl: list[np.ndarray], L: int, bits: int
+    ) -> None:
+        S, Ev = vint.shape
+        self.vint, self.unit, self.vw, self.nv, self.bits = vint, unit, vw, len(vsl), bits
+        self.stack = np.concatenate([*vsl, np.ones((S, 1))], axis=1)
+        self.num = np.empty((L, Ev), dtype=object)
+        self.den = np.empty(L, dtype=object)
+        # the blocks with weights set to 0, by first row: which weights are nonzero, active
+        self.far_bounds: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self.nonzero = np.zeros(L, dtype=np.int64)  # per row: active weights not set to 0
+        # exp(-256) < 2**-369: a weight set to 0 (delta >= 256) is within 2**(bits - 369)
+        # ulps, below one only while bits < 369
+        self.far_ulps = 1 + (1 << max(bits - 369, 0))
+
+    @classmethod
+    def of(cls, p: Problem, b: tuple[int, ...], bits: int) -> _PV | None:
+        """The products of head ``b`` (``None``: V too wide for them)."""
+        vint, unit = _v_ints(p, b)
+        S = vint.shape[0]
+        vw = 53 - LIMB - max(S - 1, 1).bit_length()
+        if vw < 8:
+            return None
+        vsl = int_slices(vint, vw)
+        if len(vsl) > 12:
+            return None
+        return cls(vint, unit, vw, vsl, p.q.shape[-2], bits)
+
+    def block(self, i0: int, w: np.ndarray, active: np.ndarray) -> None:
+        """The rows ``i0, i0 + 1, ...`` from their weights' limbs ``w`` (nf + 1, rows, S)."""
+        rows = slice(i0, i0 + w.shape[1])
+        Ev, nv = self.num.shape[1], self.nv
+        far = w[0] < 0  # set to 0 by the kernel (delta >= 256)
+        w[0][far] = 0.0
+        num_parts, den_parts = [], []
+        for s in range(w.shape[0]):
+            if not w[s].any():
+                continue
+            got = w[s] @ self.stack
+            for t in range(nv):
+                num_parts.append((got[:, t * Ev : (t + 1) * Ev], LIMB * s + self.vw * t))
+            den_parts.append((got[:, nv * Ev], LIMB * s))
+        if num_parts:
+            self.num[rows] = combine_ints(num_parts)
+            self.den[rows] = combine_ints(den_parts)
+        else:  # every weight of the block is 0
+            self.num[rows] = 0
+            self.den[rows] = 0
+        nonzero = active & ~far
+        self.nonzero[rows] = nonzero.sum(axis=1)
+        if far.any():  # masked weights are exact, those set to 0 within far_ulps: per entry
+            self.far_bounds[i0] = nonzero, active
+
+    def outputs(self, err: int, active: np.ndarray) -> BinaryOutputs | None:
+        """The outputs and their error bounds, every weight not set to 0 within ``err``."""
+        vint = self.vint
+        S = vint.shape[0]
+        n_active = active.sum(axis=1)
         if vint.dtype == np.int64 and S * max(int(np.abs(vint).max(initial=0)), 1) < 2**62:
             colabs = np.abs(vint).sum(axis=0).astype(object)
         else:
             colabs = np.abs(np.asarray(vint, dtype=object)).sum(axis=0)
-        num_rad, den_rad = colabs * err, n_active.astype(object) * err
-    else:  # masked weights are exact and those set to 0 within far_ulps: per entry
-        cost = np.where(nonzero, float(err), active * float(far_ulps))
-        with np.errstate(over="ignore"):
-            bound = cost @ np.abs(vint.astype(np.float64))  # rounding: at most S 2**-53
-        bound = np.ceil(bound * (1 + (S + 4) * 2.0**-51) + 1)
-        if not np.isfinite(bound).all():
-            return None
-        num_rad = np.array([int(x) for x in bound.reshape(-1).tolist()], dtype=object)
-        num_rad = num_rad.reshape(bound.shape)
-        far_count = (active & ~nonzero).sum(axis=1).astype(object)
-        den_rad = nonzero.sum(axis=1).astype(object) * err + far_count * far_ulps
-    return BinaryOutputs(num, den, num_rad, den_rad, n_active, bits, unit)
+        num_rad: np.ndarray = colabs * err
+        den_rad = (
+            self.nonzero.astype(object) * err
+            + (n_active - self.nonzero).astype(object) * self.far_ulps
+        )
+        if self.far_bounds:
+            num_rad = np.array(np.broadcast_to(num_rad, self.num.shape))
+            vabs = np.abs(vint.astype(np.float64))
+            for i0, (nonzero, act) in self.far_bounds.items():
+                cost = np.where(nonzero, float(err), act * float(self.far_ulps))
+                with np.errstate(over="ignore"):
+                    bound = cost @ vabs  # rounding: at most S 2**-53
+                bound = np.ceil(bound * (1 + (S + 4) * 2.0**-51) + 1)
+                if not np.isfinite(bound).all():
+                    return None
+                rad = np.array([int(x) for x in bound.reshape(-1).tolist()], dtype=object)
+                num_rad[i0 : i0 + len(bound)] = rad.reshape(bound.shape)
+        return BinaryOutputs(self.num, self.den, num_rad, den_rad, n_active, self.bits, self.unit)
 
 
 _M32 = (1 << 32) - 1

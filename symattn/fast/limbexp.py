@@ -10,8 +10,10 @@ place (ulps, ``2**-(LIMB nf)``); :func:`error_ulps` adds them up. For one entry:
 1. ``u = M_i - s_ij`` exactly (the score's exact slice products, each at its power of two,
    and a dyadic ``M_i >= max_j s_ij``), bits below the grid floored (one ulp per term);
 2. ``D = u G`` with ``G = floor(g 2**(LIMB (nf + n_int)))``, ``g`` the positive scale
-   (``u < 2**(LIMB n_int)``), so
-   ``D = delta 2**F`` with ``delta = g (M_i - s_ij) >= 0``;
+   (``u < 2**(LIMB n_int)``), so ``D = delta 2**F`` with ``delta = g (M_i - s_ij)``; with an
+   additive mask ``a``, plus ``(c_i - a_ij) 2**F`` (``c_i`` a dyadic of the row, chosen so
+   that ``delta = g (M_i - s_ij) + c_i - a_ij`` is near 0 at the row's largest logit); the
+   softmax is the same for any ``M_i`` and ``c_i``, and ``delta >= 0`` is checked;
 3. ``exp(-delta) = T0[c0] T1[c1] T2[c2] T3[c3] exp(-r)``: four 12-bit chunks of ``delta``
    (``2**7`` down to ``2**-40``) looked up in tables of floored fixed-point exps, and
    ``r < 2**-40`` by ``6 exp(-r) = 6 - 6r + 3r^2 - r^3 + r^4/4 - ...``;
@@ -164,22 +166,33 @@ def weights_kernel(
     nf: int,
     n_int: int,
     big_zero: bool,
+    add_man: np.ndarray,
+    add_exp: np.ndarray,
+    c_man: np.ndarray,
+    c_exp: np.ndarray,
     out: np.ndarray,
 ) -> int:
     """The fixed-point weights of one head (the module's steps 1-4): ``out[s, i, j]`` is limb
     ``s`` of ``W_ij`` (``nf + 1`` limbs). The score ``s_ij`` is ``sum_t terms[t, i, j]
     2**(shifts[t] + row_e[i] + col_e[j])``, ``M_i = m_man[i] 2**m_exp[i]``, ``g`` the uint32
     limbs of ``G`` (``nf + n_int`` fraction limbs, one integer limb), ``tables[k, c]`` the
-    uint32 limbs of ``T_k[c]``. Entries go by blocks of a row: the exact ``u`` one by one,
-    the products for the whole block. Returns 0, or 1 when some ``u`` was negative or did
-    not fit (the caller takes another path)."""
+    uint32 limbs of ``T_k[c]``. An additive mask (``add_man`` not empty) adds
+    ``c_i - a_ij`` to ``delta`` (``a_ij = add_man 2**add_exp``, ``c_i = c_man 2**c_exp``,
+    bits below ``2**-F`` floored: one ulp each). Entries go by blocks of a row: the exact
+    ``u`` one by one, the products for the whole block. Returns 0, or 1 when some ``u`` or
+    ``delta`` was negative or did not fit (the caller takes another path)."""
     L = active.shape[0]
     S = active.shape[1]
     F = LIMB * nf
     nu = nf + n_int
     B = BLOCK
     u = np.zeros(nu + 1, dtype=np.int64)  # a guard limb: borrows of negative terms
-    pp = np.zeros(nf + 2, dtype=np.int64)
+    dd = np.zeros(nu + 2, dtype=np.int64)  # D plus the additive mask, a guard limb
+    has_add = add_man.shape[0] > 0
+    pp = np.zeros((nf + 2, B), dtype=np.int64)
+    t4 = np.zeros(B, dtype=np.int64)
+    keep = np.zeros(B)
+    carry6 = np.zeros(B, dtype=np.int64)
     acc = np.zeros((2, B), dtype=np.uint64)
     ub = np.zeros((nu, B), dtype=np.uint32)
     gb = np.zeros((nu + 1, B), dtype=np.uint32)
@@ -196,6 +209,11 @@ def weights_kernel(
     e2 = np.zeros((nf + 1, B), dtype=np.uint32)
     zero = np.zeros(B, dtype=np.bool_)
     idx = np.zeros((4, B), dtype=np.int64)
+    chunk_at = np.zeros((4, 2), dtype=np.int64)  # limb and offset of each chunk of D
+    for k in range(4):
+        pos = F - 4 - CHUNK * k
+        chunk_at[k, 0] = pos // LIMB
+        chunk_at[k, 1] = pos - LIMB * (pos // LIMB)
     rpos = F - 40
     ridx = rpos // LIMB
     roff = rpos - LIMB * ridx
@@ -232,16 +250,43 @@ def weights_kernel(
             # 2. D = u G
             if _mul(ub, gb, nu, db, acc, nb) != 0:
                 return 1
+            if has_add:  # D += (c_i - a_ij) 2**F, exactly but for the floored bits
+                for e in range(nb):
+                    if zero[e]:
+                        continue
+                    for c in range(nu + 1):
+                        dd[c] = np.int64(db[c, e])
+                    dd[nu + 1] = 0
+                    if _add_at(dd, c_man[i], c_exp[i] + F) == 2:
+                        return 1
+                    a = add_man[i, j0 + e]
+                    if a != 0 and _add_at(dd, -a, add_exp[i, j0 + e] + F) == 2:
+                        return 1
+                    top = _normalize(dd)
+                    if top < 0:
+                        return 1
+                    if top > 0 or dd[nu + 1] != 0:  # delta >= 2**(LIMB (n_int + 1)) > 256
+                        zero[e] = True
+                    for c in range(nu + 1):
+                        db[c, e] = np.uint32(dd[c])
             for e in range(nb):
                 if db[nf, e] >= 1 << (TOP + 1):
                     zero[e] = True
-                for c in range(nf + 1, nu + 1):
+            for c in range(nf + 1, nu + 1):
+                for e in range(nb):
                     if db[c, e] != 0:
                         zero[e] = True
-                for k in range(4):
-                    idx[k, e] = _bits(db, e, F - 4 - CHUNK * k, CHUNK)
-                for c in range(nf + 1):
+            for k in range(4):  # the table indices: bits of D, the same place in every entry
+                lo, off, hi = chunk_at[k, 0], chunk_at[k, 1], chunk_at[k, 0] + 1
+                for e in range(nb):
+                    x = np.int64(db[lo, e]) >> off
+                    if hi <= nu:
+                        x |= np.int64(db[hi, e]) << (LIMB - off)
+                    idx[k, e] = x & ((1 << CHUNK) - 1)
+            for c in range(nf + 1):
+                for e in range(nb):
                     rb[c, e] = db[c, e] if c < ridx else 0
+            for e in range(nb):
                 rb[ridx, e] = db[ridx, e] & ((1 << roff) - 1)
             # 3. exp(-r) for r < 2**-40, then the table products
             _mul(rb[: ridx + 1], rb[: ridx + 1], nf, r2, acc, nb)
@@ -250,48 +295,57 @@ def weights_kernel(
                 rd = 0.0
                 for c in range(max(0, ridx - 2), ridx + 1):
                     rd += rb[c, e] * weights[c]
-                t4 = np.int64(np.floor(rd * rd * rd * rd / 24.0 * scale_f))
-                # 6 P = 6 - 6 r + 3 r2 - r3 + 6 t4, then P = floor(6 P / 6)
-                for c in range(nf + 2):
-                    pp[c] = 0
-                pp[nf] = 6
-                for c in range(nf + 1):
-                    pp[c] += 3 * np.int64(r2[c, e]) - 6 * np.int64(rb[c, e]) - np.int64(r3[c, e])
-                pp[0] += 6 * t4
-                _normalize(pp)
-                rem = np.uint64(0)
-                for c in range(nf + 1, -1, -1):  # every limb and remainder is >= 0
-                    x = (rem << np.uint64(LIMB)) + np.uint64(pp[c])
-                    q = x // np.uint64(6)
-                    rem = x - np.uint64(6) * q
+                t4[e] = np.int64(np.floor(rd * rd * rd * rd / 24.0 * scale_f))
+            # 6 P = 6 - 6 r + 3 r2 - r3 + 6 t4 (limbs normalized), then P = floor(6 P / 6)
+            for e in range(nb):
+                carry6[e] = 0
+            for c in range(nf + 2):
+                for e in range(nb):
+                    v6 = carry6[e] + (6 * t4[e] if c == 0 else 0) + (6 if c == nf else 0)
                     if c <= nf:
-                        pb[c, e] = np.uint32(q)
-                for k in range(4):
-                    row = tables[k, idx[k, e]]
-                    for c in range(nf + 1):
-                        tb[k, c, e] = row[c]
+                        v6 += 3 * np.int64(r2[c, e]) - 6 * np.int64(rb[c, e]) - np.int64(r3[c, e])
+                    pp[c, e] = v6 & MASK
+                    carry6[e] = v6 >> LIMB
+            for e in range(nb):
+                carry6[e] = 0  # the remainder, below 6: x < 7 2**LIMB < 2**32
+            for c in range(nf + 1, -1, -1):  # every limb and remainder is >= 0
+                for e in range(nb):
+                    x6 = (carry6[e] << LIMB) + pp[c, e]
+                    q6 = (x6 * 2863311531) >> 34  # x6 // 6 for x6 < 2**32
+                    carry6[e] = x6 - 6 * q6
+                    if c <= nf:
+                        pb[c, e] = np.uint32(q6)
+            for k in range(4):
+                for c in range(nf + 1):
+                    for e in range(nb):
+                        tb[k, c, e] = tables[k, idx[k, e], c]
             _mul(tb[0], tb[1], nf, e1, acc, nb)
             _mul(e1, tb[2], nf, e2, acc, nb)
             _mul(e2, tb[3], nf, e1, acc, nb)
             _mul(e1, pb, nf, e2, acc, nb)
             # 4. the limbs of W; -1 in limb 0 marks a weight set to 0 (delta >= 256)
+            for e in range(nb):
+                keep[e] = 0.0 if zero[e] else 1.0
             for s in range(nf + 1):
+                o = out[s, i]
+                es = e2[s]
                 for e in range(nb):
-                    out[s, i, j0 + e] = 0.0 if zero[e] else float(e2[s, e])
+                    o[j0 + e] = float(es[e]) * keep[e]
             for e in range(nb):
                 if zero[e] and active[i, j0 + e]:
                     out[0, i, j0 + e] = -1.0
     return 0
 
 
-def error_ulps(nf: int, n_int: int, n_terms: int, g_ceil: int) -> int:
+def error_ulps(nf: int, n_int: int, n_terms: int, g_ceil: int, n_add: int = 0) -> int:
     """A bound, in ulps ``2**-(LIMB nf)``, of ``|W - 2**F exp(-delta)|`` for every weight of
-    :func:`weights_kernel` (``n_terms`` score terms and ``M``, ``g <= g_ceil``; table entries
-    within 2 ulps; ``r**4 / 24`` in float64 from the top three limbs of ``r``, within 3)."""
+    :func:`weights_kernel` (``n_terms`` score terms and ``M``, ``g <= g_ceil``, ``n_add``
+    terms added to ``D`` unscaled, each floored; table entries within 2 ulps; ``r**4 / 24``
+    in float64 from the top three limbs of ``r``, within 3)."""
     m = nf + 1  # limb pairs per column of a product of two (nf + 1)-limb values
     # floored score terms (one ulp of u each, times g), G within 2 of its last place (times
     # u < 2**(LIMB n_int): 2 ulps), the product u G
-    e_d = (n_terms + 1) * g_ceil + 3 + (nf + n_int + 2)
+    e_d = (n_terms + 1) * g_ceil + 3 + (nf + n_int + 2) + n_add
     tail = 6 * (1 + (1 << max(LIMB * nf - 206, 0)))  # 6 r^5 / 120 and beyond
     e_p = (3 * (m + 2) + (m + 3) + 18 + tail) // 6 + 2
     e_t = 2

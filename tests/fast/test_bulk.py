@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from symattn.config import DEFAULT_LIMITS
-from symattn.fast import jit, limbexp
+from symattn.fast import bulk, jit, limbexp
 from symattn.fast.bulk import (
     LIMB,
     binary_balls,
@@ -58,9 +58,26 @@ def test_combine_ints_is_exact_for_signed_parts() -> None:
 
 
 @pytest.mark.parametrize(
-    "kind", ["float32", "float64", "causal", "boolean", "scale", "d5", "zero columns", "wide"]
+    "kind",
+    [
+        "float32",
+        "float64",
+        "causal",
+        "boolean",
+        "scale",
+        "d5",
+        "zero columns",
+        "wide",
+        "additive",
+        "additive wide",
+        "additive big",
+    ],
 )
-def test_fixed_point_balls_hold_an_independent_reference(kind: str) -> None:
+@pytest.mark.parametrize("rows", [64, 3])  # one block of rows, or four (the last one short)
+def test_fixed_point_balls_hold_an_independent_reference(
+    kind: str, rows: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(bulk, "ROWS", rows)
     rng = np.random.default_rng(zlib.crc32(kind.encode()))
     d = 5 if kind == "d5" else 8  # d = 5: an irrational scale 1/sqrt(5)
     dtype = np.float64 if kind == "float64" else np.float32
@@ -76,6 +93,13 @@ def test_fixed_point_balls_hold_an_independent_reference(kind: str) -> None:
         kw["scale"] = np.float32(0.3)
     elif kind == "zero columns":
         v[:, ::2] = 0
+    elif kind.startswith("additive"):  # -inf, finite binary floats; some rows' top logit
+        s_add = {"additive": 0.5, "additive wide": 40.0, "additive big": 3e6}[kind]
+        mask = (rng.standard_normal((11, 11)) * s_add).astype(np.float32)
+        mask[0, 1:] = -np.inf  # one key left in row 0
+        mask[3, ::2] = -np.inf
+        mask[4, 5] = 2.0**-200 if kind == "additive" else mask[4, 5]  # below 2**-F: floored
+        kw["attn_mask"] = mask.astype(np.float64)
     p = _problem(q, k, v, **kw)
     masked = p.masked if p.masked is not None else None
     with jit.use("numba"):
@@ -117,3 +141,25 @@ def test_weights_set_to_zero_count_their_error_at_many_limbs(digits: int) -> Non
     with flint.ctx.workprec(1200):
         assert got[0, 0].overlaps(want[0, 0])
         assert got[0, 0].rad() < flint.arb(10) ** -digits / 2
+
+
+def test_an_additive_mask_whose_row_constant_is_too_low_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the kernel checks delta = g (M_i - s_ij) + c_i - a_ij >= 0 exactly: a c_i below the
+    # row's largest logit gives None (the Arb path), never a wrong weight
+    rng = np.random.default_rng(3)
+    q, k, v = (rng.standard_normal((5, 4)) for _ in range(3))
+    mask = rng.standard_normal((5, 5)) * 0.5
+    p = _problem(q, k, v, attn_mask=mask)
+    with jit.use("numba"):
+        kernels = jit.limb_kernels(1)
+    assert fixed_binary(p, (), p.masked, 4, kernels) is not None
+    tops = bulk._row_tops
+
+    def low(*args):
+        top, c, big = tops(*args)
+        return top, c - 2.0**-20, big
+
+    monkeypatch.setattr(bulk, "_row_tops", low)
+    assert fixed_binary(p, (), p.masked, 4, kernels) is None

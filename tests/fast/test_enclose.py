@@ -106,9 +106,9 @@ def test_binary_inputs_against_an_independent_80_digit_reference(
     monkeypatch.setattr(enclose, "_enclose_binary", lambda *a: arb_heads.append(1) or arb_path(*a))
     with jit.use(mode):
         got = attention_enclose(q, k, v, digits=50, **kw)
-    # the path under test: the fixed-point kernels with numba (additive masks: Arb matrices,
-    # by design), the Arb matrices without
-    assert bool(arb_heads) == (mode == "numpy" or kind == "additive")
+    # the path under test: the fixed-point kernels with numba (additive masks too), the Arb
+    # matrices without
+    assert bool(arb_heads) == (mode == "numpy")
     mask = kw.get("attn_mask")
     want = flint_outputs(
         q, k, v, mask=mask, causal=kw.get("is_causal", False), scale=kw.get("scale"), prec=400
