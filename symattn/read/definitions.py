@@ -196,17 +196,23 @@ def _global(name: str) -> bool:
     return (role is not None and role.role is RoleName.D_K) or "d_k" in name or "d_{k}" in name
 
 
+def _integer(v: Value) -> int | None:
+    """The value as an integer, when it is one (a scalar of denominator 1)."""
+    r = v.rational() if isinstance(v, Scalar) else None
+    return int(r) if r is not None and r.denominator == 1 else None
+
+
 def _size(v: Value) -> bool:
     """Whether a value is a size (a positive integer: ``B = 2``, ``n_heads = 4``), as the
     parameters of a worked example are."""
-    r = v.rational() if isinstance(v, Scalar) else None
-    return r is not None and r.denominator == 1 and r > 0
+    n = _integer(v)
+    return n is not None and n > 0
 
 
 def _count_value(v: Value) -> bool:
     """Whether a value is a count (a non-negative integer), as an index's values are."""
-    r = v.rational() if isinstance(v, Scalar) else None
-    return r is not None and r.denominator == 1 and r >= 0
+    n = _integer(v)
+    return n is not None and n >= 0
 
 
 def _width(v: Value) -> int | None:
@@ -452,14 +458,16 @@ class Definitions:
                     if not later:
                         self._later.pop(other)
                 if od is not None:
-                    self._distinct[other] = [od]
-                    key = _key(od.value)
-                    self._keys[other] = {key} if key is not None else set()
+                    self._only(other, od)
+        self._only(name, d)
+        names[-1] = (name, d)
+        return True
+
+    def _only(self, name: str, d: Definition) -> None:
+        """``d`` is the one value ``name`` has been given (a new example's own)."""
         self._distinct[name] = [d]
         key = _key(d.value)
         self._keys[name] = {key} if key is not None else set()
-        names[-1] = (name, d)
-        return True
 
     def conflicted(self, used: frozenset[str] | None = None) -> dict[str, list[Definition]]:
         """Each name (of ``used``) given more than one value, with its first distinct

@@ -84,7 +84,7 @@ def half_unit(w: Written) -> Fraction:
 def rounded_interval(node: Node) -> Interval | None:
     """The values ``node`` may stand for when its decimals are roundings; None when it holds
     anything but numbers, signs and ``+ - × ÷``."""
-    got = _walk(node, 0, vectors=False)
+    got = _walk(node, every=True, vectors=False)
     return got[0] if got is not None else None
 
 
@@ -94,38 +94,38 @@ def rounded_intervals(node: Node) -> list[Interval] | None:
     (``(2.622, 4.586)/12.82``, ``0.083``); a shorter decimal (``0.5``: too coarse to be
     widened as a rounding) is taken as written, a point; None when it holds anything but
     numbers, vectors of them, signs and ``+ - × ÷``."""
-    return _walk(node, ROUNDED_DIGITS, vectors=True)
+    return _walk(node, every=False, vectors=True)
 
 
-def _walk(node: Node, least: int, vectors: bool) -> list[Interval] | None:
+def _walk(node: Node, every: bool, vectors: bool) -> list[Interval] | None:
     """The intervals of :func:`rounded_interval` (one) and :func:`rounded_intervals` (one per
-    entry): with ``least``, decimals that are not :func:`widened` taken as points; vectors
-    only when ``vectors``."""
+    entry): every decimal a rounding, or (not ``every``) those that are not :func:`widened`
+    taken as points; vectors only when ``vectors``."""
     if isinstance(node, Num):
         w = node.written
         if w.kind not in PLAIN_KINDS:
             return None
-        if w.kind is WrittenKind.DECIMAL and least and not widened(w):
+        if not (every or widened(w)):  # (an integer is a point either way)
             return [(w.value, w.value)]
         h = half_unit(w)
         return [(w.value - h, w.value + h)]
     if isinstance(node, Unary) and node.op in "+-":
-        inner = _walk(node.x, least, vectors)
+        inner = _walk(node.x, every, vectors)
         if inner is None:
             return None
         return [(-hi, -lo) for lo, hi in inner] if node.op == "-" else inner
     if isinstance(node, VecNode) and vectors:
         out: list[Interval] = []
         for item in node.items:
-            got = _walk(item, least, vectors)
+            got = _walk(item, every, vectors)
             if got is None:
                 return None
             out += got
         return out
     if isinstance(node, Chain):
-        acc = _walk(node.first, least, vectors)
+        acc = _walk(node.first, every, vectors)
         for op, term in node.rest:
-            other = _walk(term, least, vectors)
+            other = _walk(term, every, vectors)
             if acc is None or other is None:
                 return None
             if len(acc) != len(other) and 1 not in (len(acc), len(other)):
