@@ -19,7 +19,7 @@ from symattn.read.claims import Judging, Known, Stood
 from symattn.read.definitions import Definitions
 from symattn.read.observations import Stated
 from symattn.read.report import Unparsed
-from symattn.read.scalar import Scalar
+from symattn.read.scalar import Op, Scalar
 from symattn.read.syntax import Node, numbers_in
 
 __all__ = ["Run", "overrides", "remember_rounding", "value_key"]
@@ -94,7 +94,7 @@ def remember_rounding(run: Run, claim: Written, exact: Scalar, what: str) -> Non
     key = value_key(claim)
     if exact.rational() == claim.value:
         return  # the exact value itself: nothing rounded
-    known = Known(exact, f"{what} ≈ {claim.text}", exact.op == "sqrt")
+    known = Known(exact, f"{what} ≈ {claim.text}", exact.op is Op.SQRT)
     run.rounded.setdefault(key, []).append((run.at, known))
 
 

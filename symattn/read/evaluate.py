@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Final
 
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.errors import LimitError
-from symattn.read.scalar import E, Scalar, lit
+from symattn.read.scalar import E, Fold, Op, Scalar, lit
 from symattn.read.syntax import Chain, Node, Num, Percent, PowNode, Ref, Transpose, Unary, VecNode
 from symattn.read.tokens import ExprError
 
@@ -16,6 +18,11 @@ __all__ = ["Value", "evaluate", "flatten", "shape"]
 
 #: a scalar, or a tuple of values (vector, matrix)
 Value = Scalar | tuple["Value", ...]
+
+#: the grammar's functions taken entry by entry, as the node each builds
+_ENTRYWISE: Final[Mapping[str, Op]] = MappingProxyType(
+    {"exp": Op.EXP, "sqrt": Op.SQRT, "ln": Op.LN}
+)
 
 
 @dataclass(frozen=True)
@@ -61,17 +68,17 @@ def _map2(a: Value, b: Value, f: Callable[[Scalar, Scalar], Scalar], ctx: _Ctx) 
 
 def _negate(v: Value, ctx: _Ctx) -> Value:
     mb = ctx.limits.max_precision_bits
-    return _map2(v, lit(0), lambda a, _z: Scalar("neg", (a,), max_bits=mb), ctx)
+    return _map2(v, lit(0), lambda a, _z: Scalar(Op.NEG, (a,), max_bits=mb), ctx)
 
 
 def _sum_of(terms: list[Scalar], ctx: _Ctx) -> Scalar:
     flat: list[Scalar] = []
     for t in terms:
-        flat.extend(t.args if t.op == "sum" else (t,))
+        flat.extend(t.args if t.op is Op.SUM else (t,))
     return (
         flat[0]
         if len(flat) == 1
-        else Scalar("sum", tuple(flat), max_bits=ctx.limits.max_precision_bits)
+        else Scalar(Op.SUM, tuple(flat), max_bits=ctx.limits.max_precision_bits)
     )
 
 
@@ -96,12 +103,12 @@ def _add_all(values: list[Value], ctx: _Ctx) -> Value:
     )
 
 
-def _prod_of(a: Scalar, op: str, b: Scalar, ctx: _Ctx) -> Scalar:
-    if a.op == "prod":
+def _prod_of(a: Scalar, fold: Fold, b: Scalar, ctx: _Ctx) -> Scalar:
+    if a.op is Op.PROD:
         return Scalar(
-            "prod", (*a.args, b), ops=(*a.ops, op), max_bits=ctx.limits.max_precision_bits
+            Op.PROD, (*a.args, b), ops=(*a.ops, fold), max_bits=ctx.limits.max_precision_bits
         )
-    return Scalar("prod", (a, b), ops=("*", op), max_bits=ctx.limits.max_precision_bits)
+    return Scalar(Op.PROD, (a, b), ops=(Fold.MUL, fold), max_bits=ctx.limits.max_precision_bits)
 
 
 def _scalars(v: tuple[Value, ...], what: str) -> tuple[Scalar, ...]:
@@ -116,7 +123,7 @@ def _dot(a: tuple[Value, ...], b: tuple[Value, ...], ctx: _Ctx) -> Scalar:
         raise ExprError(f"cannot multiply: lengths {len(a)} and {len(b)} differ")
     xs, ys = _scalars(a, "dot product of non-vectors"), _scalars(b, "dot product of non-vectors")
     _spend(ctx, 2 * len(a))
-    return _sum_of([_prod_of(x, "*", y, ctx) for x, y in zip(xs, ys, strict=True)], ctx)
+    return _sum_of([_prod_of(x, Fold.MUL, y, ctx) for x, y in zip(xs, ys, strict=True)], ctx)
 
 
 def _rows(v: Value) -> tuple[tuple[Value, ...], ...]:
@@ -128,9 +135,10 @@ def _rows(v: Value) -> tuple[tuple[Value, ...], ...]:
 def _multiply(a: Value, b: Value, op: str, ctx: _Ctx) -> Value:
     sa, sb = shape(a), shape(b)
     if op == "⊙":
-        return _map2(a, b, lambda x, y: _prod_of(x, "*", y, ctx), ctx)
+        return _map2(a, b, lambda x, y: _prod_of(x, Fold.MUL, y, ctx), ctx)
     if op == "/" or not sa or not sb:
-        return _map2(a, b, lambda x, y: _prod_of(x, op, y, ctx), ctx)
+        fold = Fold.DIV if op == "/" else Fold.MUL
+        return _map2(a, b, lambda x, y: _prod_of(x, fold, y, ctx), ctx)
     assert not isinstance(a, Scalar) and not isinstance(b, Scalar)
     if len(sa) == 1 and len(sb) == 1:
         return _dot(a, b, ctx)
@@ -157,10 +165,10 @@ def _transpose(v: Value) -> Value:
 
 def _softmax_row(row: tuple[Scalar, ...], ctx: _Ctx) -> tuple[Scalar, ...]:
     mb = ctx.limits.max_precision_bits
-    exps = tuple(Scalar("exp", (x,), max_bits=mb) for x in row)
-    total = Scalar("sum", exps, max_bits=mb) if len(exps) > 1 else exps[0]
+    exps = tuple(Scalar(Op.EXP, (x,), max_bits=mb) for x in row)
+    total = Scalar(Op.SUM, exps, max_bits=mb) if len(exps) > 1 else exps[0]
     _spend(ctx, 3 * len(row))
-    return tuple(Scalar("prod", (e, total), ops=("*", "/"), max_bits=mb) for e in exps)
+    return tuple(Scalar(Op.PROD, (e, total), ops=(Fold.MUL, Fold.DIV), max_bits=mb) for e in exps)
 
 
 def _softmax(v: Value, ctx: _Ctx) -> Value:
@@ -185,7 +193,7 @@ def _eval(node: Node, ctx: _Ctx) -> Value:
         _spend(ctx, 1)
         if node.pos in ctx.overrides:
             return ctx.overrides[node.pos]
-        return Scalar("lit", value=node.written.value, max_bits=mb)
+        return Scalar(Op.LIT, value=node.written.value, max_bits=mb)
     if isinstance(node, Ref):
         if node.name in ctx.env:
             return ctx.env[node.name]
@@ -204,7 +212,7 @@ def _eval(node: Node, ctx: _Ctx) -> Value:
         return _transpose(_eval(node.x, ctx))
     if isinstance(node, Percent):
         _spend(ctx, 1)
-        return Scalar("lit", value=node.x.written.value / 100, max_bits=mb)
+        return Scalar(Op.LIT, value=node.x.written.value / 100, max_bits=mb)
     if isinstance(node, Chain):
         acc = _eval(node.first, ctx)
         if node.rest and node.rest[0][0] in "+-":
@@ -222,21 +230,23 @@ def _eval(node: Node, ctx: _Ctx) -> Value:
         if not isinstance(raised, Scalar):
             # e^{[0.54, 0.38]}: a number raised to each entry, as exp(...) is taken entrywise
             _spend(ctx, len(_scalars(raised, "an exponent of a matrix")))
-            return _map2(raised, lit(0), lambda x, _z: Scalar("pow", (base, x), max_bits=mb), ctx)
+            return _map2(raised, lit(0), lambda x, _z: Scalar(Op.POW, (base, x), max_bits=mb), ctx)
         _spend(ctx, 1)
-        return Scalar("pow", (base, raised), max_bits=mb)
+        return Scalar(Op.POW, (base, raised), max_bits=mb)
     # a call: exp, sqrt (entry by entry) or sum
     arg = _eval(node.arg, ctx)
     if node.fn == "sum":
         if isinstance(arg, Scalar):
             return arg
         flat = _scalars(arg, "sum of a matrix")
-        return Scalar("sum", flat, max_bits=mb) if len(flat) > 1 else flat[0]
+        return Scalar(Op.SUM, flat, max_bits=mb) if len(flat) > 1 else flat[0]
     if node.fn == "softmax":
         if isinstance(arg, Scalar):
             raise ExprError("softmax of a single number")
         return _softmax(arg, ctx)
-    fn = node.fn
+    fn = _ENTRYWISE.get(node.fn)
+    if fn is None:
+        raise ExprError(f"the function {node.fn} is not supported")
     return _map2(arg, lit(0), lambda a, _z: Scalar(fn, (a,), max_bits=mb), ctx)
 
 

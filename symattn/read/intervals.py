@@ -31,7 +31,7 @@ from symattn.judge.intervals import rounding_interval
 from symattn.numbers import Written
 from symattn.numbers.written import PLAIN_KINDS, WrittenKind
 from symattn.read.evaluate import Value, evaluate, flatten
-from symattn.read.scalar import Scalar, lit
+from symattn.read.scalar import Op, Scalar, lit
 from symattn.read.syntax import Call, Chain, Node, Num, PowNode, Unary, VecNode, numbers_in
 from symattn.read.tokens import ExprError
 
@@ -170,7 +170,7 @@ def root_overrides(node: Node, limits: Limits) -> dict[int, Scalar]:
         n = rounded_root(num.written.value, half_unit(num.written))
         if n is not None and num.pos >= 0:
             radicand = lit(n, limits.max_precision_bits)
-            out[num.pos] = Scalar("sqrt", (radicand,), max_bits=limits.max_precision_bits)
+            out[num.pos] = Scalar(Op.SQRT, (radicand,), max_bits=limits.max_precision_bits)
     return out
 
 

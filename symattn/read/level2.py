@@ -37,7 +37,7 @@ from symattn.read.problem import Problem
 from symattn.read.report import Recognised, Unparsed, text_finding
 from symattn.read.rescue import ROW_STEPS, another_frame, another_stage
 from symattn.read.roles import RoleName
-from symattn.read.scalar import Scalar
+from symattn.read.scalar import Op, Scalar
 from symattn.spec import Spec
 from symattn.spec.build import build_spec
 from symattn.stages import BY_CLAIM, ROW_STAGES, StepName
@@ -188,7 +188,7 @@ def _known(
             continue
         entry = TensorEntry(result.stage(step), index)
         places = into.setdefault(value_key(spot.written), {})
-        new = Known(Scalar("ext", ext=entry), spot.written.text, False)
+        new = Known(Scalar(Op.EXT, ext=entry), spot.written.text, False)
         if spot.at in places:
             old = places[spot.at]
             if old is not None and not _same(old.value.ext, entry):
@@ -209,7 +209,7 @@ def _given(facts: Sequence[Fact], into: dict[str, dict[int, Known | None]]) -> N
         for spot in f.spots:
             if spot is None or spot.written.kind not in ROUNDED_KINDS:
                 continue
-            lit = Known(Scalar("lit", value=spot.written.value), spot.written.text, False)
+            lit = Known(Scalar(Op.LIT, value=spot.written.value), spot.written.text, False)
             into.setdefault(value_key(spot.written), {}).setdefault(spot.at, lit)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from enum import Enum
 from fractions import Fraction
 from functools import cached_property
 from typing import Final, Protocol
@@ -21,7 +22,7 @@ from symattn.errors import LimitError
 from symattn.exact import arb_of
 from symattn.read.tokens import ExprError
 
-__all__ = ["E", "Scalar", "lit"]
+__all__ = ["E", "Fold", "Op", "Scalar", "lit"]
 
 #: bound on |x| in exp(x): e^1000000 is far beyond any worked example
 _MAX_EXP_ARG: Final = 10**6
@@ -35,19 +36,40 @@ class Quantity(Protocol):
     def arb(self, prec: int) -> flint.arb: ...
 
 
+class Op(Enum):
+    """What a node of a :class:`Scalar` is."""
+
+    LIT = "lit"  # an exact rational (``value``)
+    E = "e"  # the constant e
+    NEG = "neg"
+    SUM = "sum"
+    PROD = "prod"
+    POW = "pow"
+    EXP = "exp"
+    SQRT = "sqrt"
+    LN = "ln"  # the natural logarithm
+    EXT = "ext"  # a quantity computed elsewhere (``ext``)
+
+
+class Fold(Enum):
+    """How an item of a ``PROD`` enters the product."""
+
+    MUL = "*"
+    DIV = "/"
+
+
 @dataclass(frozen=True)
 class Scalar:
-    """An exact real number as a tree: ``op`` is lit, e, neg, sum, prod, pow, exp, sqrt, ln
-    (the natural logarithm), or ext (a quantity computed elsewhere).
+    """An exact real number as a tree of :class:`Op` nodes.
 
-    ``sum`` and ``prod`` are n-ary and fold left to right (``prod`` items carry ``*``/``/``),
-    as a person (or a double-precision program) computes them.
+    ``SUM`` and ``PROD`` are n-ary and fold left to right (each ``PROD`` item carries its
+    :class:`Fold`), as a person (or a double-precision program) computes them.
     """
 
-    op: str
+    op: Op
     args: tuple[Scalar, ...] = ()
     value: Fraction | None = None
-    ops: tuple[str, ...] = ()
+    ops: tuple[Fold, ...] = ()
     max_bits: int = field(default=20_000, compare=False)
     #: for ``op == "ext"``: a quantity computed elsewhere (an entry of the problem behind
     #: the text), with ``rational()`` and ``arb(prec)``
@@ -82,7 +104,7 @@ class Scalar:
 
     def with_e(self, approx: Scalar) -> Scalar:
         """The same tree with the constant e replaced by ``approx`` (e.g. 2.718)."""
-        if self.op == "e":
+        if self.op is Op.E:
             return approx
         if not self.args:
             return self
@@ -93,15 +115,15 @@ class Scalar:
     @cached_property
     def uses_e(self) -> bool:
         """Whether the constant e occurs in the tree."""
-        return self.op == "e" or any(a.uses_e for a in self.args)
+        return self.op is Op.E or any(a.uses_e for a in self.args)
 
 
 def lit(value: Fraction | int, max_bits: int = 20_000) -> Scalar:
     """A literal exact number."""
-    return Scalar("lit", value=Fraction(value), max_bits=max_bits)
+    return Scalar(Op.LIT, value=Fraction(value), max_bits=max_bits)
 
 
-E: Final = Scalar("e")
+E: Final = Scalar(Op.E)
 
 
 # --------------------------------------------------------------------------- exact values
@@ -133,17 +155,17 @@ def _r_sum(s: Scalar) -> Fraction | None:
 def _r_prod(s: Scalar) -> Fraction | None:
     vals = [a.rational() for a in s.args]
     for v, op in zip(vals, s.ops, strict=True):
-        if op == "/" and v == 0:
+        if op is Fold.DIV and v == 0:
             raise ExprError("division by zero")
     known = _rationals(s)
     if known is None:
-        if any(v == 0 for v, op in zip(vals, s.ops, strict=True) if op == "*"):
+        if any(v == 0 for v, op in zip(vals, s.ops, strict=True) if op is Fold.MUL):
             # 0 times anything finite is 0; the other factors are finite by construction
             return Fraction(0)
         return None
     acc = Fraction(1)
     for v, op in zip(known, s.ops, strict=True):
-        acc = acc * v if op == "*" else acc / v
+        acc = acc * v if op is Fold.MUL else acc / v
         _check_bits(acc, s)
     return acc
 
@@ -167,8 +189,8 @@ def _integer_root(x: Fraction, n: int) -> Fraction | None:
 
 def _r_pow(s: Scalar) -> Fraction | None:
     base, exponent = s.args
-    if base.op == "e":
-        return _r_exp(Scalar("exp", (exponent,), max_bits=s.max_bits))
+    if base.op is Op.E:
+        return _r_exp(Scalar(Op.EXP, (exponent,), max_bits=s.max_bits))
     b, x = base.rational(), exponent.rational()
     if b is None or x is None:
         return None
@@ -199,7 +221,7 @@ def _r_exp(s: Scalar) -> Fraction | None:
         return None  # e^(c + ...) with rational c != 0 and rational powers: irrational
     acc = Fraction(1)
     for base, power in logs.items():
-        raised = _r_pow(Scalar("pow", (lit(base), lit(power)), max_bits=s.max_bits))
+        raised = _r_pow(Scalar(Op.POW, (lit(base), lit(power)), max_bits=s.max_bits))
         if raised is None:
             return None  # e^{ln 2 / 2} = sqrt(2): no rational value
         acc = _check_bits(acc * raised, s)
@@ -217,13 +239,13 @@ def _log_form(s: Scalar) -> tuple[dict[Fraction, Fraction], Fraction] | None:
     r = s.rational()
     if r is not None:
         return {}, r
-    if s.op == "ln":
+    if s.op is Op.LN:
         x = s.args[0].rational()
         return ({x: Fraction(1)}, Fraction(0)) if x is not None and x > 0 else None
-    if s.op == "neg":
+    if s.op is Op.NEG:
         inner = _log_form(s.args[0])
         return None if inner is None else _scaled(inner, Fraction(-1))
-    if s.op == "sum":
+    if s.op is Op.SUM:
         logs: dict[Fraction, Fraction] = {}
         constant = Fraction(0)
         for a in s.args:
@@ -236,17 +258,17 @@ def _log_form(s: Scalar) -> tuple[dict[Fraction, Fraction], Fraction] | None:
             if len(logs) > _MAX_LOGS:
                 return None
         return {b: p for b, p in logs.items() if p != 0}, constant
-    if s.op == "prod":
+    if s.op is Op.PROD:
         # one factor with logarithms, the others rational (and only divided by if rational)
         factor, form = Fraction(1), None
         for a, op in zip(s.args, s.ops, strict=True):
             v = a.rational()
             if v is not None:
-                if op == "/" and v == 0:
+                if op is Fold.DIV and v == 0:
                     return None
-                factor = factor * v if op == "*" else factor / v
+                factor = factor * v if op is Fold.MUL else factor / v
                 continue
-            if form is not None or op == "/":
+            if form is not None or op is Fold.DIV:
                 return None
             form = _log_form(a)
             if form is None:
@@ -269,9 +291,9 @@ def _r_ln(s: Scalar) -> Fraction | None:
         if x <= 0:
             raise ExprError("the logarithm of a number that is not positive")
         return Fraction(0) if x == 1 else None  # Lindemann: ln x is irrational for x != 1
-    if arg.op == "e":
+    if arg.op is Op.E:
         return Fraction(1)
-    if arg.op == "exp" or (arg.op == "pow" and arg.args[0].op == "e"):
+    if arg.op is Op.EXP or (arg.op is Op.POW and arg.args[0].op is Op.E):
         return arg.args[-1].rational()  # ln(e^r) = r
     return None
 
@@ -295,17 +317,17 @@ def _r_ext(s: Scalar) -> Fraction | None:
     return s.ext.rational() if s.ext is not None else None
 
 
-_RATIONAL: Final[Mapping[str, Callable[[Scalar], Fraction | None]]] = {
-    "ext": _r_ext,
-    "lit": lambda s: s.value,
-    "e": lambda s: None,
-    "neg": _r_neg,
-    "sum": _r_sum,
-    "prod": _r_prod,
-    "pow": _r_pow,
-    "exp": _r_exp,
-    "sqrt": _r_sqrt,
-    "ln": _r_ln,
+_RATIONAL: Final[Mapping[Op, Callable[[Scalar], Fraction | None]]] = {
+    Op.EXT: _r_ext,
+    Op.LIT: lambda s: s.value,
+    Op.E: lambda s: None,
+    Op.NEG: _r_neg,
+    Op.SUM: _r_sum,
+    Op.PROD: _r_prod,
+    Op.POW: _r_pow,
+    Op.EXP: _r_exp,
+    Op.SQRT: _r_sqrt,
+    Op.LN: _r_ln,
 }
 
 
@@ -316,7 +338,7 @@ def _a_prod(s: Scalar) -> flint.arb:
     acc = flint.arb(1)
     for a, op in zip(s.args, s.ops, strict=True):
         v = a._arb()
-        acc = acc * v if op == "*" else acc / v
+        acc = acc * v if op is Fold.MUL else acc / v
     return acc
 
 
@@ -329,7 +351,7 @@ def _a_exp_of(x: flint.arb) -> flint.arb:
 def _a_pow(s: Scalar) -> flint.arb:
     base, exponent = s.args
     x = exponent._arb()
-    if base.op == "e":
+    if base.op is Op.E:
         return _a_exp_of(x)
     r = exponent.rational()
     if r is not None and r.denominator == 1 and abs(r.numerator) <= s.max_bits:
@@ -368,16 +390,16 @@ def _a_ext(s: Scalar) -> flint.arb:
     return ball
 
 
-_ARB: Final[Mapping[str, Callable[[Scalar], flint.arb]]] = {
-    "ext": _a_ext,
-    "e": lambda s: flint.arb.const_e(),
-    "neg": lambda s: -s.args[0]._arb(),
-    "sum": _a_sum,
-    "prod": _a_prod,
-    "pow": _a_pow,
-    "exp": lambda s: _a_exp_of(s.args[0]._arb()),
-    "sqrt": _a_sqrt,
-    "ln": _a_ln,
+_ARB: Final[Mapping[Op, Callable[[Scalar], flint.arb]]] = {
+    Op.EXT: _a_ext,
+    Op.E: lambda s: flint.arb.const_e(),
+    Op.NEG: lambda s: -s.args[0]._arb(),
+    Op.SUM: _a_sum,
+    Op.PROD: _a_prod,
+    Op.POW: _a_pow,
+    Op.EXP: lambda s: _a_exp_of(s.args[0]._arb()),
+    Op.SQRT: _a_sqrt,
+    Op.LN: _a_ln,
 }
 
 
@@ -401,11 +423,11 @@ def _f_prod(s: Scalar) -> float:
     first = True
     for a, op in zip(s.args, s.ops, strict=True):
         v = _need(a.float64())
-        if first and op == "*":
+        if first and op is Fold.MUL:
             acc, first = v, False
             continue
         first = False
-        acc = acc * v if op == "*" else acc / v
+        acc = acc * v if op is Fold.MUL else acc / v
     return acc
 
 
@@ -422,7 +444,7 @@ def _f_pow(s: Scalar) -> float:
     x = _need(exponent.float64())
     if abs(x) > _MAX_EXP_ARG:
         raise OverflowError
-    if base.op == "e":
+    if base.op is Op.E:
         return math.exp(x)
     b = _need(base.float64())
     result: float | complex = b**x
@@ -446,15 +468,15 @@ def _f_ext(s: Scalar) -> float:
     return float(ball.mid())
 
 
-_FLOAT: Final[Mapping[str, Callable[[Scalar], float]]] = {
-    "ext": _f_ext,
-    "lit": _f_lit,
-    "e": lambda s: math.e,
-    "neg": lambda s: -_need(s.args[0].float64()),
-    "sum": _f_sum,
-    "prod": _f_prod,
-    "pow": _f_pow,
-    "exp": _f_exp,
-    "sqrt": lambda s: math.sqrt(_need(s.args[0].float64())),
-    "ln": lambda s: math.log(_need(s.args[0].float64())),
+_FLOAT: Final[Mapping[Op, Callable[[Scalar], float]]] = {
+    Op.EXT: _f_ext,
+    Op.LIT: _f_lit,
+    Op.E: lambda s: math.e,
+    Op.NEG: lambda s: -_need(s.args[0].float64()),
+    Op.SUM: _f_sum,
+    Op.PROD: _f_prod,
+    Op.POW: _f_pow,
+    Op.EXP: _f_exp,
+    Op.SQRT: lambda s: math.sqrt(_need(s.args[0].float64())),
+    Op.LN: lambda s: math.log(_need(s.args[0].float64())),
 }

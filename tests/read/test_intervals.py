@@ -18,7 +18,7 @@ from symattn.read.intervals import (
     rounded_interval,
     rounded_intervals,
 )
-from symattn.read.scalar import Scalar, lit
+from symattn.read.scalar import Op, Scalar, lit
 from symattn.read.syntax import parse
 
 
@@ -90,7 +90,7 @@ def test_divisor_roots(expression: str, divisors: list[str]) -> None:
 def test_a_rounded_root_stands_for_the_root() -> None:
     node = parse("2/1.73")
     (over,) = root_overrides(node, DEFAULT_LIMITS).values()
-    assert over == Scalar("sqrt", (lit(3),))
+    assert over == Scalar(Op.SQRT, (lit(3),))
 
 
 def test_entries_of_arithmetic_on_roundings_are_known_within_their_half_units() -> None:
