@@ -61,6 +61,9 @@ WORD_SOURCES: Final = frozenset({RoleSource.CONTEXT, RoleSource.INHERITED})
 
 #: the stages a reproduced row may be given (weights, the scores before them)
 _SCORE_ROLES: Final = frozenset({RoleName.SCORES, RoleName.SCALED})
+#: the roles a product of scores and another array (no softmax between) is mistaken for
+_PRODUCT_ROLES: Final = frozenset({RoleName.OUTPUT, RoleName.SCORES})
+_PRODUCTS: Final = frozenset({Relation.OUTPUT})
 
 
 @dataclass(frozen=True)
@@ -186,6 +189,18 @@ def confirm_roles(facts: Sequence[Fact], d_k: int | None = None) -> Confirmed:
                 if f.role == RoleName.WEIGHTS and not _integers(f) and i in keyed
             ],
         ),
+        (
+            # (outputs or scores, by name or words, that are an array of scores times
+            # another, no softmax between: the author's frame, unnormalised attention
+            # ``(QKᵀ)V``, not check's softmax attention)
+            _PRODUCTS,
+            all_frames[:1],
+            [k for k in free if facts[k].role in _PRODUCT_ROLES],
+        ),
+    )
+    # (the given arrays and the scores are sources of a product however far before it)
+    anchors = frozenset(
+        c.key for c in cands if facts[c.key].given or facts[c.key].role in _SCORE_ROLES
     )
     out = list(facts)
     decided: list[tuple[int, Match]] = []
@@ -193,7 +208,13 @@ def confirm_roles(facts: Sequence[Fact], d_k: int | None = None) -> Confirmed:
     for wanted, fs, targets in tries:
         if not targets:
             continue
-        found: Search = search(cands, fs, wanted=wanted, targets=frozenset(targets))
+        found: Search = search(
+            cands,
+            fs,
+            wanted=wanted,
+            targets=frozenset(targets),
+            anchors=anchors if wanted == _PRODUCTS else frozenset(),
+        )
         if found.stopped and not stopped:
             stopped, untried = True, found.untried
         for key, m in sorted(found.found.items()):
@@ -230,6 +251,10 @@ def confirm_roles(facts: Sequence[Fact], d_k: int | None = None) -> Confirmed:
             elif m.relation is Relation.NORMALIZED and len(m.sources) == 1:
                 if (out[src].role is None or out[src].role in _SCORE_ROLES) and not says_softmax(f):
                     # s / Σs: the author's frame, not check's softmax; judged in it
+                    out[key] = replace(f, role=None, source=RoleSource.REPRODUCED)
+                    decided.append((key, m))
+            elif m.relation is Relation.OUTPUT and len(m.sources) == 2:
+                if out[src].role in _SCORE_ROLES and m.tally.reproduced == m.tally.compared:
                     out[key] = replace(f, role=None, source=RoleSource.REPRODUCED)
                     decided.append((key, m))
             elif m.relation is Relation.SHIFTED:
@@ -296,14 +321,14 @@ def reproduced_notes(c: Confirmed) -> list[Unparsed]:
         if f.role:
             continue  # (given a stage: judged as that stage)
         spot = next((s for s in f.spots if s is not None), None)
-        src = c.facts[m.sources[0]]
+        names = " and ".join(c.facts[k].name or c.facts[k].role or "the array" for k in m.sources)
         what = _SAID.get(m.relation, m.relation.value)
         frame = f", {m.frame}" if m.frame is not None else ""
         out.append(
             Unparsed(
                 spot.line if spot is not None else 1,
                 f.name or "array",
-                f"its numbers are {what} {src.name or src.role or 'the array'} "
+                f"its numbers are {what} {names} "
                 f"before it{frame} ({m.tally.reproduced} of {m.tally.compared} entries "
                 "reproduce), whatever the words around it say",
             )
@@ -317,4 +342,5 @@ _SAID: Final = {
     Relation.SHIFTED: "exp(s − max) (the stable softmax) of",
     Relation.SUM: "the sum of the stable softmax's exp(s − max),",
     Relation.NORMALIZED: "the plain normalisation s / Σs (not softmax) of",
+    Relation.OUTPUT: "the product (no softmax between: unnormalised attention) of",
 }

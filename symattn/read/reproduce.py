@@ -472,16 +472,20 @@ def search(
     budget: int = BUDGET,
     wanted: frozenset[Relation] = frozenset(Relation),
     targets: frozenset[int] | None = None,
+    anchors: frozenset[int] = frozenset(),
 ) -> Search:
     """For each candidate (in text order; of ``targets`` only, when given), the relation
     (of ``wanted``) to the candidates just before it that reproduces it (confirmed), or the
-    closest one tried. ``budget`` counts entries computed."""
+    closest one tried. ``anchors``: candidates tried as sources of every later target,
+    however far before it (the given arrays of a problem). ``budget`` counts entries
+    computed."""
     ordered = sorted(candidates, key=lambda c: c.at)
     found: dict[int, Match] = {}
     closest: dict[int, Match] = {}
     spent = 0
     for i, target in enumerate(ordered):
-        sources = ordered[max(0, i - NEAREST) : i][::-1]
+        near = ordered[max(0, i - NEAREST) : i][::-1]
+        sources = near + [c for c in ordered[: max(0, i - NEAREST)][::-1] if c.key in anchors]
         if not sources or (targets is not None and target.key not in targets):
             continue
         fitting = [c for c in sources if c.shape == target.shape]

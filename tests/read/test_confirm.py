@@ -161,3 +161,22 @@ def test_the_plain_normalisation_written_as_a_softmax_of_a_vector_is_judged_as_s
     # (under words only, the same numbers are that frame of their own: not accused)
     quiet = audit("scores [2.0, 1.0, 1.0], weights [0.50, 0.25, 0.25]\n", path="t.txt")
     assert not [f for f in quiet.findings if f.code == "wrong-value"]
+
+
+def test_scores_times_v_without_softmax_is_that_product_not_an_accusation() -> None:
+    # (unnormalised attention: (QKᵀ)V, its name read as the scores, its numbers their product
+    # with V; given arrays and scores are sources however many arrays stand between)
+    rows = "".join(f"y_{i} = [{i}, {i + 1}]\n\n" for i in range(1, 8))
+    text = (
+        "Q = [[1, 0], [1, 1]]\n\nK = [[1, 2], [0, 1]]\n\nV = [[1, 2], [3, 0]]\n\n"
+        f"QK^T = [[1, 0], [3, 1]]\n\n{rows}(QK^T)V = [[1, 2], [6, 6]]\n"
+    )
+    u = understood(text)
+    assert [m.relation for _, m in u.confirmed.decided] == [Relation.OUTPUT]
+    assert not _errors(text)
+    (note,) = reproduced_notes(u.confirmed)
+    assert "no softmax between" in note.reason and "QK^T and V" in note.reason
+    assert "4 of 4" in note.reason
+    # (a product the numbers do not reproduce is not read as that product)
+    wrong = text.replace("[6, 6]]", "[6, 7]]")
+    assert not understood(wrong).confirmed.decided

@@ -8,6 +8,7 @@ import pytest
 
 from symattn.numbers import parse_number
 from symattn.read.reproduce import (
+    NEAREST,
     Candidate,
     Frame,
     FrameKind,
@@ -217,3 +218,17 @@ def test_a_row_is_related_to_each_row_of_a_matrix_as_wide() -> None:
     )
     found = relate(target, [matrix], frames([2], []), frozenset({Relation.SHIFTED}))
     assert max(m.tally.reproduced for m in found) == 3  # (row 2 of the matrix)
+
+
+def test_an_anchor_is_a_source_however_far_before_the_target() -> None:
+    # (a product of two arrays written long before it, past NEAREST others: found only when
+    # they are anchors)
+    a = _c(0, [["1", "0"], ["3", "1"]])
+    b = _c(1, [["1", "2"], ["3", "0"]])
+    between = [_c(2 + i, [[str(i), str(i + 1)]]) for i in range(NEAREST)]
+    target = _c(99, [["1", "2"], ["6", "6"]], at=100)
+    every = [a, b, *between, target]
+    wanted = frozenset({Relation.OUTPUT})
+    assert 99 not in search(every, frames()[:1], wanted=wanted).found
+    found = search(every, frames()[:1], wanted=wanted, anchors=frozenset({0, 1})).found
+    assert found[99].relation is Relation.OUTPUT and found[99].sources == (0, 1)
