@@ -63,7 +63,6 @@ WORD_SOURCES: Final = frozenset({RoleSource.CONTEXT, RoleSource.INHERITED})
 _SCORE_ROLES: Final = frozenset({RoleName.SCORES, RoleName.SCALED})
 #: the roles a product of scores and another array (no softmax between) is mistaken for
 _PRODUCT_ROLES: Final = frozenset({RoleName.OUTPUT, RoleName.SCORES})
-_PRODUCTS: Final = frozenset({Relation.OUTPUT})
 
 
 @dataclass(frozen=True)
@@ -193,7 +192,7 @@ def confirm_roles(facts: Sequence[Fact], d_k: int | None = None) -> Confirmed:
             # (outputs or scores, by name or words, that are an array of scores times
             # another, no softmax between: the author's frame, unnormalised attention
             # ``(QKᵀ)V``, not check's softmax attention)
-            _PRODUCTS,
+            frozenset({Relation.OUTPUT}),
             all_frames[:1],
             [k for k in free if facts[k].role in _PRODUCT_ROLES],
         ),
@@ -213,7 +212,7 @@ def confirm_roles(facts: Sequence[Fact], d_k: int | None = None) -> Confirmed:
             fs,
             wanted=wanted,
             targets=frozenset(targets),
-            anchors=anchors if wanted == _PRODUCTS else frozenset(),
+            anchors=anchors,
         )
         if found.stopped and not stopped:
             stopped, untried = True, found.untried

@@ -41,6 +41,7 @@ __all__ = [
     "Balls",
     "MIN_CONFIRMING",
     "NEAREST",
+    "PRODUCTS",
     "Candidate",
     "Frame",
     "FrameKind",
@@ -85,6 +86,10 @@ class Relation(StrEnum):
     SHIFTED = "exp_shifted"  #: ``exp(S' − max S')``: the numerically stable softmax
     NORMALIZED = "normalized"  #: ``S / ΣS`` row by row: plain normalisation, not softmax
     SAME = "same"  #: the same array written again (an input repeated)
+
+
+#: the relations of a target to two sources (a product)
+PRODUCTS: Final = frozenset({Relation.SCORES, Relation.OUTPUT})
 
 
 class FrameKind(Enum):
@@ -426,7 +431,7 @@ def relate(
                 if got is not None:
                     m = Match(Relation.SUM, target.key, (s.key,), tally(target, _sums(got)), fr)
                     out.append(m)
-    products = bool(wanted & {Relation.SCORES, Relation.OUTPUT})
+    products = bool(wanted & PRODUCTS)
     for a in sources if products else ():
         for b in sources:
             if a.shape[0] != rows:
@@ -476,21 +481,22 @@ def search(
 ) -> Search:
     """For each candidate (in text order; of ``targets`` only, when given), the relation
     (of ``wanted``) to the candidates just before it that reproduces it (confirmed), or the
-    closest one tried. ``anchors``: candidates tried as sources of every later target,
-    however far before it (the given arrays of a problem). ``budget`` counts entries
-    computed."""
+    closest one tried. ``anchors``: candidates tried as factors of a product (``PRODUCTS``)
+    of every later target, however far before it (the given arrays of a problem).
+    ``budget`` counts entries computed."""
     ordered = sorted(candidates, key=lambda c: c.at)
     found: dict[int, Match] = {}
     closest: dict[int, Match] = {}
     spent = 0
     for i, target in enumerate(ordered):
-        near = ordered[max(0, i - NEAREST) : i][::-1]
-        sources = near + [c for c in ordered[: max(0, i - NEAREST)][::-1] if c.key in anchors]
+        sources = ordered[max(0, i - NEAREST) : i][::-1]
+        if wanted & PRODUCTS:
+            sources += [c for c in ordered[: max(0, i - NEAREST)][::-1] if c.key in anchors]
         if not sources or (targets is not None and target.key not in targets):
             continue
         fitting = [c for c in sources if c.shape == target.shape]
         cost = target.size * (len(fitting) * (3 * len(frame_set) + 2) + 1)
-        if wanted & {Relation.SCORES, Relation.OUTPUT}:
+        if wanted & PRODUCTS:
             cost += target.size * 3 * len(sources) ** 2
         if spent + cost > budget:
             return Search(found, closest, True, target.key)
