@@ -17,8 +17,10 @@ code block (a fenced or indented block: code, or the output a notebook printed).
 
 from __future__ import annotations
 
+import ast
 import bisect
 import re
+import warnings
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Final
@@ -107,6 +109,8 @@ def iter_blocks(src: Source, fmt: str, end: int = -1) -> Iterator[Block]:
             for k, a, b, m, c, i in latex_blocks(src, end)
             for piece in _headings(src.text, Block(k, a, b, math=m, cells=c, info=i))
         )
+    elif fmt == "text" and _is_python(src.text[:end]):
+        found = (Block(BlockKind.CODE, 0, end, info="python"),)
     else:
         md = _MD if fmt == "markdown" else _PLAIN
         blocks_only = _MD_BLOCKS if fmt == "markdown" else _PLAIN_BLOCKS
@@ -116,6 +120,29 @@ def iter_blocks(src: Source, fmt: str, end: int = -1) -> Iterator[Block]:
         if b.kind is BlockKind.HEADING:
             section += 1
         yield Block(b.kind, b.start, b.end, b.math, b.code, b.cells, b.info, section)
+
+
+def _is_python(text: str) -> bool:
+    """Whether a plain text is a Python program (a script saved as ``.txt``): the whole
+    text parses as Python, in more than one statement, not all of them bare expressions,
+    and it imports, defines or calls something, so it is read as one code block. Prose and
+    printouts never parse whole; formulas that happen to (``结果=[0.5, 0.5]``) call
+    nothing. Nothing is run."""
+    if len(text) > CHUNK or not text.strip():
+        return False
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    if len(tree.body) < 2 or all(isinstance(s, ast.Expr) for s in tree.body):
+        return False
+    return any(isinstance(n, _PROGRAM_NODES) for n in ast.walk(tree))
+
+
+#: what only a program writes: an import, a definition, a call
+_PROGRAM_NODES: Final = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef, ast.Call)
 
 
 #: texts longer than this are parsed in pieces of about this size

@@ -20,7 +20,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Final
 
-__all__ = ["MAX_TREE_DEPTH", "Statement", "depth_of", "iter_statements", "offset_of", "statements"]
+__all__ = [
+    "MAX_TREE_DEPTH",
+    "Statement",
+    "depth_of",
+    "docstrings",
+    "iter_statements",
+    "offset_of",
+    "statements",
+]
 
 #: most lines one statement may span (a longer run is read as text)
 MAX_STATEMENT_LINES: Final = 400
@@ -67,6 +75,28 @@ def offset_of(st: Statement, node: ast.AST) -> int:
     if not line.isascii():
         col = len(line.encode("utf-8")[:col].decode("utf-8", errors="ignore"))
     return base + col
+
+
+def docstrings(st: Statement) -> list[tuple[int, int]]:
+    """The source spans of the docstrings in a statement (a module's, a class's or a
+    function's first statement when it is a string): text inside the code."""
+    if st.tree is None:
+        return []
+    out = []
+    for node in ast.walk(st.tree):
+        if not isinstance(node, ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            continue
+        first = node.body[0] if node.body else None
+        if (
+            isinstance(first, ast.Expr)
+            and isinstance(first.value, ast.Constant)
+            and isinstance(first.value.value, str)
+            and first.end_lineno is not None
+            and first.end_col_offset is not None
+        ):
+            end = ast.Constant(None, lineno=first.end_lineno, col_offset=first.end_col_offset)
+            out.append((offset_of(st, first), offset_of(st, end)))
+    return sorted(out)
 
 
 class _Lexer:

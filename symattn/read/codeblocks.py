@@ -16,14 +16,14 @@ from symattn.config import Limits
 from symattn.numbers import parse_number
 from symattn.read.arrays import Entry, Grid, plain_rows, scan_arrays
 from symattn.read.blocks import Block, BlockKind
-from symattn.read.code import Statement, iter_statements
+from symattn.read.code import Statement, docstrings, iter_statements
 from symattn.read.dataflow import Built, built_inputs
 from symattn.read.extract import ChainText, Skipped, chains_of, with_result_expression
 from symattn.read.formulas import text_lines
 from symattn.read.kinds import ChainKind, Placement
 from symattn.read.layout import side_by_side, stack_rows
 from symattn.read.mapped import Mapped
-from symattn.read.notations import ANNOTATION_LINK, ARRAY_CALLS, TEXT_FENCES
+from symattn.read.notations import ANNOTATION_LINK, ARRAY_CALLS, SHAPE_NOTE, TEXT_FENCES
 from symattn.read.page import Placed, Reading, add_chains, operand, outside, too_long
 from symattn.read.python import Assigned, Defined, Shown, Step, expr_text, facts_of
 from symattn.read.roles import symbol_role
@@ -60,11 +60,15 @@ def read_code(r: Reading, i: int, b: Block, line_starts: list[int], limits: Limi
             continue
         flush()
         in_comment = [(x - 1, y) for x, y in st.comments]
-        for g in outside(scan_arrays(text, st.start, st.end, limits), in_comment):
+        docs = docstrings(st)
+        for g in outside(scan_arrays(text, st.start, st.end, limits), in_comment + docs):
             r.grids.append(Placed(g, i, Placement.CODE, index))
         for g in _comment_grids(r, st, limits):
             r.grids.append(Placed(g, i, Placement.COMMENT, index))
         _comment_chains(r, i, st, limits)
+        for a, z in docs:
+            # (a docstring is text: its formulas and its examples' printed values)
+            _text_run(r, i, text, a, z, index, line_starts, limits, ChainKind.TEXT)
     flush()
 
 
@@ -113,9 +117,10 @@ def _text_run(
     index: int,
     line_starts: list[int],
     limits: Limits,
+    kind: ChainKind = ChainKind.CODE,
 ) -> None:
     """Lines of a code block that are not Python (printed output, formulas, arrays side by
-    side, plain rows), read as text."""
+    side, plain rows), read as text (a docstring's chains as prose's: ``kind``)."""
     sbs, covered = side_by_side(text, start, end, limits)
     for g in sbs:
         r.grids.append(Placed(g, i, Placement.OUTPUT, index))
@@ -124,7 +129,7 @@ def _text_run(
             r.stop(ln.at(0) if ln.starts else start)
             break
         if not too_long(r, ln, limits):
-            found = chains_of(ln, r.src, ChainKind.CODE)
+            found = chains_of(ln, r.src, kind)
             add_chains(r, i, [with_result_expression(c, r.src) for c in found])
     grids = outside(scan_arrays(text, start, end, limits, braces=True), covered)
     for g in stack_rows(text, grids, line_starts):
@@ -158,6 +163,8 @@ def _comment_grids(r: Reading, st: Statement, limits: Limits) -> list[Grid]:
     joined = Mapped.join(r.src.text, st.comments)
     out = []
     for g in scan_arrays(joined.text, 0, len(joined.text), limits):
+        if _a_shape(joined.text, g.start, g.end):
+            continue  # `# (形状为 [6])`: a size, not the value
         entries = tuple(type(e)(e.text, joined.at(e.at), e.written) for e in g.entries)
         out.append(
             Grid(
@@ -172,6 +179,17 @@ def _comment_grids(r: Reading, st: Statement, limits: Limits) -> list[Grid]:
             )
         )
     return out
+
+
+def _a_shape(text: str, start: int, end: int) -> bool:
+    """Whether the array at ``text[start:end]`` is a size the words before it name
+    (:data:`~symattn.read.notations.SHAPE_NOTE`: ``形状为 [6]``, ``shape: [3, 3]``)."""
+    head = max(0, text.rfind("\n", 0, start) + 1, start - _SHAPE_REACH)
+    return any(m.end() == end for m in SHAPE_NOTE.regex.finditer(text, head, end))
+
+
+#: how far before an array the words that call it a size may start
+_SHAPE_REACH: Final = 24
 
 
 def _is_output(r: Reading, block: int, sts: list[Statement]) -> bool:

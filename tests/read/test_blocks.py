@@ -70,6 +70,27 @@ def test_plain_text_paragraphs_and_indented_lines_stay_prose() -> None:
     assert [k for k, _ in kinds(text, "text")] == ["prose", "prose", "prose"]
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a script saved as text: one code block
+        ("# source: a script\nimport numpy as np\nQ = np.eye(2)\nprint(Q @ Q.T)\n", ["code"]),
+        # one statement alone is no program
+        ("Q = [1, 2]\n", ["prose"]),
+        # prose beside the arrays: no program
+        ("Q = [1, 2]\n\nthe weights are 0.5 and 0.5\n", ["prose", "prose"]),
+        # expressions only (a printout that happens to parse) are no program
+        ("[1, 2]\n[3, 4]\n", ["prose"]),
+        # formulas that parse but call nothing are no program
+        ("[0.5, 0.5]*[[1, 0], [0, 1]]\n\n结果=[0.5, 0.5]\n", ["prose", "prose"]),
+    ],
+)
+def test_a_plain_text_that_is_a_python_program_is_one_code_block(
+    text: str, expected: list[str]
+) -> None:
+    assert [k for k, _ in kinds(text, "text")] == expected
+
+
 def test_positions_are_exact() -> None:
     text = "intro\n\n$$\nz = 3\n$$\n"
     src = Source.of(text)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import time
 
-from symattn.read.code import iter_statements, offset_of, statements
+from symattn.read.code import docstrings, iter_statements, offset_of, statements
 
 
 def parsed(text: str) -> list[str]:
@@ -100,3 +100,11 @@ def test_a_name_with_a_product_sign_is_a_formula_not_python() -> None:
     assert st.tree is None
     (code,) = list(iter_statements("qk = 0.72\n", 0, 10))
     assert code.tree is not None
+
+
+def test_docstrings_are_the_first_strings_of_modules_classes_and_functions() -> None:
+    text = (
+        '"""mod"""\nclass A:\n    """cls"""\n    def f(self):\n        """fn"""\n        x = "no"\n'
+    )
+    spans = [sp for st in statements(text, 0, len(text)) for sp in docstrings(st)]
+    assert [text[a:b] for a, b in spans] == ['"""mod"""', '"""cls"""', '"""fn"""']

@@ -110,3 +110,19 @@ def test_a_comment_that_only_names_values_is_no_chain() -> None:
     and no second definition of ``d`` after ``# d=3``."""
     text = "```python\nd_in = x.shape[1] # size, d=3\nk = x.T  # shape=(2,6,2)\n```\n"
     assert read_text(text).chains == []
+
+
+def test_a_shape_a_comment_names_states_no_value() -> None:
+    text = "```python\nw = torch.softmax(s, dim=0)  # s 的形状为 [6]，在第 0 维上做 softmax\n```\n"
+    r = read_text(text)
+    assert [p for p in r.grids if p.how == "comment"] == []
+
+
+def test_a_docstring_is_read_as_text() -> None:
+    text = (
+        '```python\ndef f(q):\n    """The first weight is\n\n    e^1 / (e^1 + e^0) = 0.7311\n    """\n'
+        "    return q\n```\n"
+    )
+    r = read_text(text)
+    assert [c.text for c in r.chains] == ["e^1 / (e^1 + e^0) = 0.7311"]
+    assert not [p for p in r.grids if p.how == "code"]
