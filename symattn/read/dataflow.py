@@ -265,16 +265,18 @@ def _contexts(trees: Sequence[ast.Module | None]) -> dict[int, _Context]:
     body, a branch the code does not decide), ``skip`` (the branch not taken). Expressions
     at the top, in ``with``/``try`` bodies, decided branches and class bodies are not listed."""
     out: dict[int, _Context] = {}
-    stack: list[tuple[ast.stmt, _Context, int]] = [
-        (s, _Context.TOP, 0) for t in trees if t is not None for s in t.body
-    ]
+    tops = [s for t in trees if t is not None for s in t.body]
+    programs = _programs(tops)
+    stack: list[tuple[ast.stmt, _Context, int]] = [(s, _Context.TOP, 0) for s in tops]
     while stack:
         stmt, ctx, depth = stack.pop()
         if depth > _MAX_NESTING:
             continue
         inner: list[tuple[list[ast.stmt], _Context]] = []
         if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
-            inner.append((stmt.body, _Context.DEF if ctx is _Context.TOP else ctx))
+            # (a script's `def main():`, called once at the top: its body is the program)
+            program = ctx is _Context.TOP and stmt.name in programs
+            inner.append((stmt.body, ctx if program or ctx is not _Context.TOP else _Context.DEF))
         elif isinstance(stmt, ast.ClassDef):
             inner.append((stmt.body, _Context.CLASS if ctx is _Context.TOP else ctx))
         elif isinstance(stmt, ast.For | ast.AsyncFor | ast.While):
@@ -304,6 +306,39 @@ def _contexts(trees: Sequence[ast.Module | None]) -> dict[int, _Context]:
         for body, c in inner:
             stack.extend((s, c, depth + 1) for s in body)
     return out
+
+
+def _programs(tops: Sequence[ast.stmt]) -> frozenset[str]:
+    """The module-level functions a script runs as its program: defined once without
+    parameters, and called exactly once, with no arguments, as a statement at the top (or in
+    ``if __name__ == "__main__":``). Their bodies are followed in place, as if written at
+    the top: ``def main(): X = …; print(X @ W)`` then ``main()``."""
+    defined: dict[str, int] = {}
+    plain: set[str] = set()
+    for s in tops:
+        if isinstance(s, ast.FunctionDef):
+            defined[s.name] = defined.get(s.name, 0) + 1
+            a = s.args
+            if not (a.posonlyargs or a.args or a.vararg or a.kwonlyargs or a.kwarg):
+                plain.add(s.name)
+    calls: dict[str, int] = {}
+    top_calls: list[str] = []
+    for s in tops:
+        body = s.body if isinstance(s, ast.If) and _decided(s.test) else [s]
+        for b in body:
+            if (
+                isinstance(b, ast.Expr)
+                and isinstance(b.value, ast.Call)
+                and isinstance(b.value.func, ast.Name)
+                and not b.value.args
+                and not b.value.keywords
+            ):
+                top_calls.append(b.value.func.id)
+    for t in tops:
+        for node in ast.walk(t):
+            if isinstance(node, ast.Name) and node.id in plain:
+                calls[node.id] = calls.get(node.id, 0) + 1
+    return frozenset(n for n in set(top_calls) if n in plain and defined[n] == 1 and calls[n] == 1)
 
 
 def _decided(test: ast.expr) -> bool | None:

@@ -240,3 +240,22 @@ def test_a_row_selected_from_a_literal_is_no_copy_of_it() -> None:
     code = "```python\ninputs = np.array([[1, 2], [0, 1]])\nquery = inputs[1]\n```\n"
     u = understood(code)
     assert [f.role for f in u.facts if f.given] == ["x"]
+
+
+def test_the_body_of_a_script_s_main_is_followed_in_place() -> None:
+    code = (
+        "```python\nimport torch\n\ndef main():\n"
+        "    Q = torch.tensor([[1.0, 0.0], [0.0, 1.0]])\n    K = Q.clone()\n"
+        "    print(torch.softmax(Q @ K.T, dim=-1))\n\n"
+        "if __name__ == '__main__':\n    main()\n```\n\n```\n[[0.7311 0.2689]\n [0.2689 0.7311]]\n```\n"
+    )
+    u = understood(code)
+    assert {f.role for f in u.facts if f.given} >= {"q", "k"}
+    (d,) = [f.derivation for f in u.facts if not f.given and f.dims]
+    assert d is not None and d.scale == UNSCALED
+
+
+def test_a_function_called_with_arguments_is_not_a_program() -> None:
+    code = "```python\ndef main(Q):\n    K = Q.clone()\n    return K\n\nmain(torch.eye(2))\n```\n"
+    u = understood(code)
+    assert not [f for f in u.facts if f.given]
