@@ -212,6 +212,7 @@ class Origins:
             # ``Q = K = V = X``: the embeddings themselves, without the projections
             x = d.refs[0]
             yield Derivation(Start.QKV, (x, x, x), False, d.scale, d.causal, d.row)
+            yield from self._projections(f, d, stage)
         qs = self._latest((RoleName.Q,), f.at)
         ks = self._latest((RoleName.K, RoleName.KV), f.at)
         vs = self._latest((RoleName.V, RoleName.KV), f.at)
@@ -231,6 +232,38 @@ class Origins:
             alt = Derivation(Start.QKV, (q, k, v), False, d.scale, d.causal, d.row)
             if alt != d:
                 yield alt
+
+    def _projections(self, f: Fact, d: Derivation, stage: Relation) -> Iterator[Derivation]:
+        """X with each other set of W_Q, W_K (and W_V, for an output) given before the claim:
+        one head's ``W_Q_1``, ``W_K_1`` beside the other head's ``W_Q_2``, ``W_K_2``. Sets whose
+        names say one head come first, the claim's own head before the others."""
+        x = d.refs[0]
+        wqs = self._latest((RoleName.W_Q,), f.at)
+        wks = self._latest((RoleName.W_K,), f.at)
+        wvs = self._latest((RoleName.W_V,), f.at) if stage is Relation.OUTPUT else []
+        old_v = d.refs[3] if len(d.refs) > 3 else -1
+
+        def likely(ws: tuple[int, int, int]) -> tuple[int, list[int]]:
+            heads = {self.heads.get(r) for r in ws if r >= 0}
+            agree = len(heads) == 1 and None not in heads
+            named = f.head is not None and heads == {f.head}
+            return (-2 * named - agree, sorted(-r for r in ws))
+
+        def values(q: int) -> list[int]:
+            # (the weights need no W_V: the one of W_Q's head stands in, else the default's)
+            if wvs:
+                return wvs
+            same = [v for v in all_v if self.heads.get(v) == self.heads.get(q, -1)]
+            return same[:1] or [old_v]
+
+        all_v = self._latest((RoleName.W_V,), f.at)
+        tries = ((q, k, v) for q in wqs for k in wks for v in values(q))
+        for q, k, v in sorted(tries, key=likely):
+            refs = (x, q, k, v) if v >= 0 else (x, q, k)
+            for t in (d.w_t, not d.w_t):
+                alt = Derivation(Start.X, refs, t, d.scale, d.causal, d.row)
+                if alt != d:
+                    yield alt
 
     def _latest(self, roles: tuple[RoleName, ...], at: int) -> list[int]:
         keys = [k for k, i in self.inputs.items() if i.roles & set(roles) and k < at]

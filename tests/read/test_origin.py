@@ -133,3 +133,24 @@ def test_x_itself_as_q_k_v_is_tried_beside_the_projections() -> None:
     # Q = K = V = X, although W's were given earlier: X X^T = [[1, 0, 1], [0, 1, 1], [1, 1, 2]]
     text = XW + "Here $Q = K = V = X$:\n\nscores = [[1, 0, 1], [0, 1, 1], [1, 1, 2]]\n"
     assert _errors(text) == []
+
+
+#: X with each head's own projections (head 1: Q = [[1, 1], [0, 1], [1, 2]], K = [[1, 0],
+#: [1, 1], [2, 1]], scores [[1, 2, 3], [0, 1, 1], [1, 3, 4]]; head 2: scores [[0, 2, 2],
+#: [2, 0, 2], [2, 2, 4]]), both given before the claims
+TWO_HEADS_XW = (
+    "X = [[1, 0], [0, 1], [1, 1]]\n\n"
+    "W_Q_1 = [[1, 1], [0, 1]]\n\nW_K_1 = [[1, 0], [1, 1]]\n\nW_V_1 = [[1, 0], [0, 1]]\n\n"
+    "W_Q_2 = [[0, 1], [1, 0]]\n\nW_K_2 = [[2, 0], [0, 2]]\n\nW_V_2 = [[0, 1], [1, 0]]\n\n"
+)
+
+
+def test_scores_are_judged_with_the_projections_their_numbers_come_from() -> None:
+    # (the scores name no head: the projections given last, head 2's, are only the default)
+    text = TWO_HEADS_XW + "scores = [[1, 2, 3], [0, 1, 1], [1, 3, 4]]\n"
+    assert _errors(text) == []
+
+
+def test_a_slip_is_judged_against_the_projections_the_other_numbers_come_from() -> None:
+    text = TWO_HEADS_XW + "scores = [[1, 2, 3], [0, 1, 1], [1, 3, 5]]\n"
+    assert _errors(text) == [("wrong-value", "5")]
