@@ -439,7 +439,8 @@ TABLE_RULE_NAMES: Final = frozenset(w.text for w in TABLE_RULES)
 
 SHAPE_NOTE: Final = pattern(
     "shape-note",
-    r"(?:\b(?:shape|size|Size|dims?)\b|形状|维度|大小)\s*[:：=]?\s*(?:torch\.Size\s*\(\s*)?"
+    r"(?:\b(?:shape|size|Size|dims?)\b(?:\s+(?:is|of))?|(?:形状|维度|大小)(?:\s*[为是])?)"
+    r"\s*[:：=]?\s*(?:torch\.Size\s*\(\s*)?"
     r"[\[(（]\s*\d{1,6}(?:\s*[,，×xX*]\s*\d{1,6})*\s*[\])）]\)?"
     r"|_\s*\{\s*\(?\s*\d{1,6}(?:\s*(?:×|\\times|[xX*])\s*\d{1,6})+\s*\)?\s*\}"
     r"|[\[(（]\s*\d{1,6}(?:\s*(?:×|\\times|[xX*])\s*\d{1,6})+\s*[\])）]"
@@ -455,6 +456,8 @@ SHAPE_NOTE: Final = pattern(
         "shape=(2, 4)",
         "2×3",
         "形状 [2, 3]",
+        "形状为 [6]",
+        "shape is (3, 2)",
         "size torch.Size([2, 4])",
     ),
     ("[0.5, 0.5]", "(0.5 × 2)", "2.5 × 3", "(2, 3)", "x_{2}", "S_{2,1}"),
