@@ -117,3 +117,23 @@ def test_a_named_claim_in_a_tentative_place_that_nothing_confirms_is_not_accused
     named = [replace(f, source=RoleSource.NAME) for f in u.facts]
     assert unconfirmed(owner, found, named) == {}
     assert i in unconfirmed(owner, found, named, tentative=True)
+
+
+#: row 1 worked in the stated frame, then the same row again without the scaling, its sum
+#: computed by a formula from the unscaled exponentials
+UNSCALED_AGAIN = (
+    "$$\nQ = K = V = \\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\\\ 0.5 & 0.5 \\end{bmatrix}, \\quad d_k = 2\n$$\n\n"
+    "Scaled scores of row 1: $[0.7071,\\ 0,\\ 0.3536]$\n\n"
+    "$$\ne^{0.7071} \\approx 2.0281,\\qquad e^0 = 1,\\qquad e^{0.3536} \\approx 1.4242\n$$\n\n"
+    "$$\nZ_1 = 2.0281 + 1 + 1.4242 = 4.4523\n$$\n\n"
+    "## Without the scaling\n\nRow 1 would be $[1,\\ 0,\\ 0.5]$:\n\n"
+    "$$\ne^1 \\approx 2.7183,\\qquad e^0 = 1,\\qquad e^{0.5} \\approx 1.6487\n$$\n\n"
+    "$$\nZ = 2.7183 + 1 + 1.6487 = 5.3670\n$$\n"
+)
+
+
+def test_a_number_its_own_formula_computes_is_not_accused_where_the_problem_disagrees() -> None:
+    report = audit(UNSCALED_AGAIN, path="t.md")
+    assert [f.claimed for f in report.findings if f.severity == "error"] == []
+    (why,) = [u for u in report.unparsed if "its own formula" in u.reason]
+    assert why.line == UNSCALED_AGAIN.count("\n", 0, UNSCALED_AGAIN.index("Z = 2.7183")) + 1
