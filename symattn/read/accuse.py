@@ -61,10 +61,11 @@ def unconfirmed(
         if i >= len(facts):
             continue
         f = facts[i]
-        if f.derived and own.reproduced < own.compared:
+        if f.derived and f.size == 1 and own.reproduced < own.compared:
             # `Z = 2.7183 + 1 + 1.6487 = 5.3670`: its own formula computes it from the
             # numbers it writes; where the problem disagrees, those numbers are not the
-            # problem's at its place (another variant, or a slip among them), not this one
+            # problem's at its place (another variant, or a slip among them), not this one.
+            # (An array so computed is the author's: what is carried from it is judged.)
             out[i] = (
                 f"what its own formula computes from the numbers it writes; those are not "
                 f"the problem's numbers at the place it was given ({f.role}: "
