@@ -181,6 +181,27 @@ def _comment_grids(r: Reading, st: Statement, limits: Limits) -> list[Grid]:
     return out
 
 
+def _prompted(text: str, comments: tuple[tuple[int, int], ...], at: int) -> ast.expr | None:
+    """The expression a REPL prompt in the comments names for the array at ``at``: the last
+    ``>>> expr`` comment line before it (``# >>> inputs`` then ``# tensor([[…]])``); None
+    when no prompt comes first, or what follows it is no Python expression."""
+    lines = [(x, y) for x, y in comments if x <= at]
+    for x, y in reversed(lines):
+        m = _COMMENT_PROMPT.match(text, max(0, x - 1), y)
+        if m is None:
+            continue
+        try:
+            tree = ast.parse(m["expr"].strip(), mode="eval")
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
+        return tree.body
+    return None
+
+
+#: a comment line that is a REPL prompt: ``# >>> attn_weights[0]``
+_COMMENT_PROMPT: Final = re.compile(r"#\s*>>>\s+(?P<expr>[^\n]{1,200})")
+
+
 def _a_shape(text: str, start: int, end: int) -> bool:
     """Whether the array at ``text[start:end]`` is a size the words before it name
     (:data:`~symattn.read.notations.SHAPE_NOTE`: ``形状为 [6]``, ``shape: [3, 3]``)."""
@@ -259,9 +280,11 @@ def link_code(r: Reading) -> None:
             subject = own
         for placed in comments.get(index, []):
             # `keys = np.dot(x, w_key) #[[0,1,1],…]`: the comment states what the statement
-            # (or, on a line of its own, the one before) computed
-            if subject is not None:
-                shown = Shown(subject, "", placed.grid.start)
+            # (or, on a line of its own, the one before) computed; under `# >>> inputs` in
+            # the comment, what that expression is
+            what = _prompted(r.src.text, st.comments, placed.grid.start) or subject
+            if what is not None:
+                shown = Shown(what, "", placed.grid.start)
                 r.code_facts.append((index, shown))
                 r.shown[placed.grid.start] = shown
     for placed, built in _built(r):

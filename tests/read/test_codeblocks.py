@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+
 from .texts import read_text
 
 
@@ -126,3 +128,13 @@ def test_a_docstring_is_read_as_text() -> None:
     r = read_text(text)
     assert [c.text for c in r.chains] == ["e^1 / (e^1 + e^0) = 0.7311"]
     assert not [p for p in r.grids if p.how == "code"]
+
+
+def test_a_prompt_in_a_comment_names_the_array_under_it() -> None:
+    text = (
+        "```python\nctx = w @ inputs\n# >>> inputs\n# tensor([[1.0, 2.0], [3.0, 4.0]])\n"
+        "# >>> ctx\n# tensor([[2.0, 3.0], [2.5, 3.5]])\n```\n"
+    )
+    r = read_text(text)
+    shown = sorted((r.src.line_of(at), ast.unparse(s.expr)) for at, s in r.shown.items())
+    assert shown == [(4, "inputs"), (6, "ctx")]
