@@ -209,6 +209,22 @@ def _size(v: Value) -> bool:
     return n is not None and n > 0
 
 
+def _vector_of_input(name: str, v: Value) -> bool:
+    """Whether ``name = v`` gives one token's vector of an input (``Q = [1, 0, 0, 1]``):
+    given again beside the other inputs on one line (``"sat" → Q = […], K = […], V = […]``),
+    it is the next token's, not a second value."""
+    role = symbol_role(name)
+    try:
+        dims = shape(v)
+    except ExprError:
+        return False
+    return role is not None and role.role in _TOKEN_VECTORS and len(dims) == 1
+
+
+#: the inputs written one token's vector at a time
+_TOKEN_VECTORS: Final = frozenset({RoleName.X, RoleName.Q, RoleName.K, RoleName.V, RoleName.KV})
+
+
 def _count_value(v: Value) -> bool:
     """Whether a value is a count (a non-negative integer), as an index's values are."""
     n = _integer(v)
@@ -417,7 +433,12 @@ class Definitions:
             self._distinct.pop(name, None)
             self._keys.pop(name, None)
         d = Definition(value, text, line, column)
-        if old is not None and not _global(name) and _size(value) and self._regiven(name, d, at):
+        if (
+            old is not None
+            and not _global(name)
+            and (_size(value) or _vector_of_input(name, value))
+            and self._regiven(name, d, at)
+        ):
             return
         distinct = self._distinct.setdefault(name, [])
         keys = self._keys.setdefault(name, set())

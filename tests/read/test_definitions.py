@@ -202,3 +202,12 @@ def test_a_running_index_given_another_integer_is_no_conflict(name: str) -> None
 
 def test_a_name_that_is_no_index_given_two_integers_is_a_conflict() -> None:
     assert _conflicts("$$d = 2$$\n\n$$d = 3$$\n") == ["d = 3"]
+
+
+def test_each_token_s_vectors_on_a_line_of_their_own_are_no_conflict() -> None:
+    text = (
+        'Word "cat" → Q = [1, 0], K = [0.5, 0.5], V = [1, 2]\n'
+        'Word "sat" → Q = [0, 1], K = [0.2, 0.8], V = [0, 1]\n'
+    )
+    report = audit(text, path="t.txt")
+    assert [f.code for f in report.findings] == []
