@@ -30,6 +30,7 @@ from symattn.read.naming import (
     row_named,
     softmax_argument,
     softmax_value,
+    token_labeled,
 )
 from symattn.read.notations import (
     EXP_FIRST,
@@ -492,6 +493,8 @@ def _stated_fact(reading: Reading, s: Stated) -> Fact | None:
             fact = replace(fact, index=row)
         elif role.role in _ROW_ROLES and (token := reading.section_query(fact.block)):
             fact = replace(fact, token=token)  # under ``## Query love``: love's row
+        elif role.role in INPUT_ARRAYS and (token := token_labeled(reading.src.text, s.at)):
+            fact = replace(fact, token=token)  # ``Word "cat" → Q = […]``: cat's vector
     if role is not None and role.col:
         named = role.row
         fact = replace(

@@ -23,10 +23,18 @@ from symattn.read.notations import (
     ROW_PHRASE,
     SOFTMAX_ARGUMENT,
     SOFTMAX_VALUE,
+    TOKEN_LABEL,
 )
 from symattn.read.roles import Role, RoleName, phrase_role, stage_rank, symbol_role
 
-__all__ = ["array_role", "call_argument", "row_named", "softmax_argument", "softmax_value"]
+__all__ = [
+    "array_role",
+    "call_argument",
+    "row_named",
+    "softmax_argument",
+    "softmax_value",
+    "token_labeled",
+]
 
 
 def call_argument(text: str, at: int) -> RoleName | None:
@@ -161,3 +169,16 @@ def row_named(context: str) -> int | None:
         return None
     word = next(v for v in m.groupdict().values() if v)
     return _ORDINALS.get(word.lower(), int(word) if word.isdigit() else None)
+
+
+def token_labeled(text: str, at: int) -> str:
+    """The token a quoted label heading the line of offset ``at`` names for the vectors
+    written on it (``Word "cat" → Q = […], K = […]``: cat), or ""; only the words before
+    the line's first definition count."""
+    start = max(text.rfind("\n", max(0, at - 400), at) + 1, at - 400)
+    head = text[start:at]
+    if "=" in head:  # (a later vector of the line: the words before the first one's name)
+        head = head.split("=", 1)[0].rstrip()
+        head = head[: len(head) - len(head.split()[-1])] if head.split() else head
+    m = TOKEN_LABEL.find(head)
+    return m["token"] if m is not None else ""

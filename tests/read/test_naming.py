@@ -10,6 +10,7 @@ from symattn.read.naming import (
     row_named,
     softmax_argument,
     softmax_value,
+    token_labeled,
 )
 from symattn.read.roles import Role
 
@@ -125,3 +126,18 @@ def test_an_array_after_a_softmax_of_a_vector_is_its_claimed_value() -> None:
     # (the argument itself, and an array on the next line, are no such value)
     assert softmax_value(text, text.index("[2.0")) == ""
     assert softmax_value("softmax([1, 2]) →\n[0.27, 0.73]", 18) == ""
+
+
+@pytest.mark.parametrize(
+    ("line", "token"),
+    [
+        ('Word "cat" → Q = [1, 0], K = [0, 1]', "cat"),
+        ("“猫”：Q = [1, 0]", "猫"),
+        ('say "cat" and Q = [1, 0]', ""),
+        ("Q = [1, 0], K = [0, 1]", ""),
+    ],
+)
+def test_the_token_a_quoted_label_heading_the_line_names(line: str, token: str) -> None:
+    # (every vector of the line: the first one's and the last one's)
+    assert token_labeled(line, line.index("Q")) == token
+    assert token_labeled(line, line.rindex("[") - 4) == token

@@ -53,6 +53,7 @@ from symattn.read.notations.claims import (
     SOFTMAX_VALUE,
     SQRT_DK,
     SQRT_DK_TEXT,
+    TOKEN_LABEL,
     UNSCALED_TEXT,
     VECTOR_TEXT,
 )
@@ -128,6 +129,7 @@ from symattn.read.notations.text import (
 __all__ = [
     "ATTENDS",
     "QUERY_HEADING",
+    "TOKEN_LABEL",
     "CAUSAL_TEXT",
     "MASK_TEXT",
     "EXPRESSION_LINE",

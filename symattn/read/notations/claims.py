@@ -32,6 +32,7 @@ __all__ = [
     "SCALED_TEXT",
     "SQRT_DK",
     "SQRT_DK_TEXT",
+    "TOKEN_LABEL",
     "UNSCALED_TEXT",
     "VECTOR_TEXT",
 ]
@@ -264,6 +265,22 @@ MASK_TEXT: Final = pattern(
     ("Key love is masked:", "An additive mask is given", "掩码矩阵"),
     ("Massachusetts",),
     hint=r"[mM][aA][sS][kK]|掩码|屏蔽",
+)
+
+TOKEN_LABEL: Final = pattern(
+    "token-label",
+    r"(?:^|[\s(（])(?:(?:[Ww]ord|[Tt]oken|词元?|单词)\s*)?[\"“'「『](?P<token>[^\s\"”'」』]{1,24})[\"”'」』]"
+    r"\s*(?:→|->|=>|[:：])\s*$",
+    'a quoted token heading the line of its vectors (``Word "cat" → Q = […], K = […]``): '
+    "the vectors are that token's",
+    (
+        ex('   Word "cat" → ', token="cat"),
+        ex("“猫”: ", token="猫"),
+        ex("词元「吃」：", token="吃"),
+        ex("'sat' -> ", token="sat"),
+    ),
+    ('say "cat" and ', 'Word "cat" is ', "a → "),
+    how=Apply.SEARCH,
 )
 
 QUERY_HEADING: Final = pattern(
