@@ -15,7 +15,11 @@ number belongs to (a fact), never on one number alone:
   says that on the divisor (``dk-mismatch``), and such arrays keep their findings.
 
 At least :data:`~symattn.read.reproduce.MIN_CONFIRMING` numbers must hold for the other
-frame, every one of the array's: chance is then ruled out, as in reproduction.
+frame, every one of the array's: chance is then ruled out, as in reproduction. An
+exponential that writes its exponent (``e^2.0 = 7.389``) holds two numbers: when the
+exponent is its row's scaled score in another frame and the value its exponential, that
+frame is the row's. In a frame so confirmed for a row, the row's smaller working (a
+two-entry output, a sum, one weight) that holds there is right too.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from symattn.judge.findings import Finding
 from symattn.judge.frames import key_width, run_in_frame
 from symattn.judge.quantities import TensorEntry
 from symattn.judge.verdict import consistent_with
+from symattn.numbers import Written, parse_number
 from symattn.numbers.rounding import Rounding
 from symattn.read.confirm import says_softmax
 from symattn.read.facts import Fact
@@ -256,14 +261,33 @@ def another_frame(
     if not problem.scale_unknown:
         suspects = {o for place in wrong if (o := problem.owner.get(place)) is not None}
         framed = [i for i in framed if not _mixed(i, by_fact, suspects, facts)]
-    if not framed:
+    # (a small fact carried from the row's working in the problem's frame is suspect too)
+    carried = {(f.step, f.position) for f in findings if f.code == FindingCode.PROPAGATED_ERROR}
+    small = [i for i in _small(problem, wrong | carried, by_fact) if i not in framed]
+    exponents = {i: x for i in small if (x := _exponent(i, by_fact, facts)) is not None}
+    if not framed and not exponents:
         return set()
     queries, keys = list(spec.query_tokens), list(spec.tokens)
     out: set[int] = set()
     results = other_frames(spec, spec.run())
-    if problem.scale_unknown:
+    if problem.scale_unknown and framed:
         results += fitted_frames(spec, problem, [by_fact[i] for i in framed])
     for result in results:
+        rows: set[str] = set()  # (the query rows this frame is confirmed for)
+        for i, x in exponents.items():
+            # ``e^2.0 = 7.389``: the exponent it writes is its row's scaled score in this
+            # frame (the unscaled score 2.0, not 2/√2): the frame of that row's working
+            ((step, position),) = by_fact[i]
+            entry = _entry(result, StepName.SCALED, position, queries, keys)
+            if entry is not None and _holds_in(
+                problem, (step, position), result, queries, keys, accepted, limits
+            ):
+                try:
+                    if consistent_with(x, entry, accepted, limits):
+                        out.add(i)
+                        rows.add(position[0])
+                except (ValueError, OverflowError):
+                    pass
         for i in framed:
             if i in out:
                 continue
@@ -273,7 +297,79 @@ def another_frame(
                 problem, places, result.stage(step), step, queries, keys, accepted, limits
             ):
                 out.add(i)
+                rows |= {p[1][0] for p in places}
+        for i in small:
+            # a row's smaller working (one exponential, a two-entry output, its sum) in the
+            # frame its array of at least MIN_CONFIRMING numbers confirmed for that row
+            places = by_fact[i]
+            if i not in out and {p[1][0] for p in places} <= rows:
+                if all(
+                    _holds_in(problem, p, result, queries, keys, accepted, limits) for p in places
+                ):
+                    out.add(i)
     return out
+
+
+def _exponent(i: int, by_fact: dict[int, list[Place]], facts: Sequence[Fact]) -> Written | None:
+    """The exponent an exponential of one number writes (``e^2.0 = 7.389``: 2.0), as a
+    number; None for another fact, or an exponent that is no plain number."""
+    places = by_fact.get(i, [])
+    if len(places) != 1 or places[0][0] != StepName.EXP or len(places[0][1]) != 2:
+        return None
+    if i >= len(facts) or not facts[i].exponent:
+        return None
+    try:
+        return parse_number(facts[i].exponent.strip("{} "))
+    except SymattnError:
+        return None
+
+
+def _entry(
+    result: AttentionResult,
+    step: str,
+    position: tuple[str, ...],
+    queries: list[str],
+    keys: list[str],
+) -> TensorEntry | None:
+    """The entry of ``step`` at a (query, key) position, or None where there is none."""
+    if len(position) != 2 or position[0] not in queries or position[1] not in keys:
+        return None
+    return TensorEntry(result.stage(step), (queries.index(position[0]), keys.index(position[1])))
+
+
+def _small(problem: Problem, wrong: set[Place], by_fact: dict[int, list[Place]]) -> list[int]:
+    """The facts with a number in ``wrong`` too small to confirm a frame themselves: fewer
+    than :data:`~symattn.read.reproduce.MIN_CONFIRMING` numbers of a framed stage or sum."""
+    suspects = {o for place in wrong if (o := problem.owner.get(place)) is not None}
+    return [
+        i
+        for i in sorted(suspects)
+        if 0 < len(places := by_fact.get(i, [])) < MIN_CONFIRMING
+        and all(p[0] in FRAMED_STEPS | {StepName.SUM} for p in places)
+    ]
+
+
+def _holds_in(
+    problem: Problem,
+    place: Place,
+    result: AttentionResult,
+    queries: list[str],
+    keys: list[str],
+    accepted: frozenset[Rounding],
+    limits: Limits,
+) -> bool:
+    """Whether the number at ``place`` is its stage's entry in ``result``."""
+    step, position = place
+    if not position or position[0] not in queries:
+        return False
+    row = queries.index(position[0])
+    if len(position) == 2:
+        return holds_at(problem, [place], result.stage(step), step, row, keys, accepted, limits)
+    claim = problem.spots[place].written
+    try:
+        return consistent_with(claim, TensorEntry(result.stage(step), (row,)), accepted, limits)
+    except (ValueError, OverflowError):
+        return False
 
 
 def places_of(problem: Problem) -> dict[int, list[Place]]:

@@ -100,3 +100,25 @@ def test_a_row_shown_in_both_frames_is_a_comparison() -> None:
         "$w_1 = [0.42, 0.16, 0.42]$\n\n$w_1 = [0.40, 0.20, 0.40]$\n\n$w_2 = [0.20, 0.40, 0.40]$\n"
     )
     assert not [f for f in audit(text, path="t.md").findings if f.severity == "error"]
+
+
+#: row 1 in the stated frame, then again without the scaling: exponentials that write their
+#: exponents (the unscaled scores), two weights and a two-entry output
+UNSCALED_ROW = (
+    "$Q = K = \\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\end{bmatrix}$, "
+    "$V = \\begin{bmatrix} 1 & 2 \\\\ 3 & 4 \\end{bmatrix}$, $d_k = 2$.\n\n"
+    "Scaled scores of row 1: $[0.7071, 0]$; weights $[0.6698, 0.3302]$.\n\n"
+    "Without the scaling, row 1 gives $e^1 = 2.718$, $e^0 = 1$, weights $[0.731, 0.269]$ "
+    "and the output $[OUT]$.\n"
+)
+
+
+def test_exponents_written_confirm_a_row_s_frame_for_its_smaller_working() -> None:
+    report = audit(UNSCALED_ROW.replace("OUT", "1.538, 2.538"), path="t.md")
+    assert [f.claimed for f in report.findings if f.severity == "error"] == []
+
+
+def test_a_slip_in_that_row_s_working_is_still_accused() -> None:
+    # (the output does not hold in the row's frame as a whole: it is judged in the problem's)
+    report = audit(UNSCALED_ROW.replace("OUT", "1.638, 2.538"), path="t.md")
+    assert "1.638" in [f.claimed for f in report.findings if f.severity == "error"]
