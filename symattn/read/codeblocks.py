@@ -198,6 +198,18 @@ def _prompted(text: str, comments: tuple[tuple[int, int], ...], at: int) -> ast.
     return None
 
 
+def _labelled(text: str, at: int, bound: set[str]) -> ast.expr | None:
+    """The variable a comment's label names for the array at ``at`` (``# weights: [[…]]``
+    under ``print(context)``), when the code assigns that name; else None."""
+    start = text.rfind("\n", max(0, at - 200), at) + 1
+    m = _COMMENT_LABEL.search(text, start, at)
+    if m is None or m["name"] not in bound:
+        return None
+    return ast.Name(id=m["name"], ctx=ast.Load())
+
+
+#: a comment's label just before an array: ``# weights: [[…``
+_COMMENT_LABEL: Final = re.compile(r"#\s*(?P<name>[A-Za-z_]\w{0,60})\s*[:=]\s*$")
 #: a comment line that is a REPL prompt: ``# >>> attn_weights[0]``
 _COMMENT_PROMPT: Final = re.compile(r"#\s*>>>\s+(?P<expr>[^\n]{1,200})")
 
@@ -256,6 +268,7 @@ def link_code(r: Reading) -> None:
             # (a fence that says it holds text holds no program: nothing after it is printed)
             previous_code = not _text_fence(r.blocks[block])
     assigned: dict[int, tuple[str, ...]] = {}
+    bound: set[str] = set()  # (the names the code has assigned so far)
     shown_by_block: dict[int, list[Shown]] = {}
     comments: dict[int, list[Placed]] = {}
     for placed in r.grids:
@@ -271,7 +284,10 @@ def link_code(r: Reading) -> None:
         said = list(facts_of(st))
         for fact in said:
             r.code_facts.append((index, fact))
+            if isinstance(fact, Step):
+                bound.update(fact.unpack or (fact.name,))
             if isinstance(fact, Assigned):
+                bound.update(fact.names)
                 assigned[fact.at] = fact.names
             elif isinstance(fact, Shown):
                 shown_by_block.setdefault(block, []).append(fact)
@@ -282,7 +298,11 @@ def link_code(r: Reading) -> None:
             # `keys = np.dot(x, w_key) #[[0,1,1],…]`: the comment states what the statement
             # (or, on a line of its own, the one before) computed; under `# >>> inputs` in
             # the comment, what that expression is
-            what = _prompted(r.src.text, st.comments, placed.grid.start) or subject
+            what = (
+                _prompted(r.src.text, st.comments, placed.grid.start)
+                or _labelled(r.src.text, placed.grid.start, bound)
+                or subject
+            )
             if what is not None:
                 shown = Shown(what, "", placed.grid.start)
                 r.code_facts.append((index, shown))

@@ -138,3 +138,14 @@ def test_a_prompt_in_a_comment_names_the_array_under_it() -> None:
     r = read_text(text)
     shown = sorted((r.src.line_of(at), ast.unparse(s.expr)) for at, s in r.shown.items())
     assert shown == [(4, "inputs"), (6, "ctx")]
+
+
+def test_a_comment_s_label_naming_a_variable_of_the_code_says_what_its_array_is() -> None:
+    text = (
+        "```python\nweights = softmax(s)\ncontext = weights @ x\nprint(context)\n"
+        "# weights: [[1.0, 0.0], [0.5, 0.5]]\n# other: [[2.0, 3.0]]\n```\n"
+    )
+    r = read_text(text)
+    shown = sorted((r.src.line_of(at), ast.unparse(s.expr)) for at, s in r.shown.items())
+    # (``other`` is no name of the code: the array is what the statement shows)
+    assert shown == [(5, "weights"), (6, "context")]
