@@ -255,8 +255,10 @@ def _one(
             if place[0] == f.step and place[1][:1] == f.position[:1]
         }
         rescued = another_stage(spec, problem, flagged, accepted, limits, facts)
-        rescued |= another_frame(spec, problem, report.findings, accepted, limits, facts)
         located = locate(spec, problem, report.findings, accepted, limits, facts)
+        rescued |= another_frame(
+            spec, problem, report.findings, accepted, limits, facts, frozenset(located)
+        )
     except SymattnError as e:
         return str(e)
     start = problem.group[0] if problem.group else None

@@ -247,10 +247,13 @@ def another_frame(
     accepted: frozenset[Rounding],
     limits: Limits,
     facts: Sequence[Fact] = (),
+    placed: frozenset[int] = frozenset(),
 ) -> set[int]:
     """The facts found wrong whose every number (at least
     :data:`~symattn.read.reproduce.MIN_CONFIRMING` of them) is its own stage, at its own
-    row and key, in another frame of the same inputs: right in that frame, not accused."""
+    row and key, in another frame of the same inputs: right in that frame, not accused.
+    (``placed``: the facts :mod:`~symattn.read.locate` placed in their frame, with a note;
+    the small working of a row is left to it.)"""
     wrong = {(f.step, f.position) for f in findings if f.code in _WRONG}
     by_fact = places_of(problem)
     framed = _framed(problem, wrong)
@@ -263,7 +266,17 @@ def another_frame(
         framed = [i for i in framed if not _mixed(i, by_fact, suspects, facts)]
     # (a small fact carried from the row's working in the problem's frame is suspect too)
     carried = {(f.step, f.position) for f in findings if f.code == FindingCode.PROPAGATED_ERROR}
-    small = [i for i in _small(problem, wrong | carried, by_fact) if i not in framed]
+    # (in a problem whose scale the text leaves open, :mod:`~symattn.read.locate` places
+    # the small facts in their frames, and says so)
+    small = (
+        []
+        if problem.scale_unknown
+        else [
+            i
+            for i in _small(problem, wrong | carried, by_fact)
+            if i not in framed and i not in placed
+        ]
+    )
     exponents = {i: x for i in small if (x := _exponent(i, by_fact, facts)) is not None}
     if not framed and not exponents:
         return set()
