@@ -224,7 +224,8 @@ def _formulas(norm: str) -> list[tuple[int, int]]:
                 if m is not None:
                     cuts.append(i)
                     ends_value = related = numbered = False
-            elif ch.isdigit() or ch == ".":
+            elif ch.isdigit() or (ch == "." and norm[i + 1 : i + 2].isdigit()):
+                # (a dot between blanks is a product, ``q1 . k1``: no part of a number)
                 numbered = numbered or ch.isdigit()
                 # (after a name, ``A V =`` is a product: no new formula; so is a name after a
                 # number that is a term of a sum, ``0.245 v_2 + 0.090 v_3 ≈ …``)

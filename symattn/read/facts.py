@@ -377,9 +377,30 @@ _ROW_ROLES: Final = frozenset(ROW_ROLES)
 
 
 def _symbolic(text: str) -> bool:
-    """Whether a link is a name, not arithmetic (``0.39 * v1`` is arithmetic)."""
+    """Whether a link is a name, not arithmetic (``0.39 * v1`` is arithmetic; ``K2`` and
+    ``v_1`` are names: their digits number them)."""
+    if _NUMBERED.fullmatch(text.strip()):
+        return True
     text = _ROOT_OF.sub("", SUBSCRIPT_INDEX.regex.sub("", text))
     return not any(ch.isdigit() for ch in text)
+
+
+def _unlabelled(text: str) -> str:
+    """A link without the words that head it (``Keys:  K1``: ``K1``)."""
+    m = _HEADED.fullmatch(text)
+    return m["name"] if m is not None else text
+
+
+#: a name after a label or words: ``Keys:  K1``, ``值：V1``, ``Keys are k1`` (a numbered
+#: name: ``scaled scores`` is no label and a name)
+_HEADED: Final = re.compile(
+    r"(?:[^=:：]{1,40}[:：]|(?:[A-Za-z]{2,20}\s+){1,4})\s*"
+    r"(?P<name>[A-Za-z]{1,3}(?:\d{1,3}|_\{?\d{1,3}\}?))"
+)
+#: one term of a weighted sum: a number times one named vector (``0.39 * v1``)
+_ONE_TERM: Final = re.compile(r"[-+]?\d*\.?\d+\s*[*×·]\s*[A-Za-z]{1,12}(?:_?\{?\w{1,12}\}?)?")
+#: a name numbered by its digits (``K2``, ``v1``, ``q12``): a name, not arithmetic
+_NUMBERED: Final = re.compile(r"[A-Za-z]{1,12}\d{1,3}")
 
 
 #: a root written with its number (``\\sqrt{3}``, ``√3``): part of a name like ``QK^T/√3``
@@ -430,13 +451,17 @@ def _stated_fact(reading: Reading, s: Stated) -> Fact | None:
     if role is None:
         found = [
             (r, text)
-            for text in (s.label, *s.links[:-1])
+            for text in map(_unlabelled, (s.label, *s.links[:-1]))
             if text and _symbolic(text) and (r := symbol_role(text)) is not None
         ]
         if found:
             role, name = max(found, key=lambda rt: stage_rank(rt[0].role))
             own = name != s.label
-    arithmetic = bool(EXPRESSION_LINE.regex.fullmatch(s.first))
+    # (a number times one named vector, ``0.39 * v1``, is one term of a weighted sum, no
+    # stage: arithmetic too)
+    arithmetic = bool(
+        EXPRESSION_LINE.regex.fullmatch(s.first) or _ONE_TERM.fullmatch(s.first.strip())
+    )
     if role is None and s.before and not arithmetic:
         role = symbol_role(s.before) or phrase_role(s.before)
     if role is None:

@@ -141,27 +141,49 @@ def gather(facts: Sequence[Fact]) -> dict[int, Input]:
             frozenset({f.role}), rows_of(f), names, tuple(s for s in f.spots if s), f.at, masked
         )
     for role, fs in groups.items():
-        # one row per index (``v_1 (Thinking)`` and a later ``v_1`` are one row), named by
-        # the token when one of its vectors gives it
-        seen: dict[str, Fact] = {}
-        tokens: dict[str, str] = {}
-        for f in fs:
-            key = str(f.index) if f.index is not None else f.token
-            seen.setdefault(key, f)
-            if f.token:
-                tokens.setdefault(key, f.token)
-        first = fs[0]
-        rows = tuple(rows_of(f)[0] for f in seen.values())
-        if len({len(r) for r in rows}) != 1:
-            continue
-        spots = tuple(s for f in seen.values() for s in f.spots if s)
-        row_names = tuple(tokens.get(k, k) for k in seen)
-        if len(set(row_names)) != len(row_names):
-            continue
-        if any(role in i.roles and i.rows == rows and i.row_names for i in out.values()):
-            continue  # ``q_1 = [1, 1]`` repeating a row of a table that names its tokens
-        out[first.at] = Input(frozenset({role}), rows, row_names, spots, first.at)
+        for version in _versions(fs):
+            joined = _joined(role, version, out)
+            if joined is not None:
+                out[joined.at] = joined
     return out
+
+
+def _versions(fs: Sequence[Fact]) -> list[list[Fact]]:
+    """The vectors of one role in order, cut where an index already given comes again with
+    other numbers: ``K1``, ``K2`` of a second example after the first's are its own."""
+    out: list[list[Fact]] = [[]]
+    values: dict[str, tuple[tuple[str, ...], ...]] = {}
+    for f in fs:
+        key = str(f.index) if f.index is not None else f.token
+        if key in values and values[key] != rows_of(f):
+            out.append([])
+            values = {}
+        values.setdefault(key, rows_of(f))
+        out[-1].append(f)
+    return [v for v in out if v]
+
+
+def _joined(role: RoleName, fs: Sequence[Fact], out: dict[int, Input]) -> Input | None:
+    """One version's vectors as one matrix: one row per index (``v_1 (Thinking)`` and a
+    later ``v_1`` are one row), named by the token when one of its vectors gives it."""
+    seen: dict[str, Fact] = {}
+    tokens: dict[str, str] = {}
+    for f in fs:
+        key = str(f.index) if f.index is not None else f.token
+        seen.setdefault(key, f)
+        if f.token:
+            tokens.setdefault(key, f.token)
+    first = fs[0]
+    rows = tuple(rows_of(f)[0] for f in seen.values())
+    if len({len(r) for r in rows}) != 1:
+        return None
+    spots = tuple(s for f in seen.values() for s in f.spots if s)
+    row_names = tuple(tokens.get(k, k) for k in seen)
+    if len(set(row_names)) != len(row_names):
+        return None
+    if any(role in i.roles and i.rows == rows and i.row_names for i in out.values()):
+        return None  # ``q_1 = [1, 1]`` repeating a row of a table that names its tokens
+    return Input(frozenset({role}), rows, row_names, spots, first.at)
 
 
 def one_slice(f: Fact) -> Fact:

@@ -227,3 +227,8 @@ def test_what_is_no_column_of_row_labels_is_kept(body: str) -> None:
 )
 def test_a_period_before_a_capital_ends_a_formula(norm: str, formulas: list[str]) -> None:
     assert [norm[a:b].strip() for a, b in _formulas(norm)] == formulas
+
+
+def test_a_dot_between_blanks_is_a_product_not_part_of_a_number() -> None:
+    text = "`q1 . k1 = [1, 0] . [1, 1] = 1`\n"
+    assert chain_texts(text) == ["q1 . k1 = [1, 0] . [1, 1] = 1"]

@@ -139,3 +139,22 @@ def test_a_row_written_out_as_a_weights_row_times_v_is_that_rows_output() -> Non
     )
     (g,) = [f for f in understood(other).facts if f.dims == (2,)]
     assert g.role is None
+
+
+@pytest.mark.parametrize(
+    ("text", "role", "index"),
+    [
+        # a name numbered by its digits, after a label or a few words
+        ("Keys:  K1 = [1, 0],  K2 = [0, 1]\n", "k", 1),
+        ("Keys are k1 = [1, 0], k2 = [0, 1]\n", "k", 1),
+        ("weight1 = 0.5\n", "weights", None),
+    ],
+)
+def test_numbered_names_say_their_role(text: str, role: str, index: int | None) -> None:
+    f = understood(text).facts[0]
+    assert (f.role, f.index) == (role, index)
+
+
+def test_one_term_of_a_weighted_sum_is_no_stage_the_words_name() -> None:
+    text = "We multiply each value by its attention weight:\n\n`0.39 * v1 = 0.39 * [0, 1, 1] = [0, 0.39, 0.39]`\n"
+    assert [f.role for f in understood(text).facts if f.dims == (3,)][0] is None

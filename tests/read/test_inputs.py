@@ -221,3 +221,15 @@ def test_scores_of_q_and_k_with_a_slip_stay_their_claims() -> None:
     scores = "1.0 & 0.0 & 1.0 \\\\ 0.0 & 4.0 & 2.0 \\\\ 1.0 & 2.0 & 9.0"
     report = audit(_EXERCISE.format(scores=scores), path="t.md")
     assert ("wrong-value", "9.0") in {(f.code, f.claimed) for f in report.findings}
+
+
+def test_the_vectors_of_a_second_example_are_its_own_matrix() -> None:
+    # (k1, k2 again with other numbers: a new example's keys; given again with the same
+    # numbers, the same keys)
+    text = (
+        "Example 1: $q = [1, 0]$, $k1 = [1, 0]$, $k2 = [0, 1]$.\n\n"
+        "Example 2: $q = [0, 2]$, $k1 = [1, 1]$, $k2 = [0, 1]$.\n\n"
+        "Example 3: $k1 = [1, 1]$, $k2 = [0, 1]$.\n"
+    )
+    keys = [i.rows for i in gather(understood(text).facts).values() if "k" in i.roles]
+    assert keys == [(("1", "0"), ("0", "1")), (("1", "1"), ("0", "1"))]

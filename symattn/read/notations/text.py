@@ -156,7 +156,7 @@ CASE_COLON: Final = Chars(
 NEW_DEFINITION: Final = pattern(
     "new-definition",
     r"\s+(?:(?:[A-Za-z]{2,}|[\u4e00-\u9fff]+)[,，]?\s+){0,6}"
-    r"(?P<name>(?:[A-Za-z]+|[\u4e00-\u9fff]+)(?:_(?:\{[^{}]{0,20}\}|[A-Za-z0-9]+))?'*)"
+    r"(?P<name>(?:[A-Za-z]+\d{0,3}|[\u4e00-\u9fff]+)(?:_(?:\{[^{}]{0,20}\}|[A-Za-z0-9]+))?'*)"
     r"\s*[=≈]",
     "after a complete value, ``NAME =`` starts the next formula on the same line, also after "
     "a few words (``q = (1, 0) and the keys are k_1 = (1, 0)``)",
@@ -165,6 +165,7 @@ NEW_DEFINITION: Final = pattern(
         ex(" d_k = 2", name="d_k"),
         ex(" r_{1,2} = h", name="r_{1,2}"),
         ex(" and the keys are k_1 = (1, 0)", name="k_1"),
+        ex("    k1 = [1, 0]", name="k1"),
     ),
     (" + x", " V", " x y = 3"),
     how=Apply.MATCH,
