@@ -7,7 +7,7 @@ import pytest
 from symattn.config import DEFAULT_LIMITS
 from symattn.errors import SymattnError
 from symattn.read.audit import audit
-from symattn.read.links import label_of, read_first, read_link
+from symattn.read.links import ParsedKind, label_of, read_first, read_link
 
 from .texts import INPUTS
 
@@ -83,3 +83,8 @@ def test_the_operand_of_an_unknown_product_is_not_what_the_result_claims() -> No
     the result is no restatement of the second vector."""
     text = "```\n            [0, 4, 2]\n[1, 0, 2] x [1, 4, 3] = [2, 4, 4]\n            [1, 0, 1]\n```\n"
     assert audit(text, path="t.md").findings == ()
+
+
+def test_a_word_and_its_count_are_a_name() -> None:
+    assert read_first("Score 1", DEFAULT_LIMITS).kind is ParsedKind.LABEL
+    assert read_first("exp 2", DEFAULT_LIMITS).kind is ParsedKind.EXPR
