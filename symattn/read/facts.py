@@ -397,6 +397,8 @@ _HEADED: Final = re.compile(
     r"(?:[^=:：]{1,40}[:：]|(?:[A-Za-z]{2,20}\s+){1,4})\s*"
     r"(?P<name>[A-Za-z]{1,3}(?:\d{1,3}|_\{?\d{1,3}\}?))"
 )
+#: a layer's parameter matrix: ``W``, ``W_a``, ``W^{(1)}`` (the projections are named apart)
+_PARAMETER: Final = re.compile(r"W(?:_\{?[\w()]{1,8}\}?|\^\{?[\w()]{1,8}\}?)?")
 #: one term of a weighted sum: a number times one named vector (``0.39 * v1``)
 _ONE_TERM: Final = re.compile(r"[-+]?\d*\.?\d+\s*[*×·]\s*[A-Za-z]{1,12}(?:_?\{?\w{1,12}\}?)?")
 #: a name numbered by its digits (``K2``, ``v1``, ``q12``): a name, not arithmetic
@@ -459,8 +461,12 @@ def _stated_fact(reading: Reading, s: Stated) -> Fact | None:
             own = name != s.label
     # (a number times one named vector, ``0.39 * v1``, is one term of a weighted sum, no
     # stage: arithmetic too)
+    # (so is a layer's parameter, ``W_a = [0.1, 0.2, 0.3]``: no stage, whatever the words
+    # say, ``注意力权重矩阵``)
     arithmetic = bool(
-        EXPRESSION_LINE.regex.fullmatch(s.first) or _ONE_TERM.fullmatch(s.first.strip())
+        EXPRESSION_LINE.regex.fullmatch(s.first)
+        or _ONE_TERM.fullmatch(s.first.strip())
+        or _PARAMETER.fullmatch(name.strip())
     )
     if role is None and s.before and not arithmetic:
         role = symbol_role(s.before) or phrase_role(s.before)

@@ -158,3 +158,8 @@ def test_numbered_names_say_their_role(text: str, role: str, index: int | None) 
 def test_one_term_of_a_weighted_sum_is_no_stage_the_words_name() -> None:
     text = "We multiply each value by its attention weight:\n\n`0.39 * v1 = 0.39 * [0, 1, 1] = [0, 0.39, 0.39]`\n"
     assert [f.role for f in understood(text).facts if f.dims == (3,)][0] is None
+
+
+def test_a_layer_s_parameter_is_no_stage_its_words_name() -> None:
+    text = "注意力权重矩阵为 $W_a = [0.1, 0.2, 0.3]$。\n"
+    assert [f.role for f in understood(text).facts] == [None]
