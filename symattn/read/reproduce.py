@@ -508,5 +508,21 @@ def search(
             best = same  # (written again: that explains every entry, whatever else fits)
         if best is None:
             continue
-        (found if best.tally.confirmed else closest)[target.key] = best
+        again = best is same and _restates(
+            target, next(c for c in sources if c.key == best.sources[0])
+        )
+        (found if best.tally.confirmed or again else closest)[target.key] = best
     return Search(found, closest, False)
+
+
+def _restates(target: Candidate, source: Candidate) -> bool:
+    """Whether a short array (fewer numbers than confirm a relation) is an earlier one, or
+    one of its rows, written again digit for digit, one of its numbers no integer
+    (``[0.2, 0.8]`` under ``Encoder Output`` after ``[[0.2, 0.8], [0.9, 0.1]]``)."""
+    if target.size < 2 or any(w is None for row in target.rows for w in row):
+        return False
+    texts = [tuple(w.text for w in row if w is not None) for row in target.rows]
+    if all(w.value.denominator == 1 for row in target.rows for w in row if w is not None):
+        return False  # (small integers coincide by chance: ``[1, 2]``)
+    rows = [tuple(w.text if w is not None else "" for w in row) for row in source.rows]
+    return texts == rows or (len(texts) == 1 and texts[0] in rows)

@@ -180,3 +180,15 @@ def test_scores_times_v_without_softmax_is_that_product_not_an_accusation() -> N
     # (a product the numbers do not reproduce is not read as that product)
     wrong = text.replace("[6, 6]]", "[6, 7]]")
     assert not understood(wrong).confirmed.decided
+
+
+def test_a_row_of_an_input_written_again_under_words_is_that_input() -> None:
+    text = (
+        "The encoder outputs are $K = V = [[0.2, 0.8], [0.9, 0.1]]$ and the query is "
+        "$q = [0.7, 0.4]$.\n\n### 1. Encoder Output\n\n```text\n[0.2, 0.8]\n[0.9, 0.1]\n```\n"
+    )
+    report = audit(text, path="t.md")
+    assert [u.line for u in report.unparsed if "those of K before it" in u.reason] == [6, 7]
+    # (small integers coincide by chance: ``[1, 0]`` under the same words stays a claim)
+    ints = text.replace("[0.2, 0.8]]", "[1, 0]]").replace("[0.2, 0.8]\n", "[1, 0]\n")
+    assert [u.line for u in audit(ints, path="t.md").unparsed if "those of K" in u.reason] == [7]
