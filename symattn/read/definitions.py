@@ -29,7 +29,15 @@ from symattn.judge.findings import Finding, Join, Message, TextLocation
 from symattn.judge.verdict import consistent_with
 from symattn.numbers import Written
 from symattn.numbers.rounding import Rounding
-from symattn.read.evaluate import Value, evaluate, flatten, shape
+from symattn.read.defined import (
+    is_count,
+    is_global,
+    is_size,
+    is_token_vector,
+    key_of,
+    width_of,
+)
+from symattn.read.evaluate import Value, evaluate, flatten
 from symattn.read.extract import ChainText
 from symattn.read.messages import fraction_text, say
 from symattn.read.notations.roles import INDEX_NAMES, ROW_ROLES
@@ -39,7 +47,6 @@ from symattn.read.roles import RoleName, symbol_role
 from symattn.read.rows import pattern
 from symattn.read.scalar import Scalar
 from symattn.read.syntax import Node, literal_numbers, names
-from symattn.read.tokens import ExprError
 
 __all__ = [
     "STEP_LABEL",
@@ -188,69 +195,6 @@ STEP_LABEL: Final = pattern(
 )
 
 
-def _global(name: str) -> bool:
-    """Whether a name is a parameter of the whole text (``d_k``, ``\\sqrt{d_k}``), whose
-    second value is a conflict wherever it is given."""
-    role = symbol_role(name)
-    # (and the name's own spelling: text)
-    return (role is not None and role.role is RoleName.D_K) or "d_k" in name or "d_{k}" in name
-
-
-def _integer(v: Value) -> int | None:
-    """The value as an integer, when it is one (a scalar of denominator 1)."""
-    r = v.rational() if isinstance(v, Scalar) else None
-    return int(r) if r is not None and r.denominator == 1 else None
-
-
-def _size(v: Value) -> bool:
-    """Whether a value is a size (a positive integer: ``B = 2``, ``n_heads = 4``), as the
-    parameters of a worked example are."""
-    n = _integer(v)
-    return n is not None and n > 0
-
-
-def _vector_of_input(name: str, v: Value) -> bool:
-    """Whether ``name = v`` gives one token's vector of an input (``Q = [1, 0, 0, 1]``):
-    given again beside the other inputs on one line (``"sat" → Q = […], K = […], V = […]``),
-    it is the next token's, not a second value."""
-    role = symbol_role(name)
-    try:
-        dims = shape(v)
-    except ExprError:
-        return False
-    return role is not None and role.role in _TOKEN_VECTORS and len(dims) == 1
-
-
-#: the inputs written one token's vector at a time
-_TOKEN_VECTORS: Final = frozenset({RoleName.X, RoleName.Q, RoleName.K, RoleName.V, RoleName.KV})
-
-
-def _count_value(v: Value) -> bool:
-    """Whether a value is a count (a non-negative integer), as an index's values are."""
-    n = _integer(v)
-    return n is not None and n >= 0
-
-
-def _width(v: Value) -> int | None:
-    """The length of a value's last axis (None: a scalar, or a ragged list)."""
-    try:
-        dims = shape(v)
-    except ExprError:
-        return None
-    return dims[-1] if dims else None
-
-
-def _key(v: Value) -> tuple[object, ...] | None:
-    """A hashable key of a rational value (None when an entry is irrational)."""
-    out: list[object] = []
-    for s in flatten(v):
-        r = s.rational()
-        if r is None:
-            return None
-        out.append(r)
-    return (isinstance(v, Scalar), *out)
-
-
 def beside_examples(
     findings: Iterable[Finding],
     examples: Sequence[tuple[int, int]],
@@ -271,7 +215,7 @@ def beside_examples(
         if f.code == FindingCode.CONFLICTING_DEFINITION and isinstance(f.location, TextLocation):
             name = f.claimed.split(" = ", 1)[0]
             at = offset_of(f.location.line, f.location.column)
-            if examples and _global(name) and not any(lo <= at <= hi for lo, hi in examples):
+            if examples and is_global(name) and not any(lo <= at <= hi for lo, hi in examples):
                 continue
         out.append(f)
     return out
@@ -384,7 +328,7 @@ class Definitions:
                     if not later:
                         self._later.pop(name)
                 self._distinct[name] = [d]
-                key = _key(d.value)
+                key = key_of(d.value)
                 self._keys[name] = {key} if key is not None else set()
         self._pending.clear()
 
@@ -410,20 +354,20 @@ class Definitions:
         if role is not None and role.role in PER_ROW:
             return
         self._count += 1
-        width = _width(value)
+        width = width_of(value)
         if width is not None and role is not None and role.role in _INPUT_ROLES:
             self._confirm(width)
-        if old is not None and width is not None and width != _width(old):
+        if old is not None and width is not None and width != width_of(old):
             self._widened[width] = self._count
-        renewed = _global(name) and self._renewed(name, value)
+        renewed = is_global(name) and self._renewed(name, value)
         self._when[name] = self._count
         updated = self._updated(name, at)
         self._consumed.discard(name)
         if at >= 0:
             self._at[name] = at
         moved = self._section_of.setdefault(name, self.section) != self.section
-        index = name in INDEX_NAMES and _count_value(value)
-        if derived or renewed or index or ((moved or updated) and not _global(name)):
+        index = name in INDEX_NAMES and is_count(value)
+        if derived or renewed or index or ((moved or updated) and not is_global(name)):
             # ``w`` in section "Query love" after ``w`` in "Query I": that section's own;
             # ``m = 3.0`` after ``m_new = max(m, x)``: the running maximum, updated;
             # ``factor = \sqrt{64} = 8`` after ``factor = \sqrt{4} = 2``: another d_k's;
@@ -435,14 +379,14 @@ class Definitions:
         d = Definition(value, text, line, column)
         if (
             old is not None
-            and not _global(name)
-            and (_size(value) or _vector_of_input(name, value))
+            and not is_global(name)
+            and (is_size(value) or is_token_vector(name, value))
             and self._regiven(name, d, at)
         ):
             return
         distinct = self._distinct.setdefault(name, [])
         keys = self._keys.setdefault(name, set())
-        key = _key(value)
+        key = key_of(value)
         if key is not None:
             if key in keys:
                 return
@@ -451,9 +395,9 @@ class Definitions:
             return
         if len(distinct) < MAX_DISTINCT:
             distinct.append(d)
-        if len(keys) + sum(1 for e in distinct if _key(e.value) is None) > 1:
+        if len(keys) + sum(1 for e in distinct if key_of(e.value) is None) > 1:
             self._later.setdefault(name, []).append(d)
-            if _global(name):
+            if is_global(name):
                 self._pending[name] = d
 
     def _regiven(self, name: str, d: Definition, at: int) -> bool:
@@ -487,7 +431,7 @@ class Definitions:
     def _only(self, name: str, d: Definition) -> None:
         """``d`` is the one value ``name`` has been given (a new example's own)."""
         self._distinct[name] = [d]
-        key = _key(d.value)
+        key = key_of(d.value)
         self._keys[name] = {key} if key is not None else set()
 
     def conflicted(self, used: frozenset[str] | None = None) -> dict[str, list[Definition]]:
