@@ -19,8 +19,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Final
 
+import flint
+
+from symattn.errors import SymattnError
 from symattn.judge.codes import FindingCode
 from symattn.judge.findings import Finding
+from symattn.judge.intervals import interval_ball
+from symattn.numbers import parse_number
 from symattn.read.confirm import WORD_SOURCES, candidate_of
 from symattn.read.facts import Fact
 from symattn.read.observations import Spot
@@ -61,6 +66,9 @@ def unconfirmed(
         if i >= len(facts):
             continue
         f = facts[i]
+        if (why := _foreign_exponent(f, i, owner, findings)) is not None:
+            out[i] = why
+            continue
         if f.derived and f.size == 1 and own.reproduced < own.compared:
             # `Z = 2.7183 + 1 + 1.6487 = 5.3670`: its own formula computes it from the
             # numbers it writes; where the problem disagrees, those numbers are not the
@@ -164,6 +172,44 @@ def _carried_from(
         for i, c in codes.items()
         if i < len(facts) and c == {FindingCode.PROPAGATED_ERROR}
     }
+
+
+def _foreign_exponent(
+    f: Fact, i: int, owner: dict[Place, int], findings: Sequence[Finding]
+) -> str | None:
+    """Why an exponential found wrong at its place is not accused: it writes its exponent
+    (``e^{0.1}=1.105``), its value is that exponent's exponential, and the exponent is not
+    the scaled score of the place it was given (the log of the exact value there): it is
+    the exponential of another number (an index weight pooled by another softmax)."""
+    if f.role is not RoleName.EXP or f.size != 1 or not f.exponent or f.spots[0] is None:
+        return None
+    try:
+        x = parse_number(f.exponent.strip("{} "))
+    except SymattnError:
+        return None
+    wrong = [
+        g
+        for g in findings
+        if g.code in _NOT_REPRODUCED and owner.get((g.step, g.position)) == i and g.exact
+    ]
+    if len(wrong) != 1:
+        return None
+    with flint.ctx.workprec(_PREC):
+        try:
+            here = flint.arb(wrong[0].exact.rstrip("…")).log()
+        except (ValueError, ZeroDivisionError):
+            return None
+        own = interval_ball(x).exp()
+        if here.overlaps(interval_ball(x)) or not own.overlaps(interval_ball(f.spots[0].written)):
+            return None
+    return (
+        f"it is e^{f.exponent.strip('{} ')}, the exponential of the exponent it writes, and "
+        f"that exponent is not the scaled score of the place it was given"
+    )
+
+
+#: the working precision of the comparisons (bits)
+_PREC: Final = 128
 
 
 def _closest(i: int, facts: Sequence[Fact]) -> str:

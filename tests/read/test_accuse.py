@@ -137,3 +137,19 @@ def test_a_number_its_own_formula_computes_is_not_accused_where_the_problem_disa
     assert [f.claimed for f in report.findings if f.severity == "error"] == []
     (why,) = [u for u in report.unparsed if "its own formula" in u.reason]
     assert why.line == UNSCALED_AGAIN.count("\n", 0, UNSCALED_AGAIN.index("Z = 2.7183")) + 1
+
+
+def test_an_exponential_of_another_number_is_not_accused_at_the_place_it_was_given() -> None:
+    # (``e^{0.1}`` pools an index weight: its exponent is no scaled score of this problem)
+    text = (
+        "$$\nq = [1, 0], \\quad K = \\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\end{bmatrix}, \\quad "
+        "V = \\begin{bmatrix} 1 & 2 \\\\ 3 & 4 \\end{bmatrix}, \\quad d_k = 2\n$$\n\n"
+        "Scaled scores: $[0.7071, 0]$.\n\n"
+        "$$\ne^{0.1}=1.105,\\ e^{0.2}=1.221\n$$\n"
+    )
+    report = audit(text, path="t.md")
+    assert [f.claimed for f in report.findings if f.severity == "error"] == []
+    assert "e^{0.1}" in [u.text for u in report.unparsed if "exponent it writes" in u.reason]
+    # (an exponential of its place's scaled score written wrong is still accused)
+    wrong = text.replace("e^{0.1}=1.105", "e^{0.7071}=2.128")
+    assert "2.128" in [f.claimed for f in audit(wrong, path="t.md").findings]
