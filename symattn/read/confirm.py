@@ -164,13 +164,14 @@ def confirm_roles(facts: Sequence[Fact], d_k: int | None = None) -> Confirmed:
             ],
         ),
         (
-            # (scores by words only that are an earlier array scaled: the scaled scores)
+            # (scores that are an earlier array scaled: the scaled scores; by words only, or
+            # under a letter, ``S = [[0.69, …]]`` below ``Scaled scores``, every entry so)
             frozenset({Relation.SCALED}),
             all_frames,
             [
-                k
-                for k in real
-                if facts[k].role == RoleName.SCORES and facts[k].source in WORD_SOURCES
+                c.key
+                for c in cands
+                if facts[c.key].role == RoleName.SCORES and not _integers(facts[c.key])
             ],
         ),
         (
@@ -244,6 +245,7 @@ def confirm_roles(facts: Sequence[Fact], d_k: int | None = None) -> Confirmed:
                 and m.frame is not None
                 and m.frame.kind is not FrameKind.NONE
                 and out[m.sources[0]].role in (RoleName.SCORES, None)
+                and (f.source in WORD_SOURCES or m.tally.reproduced == m.tally.compared)
             ):
                 out[key] = replace(f, role=RoleName.SCALED, source=RoleSource.REPRODUCED)
                 decided.append((key, m))

@@ -192,3 +192,17 @@ def test_a_row_of_an_input_written_again_under_words_is_that_input() -> None:
     # (small integers coincide by chance: ``[1, 0]`` under the same words stays a claim)
     ints = text.replace("[0.2, 0.8]]", "[1, 0]]").replace("[0.2, 0.8]\n", "[1, 0]\n")
     assert [u.line for u in audit(ints, path="t.md").unparsed if "those of K" in u.reason] == [7]
+
+
+def test_scores_under_a_letter_that_are_the_scores_scaled_are_the_scaled_scores() -> None:
+    text = (
+        "Q = [[1, 0, 0, 0], [0, 1, 0, 0], [1, 1, 0, 0]]\n\n"
+        "K = [[1, 0, 0, 0], [0, 1, 0, 0], [1, 1, 0, 0]]\n\n"
+        "Scores = [[1.00, 0.00, 1.00], [0.00, 1.00, 1.00], [1.00, 1.00, 2.00]]\n\n"
+        "Scaled scores (divide by √4 = 2):\n\n"
+        "S = [[0.50, 0.00, 0.50], [0.00, 0.50, 0.50], [0.50, 0.50, 1.00]]\n"
+    )
+    u = understood(text)
+    (s,) = [f for f in u.confirmed.facts if f.name == "S"]
+    assert s.role == "scaled"
+    assert not _errors(text)

@@ -84,11 +84,11 @@ def test_a_spec_says_where_each_claim_is_and_what_was_inferred() -> None:
 
 
 def test_claims_whose_verdict_audit_withheld_are_left_out_and_listed() -> None:
-    # (a short hand calculation whose claims audit judges in no single frame)
+    # (a short score table whose claims audit judges in no single frame)
     text = (
-        ROOT / "tests" / "corpus" / "dev" / "zh46_self-attention-course-exercise1-identity-qk.txt"
+        ROOT / "tests" / "corpus" / "dev" / "en34_yangshiteng-score-table-the-cat-sat.md"
     ).read_text("utf-8")
-    specs = audit(text, path="zh46.txt").specs
+    specs = audit(text, path="en34.md").specs
     withheld = [s for s in specs if "# Withheld" in s.toml]
     assert withheld, [s.toml for s in specs]
     for s in withheld:
