@@ -6,21 +6,23 @@ The frames and causes are tried in this order (the first that reproduces the cla
    prints, or — a float printout (``precision``, or 6+ significant digits) — it lies inside
    the rigorous error bound of the computation in that precision (key ``float-bound``);
 2. ``rounded-inputs`` (info): some inputs inside the roundings of ``rounded_inputs`` give it;
-3. ``approximate-constant``: a rounded constant (``e ≈ 2.718``) reproduces a long claim digit
+3. a row's last weight that is exactly 1 − its other claimed weights, some of them
+   truncated (``[0.6697, 0.3303]``): ``propagated-rounding``, carried from the truncation;
+4. ``approximate-constant``: a rounded constant (``e ≈ 2.718``) reproduces a long claim digit
    for digit in double precision (``2.718**0.092 + ...``);
-4. the author's own earlier numbers, taken as written, reproduce the claim
+5. the author's own earlier numbers, taken as written, reproduce the claim
    (``12.18 + 2.71 = 14.89``): ``propagated-rounding`` (exact), or ``propagated-error`` when
    one of them is wrong (the message names the first wrong one);
-5. ``truncated`` (and, when a rounded e consistent with the author's other numbers also
+6. ``truncated`` (and, when a rounded e consistent with the author's other numbers also
    gives it, both causes);
-6. ``approximate-constant`` for a scaled score that a rounded ``√d`` gives;
-7. ``wrong-value`` with a named slip (transposed or dropped digit, wrong sign, swapped operand,
+7. ``approximate-constant`` for a scaled score that a rounded ``√d`` gives;
+8. ``wrong-value`` with a named slip (transposed or dropped digit, wrong sign, swapped operand,
    a misread input);
-8. the author's earlier numbers as the intervals they round from (exact numbers stay points,
+9. the author's earlier numbers as the intervals they round from (exact numbers stay points,
    softmax bounded by monotonicity) reproduce it: ``propagated-rounding`` (interval) or
    ``propagated-error``;
-9. ``approximate-constant`` for a short claim that a rounded e gives;
-10. ``wrong-value``.
+10. ``approximate-constant`` for a short claim that a rounded e gives;
+11. ``wrong-value``.
 """
 
 from __future__ import annotations
@@ -163,6 +165,12 @@ def _diagnose(run: Run, chain: Chain, node: Node) -> None:
     def approximate(hit: Approximation) -> None:
         rec.add("approximate-constant", "approximate-constant", {**base, **hit.params()})
 
+    # (a truncation of its own value is that, not a complement of the row's others)
+    rest = _complement_of(run, chain, node) if v.code != "truncated" else None
+    if rest is not None:
+        formula = "1 − " + " − ".join(g.claims[r].text for r in rest)
+        _propagated(rec, base, "propagated-exact", formula=formula, sources=rest)
+        return
     hit = approximate_e(run, w, chain, node, long=True)
     if hit is not None:
         approximate(hit)
@@ -207,6 +215,30 @@ def _diagnose(run: Run, chain: Chain, node: Node) -> None:
         approximate(got[0])
         return
     rec.add("wrong-value", "wrong-value", base)
+
+
+def _complement_of(run: Run, chain: Chain, node: Node) -> list[Node] | None:
+    """The other weights of its row when the author's last weight at ``node`` is exactly 1 −
+    their claimed values and those that are no correct rounding are truncations
+    (``[0.6697, 0.3303]``, 0.6697 truncated): the row completed from a rounding habit, which
+    it carries; else None."""
+    if node.step != "weights" or run.spec.precision not in (None, "exact"):
+        return None  # (a program prints every weight: it completes no row)
+    g = chain.graph
+    rest = [
+        n for n in g.claims if n.step == node.step and n.pos[:-1] == node.pos[:-1] and n != node
+    ]
+    # (the last of the row: authors complete a row from the weights before it)
+    if not rest or max(rest) > node:
+        return None
+    if sum((g.claims[n].value for n in rest), g.claims[node].value) != 1:
+        return None
+    codes = {run.judge(g.claims[n], g.exact(n)).code for n in rest}
+    if codes - {None} != {"truncated"}:
+        # (completed from right numbers it is the author's rounding; from wrong ones, no
+        # telling the completion from a row made up to sum to 1: judged as it stands)
+        return None
+    return sorted(rest)
 
 
 def _values(rec: _Recorder) -> dict[str, object]:

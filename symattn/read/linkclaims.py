@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from fractions import Fraction
 
 from symattn.errors import SymattnError
+from symattn.numbers import Written
 from symattn.read.chainstate import Run, overrides, remember_rounding
 from symattn.read.claims import Known
 from symattn.read.definitions import Definition, holds
@@ -192,10 +194,15 @@ def judge_claims(
             others += in_root_frame(target_node, run.names.env, run.limits)
             at = links[last_expr].offset(0)
             others += run.stood.alternatives(target_node, run.names.env, at, run.limits)
+        complements = _complements(run, lits, scalars)
         for j, ((claim, off), v, x) in enumerate(zip(lits, scalars, exact_scalars, strict=False)):
             alternatives = [o[j] for o in others if len(o) == len(lits)]
             link = links[i]
-            if not run.judging.consistent(claim, v) and (
+            if j in complements:
+                # (``[0.6697, 0.3303]``: 1 − the row's other, wrong, number: carried from it)
+                run.judging.checked += 1
+                run.judging.seen.add(link.offset(off + p.offset))
+            elif not run.judging.consistent(claim, v) and (
                 any(run.judging.consistent(claim, alt) for alt in alternatives)
                 or (
                     target_node is not None
@@ -228,6 +235,36 @@ def judge_claims(
                 )
             remember_rounding(run, claim, x, links[last_expr].text)
             run.stood.add(claim, link.offset(off + p.offset), x)
+
+
+def _complements(
+    run: Run, lits: Sequence[tuple[Written, int]], scalars: Sequence[Scalar]
+) -> set[int]:
+    """The last entry of a row of two or more claimed numbers that sum to exactly 1, when it
+    is wrong and 1 − the row's other claimed numbers, the wrong ones of them truncations: the
+    author completed the row from a rounding habit (``[0.6697, 0.3303]``, 0.6697 truncated),
+    which is reported on those; the entry is carried from it, not a new error."""
+    if len(lits) < 2 or len(scalars) != len(lits):
+        return set()
+    if sum(c.value for c, _ in lits) != 1:
+        return set()
+    wrong = [not run.judging.consistent(c, v) for (c, _), v in zip(lits, scalars, strict=True)]
+    last = len(lits) - 1
+    if not wrong[last] or not any(wrong[:last]):
+        return set()
+    # (only truncations: a row of wrong numbers that sums to 1 may be made up so)
+    others = zip(lits[:last], scalars[:last], wrong[:last], strict=True)
+    return {last} if all(_truncation(c, v) for (c, _), v, w in others if w) else set()
+
+
+def _truncation(claim: Written, v: Scalar) -> bool:
+    """Whether ``claim`` is ``v`` with its digits dropped past the claim's last decimal."""
+    r = v.rational()
+    if r is None or claim.decimals is None or claim.decimals <= 0:
+        return False
+    scale = 10**claim.decimals
+    cut = Fraction(int(r * scale), scale)
+    return cut == claim.value and cut != r
 
 
 def _termwise(

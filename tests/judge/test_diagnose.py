@@ -178,3 +178,21 @@ def test_values_past_the_range_are_not_checked() -> None:
         "3",
     )
     assert "beyond the range" in str(f.params["reason"]) and not report.has_errors
+
+
+def test_a_weight_completed_from_its_row_carries_the_others_error() -> None:
+    # (the weights are [0.892958…, 0.107042…]: 0.108 = 1 − 0.892, the truncated weight)
+    report = run("weights = [0.892, 0.108]")
+    assert [(f.code, f.claimed) for f in report.findings] == [
+        ("truncated", "0.892"),
+        ("propagated-rounding", "0.108"),
+    ]
+    # (1 − a wrong weight: no telling a completion from a row made up to sum to 1)
+    report = run("weights = [0.850, 0.150]")
+    assert [(f.code, f.claimed) for f in report.findings][:2] == [
+        ("wrong-value", "0.850"),
+        ("wrong-value", "0.150"),
+    ]
+    # (the first weight is no complement of the last, however wrong the last is)
+    report = run("weights = [0.893, 0.150]")
+    assert ("wrong-value", "0.150") in [(f.code, f.claimed) for f in report.findings]

@@ -105,3 +105,11 @@ def test_the_roundings_a_chain_computes_with_stand_for_their_values(
     text: str, accused: bool
 ) -> None:
     assert bool(_level1(text).findings) is accused
+
+
+def test_the_last_weight_completed_from_a_wrong_one_is_carried_not_new() -> None:
+    text = "weights = [2.0281/3.0281, 1.0/3.0281] = [0.6697, 0.3303]\n"
+    report = audit(text, path="t.txt")
+    assert [(f.code, f.claimed) for f in report.findings if f.severity == "error"] == [
+        ("truncated", "0.6697")
+    ]
