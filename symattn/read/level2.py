@@ -325,6 +325,17 @@ def _one(
     return out, rescued, unsure
 
 
+def _from_unchecked(f: Finding, problem: Problem, rescued: set[int]) -> bool:
+    """Whether ``f`` is carried (``propagated-error``) from a number of a fact not accused
+    here (right in another frame or stage, or not checked): its story rests on a number the
+    problem does not judge, so it is withheld with it."""
+    origin = f.message.params.get("origin_at") if f.code == FindingCode.PROPAGATED_ERROR else None
+    if not isinstance(origin, str) or not origin.endswith("]") or "[" not in origin:
+        return False
+    step, _, inside = origin[:-1].partition("[")
+    return problem.owner.get((step, tuple(inside.split(",")))) in rescued
+
+
 def _with_row_cause(f: Finding, unsummed: set[tuple[str, tuple[str, ...]]]) -> tuple[str, ...]:
     """The alternatives of a finding, with ``not-normalized`` when it is an error on an entry
     of a row whose weights cannot sum to 1."""
@@ -475,7 +486,9 @@ def judge_problems(
         judged.update(s.at for f, _ in group[0].misshapen for s in f.spots if s is not None)
         withheld = set()
         for at, f in found:
-            if f.severity in FLAGGING and (at not in agreed or at in not_accused):
+            if f.severity in FLAGGING and (
+                at not in agreed or at in not_accused or _from_unchecked(f, problem, rescued)
+            ):
                 withheld.add(at)
                 continue
             findings.append((len(judged_problems) + 1, f))
