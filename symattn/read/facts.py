@@ -314,7 +314,7 @@ def _grid_fact(reading: Reading, placed: Placed, computed: Flows) -> Fact:
         at=g.start,
         block=placed.block,
         how=how,
-        row_names=g.notes if g.notes and all(g.notes) and len(set(g.notes)) == len(g.notes) else (),
+        row_names=_row_names(g.notes),
         masked=masked,
         elided=g.elided,
         **_from_role(role),  # type: ignore[arg-type]
@@ -374,6 +374,13 @@ def _table_facts(reading: Reading, block: int, table: Table) -> list[Fact]:
 
 #: stages stated one query row at a time
 _ROW_ROLES: Final = frozenset(ROW_ROLES)
+
+
+def _row_names(notes: tuple[str, ...]) -> tuple[str, ...]:
+    """The notes after the rows of an array as the names of its rows, when each row has one
+    and they differ (runs of blanks as one: ``# Your     (x^1)`` names ``Your (x^1)``)."""
+    names = tuple(" ".join(n.split()) for n in notes)
+    return names if names and all(names) and len(set(names)) == len(names) else ()
 
 
 def _symbolic(text: str) -> bool:

@@ -163,3 +163,9 @@ def test_one_term_of_a_weighted_sum_is_no_stage_the_words_name() -> None:
 def test_a_layer_s_parameter_is_no_stage_its_words_name() -> None:
     text = "注意力权重矩阵为 $W_a = [0.1, 0.2, 0.3]$。\n"
     assert [f.role for f in understood(text).facts] == [None]
+
+
+def test_the_notes_after_an_array_s_rows_name_them_blanks_as_one() -> None:
+    text = "```python\ninputs = [[0.43, 0.15], # Your     (x^1)\n          [0.55, 0.87]] # journey  (x^2)\n```\n"
+    (f,) = [f for f in understood(text).facts if f.name == "inputs"]
+    assert f.row_names == ("Your (x^1)", "journey (x^2)")
