@@ -96,6 +96,20 @@ def _unplaced(problems: Sequence[Problem], judged: set[int]) -> list[Unparsed]:
                     "(they are those of no query's row, or of several)",
                 )
             )
+        for f in p.wide:
+            spots = [s for s in f.spots if s is not None]
+            if f.at in seen or not spots or any(s.at in judged for s in spots):
+                continue
+            seen.add(f.at)
+            keys = len(p.data.get("tokens") or ())  # type: ignore[arg-type]
+            out.append(
+                Unparsed(
+                    spots[0].line,
+                    f.name or "number",
+                    f"numbered as the key of a row wider than this problem's {keys} keys: "
+                    "a number of another row",
+                )
+            )
     return out
 
 

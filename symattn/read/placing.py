@@ -60,6 +60,9 @@ class Built:
     misshapen: list[tuple[int, str | None]] = field(default_factory=list)
     #: one-row claims of several queries' problem that say (by name or numbers) none of them
     unplaced: list[int] = field(default_factory=list)
+    #: single numbers numbered as the keys of a row wider than this problem's (``p_0 … p_5``
+    #: beside three keys): another row's, not placed
+    wide: list[int] = field(default_factory=list)
     #: exponentials written one at a time: the keys of each row that have one
     exp_keys: dict[str, set[int]] = field(default_factory=dict)
     #: which fact each place holds, per layer
@@ -321,6 +324,27 @@ def token_claims(
                     built.layer(0)[1][(TOKEN_STAGES[role], (t, str(j)))] = spot
     del x
     return data, tuple(chosen), tuple(chosen), tokens
+
+
+def wider_rows(facts: Sequence[Fact], members: Sequence[int], keys: int, base: int) -> set[int]:
+    """The single numbers of a stage numbered by key (``p_0``, ``w_{12}``) whose numbering, in
+    their block, goes past the ``keys`` of this problem: numbers of a wider row (an index
+    weight pooled by another softmax), no row of this problem."""
+    groups: dict[tuple[object, ...], list[int]] = {}
+    for i in members:
+        f = facts[i]
+        if f.dims == () and f.role in PER_KEY and f.col.isdigit():
+            groups.setdefault((f.role, f.block, _NUMBERING.sub("", f.name)), []).append(i)
+    return {
+        i
+        for group in groups.values()
+        if max(int(facts[i].col) for i in group) - base >= keys
+        for i in group
+    }
+
+
+#: the numbering at the end of a name (``p_0``, ``w_{12}``, ``a3``)
+_NUMBERING: Final = re.compile(r"_?\{?\d+\}?$")
 
 
 def place(

@@ -51,6 +51,7 @@ from symattn.read.placing import (
     place,
     score_zeros,
     token_claims,
+    wider_rows,
     zeros_mask,
 )
 from symattn.read.report import Recognised
@@ -88,6 +89,8 @@ class Problem:
     unplaced: tuple[Fact, ...] = ()
     #: the text scales but says by what nowhere: the frame is the one its numbers reproduce
     scale_unknown: bool = False
+    #: single numbers of a row wider than this problem's (:func:`~symattn.read.placing.wider_rows`)
+    wide: tuple[Fact, ...] = ()
 
     @property
     def extent(self) -> tuple[int, int]:
@@ -250,8 +253,12 @@ def build_problems(facts: Sequence[Fact], said: str, parts: Sequence[int] = ()) 
         built.zero_scores = score_zeros(data_inputs, queries)
         base = counting_base(facts, members)
         named_row = default_row(facts, members, queries, base)
+        wide = wider_rows(facts, members, len(keys), base)
+        built.wide = sorted(wide)
         for i in members:
             if key.start in SCORE_STARTS and facts[i].role is RoleName.OUTPUT:
+                continue
+            if i in wide:
                 continue
             d = derived[i]
             if (
@@ -335,6 +342,7 @@ def build_problems(facts: Sequence[Fact], said: str, parts: Sequence[int] = ()) 
                         (scope.start, scope.end),
                         tuple(facts[i] for i in built.unplaced) if k == 0 else (),
                         hyp.name == SCALE_UNKNOWN,
+                        tuple(facts[i] for i in built.wide) if k == 0 else (),
                     )
                 )
     return out

@@ -305,7 +305,7 @@ FLOORS: dict[str, Floor] = {
     "2026-12-02c": Floor(0.41, 0.85, warnings=7),
     "2026-12-02d": Floor(0.20, 0.70, warnings=3),
     "2026-12-03": Floor(0.14, 0.83, warnings=4),
-    "2026-12-03b": Floor(0.54, 0.90),
+    "2026-12-03b": Floor(0.52, 0.90),
 }
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from symattn.numbers import parse_number
+from symattn.read.audit import audit
 from symattn.read.dataflow import Derivation, Start
 from symattn.read.facts import Fact
 from symattn.read.kinds import RoleSource
@@ -131,3 +132,15 @@ def test_a_layer_with_results_of_its_own_takes_nothing_from_the_layer_before() -
     built.put(2, "a", "weights", ["1", "2"], [_spot("0.62", 20), _spot("0.38", 25)])
     built.inherit()
     assert built.rows[1] == {"a": {"weights": ["0.62", "0.38"]}}
+
+
+def test_numbers_of_a_row_wider_than_the_problem_s_are_not_placed_and_say_why() -> None:
+    # (two keys; the pooled weights p_0 … p_2 of another softmax are three)
+    text = (
+        "$q = [1, 0]$, $K = [[1, 0], [0, 1]]$, $V = [[1, 2], [3, 4]]$, $d_k = 2$.\n\n"
+        "The weights are $[0.6698, 0.3302]$.\n\n"
+        "$$\np_0=0.200,\\ p_1=0.300,\\ p_2=0.500\n$$\n"
+    )
+    report = audit(text, path="t.md")
+    assert [f for f in report.findings if f.severity == "error"] == []
+    assert [u.text for u in report.unparsed if "wider" in u.reason] == ["p_0", "p_1", "p_2"]
