@@ -186,6 +186,14 @@ def test_the_layer_table_names_every_top_level_module() -> None:
     assert tops <= named, f"modules not in a layer: {sorted(tops - named)}"
 
 
+def test_the_audit_pipeline_table_names_every_module_of_read() -> None:
+    """docs/audit.md, "The pipeline": every module of ``symattn/read/`` has its stage there."""
+    doc = (ROOT / "docs" / "audit.md").read_text(encoding="utf-8")
+    table = doc[doc.index("## The pipeline") : doc.index("## What is read")]
+    modules = {p.stem for p in (PACKAGE / "read").glob("*.py")} - {"__init__"}
+    assert {m for m in modules if f"`{m}`" not in table} == set()
+
+
 def test_the_import_linter_contract_lists_the_same_layers() -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     (contract,) = config["tool"]["importlinter"]["contracts"]
