@@ -21,15 +21,13 @@ from typing import Final
 
 import flint
 
-from symattn.errors import SymattnError
 from symattn.judge.codes import FindingCode
 from symattn.judge.findings import Finding
 from symattn.judge.intervals import interval_ball
-from symattn.numbers import parse_number
 from symattn.read.confirm import WORD_SOURCES, candidate_of
 from symattn.read.facts import Fact
 from symattn.read.observations import Spot
-from symattn.read.placing import Place
+from symattn.read.placing import Place, written_exponent
 from symattn.read.reproduce import NEAREST, Tally, best_match, frames, relate
 from symattn.read.roles import RoleName
 
@@ -181,11 +179,8 @@ def _foreign_exponent(
     (``e^{0.1}=1.105``), its value is that exponent's exponential, and the exponent is not
     the scaled score of the place it was given (the log of the exact value there): it is
     the exponential of another number (an index weight pooled by another softmax)."""
-    if f.role is not RoleName.EXP or f.size != 1 or not f.exponent or f.spots[0] is None:
-        return None
-    try:
-        x = parse_number(f.exponent.strip("{} "))
-    except SymattnError:
+    x = written_exponent(f)
+    if f.role is not RoleName.EXP or f.size != 1 or x is None or f.spots[0] is None:
         return None
     wrong = [
         g

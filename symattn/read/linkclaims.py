@@ -15,6 +15,7 @@ from fractions import Fraction
 
 from symattn.errors import SymattnError
 from symattn.numbers import Written
+from symattn.numbers.rounding import Rounding, round_decimals
 from symattn.read.chainstate import Run, overrides, remember_rounding
 from symattn.read.claims import Known
 from symattn.read.definitions import Definition, holds
@@ -262,8 +263,7 @@ def _truncation(claim: Written, v: Scalar) -> bool:
     r = v.rational()
     if r is None or claim.decimals is None or claim.decimals <= 0:
         return False
-    scale = 10**claim.decimals
-    cut = Fraction(int(r * scale), scale)
+    cut = Fraction(round_decimals(r, claim.decimals, Rounding.TRUNCATE))
     return cut == claim.value and cut != r
 
 

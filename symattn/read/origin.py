@@ -223,10 +223,7 @@ class Origins:
         one = stage is not Relation.OUTPUT and len(vs) == 1
 
         def likely(qkv: tuple[int, int, int]) -> tuple[int, list[int]]:
-            heads = {self.heads.get(r) for r in qkv if r >= 0 and not (one and r == qkv[2])}
-            agree = len(heads) == 1 and None not in heads
-            named = f.head is not None and heads == {f.head}
-            return (-2 * named - agree, sorted(-r for r in qkv))
+            return self._likely(f, qkv, skip=qkv[2] if one else None)
 
         for q, k, v in sorted(((q, k, v) for q in qs for k in ks for v in vs), key=likely):
             alt = Derivation(Start.QKV, (q, k, v), False, d.scale, d.causal, d.row)
@@ -243,12 +240,6 @@ class Origins:
         wvs = self._latest((RoleName.W_V,), f.at) if stage is Relation.OUTPUT else []
         old_v = d.refs[3] if len(d.refs) > 3 else -1
 
-        def likely(ws: tuple[int, int, int]) -> tuple[int, list[int]]:
-            heads = {self.heads.get(r) for r in ws if r >= 0}
-            agree = len(heads) == 1 and None not in heads
-            named = f.head is not None and heads == {f.head}
-            return (-2 * named - agree, sorted(-r for r in ws))
-
         def values(q: int) -> list[int]:
             # (the weights need no W_V: the one of W_Q's head stands in, else the default's)
             if wvs:
@@ -258,12 +249,23 @@ class Origins:
 
         all_v = self._latest((RoleName.W_V,), f.at)
         tries = ((q, k, v) for q in wqs for k in wks for v in values(q))
-        for q, k, v in sorted(tries, key=likely):
+        for q, k, v in sorted(tries, key=lambda ws: self._likely(f, ws)):
             refs = (x, q, k, v) if v >= 0 else (x, q, k)
             for t in (d.w_t, not d.w_t):
                 alt = Derivation(Start.X, refs, t, d.scale, d.causal, d.row)
                 if alt != d:
                     yield alt
+
+    def _likely(
+        self, f: Fact, refs: tuple[int, ...], skip: int | None = None
+    ) -> tuple[int, list[int]]:
+        """The order of the readings tried for ``f``: inputs whose names say the claim's own
+        head first, then those that say one head together, nearest first (``skip``: an input
+        that takes no part, left out of the heads)."""
+        heads = {self.heads.get(r) for r in refs if r >= 0 and r != skip}
+        agree = len(heads) == 1 and None not in heads
+        named = f.head is not None and heads == {f.head}
+        return (-2 * named - agree, sorted(-r for r in refs))
 
     def _latest(self, roles: tuple[RoleName, ...], at: int) -> list[int]:
         keys = [k for k, i in self.inputs.items() if i.roles & set(roles) and k < at]

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Final
 
+from symattn.errors import SymattnError
+from symattn.numbers import Written, parse_number
 from symattn.read.dataflow import Derivation
 from symattn.read.facts import Fact, counting_base
 from symattn.read.inputs import Input, canon, complete, spec_text
@@ -33,6 +35,8 @@ __all__ = [
     "place",
     "score_zeros",
     "token_claims",
+    "wider_rows",
+    "written_exponent",
     "zeros_mask",
 ]
 
@@ -169,6 +173,17 @@ def _exponent_is_zero(exponent: str) -> bool | None:
         pass
     m = _OVER_ROOT.match(exponent)
     return None if m is None else Fraction(m.group("n")) == 0
+
+
+def written_exponent(f: Fact) -> Written | None:
+    """The exponent an exponential writes (``e^{2.0} = 7.389``: 2.0), as a number; None when
+    it writes none, or none that is a plain number."""
+    if not f.exponent:
+        return None
+    try:
+        return parse_number(f.exponent.strip("{} "))
+    except SymattnError:
+        return None
 
 
 def _exp_key(built: Built, row: str, exponent: str, nk: int) -> int | None:

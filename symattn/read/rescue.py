@@ -38,11 +38,11 @@ from symattn.judge.findings import Finding
 from symattn.judge.frames import key_width, run_in_frame
 from symattn.judge.quantities import TensorEntry
 from symattn.judge.verdict import consistent_with
-from symattn.numbers import Written, parse_number
+from symattn.numbers import Written
 from symattn.numbers.rounding import Rounding
 from symattn.read.confirm import says_softmax
 from symattn.read.facts import Fact
-from symattn.read.placing import Place
+from symattn.read.placing import Place, written_exponent
 from symattn.read.problem import Problem
 from symattn.read.reproduce import MIN_CONFIRMING
 from symattn.spec import Spec
@@ -324,17 +324,12 @@ def another_frame(
 
 
 def _exponent(i: int, by_fact: dict[int, list[Place]], facts: Sequence[Fact]) -> Written | None:
-    """The exponent an exponential of one number writes (``e^2.0 = 7.389``: 2.0), as a
-    number; None for another fact, or an exponent that is no plain number."""
+    """The exponent an exponential of one number writes (``e^2.0 = 7.389``: 2.0); None for
+    another fact, or an exponent that is no plain number."""
     places = by_fact.get(i, [])
     if len(places) != 1 or places[0][0] != StepName.EXP or len(places[0][1]) != 2:
         return None
-    if i >= len(facts) or not facts[i].exponent:
-        return None
-    try:
-        return parse_number(facts[i].exponent.strip("{} "))
-    except SymattnError:
-        return None
+    return written_exponent(facts[i]) if i < len(facts) else None
 
 
 def _entry(

@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import pytest
+
 from symattn.numbers import parse_number
 from symattn.read.audit import audit
 from symattn.read.dataflow import Derivation, Start
 from symattn.read.facts import Fact
-from symattn.read.kinds import RoleSource
+from symattn.read.kinds import RoleSource, WrittenIn
 from symattn.read.observations import Spot
-from symattn.read.placing import Built, counting_base, place, score_zeros, zeros_mask
+from symattn.read.placing import (
+    Built,
+    counting_base,
+    place,
+    score_zeros,
+    written_exponent,
+    zeros_mask,
+)
 from symattn.read.roles import RoleName
 
 
@@ -144,3 +153,12 @@ def test_numbers_of_a_row_wider_than_the_problem_s_are_not_placed_and_say_why() 
     report = audit(text, path="t.md")
     assert [f for f in report.findings if f.severity == "error"] == []
     assert [u.text for u in report.unparsed if "wider" in u.reason] == ["p_0", "p_1", "p_2"]
+
+
+@pytest.mark.parametrize(
+    ("exponent", "value"), [("2.0", "2.0"), ("{0.7071}", "0.7071"), ("", None), ("s_1", None)]
+)
+def test_the_exponent_an_exponential_writes(exponent: str, value: str | None) -> None:
+    f = Fact(RoleName.EXP, (), (), False, "e", 0, 0, WrittenIn.MATH, exponent=exponent)
+    got = written_exponent(f)
+    assert (got.text if got is not None else None) == value
