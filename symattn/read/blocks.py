@@ -420,6 +420,8 @@ def _markdown(
                 yield Block(BlockKind.MATH, span[0], span[1], info="amsmath")
             elif t.type == "fence":
                 yield _fence(src, t, m)
+            elif t.type == "code_block" and _is_markup(t.content):
+                yield from _html(src.text, *span)
             elif t.type == "code_block":
                 yield Block(BlockKind.CODE, span[0], span[1], info="indented")
             elif t.type == "html_block":
@@ -436,6 +438,16 @@ _TAG: Final = re.compile(
 _ROW: Final = re.compile(r"<tr\b[^>]*>(.*?)(?=<tr\b|</table|\Z)", re.DOTALL | re.I)
 _CELL: Final = re.compile(r"<t[dh]\b[^>]*>(.*?)(?=</t[dh]|<t[dh]\b|</tr|\Z)", re.DOTALL | re.I)
 _TABLE: Final = re.compile(r"<table\b.*?(?:</table\s*>|\Z)", re.DOTALL | re.I)
+
+
+#: an indented block that opens with an element and closes one: HTML (a page's source pasted
+#: indented, as saved pages and exported notes are), not a code listing
+_MARKUP: Final = re.compile(r"\A\s*<(?:[A-Za-z][\w-]*|!--)[^<>]*>.*</[A-Za-z][\w-]*\s*>", re.DOTALL)
+
+
+def _is_markup(content: str) -> bool:
+    """Whether an indented block's content is HTML markup (see :data:`_MARKUP`)."""
+    return _MARKUP.match(content) is not None
 
 
 def _html(text: str, start: int, end: int) -> Iterator[Block]:

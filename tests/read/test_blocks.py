@@ -161,3 +161,27 @@ def test_an_html_block_gives_its_tables_and_its_runs_of_text() -> None:
         ["词", "Q"],
         ["我", "[1.0, 0.2]"],
     ]
+
+
+def test_an_indented_block_of_markup_is_html_not_code() -> None:
+    # a page's source pasted indented (a saved page, exported notes): its table is read
+    text = (
+        "        <h2>Scores</h2>\n\n"
+        "        <table>\n          <tr><th>I</th><td>2.876</td></tr>\n        </table>\n"
+    )
+    got = blocks(Source.of(text), "markdown")
+    assert "code" not in [b.kind for b in got]
+    (table,) = [b for b in got if b.kind == "table"]
+    assert [[text[a:b] for a, b in row] for row in table.cells] == [["I", "2.876"]]
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "    x = 1 < 2\n    y = [3, 4]\n",  # code that compares
+        "    <not closed\n    a = 1\n",  # a stray angle bracket
+        "    print('<b>')\n",  # markup inside code is code
+    ],
+)
+def test_an_indented_block_of_code_stays_code(code: str) -> None:
+    assert [b.kind for b in blocks(Source.of(code), "markdown")] == ["code"]
