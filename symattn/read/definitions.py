@@ -287,6 +287,15 @@ class Definitions:
         """The source offsets of the step labels of ``text`` (one linear scan)."""
         return [m.start() for m in STEP_LABEL.scan(text)]
 
+    def given_elsewhere(self, used: Iterable[str]) -> tuple[str, ...]:
+        """The names of ``used`` whose value was given in another section than the one being
+        read (a later section may work another example with the same names)."""
+        return tuple(
+            n
+            for n in sorted(used)
+            if n in self.env and self._section_of.get(n, self.section) != self.section
+        )
+
     def use(self, used: Iterable[str]) -> None:
         """A step of the text computes a value from the names ``used``."""
         self._consumed.update(n for n in used if n in self.env)

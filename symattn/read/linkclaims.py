@@ -137,7 +137,22 @@ def judge_claims(
                 and isinstance(value, Scalar)
                 and isinstance(left, Scalar)
             ):
-                run.judging.step(left, value, links[i])
+                left_node = parsed[last_expr].node if last_expr is not None else None
+                elsewhere = run.names.given_elsewhere(names(left_node)) if left_node else ()
+                if elsewhere and not names(p.node):
+                    # ``q dot k_cat = 1 x 1 + 1 x 0`` under "Worked solutions", with q given
+                    # [2, 0] in another section: the numbers it writes are another
+                    # example's operands (an exercise's), not a slip in this one
+                    run.unparsed.append(
+                        Unparsed(
+                            links[i].at(0)[0],
+                            chain.text[:200],
+                            f"{', '.join(elsewhere)} given in another section: the numbers "
+                            "written for it here may be another example's",
+                        )
+                    )
+                else:
+                    run.judging.step(left, value, links[i])
             last_expr = i
             continue
         target, exact_target = values[last_expr], exact_values[last_expr]

@@ -55,8 +55,11 @@ NOTHING = Parsed(ParsedKind.NONE)
 _COMMAND: Final = re.compile(r"\\[A-Za-z]+")
 
 
-#: a word numbered by a count after it (``Score 1``, ``Token 3``, ``头 2``)
-_NUMBERED_LABEL: Final = re.compile(r"(?P<word>[A-Za-z]{2,20}|[\u4e00-\u9fff]{1,6})\s*#?\d{1,3}")
+#: a word numbered by a count after it, after the words that qualify it (``Score 1``,
+#: ``Token 3``, ``头 2``, ``Output slot 1``)
+_NUMBERED_LABEL: Final = re.compile(
+    r"(?:[A-Za-z]{2,20}\s+){0,3}(?P<word>[A-Za-z]{2,20}|[\u4e00-\u9fff]{1,6})\s*#?\d{1,3}"
+)
 #: the tokens a label is made of: names, and brackets and commas between them
 _LABEL_TOKENS: Final = frozenset({TokenKind.NAME, TokenKind.OP})
 
@@ -81,10 +84,6 @@ def label_of(text: str, limits: Limits) -> str | None:
 
 def read_first(text: str, limits: Limits) -> Parsed:
     """The first link: a label, an expression (prose before it dropped), or neither."""
-    numbered = _NUMBERED_LABEL.fullmatch(text.strip())
-    if numbered is not None and numbered["word"].lower() not in FUNCTION_NAMES:
-        # ``Score 1``, ``Head 2``, ``第 1 行``: a word and the number that counts it, a name
-        return Parsed(ParsedKind.LABEL, label=canonical_name(text.strip()), offset=0)
     starts = [0] + [i + 1 for i, ch in enumerate(text) if ch in PROSE_END.chars][:64]
     # `Scores become [10/4, 20/4]`: words, then the expression; never after a value
     # (`[1, 0, 2] x [1, 4, 3]`: math the grammar does not know, the rest an operand of it)
@@ -99,6 +98,11 @@ def read_first(text: str, limits: Limits) -> Parsed:
         if not piece:
             continue
         off = start + (len(text[start:]) - len(text[start:].lstrip()))
+        numbered = _NUMBERED_LABEL.fullmatch(piece)
+        if numbered is not None and numbered["word"].lower() not in FUNCTION_NAMES:
+            # ``Score 1``, ``Head 2``, ``第 1 行``, ``Context: slot 1``: a word and the number
+            # that counts it, a name
+            return Parsed(ParsedKind.LABEL, label=canonical_name(piece), offset=off)
         label = label_of(without_shape(piece), limits)  # (``Q (2 × 3)`` names Q)
         if label is not None:
             tail = TAIL_SYMBOL.regex.search(piece)

@@ -23,6 +23,7 @@ from symattn.read.notations import (
     SPELLINGS,
     SUBSCRIPT_OF,
     TEXT_NAME,
+    WORD_TIMES,
     TOKEN_RULES,
     UNICODE_SUBSCRIPT,
 )
@@ -53,6 +54,10 @@ _SPELLING_RE: Final = re.compile(
 )
 
 
+#: the sign each word of :data:`~symattn.read.notations.WORD_TIMES` stands for
+_WORD_SIGN: Final = {"x": "×", "dot": "·"}
+
+
 def respell(text: Mapped) -> Mapped:
     """``text`` in the grammar's spelling (:data:`~symattn.read.notations.SPELLINGS`), each
     character still mapped to where it was written; ``\\text{Attention Scores}`` is the one
@@ -71,6 +76,14 @@ def respell(text: Mapped) -> Mapped:
     ]
     if names:
         text = text.replace(names)
+    signs = [
+        (*m.span(g), _WORD_SIGN[g])
+        for m in WORD_TIMES.regex.finditer(text.text)
+        for g in _WORD_SIGN
+        if m.group(g)
+    ]
+    if signs:  # ``0.5760 x 4`` is ``0.5760 × 4``; ``q dot k_1`` is ``q · k_1``
+        text = text.replace(signs)
     out: list[tuple[int, int, str]] = []
     for m in _SPELLING_RE.finditer(text.text):
         old = m.group()

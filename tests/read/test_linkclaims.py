@@ -113,3 +113,22 @@ def test_the_last_weight_completed_from_a_wrong_one_is_carried_not_new() -> None
     assert [(f.code, f.claimed) for f in report.findings if f.severity == "error"] == [
         ("truncated", "0.6697")
     ]
+
+
+def test_written_products_with_a_letter_x_are_judged_as_products() -> None:
+    report = audit("- 0.5760 x 4 = 2.3040\n- 0.590831 x (1 - 0.590831) = 0.241750\n")
+    assert report.findings == () or all(f.code != "wrong-value" for f in report.findings)
+    assert audit("- 0.5760 x 4 = 2.5040\n").findings[0].code == "wrong-value"
+
+
+def test_names_given_in_another_section_are_not_judged_against_written_operands() -> None:
+    # an exercise's solution reuses the names of the worked example with its own numbers
+    text = (
+        "## Setup\n\nSo $q = [2, 0]$ and $k_1 = [1, 0]$.\n\n"
+        "## Worked solutions\n\nRaw score: q dot k_1 = 1 x 1 + 1 x 0 = **1**.\n"
+    )
+    report = audit(text, path="t.md")
+    assert not [f for f in report.findings if f.severity == "error"]
+    assert any("another section" in u.reason for u in report.unparsed)
+    same = "So $q = [2, 0]$ and $k_1 = [1, 0]$.\n\nRaw score: q dot k_1 = 1 x 1 + 1 x 0 = **1**.\n"
+    assert [f.code for f in audit(same, path="t.md").findings] == ["wrong-value"]

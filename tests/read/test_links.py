@@ -88,3 +88,8 @@ def test_the_operand_of_an_unknown_product_is_not_what_the_result_claims() -> No
 def test_a_word_and_its_count_are_a_name() -> None:
     assert read_first("Score 1", DEFAULT_LIMITS).kind is ParsedKind.LABEL
     assert read_first("exp 2", DEFAULT_LIMITS).kind is ParsedKind.EXPR
+
+
+@pytest.mark.parametrize("text", ["Output slot 1", "Context: slot 1", "the row score 2"])
+def test_words_numbered_by_a_count_are_a_label(text: str) -> None:
+    assert read_first(text, DEFAULT_LIMITS).kind is ParsedKind.LABEL

@@ -32,6 +32,7 @@ __all__ = [
     "SPELLING_OF",
     "STEP_SIGNS",
     "TEXT_NAME",
+    "WORD_TIMES",
     "TOKEN_RULES",
 ]
 
@@ -151,6 +152,28 @@ SPELLINGS: Final[tuple[Spelling, ...]] = (
     *(Spelling(w, ",") for w in ("\uff0c", "\u3001")),
     *(Spelling(chr(0xFF00 + ord(c) - 0x20), c) for c in "()=+-[]."),
     *(Spelling(chr(0xFF10 + d), str(d)) for d in range(10)),
+)
+
+#: a multiplication written as a word or a letter: ``0.5760 x 4`` (the letter x between two
+#: numbers, spaced: a times sign typed on a keyboard), ``q_it dot k_cat`` (the dot product in
+#: words, between two operands); read as ``×`` and ``·``. (``x`` touching a number, ``2x``, or
+#: beside a name, ``x = 2``, is a name.)
+WORD_TIMES: Final = pattern(
+    "word-times",
+    r"(?<=[\d)\]}])[ \t]+(?P<x>x)[ \t]+(?=[-\d(\[]|\.\d)"
+    r"|(?<![\w\\])[A-Za-z]{1,2}\d{0,3}(?:_\{?\w{1,16}\}?)?(?:\^T)?[ \t]+(?P<dot>dot)[ \t]+"
+    r"(?=[A-Za-z]{1,2}\d{0,3}(?:_\{?\w{1,16}\}?)?(?:\^T)?(?![\w{]))",
+    "a times sign written as the letter x between spaced numbers, or a dot product written "
+    "as the word dot between two symbols",
+    (
+        ex("0.5760 x 4", x="x"),
+        ex("2 x 0.5 + 0 x 0.5", x="x"),
+        ex("0.590831 x (1 - 0.590831)", x="x"),
+        ex("q_it dot k_cat", dot="dot"),
+        ex("q dot k_1", dot="dot"),
+    ),
+    ("2x + 1", "x = 2", "let x be 3", "a dotted line", "3 x", "the dot product", "key dot value"),
+    how=Apply.SEARCH,
 )
 
 TEXT_NAME: Final = pattern(

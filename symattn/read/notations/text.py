@@ -53,6 +53,7 @@ __all__ = [
     "SHAPE_NOTE",
     "TAIL_NOTE",
     "TAIL_SYMBOL",
+    "TEXT_FENCES",
     "WORD_AFTER",
 ]
 
