@@ -23,9 +23,9 @@ from symattn.read.notations import (
     SPELLINGS,
     SUBSCRIPT_OF,
     TEXT_NAME,
-    WORD_TIMES,
     TOKEN_RULES,
     UNICODE_SUBSCRIPT,
+    WORD_TIMES,
 )
 
 __all__ = ["RELATIONS", "ExprError", "Token", "normalize", "respell", "tokenize"]

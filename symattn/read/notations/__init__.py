@@ -76,11 +76,11 @@ from symattn.read.notations.grammar import (
     STEP_SIGNS,
     SUBSCRIPT_OF,
     TEXT_NAME,
-    WORD_TIMES,
     TOKEN_RULES,
     TUPLE_OPEN,
     UNICODE_SUBSCRIPT,
     VECTOR_FUNCTIONS,
+    WORD_TIMES,
 )
 from symattn.read.notations.text import (
     ANNOTATION_LINK,
