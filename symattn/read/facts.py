@@ -527,6 +527,8 @@ def _stated_fact(reading: Reading, s: Stated) -> Fact | None:
         row = row_named(s.first)
         if row is None:
             row = row_named(reading.context(fact.block, s.at))
+        if row is None:
+            row = row_named(reading.lead_in(fact.block))  # ``Row 1:`` above the list
         if row is not None:
             fact = replace(fact, index=row)
         elif role.role in _ROW_ROLES and (token := reading.section_query(fact.block)):

@@ -15,7 +15,7 @@ from symattn.read.code import Statement
 from symattn.read.extract import ChainText, Skipped
 from symattn.read.kinds import Placement
 from symattn.read.mapped import Mapped
-from symattn.read.notations import QUERY_HEADING
+from symattn.read.notations import LIST_MARKER, QUERY_HEADING
 from symattn.read.python import Assigned, Defined, Shown, Step
 from symattn.read.roles import RoleName
 from symattn.read.source import Source
@@ -34,6 +34,8 @@ __all__ = [
 
 #: how far back (characters) the words that say what an array is are looked for
 _CONTEXT_REACH = 500
+#: how many items of a list :meth:`Page.lead_in` walks back over to the paragraph above them
+_LIST_REACH = 24
 
 
 @dataclass(frozen=True)
@@ -174,6 +176,28 @@ class Reading:
                     break
                 k -= 1
         return "\n".join(reversed(parts))
+
+    def lead_in(self, block: int) -> str:
+        """The paragraph that leads in the list a block is an item of (``Row 1:`` above
+        ``- exp(…)``, ``- Sum …``, ``- Weights …``), or "" when the block is no list item."""
+        text = self.src.text
+        k = block
+        for _ in range(_LIST_REACH):
+            if k < 0 or not self._item(k):
+                break
+            k -= 1
+        else:
+            return ""
+        if k == block or k < 0:
+            return ""
+        b = self.blocks[k]
+        return text[b.start : b.end] if b.kind is BlockKind.PROSE else ""
+
+    def _item(self, k: int) -> bool:
+        """Whether block ``k`` is prose whose line starts with a list marker."""
+        b = self.blocks[k]
+        line = self.src.text[self.src.text.rfind("\n", 0, b.start) + 1 : b.end]
+        return b.kind is BlockKind.PROSE and LIST_MARKER.find(line) is not None
 
 
 def heading_level(text: str) -> int:

@@ -6,8 +6,9 @@
   ``QK^T = [Q][K^T] = …``, ``e^{7.09}`` after ``10/1.41 ≈ 7.09`` — is the author's earlier wrong
   number used again: no new error, but wrong for the exact value, so it is reported once as
   ``propagated-error`` naming the line of the number it repeats. A place already judged wrong
-  on its own with the same claim and the same exact value (a table restating a wrong softmax)
-  is that repeat too: its finding becomes ``propagated-error``, naming its own code as the
+  on its own with the same claim and the same exact value, or the same correct rounding of it
+  (a table restating a wrong softmax, judged against the author's rounded scores), is that
+  repeat too: its finding becomes ``propagated-error``, naming its own code as the
   alternative. A number of a stage Level 2 judged right keeps that verdict.
 - **Rounded** (:func:`repeated`): ``[1.083/3.616, …]`` after ``Sum ≈ 3.616`` was found to be
   the sum of rounded exponentials: the number written again gets the same warning.
@@ -334,7 +335,7 @@ def carried(
                 for i in ids
                 if out[i].severity == Severity.ERROR
                 and out[i].claimed == source.claimed
-                and out[i].exact == source.exact
+                and _same_value(out[i], source)
             ]
             if not same or any(out[i].severity != Severity.ERROR for i in ids):
                 return False
@@ -371,6 +372,15 @@ def carried(
     _numbers_again(ordered, wrong, repeat)
     _percent_after(census, wrong, repeat)
     return out
+
+
+def _same_value(g: Finding, source: Finding) -> bool:
+    """Whether two findings on one claim name the same exact value, or exact values whose
+    correct rounding at the claim's precision is the same (a matrix restating a row, judged
+    against the author's rounded scores where the row was judged against the exact ones)."""
+    if g.exact == source.exact:
+        return True
+    return g.expected is not None and g.expected == source.expected
 
 
 #: the most characters between a number and the percentage that says it again
@@ -413,6 +423,8 @@ def _arrays_again(
     array written again is of the same stage (a table restating the weights), not where
     another stage happens to have the same entries (``V`` computed as wrongly as ``Q``)."""
     by_first: dict[str, list[_Array]] = {}
+    # (the wrong numbers of a block, grouped, are the array a fact writes: its stage)
+    roles = {a.offsets: a.role for a in arrays if a.role is not None}
     for a in sorted(arrays, key=lambda a: max(a.offsets)):
         by_first.setdefault(a.texts[0], []).append(a)
     for offs, texts, role in ordered:
@@ -424,7 +436,7 @@ def _arrays_again(
                 found = _match(a, offsets, texts, i)
                 if found is None:
                     continue
-                restate = role is not None and role == a.role
+                restate = role is not None and role == (a.role or roles.get(a.offsets))
                 for source_at, at in zip(a.offsets, found, strict=True):
                     source = wrong.get(source_at)
                     if source is not None and at != source_at:

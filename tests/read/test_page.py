@@ -82,3 +82,17 @@ def test_the_budget_of_formula_characters_is_a_limit() -> None:
     r = read_text(text, "markdown", Limits(max_math_length=30))
     assert 0 < len(r.chains) < 10
     assert "max_math_length=30" in r.skipped[-1].reason
+
+
+def test_a_list_items_lead_in_is_the_paragraph_above_the_list() -> None:
+    reading = read_text(
+        "Row 1: the first query\n\n- exp ≈ 4.11\n- Sum ≈ 8.22\n- Weights ≈ [0.5, 0.5]\n"
+    )
+    last = len(reading.blocks) - 1
+    assert reading.lead_in(last).startswith("Row 1")
+    assert reading.lead_in(0) == ""  # the paragraph itself is no item
+
+
+def test_a_paragraph_after_prose_has_no_lead_in() -> None:
+    reading = read_text("Row 1: the first query\n\nWeights ≈ [0.5, 0.5]\n")
+    assert reading.lead_in(len(reading.blocks) - 1) == ""

@@ -190,3 +190,23 @@ def test_one_rows_wrong_weights_written_again_in_a_formula_are_carried() -> None
     again = [f for f in r.findings if f.line == 11 and f.code == "propagated-error"]
     assert [f.claimed for f in again] == ["0.35", "0.65"], r.findings
     assert all(f.params["line"] == 7 for f in again)
+
+
+def test_a_matrix_restating_a_carried_row_carries_it_too() -> None:
+    # row 1's weights are carried from the author's wrong 16.99 (Level 2, exactly); the matrix
+    # A restates them, judged there against softmax of the author's rounded S, whose exact
+    # values differ in the 5th digit but round the same: a repeat, not three new errors
+    text = (
+        "$Q = \\begin{bmatrix} 2 & 0 \\end{bmatrix}$, "
+        "$K = \\begin{bmatrix} 1 & 0 \\\\ 1 & 0 \\\\ 2 & 0 \\end{bmatrix}$, "
+        "$V = \\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\\\ 1 & 1 \\end{bmatrix}$, $d_k = 2$.\n\n"
+        "$S = QK^T / \\sqrt{2} = [1.414, 1.414, 2.828]$\n\n"
+        "Row 1: `softmax([1.414, 1.414, 2.828])`\n\n"
+        "- `exp(1.414) ≈ 4.11`, `exp(2.828) ≈ 16.99`\n"
+        "- Sum ≈ 4.11 + 4.11 + 16.99 = 25.21\n"
+        "- Weights ≈ `[0.163, 0.163, 0.674]`\n\n"
+        "$$A = \\text{softmax}(S) \\approx \\begin{bmatrix} 0.163 & 0.163 & 0.674 \\end{bmatrix}$$\n"
+    )
+    found = audit(text, path="t.md").findings
+    assert [f.code for f in found if f.line == 11] == ["propagated-error"] * 3
+    assert [f.claimed for f in found if f.severity == "error"] == ["16.99"]
