@@ -32,10 +32,11 @@ from symattn.read.facts import Fact
 from symattn.read.locate import locate
 from symattn.read.messages import say
 from symattn.read.observations import Spot
+from symattn.read.ownscores import own_scores_finding
 from symattn.read.placing import Place
 from symattn.read.problem import Problem
 from symattn.read.report import Recognised, Unparsed, text_finding
-from symattn.read.rescue import ROW_STEPS, another_frame, another_stage
+from symattn.read.rescue import ROW_STEPS, another_frame, another_stage, own_scores_rows
 from symattn.read.roles import RoleName
 from symattn.read.scalar import Op, Scalar
 from symattn.spec import Spec
@@ -273,6 +274,7 @@ def _one(
         rescued |= another_frame(
             spec, problem, report.findings, accepted, limits, facts, frozenset(located)
         )
+        carried_rows = own_scores_rows(spec, problem, report.findings, accepted, limits)
     except SymattnError as e:
         return str(e)
     start = problem.group[0] if problem.group else None
@@ -296,6 +298,8 @@ def _one(
     for f in report.findings:
         if problem.owner.get((f.step, f.position)) in rescued:
             continue
+        if (scale := carried_rows.get((f.step, f.position))) is not None:
+            f = own_scores_finding(f, scale)  # (what the author's own scores give)
         if f.code == FindingCode.NOT_NORMALIZED and any(
             i in rescued
             for (st, pos), i in problem.owner.items()

@@ -45,6 +45,9 @@ AUDIT_KEYS: Final[tuple[str, ...]] = (
     "not-normalized",
     # a number found wrong, used again
     "repeat",
+    # what the author's own written scores of the row give (unscaled, or scaled by a factor)
+    "own-scores",
+    "own-scores-scaled",
     # a matrix or row written in another shape than the stage it states
     "wrong-shape",
     "wrong-shape-extra",

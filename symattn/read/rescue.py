@@ -42,6 +42,7 @@ from symattn.numbers import Written
 from symattn.numbers.rounding import Rounding
 from symattn.read.confirm import says_softmax
 from symattn.read.facts import Fact
+from symattn.read.ownscores import own_scores_frames
 from symattn.read.placing import Place, written_exponent
 from symattn.read.problem import Problem
 from symattn.read.reproduce import MIN_CONFIRMING
@@ -49,6 +50,7 @@ from symattn.spec import Spec
 from symattn.stages import StepName
 
 __all__ = [
+    "own_scores_rows",
     "FRAMED_STEPS",
     "ROW_STEPS",
     "another_frame",
@@ -320,6 +322,44 @@ def another_frame(
                     _holds_in(problem, p, result, queries, keys, accepted, limits) for p in places
                 ):
                     out.add(i)
+    return out
+
+
+def own_scores_rows(
+    spec: Spec,
+    problem: Problem,
+    findings: Sequence[Finding],
+    accepted: frozenset[Rounding],
+    limits: Limits,
+) -> dict[Place, Surd]:
+    """The places of each row of a framed stage found wrong whose every number (at least
+    :data:`~symattn.read.reproduce.MIN_CONFIRMING`) is what the author's own written scores
+    give in some frame (:func:`~symattn.read.ownscores.own_scores_frames`), with that frame's
+    scale: carried from those scores, where their error is, not a new error. Row by row: a
+    matrix whose first row the author computed from their scores and whose other rows are
+    made up keeps those rows' findings."""
+    wrong = {(f.step, f.position) for f in findings if f.code in _WRONG}
+    rows: dict[tuple[str, str], list[Place]] = {}
+    for place in problem.owner:
+        if place[0] in FRAMED_STEPS:
+            rows.setdefault((place[0], place[1][0]), []).append(place)
+    suspects = {
+        key: places
+        for key, places in rows.items()
+        if len(places) >= MIN_CONFIRMING and any(p in wrong for p in places)
+    }
+    if not suspects:
+        return {}
+    queries, keys = list(spec.query_tokens), list(spec.tokens)
+    out: dict[Place, Surd] = {}
+    for scale, result in own_scores_frames(spec, problem, spec.run()):
+        for (step, q), places in suspects.items():
+            if places[0] in out or q not in queries:
+                continue
+            if holds_at(
+                problem, places, result.stage(step), step, queries.index(q), keys, accepted, limits
+            ):
+                out.update(dict.fromkeys(places, scale))
     return out
 
 

@@ -84,9 +84,19 @@ def symbol_role(name: str) -> Role | None:
     if found is not None:
         return found
     m = TOKEN_IN_PARENS.regex.fullmatch(name.strip())
-    if m is None or _symbol(m.group("token")) is not None:
+    if m is None:
         return None
     found = _symbol(m.group("name"))
+    inner = _symbol(m.group("token"))
+    if inner is not None and (
+        found is None
+        or found.role not in _TOKEN_ROWS
+        or inner.role == found.role
+        or (inner.index is None and not inner.token)
+    ):
+        # ``Query (Q)`` names Q; ``embedding(w_1)`` is the embedding of word w_1 (a subscripted
+        # symbol of another stage in the parentheses is a word's name, not that stage)
+        return None
     if found is None or found.token or found.row or found.col or found.role not in _TOKEN_ROWS:
         return found  # (``w_1 (to itself)`` says which key, in words: no token of a row)
     return replace(found, token=m.group("token").strip())

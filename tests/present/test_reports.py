@@ -242,4 +242,4 @@ def test_a_finding_without_an_exact_value_still_says_its_problem() -> None:
     r = _three()
     f = replace(next(f for f in r.findings if f.problem == 2), exact="")
     line = audit_text([_text(replace(r, findings=(f,)))]).splitlines()[0]
-    assert f"wrong-value claimed {f.claimed} (problem 2 of the text) — " in line
+    assert f"{f.code} claimed {f.claimed} (problem 2 of the text) — " in line

@@ -32,6 +32,8 @@ def test_clean_name(name: str, cleaned: str) -> None:
         ("W_Q1", Role("w_q", head=1)),
         ("score(它,动物)", Role("scores", row="它", col="动物")),
         ("k_1 (Thinking)", Role("k", 1, "Thinking")),
+        ("embedding(w_1)", Role("x", token="w_1")),  # (the embedding of word w_1)
+        ("Query (Q)", None),  # (the symbol of the same stage: a restatement, no token)
         ("\\frac{QK^T}{\\sqrt{d_k}}", Role("scaled")),
         ("input_scores", None),
         ("some_function", None),
