@@ -240,9 +240,15 @@ def _produced() -> frozenset[tuple[str, str, str]]:
     specs += [loads_spec("schema = 1\n" + text) for text in EXTRA_SPECS]
     findings = [f for spec in specs for f in check(spec).findings]
     texts = sorted((FIXTURES / "seeds").glob("*.txt")) + sorted((FIXTURES / "audit").glob("*"))
-    findings += [f for p in texts for f in audit(p.read_text("utf-8"), path=str(p)).findings]
+    reports = [audit(p.read_text("utf-8"), path=str(p)) for p in texts]
+    findings += [f for r in reports for f in r.findings]
     for f in findings:
         out |= {(section, key, f.code) for section, key in _message_keys(f.message)}
+    # (the reasons of what the audits did not check or read: no finding, no code)
+    reasons = [u.reason for r in reports for u in r.unparsed]
+    reasons += [m for r in reports for m, _ in r.not_read()]
+    for m in reasons:
+        out |= {(section, key, "") for section, key in _message_keys(m)}
     return frozenset(out)
 
 

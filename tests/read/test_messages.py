@@ -16,9 +16,12 @@ from symattn.read.messages import (
     fraction_text,
     limit_exceeded,
     not_checked,
+    plain,
     reason_of,
     say,
 )
+from symattn.read.syntax import parse
+from symattn.read.tokens import ExprError
 
 from ..conftest import ROOT
 
@@ -88,6 +91,15 @@ def test_a_limit_nests_what_went_beyond_it_and_how_to_raise_it() -> None:
     assert m.key == "limit" and m.params["what"] == what
     assert (m.params["limit"], m.params["value"]) == ("max_formula_length", 30)
     assert m.params["how"] == not_checked("raise-api", limit="max_formula_length")
+
+
+def test_a_parse_error_carries_its_reason() -> None:
+    with pytest.raises(ExprError) as e:
+        parse("1 + ?")
+    assert e.value.reason == not_checked("unexpected-character", char="?", offset=4)
+    assert reason_of(e.value) is e.value.reason
+    assert str(e.value) == plain(e.value.reason)
+    assert plain(e.value.reason) == "unchecked.unexpected-character(char='?', offset=4)"
 
 
 def test_an_error_from_below_read_keeps_its_own_text() -> None:
