@@ -41,3 +41,13 @@ def require_tool(name: str) -> str:
     if path is None:
         _missing(f"command {name}")
     return str(path)
+
+
+def english(message: object) -> str:
+    """A typed reason (a :class:`~symattn.judge.findings.Message`) as the English catalog says
+    it: what tests written against the wording of a reason compare with."""
+    from symattn.judge.findings import Message
+    from symattn.present.messages import load_messages, say
+
+    assert isinstance(message, Message), message
+    return say(message, load_messages("en"))

@@ -17,10 +17,12 @@ from symattn.cli.progress import progress_display
 from symattn.config import Limits
 from symattn.errors import InputError
 from symattn.io import read_text
+from symattn.judge.findings import Message
 from symattn.present.outcome import suppressions, text_outcome
 from symattn.present.reports import audit_json, audit_markdown, audit_text
 from symattn.read.audit import AuditReport, audit
 from symattn.read.emit import write_specs
+from symattn.read.messages import not_checked
 
 #: file name endings read when a directory is given
 SUFFIXES: tuple[str, ...] = (".md", ".tex", ".txt", ".markdown")
@@ -90,8 +92,31 @@ def _reports(files: list[str], limits: Limits, jobs: int) -> Iterator[tuple[Audi
 
 def _command_line_reasons(report: AuditReport) -> AuditReport:
     """The report with each "not checked" reason naming limits as ``--limit NAME=N``."""
-    unparsed = tuple(replace(u, reason=command_line_words(u.reason)) for u in report.unparsed)
+    unparsed = tuple(replace(u, reason=command_line_reason(u.reason)) for u in report.unparsed)
     return replace(report, unparsed=unparsed)
+
+
+def command_line_reason(reason: Message) -> Message:
+    """``reason`` saying how to raise a limit the command line's way.
+
+    A change of parameters, not of text: a reason is typed until present/ renders it in the
+    report's language, so "raise it with ``Limits(NAME=...)``" (``[unchecked] raise-api``,
+    nested in a ``limit`` reason) becomes ``[unchecked] raise-cli`` (``--limit NAME=N``),
+    which each catalog says in its own words. Rewriting rendered text instead would tie the
+    command line to the English of one catalog. Only the text of an error from a layer below
+    read/ (``[unchecked] error``, its ``detail``) is text already: it is reworded as
+    :func:`~symattn.cli.options.command_line_words` rewords every error the CLI prints.
+    """
+    if reason.section == "unchecked" and reason.key == "raise-api":
+        return not_checked("raise-cli", **reason.params)
+    params: dict[str, object] = {}
+    for name, value in reason.params.items():
+        if isinstance(value, Message):
+            value = command_line_reason(value)
+        elif reason.key == "error" and isinstance(value, str):
+            value = command_line_words(value)
+        params[name] = value
+    return replace(reason, params=params)
 
 
 def _language(reports: list[AuditReport]) -> str:

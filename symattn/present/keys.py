@@ -258,6 +258,19 @@ REPORT_TEXTS: tuple[str, ...] = (
     "exact_of_author",
     "exact_of_problem",
     "recognised_of",
+    "group_unparsed",
+    "group_undecided",
+    "group_missing_input",
+)
+
+#: each group of what was not checked (``FileOutcome.not_checked``: a finding's code, or
+#: ``unparsed``) -> the ``[report]`` key that names it in a summary
+NOT_CHECKED_GROUPS: Mapping[str, str] = MappingProxyType(
+    {
+        "unparsed": "group_unparsed",
+        "undecided": "group_undecided",
+        "missing-input": "group_missing_input",
+    }
 )
 
 #: keys of the ``[check]`` table that the check reports print around the findings

@@ -16,6 +16,7 @@ from symattn.present.keys import (
     AUDIT_REPORT_TEXTS,
     AUDIT_SOURCES,
     CHECK_REPORT_TEXTS,
+    NOT_CHECKED_GROUPS,
     REPORT_TEXTS,
     lookup,
 )
@@ -71,7 +72,10 @@ def summary_text(o: FileOutcome, lang: str = "en") -> str:
     """What was judged, what could not be checked and why, the findings by severity, and
     what was suppressed or left out, in ``lang``."""
     words = _report_texts(lang)
-    why = ", ".join(f"{code}: {n}" for code, n in sorted(o.not_checked.items()))
+    why = ", ".join(
+        f"{words[lookup(NOT_CHECKED_GROUPS, code, 'not-checked group')]}: {n}"
+        for code, n in sorted(o.not_checked.items())
+    )
     not_checked = words["lint_not_checked"].format(n=o.not_checked_total, reasons=why)
     text = words["lint_summary"].format(
         claims=o.claims,
@@ -342,8 +346,15 @@ def recognised_texts(r: AuditReport, lang: str = "en", judged: int | None = None
     ]
 
 
-def _unparsed_json(u: Unparsed) -> dict[str, object]:
-    return {"line": u.line, "text": u.text, "reason": u.reason}
+def _unparsed_json(u: Unparsed, messages: Mapping[str, str]) -> dict[str, object]:
+    """One thing not checked: ``reason`` the sentence in the report's language, ``reason_key``
+    its ``[unchecked]`` key (the same in every language: what a machine groups by)."""
+    return {
+        "line": u.line,
+        "text": u.text,
+        "reason": say(u.reason, messages),
+        "reason_key": u.reason.key,
+    }
 
 
 #: a file's audit and what the run reports of it (a plain report: all of it, nothing silenced)
@@ -357,16 +368,17 @@ def _pairs(audited: Sequence[Audited]) -> list[tuple[AuditReport, FileOutcome]]:
 def audit_json(audited: Sequence[Audited], lang: str = "en") -> dict[str, object]:
     """``{"files": [...], "total": {...}}``: one object per audited text."""
     pairs = _pairs(audited)
+    messages = load_messages(lang)
     return {
         "files": [
             {
                 "path": r.path,
                 **outcome_json(o, lang, text=True),
                 "checked": o.judged,
-                "unparsed": [_unparsed_json(u) for u in r.unparsed],
+                "unparsed": [_unparsed_json(u, messages) for u in r.unparsed],
                 "recognised": recognised_json(r.recognised) if r.recognised is not None else None,
                 "problems": [recognised_json(rec) for rec in r.problems],
-                "coverage": _coverage_json(r),
+                "coverage": _coverage_json(r, messages),
                 "lang": r.lang,
             }
             for r, o in pairs
@@ -375,8 +387,16 @@ def audit_json(audited: Sequence[Audited], lang: str = "en") -> dict[str, object
     }
 
 
-def _coverage_json(r: AuditReport) -> dict[str, object]:
-    return {**r.coverage(), "not_read": r.not_read()}
+def _coverage_json(r: AuditReport, messages: Mapping[str, str]) -> dict[str, object]:
+    """The counts of the numbers; why those not read were not: by sentence (``not_read``) and
+    by ``[unchecked]`` key (``not_read_keys``)."""
+    said: dict[str, int] = {}
+    keyed: dict[str, int] = {}
+    for reason, n in r.not_read():
+        text = say(reason, messages)
+        said[text] = said.get(text, 0) + n
+        keyed[reason.key] = keyed.get(reason.key, 0) + n
+    return {**r.coverage(), "not_read": said, "not_read_keys": keyed}
 
 
 def _file_summary(r: AuditReport, o: FileOutcome, lang: str) -> str:
@@ -391,11 +411,12 @@ def audit_text(
     none, as for ``precision-mixed``), a summary per file, and the total."""
     pairs = _pairs(audited)
     words = _report_texts(lang)
+    messages = load_messages(lang)
     lines = []
     for r, o in pairs:
         lines += _finding_lines(o, lang, show_suppressed)
         for u in r.unparsed:
-            text, reason = _one_line(u.text)[:80], _one_line(u.reason)
+            text, reason = _one_line(u.text)[:80], _one_line(say(u.reason, messages))
             lines.append(f"{_one_line(r.path)}:{u.line}: {words['not_checked']}: {text} ({reason})")
         for what in recognised_texts(r, lang, judged=o.judged):
             lines.append(f"{_one_line(r.path)}: {words['recognised']} {what}")
@@ -441,7 +462,11 @@ def audit_markdown(audited: Sequence[Audited], lang: str = "en") -> str:
                 for p in o.reported
             ],
             "unparsed": [
-                (cat["report_line"].format(line=u.line), _one_line(u.text), _one_line(u.reason))
+                (
+                    cat["report_line"].format(line=u.line),
+                    _one_line(u.text),
+                    _one_line(say(u.reason, messages)),
+                )
                 for u in r.unparsed
             ],
         }

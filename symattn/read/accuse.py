@@ -22,10 +22,11 @@ from typing import Final
 import flint
 
 from symattn.judge.codes import FindingCode
-from symattn.judge.findings import Finding
+from symattn.judge.findings import Finding, Join, Message
 from symattn.judge.intervals import interval_ball
 from symattn.read.confirm import WORD_SOURCES, candidate_of
 from symattn.read.facts import Fact
+from symattn.read.messages import not_checked
 from symattn.read.observations import Spot
 from symattn.read.placing import Place, written_exponent
 from symattn.read.reproduce import NEAREST, Tally, best_match, frames, relate
@@ -52,14 +53,14 @@ def unconfirmed(
     findings: Sequence[Finding],
     facts: Sequence[Fact],
     tentative: bool = False,
-) -> dict[int, str]:
+) -> dict[int, Message]:
     """The facts of a problem whose findings are not accusations, each with the reason.
     ``tentative``: the problem's place for its claims is itself a guess (:func:`tentative`):
     a claim the author names is then accused only where its own numbers or its neighbours
     confirm that place."""
     tallies = fact_tallies(owner, findings)
     total = sum(tallies.values(), Tally(0, 0))
-    out: dict[int, str] = {}
+    out: dict[int, Message] = {}
     for i, own in tallies.items():
         if i >= len(facts):
             continue
@@ -72,10 +73,8 @@ def unconfirmed(
             # numbers it writes; where the problem disagrees, those numbers are not the
             # problem's at its place (another variant, or a slip among them), not this one.
             # (An array so computed is the author's: what is carried from it is judged.)
-            out[i] = (
-                f"what its own formula computes from the numbers it writes; those are not "
-                f"the problem's numbers at the place it was given ({f.role}: "
-                f"{own.reproduced} of {own.compared} entries)"
+            out[i] = not_checked(
+                "own-formula", role=f.role, reproduced=own.reproduced, compared=own.compared
             )
             continue
         if f.source not in WORD_SOURCES:
@@ -85,39 +84,46 @@ def unconfirmed(
             if 2 * own.reproduced <= own.compared and not rest.confirmed:
                 # (the author's own word for it, but neither its numbers nor its neighbours
                 # confirm the place it was given: ``a = […]`` after another example's start)
-                out[i] = (
-                    f"the numbers of {f.name or f.role or 'an array'} do not reproduce the "
-                    f"place it was given ({f.role}: {own.reproduced} of {own.compared} "
-                    f"entries), nor do the other numbers of the problem it was placed in "
-                    f"({rest.reproduced} of {rest.compared} entries)"
+                out[i] = not_checked(
+                    "place-not-reproduced",
+                    name=f.name or f.role or _AN_ARRAY,
+                    role=f.role,
+                    reproduced=own.reproduced,
+                    compared=own.compared,
+                    rest_reproduced=rest.reproduced,
+                    rest_compared=rest.compared,
                 )
             continue
         outside = [
             s.written.text for s in f.spots if s is not None and not 0 <= s.written.value <= 1
         ]
         if f.role is RoleName.WEIGHTS and outside:
-            out[i] = (
-                f"{f.name or 'an array'} holds {outside[0]}, which no weight is (a weight is a "
-                f"share of 1, in [0, 1]), and only words said it is the weights; closest: "
-                f"{_closest(i, facts)}"
+            out[i] = not_checked(
+                "no-weight", name=f.name or _AN_ARRAY, value=outside[0], closest=_closest(i, facts)
             )
             continue
         if own.confirmed or own.reproduced == own.compared:
             continue
         rest = Tally(total.reproduced - own.reproduced, total.compared - own.compared)
         if own.contradicted:
-            out[i] = (
-                f"the numbers of {f.name or f.role or 'an array'} do not reproduce "
-                f"its stage ({f.role}: {own.reproduced} of {own.compared} entries), and only "
-                f"words said it is that stage; closest: {_closest(i, facts)}"
+            out[i] = not_checked(
+                "words-only",
+                name=f.name or f.role or _AN_ARRAY,
+                role=f.role,
+                reproduced=own.reproduced,
+                compared=own.compared,
+                closest=_closest(i, facts),
             )
         elif 2 * own.reproduced <= own.compared and not rest.confirmed:
             # too small to confirm itself, and nothing around it in the problem does
-            out[i] = (
-                f"{f.name or f.role or 'an array'} holds too few numbers to confirm its "
-                f"stage ({f.role}: {own.reproduced} of {own.compared} entries), only words "
-                f"said it is that stage, and the rest of the problem it was placed in does "
-                f"not reproduce either ({rest.reproduced} of {rest.compared} entries)"
+            out[i] = not_checked(
+                "too-few",
+                name=f.name or f.role or _AN_ARRAY,
+                role=f.role,
+                reproduced=own.reproduced,
+                compared=own.compared,
+                rest_reproduced=rest.reproduced,
+                rest_compared=rest.compared,
             )
     if out:
         out.update(_carried_from(out, owner, findings, tallies, facts))
@@ -145,12 +151,12 @@ def tentative(
 
 
 def _carried_from(
-    dropped: dict[int, str],
+    dropped: dict[int, Message],
     owner: dict[Place, int],
     findings: Sequence[Finding],
     tallies: dict[int, Tally],
     facts: Sequence[Fact],
-) -> dict[int, str]:
+) -> dict[int, Message]:
     """The facts whose every finding is carried (``propagated-error``) in a problem whose
     numbers, without the facts not accused (``dropped``), confirm nothing: what they are
     carried from is not checked, so neither are they."""
@@ -162,10 +168,11 @@ def _carried_from(
         if (i := owner.get((f.step, f.position))) is not None and i not in dropped:
             codes.setdefault(i, set()).add(FindingCode(f.code))
     return {
-        i: (
-            f"{facts[i].name or facts[i].role or 'an array'} is carried from numbers not "
-            f"checked, in a problem whose other numbers confirm nothing "
-            f"({left.reproduced} of {left.compared} entries)"
+        i: not_checked(
+            "carried-unchecked",
+            name=facts[i].name or facts[i].role or _AN_ARRAY,
+            reproduced=left.reproduced,
+            compared=left.compared,
         )
         for i, c in codes.items()
         if i < len(facts) and c == {FindingCode.PROPAGATED_ERROR}
@@ -174,7 +181,7 @@ def _carried_from(
 
 def _foreign_exponent(
     f: Fact, i: int, owner: dict[Place, int], findings: Sequence[Finding]
-) -> str | None:
+) -> Message | None:
     """Why an exponential found wrong at its place is not accused: it writes its exponent
     (``e^{0.1}=1.105``), its value is that exponent's exponential, and the exponent is not
     the scaled score of the place it was given (the log of the exact value there): it is
@@ -197,21 +204,21 @@ def _foreign_exponent(
         own = interval_ball(x).exp()
         if here.overlaps(interval_ball(x)) or not own.overlaps(interval_ball(f.spots[0].written)):
             return None
-    return (
-        f"it is e^{f.exponent.strip('{} ')}, the exponential of the exponent it writes, and "
-        f"that exponent is not the scaled score of the place it was given"
-    )
+    return not_checked("foreign-exponent", exponent=f.exponent.strip("{} "))
 
+
+#: how a reason names an array that has no name nor role
+_AN_ARRAY: Final = not_checked("an-array")
 
 #: the working precision of the comparisons (bits)
 _PREC: Final = 128
 
 
-def _closest(i: int, facts: Sequence[Fact]) -> str:
+def _closest(i: int, facts: Sequence[Fact]) -> Message:
     """The relation to the arrays written before fact ``i`` that reproduces most of it."""
     target = candidate_of(i, facts[i])
     if target is None:
-        return "none tried (not a complete array)"
+        return not_checked("closest-none")
     before = [
         c
         for j in range(i - 1, -1, -1)
@@ -220,10 +227,13 @@ def _closest(i: int, facts: Sequence[Fact]) -> str:
     widths = sorted({c.shape[1] for c in before})
     best = best_match(relate(target, before, frames(widths)))
     if best is None or best.tally.reproduced == 0:
-        return "no relation to the arrays before it"
-    names = ", ".join(facts[k].name or facts[k].role or "an array" for k in best.sources)
-    frame = f", {best.frame}" if best.frame is not None else ""
-    return (
-        f"{best.relation.value} of {names}{frame} "
-        f"({best.tally.reproduced} of {best.tally.compared} entries)"
+        return not_checked("closest-unrelated")
+    names = Join(tuple(facts[k].name or facts[k].role or _AN_ARRAY for k in best.sources))
+    return not_checked(
+        "closest" if best.frame is None else "closest-framed",
+        relation=best.relation.value,
+        names=names,
+        frame=best.frame,
+        reproduced=best.tally.reproduced,
+        compared=best.tally.compared,
     )

@@ -26,7 +26,7 @@ from symattn.judge.findings import Finding
 from symattn.judge.verdict import DEFAULT_ACCEPTED
 from symattn.numbers.rounding import Rounding
 from symattn.read.blocks import WORDS, BlockKind, format_of
-from symattn.read.census import Census
+from symattn.read.census import PROSE, Census
 from symattn.read.confirm import Confirmed, confirm_roles, reproduced_notes
 from symattn.read.dataflow import flows
 from symattn.read.definitions import beside_examples, worked_stretch
@@ -36,6 +36,7 @@ from symattn.read.interpretation import judge_sentences, sentences
 from symattn.read.level1 import Level1, judge_chains
 from symattn.read.level2 import judge_problems
 from symattn.read.merge import merge_findings, with_row_cause
+from symattn.read.messages import not_checked
 from symattn.read.missing import missing_inputs, unnormalized
 from symattn.read.notations import HEAD_LABEL
 from symattn.read.problem import Problem, build_problems
@@ -59,11 +60,11 @@ __all__ = [
 
 #: why the numbers of a block that no reader took were not read
 _NOT_READ: Final = {
-    BlockKind.PROSE: "prose",
-    BlockKind.HEADING: "prose",
-    BlockKind.CODE: "code that computes no attention stage the text states",
-    BlockKind.MATH: "math that states no attention number",
-    BlockKind.TABLE: "table cell that is no number",
+    BlockKind.PROSE: PROSE,
+    BlockKind.HEADING: PROSE,
+    BlockKind.CODE: not_checked("code-no-stage"),
+    BlockKind.MATH: not_checked("math-no-number"),
+    BlockKind.TABLE: not_checked("table-no-number"),
 }
 
 _CJK = re.compile("[\u3400-\u4dbf\u4e00-\u9fff]")
@@ -134,7 +135,7 @@ def understand(
         a = src.line_start(skipped.line)
         census.why_not(a, src.line_end(skipped.line), skipped.reason)
     for b in reading.blocks:
-        census.why_not(b.start, b.end, _NOT_READ.get(b.kind, "prose"))
+        census.why_not(b.start, b.end, _NOT_READ.get(b.kind, PROSE))
     level1 = judge_chains(
         reading.chains, accepted=accepted, limits=limits, sections=scopes(src, reading)
     )

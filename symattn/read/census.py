@@ -14,10 +14,12 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Final
 
+from symattn.judge.findings import Message
+from symattn.read.messages import not_checked, plain
 from symattn.read.numerals import SIGNS, numbers_in
 from symattn.read.source import Source
 
-__all__ = ["MAX_RECORDS", "Census", "Coverage", "NumberRecord", "NumberStatus"]
+__all__ = ["MAX_RECORDS", "PROSE", "Census", "Coverage", "NumberRecord", "NumberStatus"]
 
 
 class NumberStatus(StrEnum):
@@ -31,6 +33,8 @@ class NumberStatus(StrEnum):
 #: statuses by their byte
 STATUSES: Final = tuple(NumberStatus)
 _READ, _JUDGED = 1, 2
+#: why a number no block gave a reason for was not read
+PROSE: Final = not_checked("prose")
 #: most numbers listed one by one in a report (all are counted)
 MAX_RECORDS: Final = 100_000
 
@@ -43,7 +47,8 @@ class NumberRecord:
     column: int
     text: str
     status: NumberStatus
-    reason: str = ""
+    #: why it was not read (None: it was read)
+    reason: Message | None = None
 
 
 @dataclass(frozen=True)
@@ -54,7 +59,7 @@ class Coverage:
     numbers: int = 0
     read: int = 0
     judged: int = 0
-    not_read: tuple[tuple[str, int], ...] = ()
+    not_read: tuple[tuple[Message, int], ...] = ()
 
 
 @dataclass
@@ -66,7 +71,7 @@ class Census:
     lengths: array[int] = field(default_factory=lambda: array("I"))
     status: bytearray = field(default_factory=bytearray)
     #: (start, end, reason) of spans whose numbers were not read, in the order given
-    _why: list[tuple[int, int, str]] = field(default_factory=list)
+    _why: list[tuple[int, int, Message]] = field(default_factory=list)
 
     @classmethod
     def of(cls, src: Source) -> Census:
@@ -113,13 +118,13 @@ class Census:
         if k is not None:
             self.status[k] = _JUDGED
 
-    def why_not(self, start: int, end: int, reason: str) -> None:
+    def why_not(self, start: int, end: int, reason: Message) -> None:
         """The numbers in ``[start, end)`` not read: say ``reason`` (the first reason given
         for a number stays)."""
         if start < end:
             self._why.append((start, end, reason))
 
-    def _ranges(self) -> list[tuple[int, int, str]]:
+    def _ranges(self) -> list[tuple[int, int, Message]]:
         """(first number, number after the last, reason) of each span given a reason."""
         return [
             (bisect.bisect_left(self.offsets, a), bisect.bisect_left(self.offsets, b), reason)
@@ -131,29 +136,36 @@ class Census:
         read = len(self.status) - self.status.count(0)
         judged = self.status.count(_JUDGED)
         mark = bytearray(self.status)  # 0: not read and no reason yet; 3: a reason given
-        reasons: dict[str, int] = {}
+        # (a message is no dict key: each reason by its plain text, with its count)
+        reasons: dict[str, tuple[Message, int]] = {}
+
+        def count(reason: Message, n: int) -> None:
+            had = reasons.get(plain(reason), (reason, 0))[1]
+            reasons[plain(reason)] = (reason, had + n)
+
         for k0, k1, reason in self._ranges():
             piece = bytes(mark[k0:k1])
             n = piece.count(0)
             if n:
-                reasons[reason] = reasons.get(reason, 0) + n
+                count(reason, n)
                 mark[k0:k1] = piece.replace(b"\x00", b"\x03")
         left = mark.count(0)
         if left:
-            reasons["prose"] = reasons.get("prose", 0) + left
-        return Coverage(len(self.offsets), read, judged, tuple(sorted(reasons.items())))
+            count(PROSE, left)
+        tally = tuple(reasons[k] for k in sorted(reasons))
+        return Coverage(len(self.offsets), read, judged, tally)
 
     def records(self, limit: int = MAX_RECORDS) -> tuple[NumberRecord, ...]:
         """The first ``limit`` numbers in order of the text, with their status (one sweep)."""
         n = min(limit, len(self.offsets))
-        reasons = [""] * n
+        reasons: list[Message | None] = [None] * n
         for k0, k1, reason in self._ranges():
             for k in range(k0, min(k1, n)):
-                if not reasons[k]:
+                if reasons[k] is None:
                     reasons[k] = reason
         out = []
         for k, (line, column) in enumerate(self.src.positions(self.offsets[:n])):
             status = STATUSES[self.status[k]]
-            reason = "" if self.status[k] else (reasons[k] or "prose")
-            out.append(NumberRecord(line, column, self.text(k), status, reason))
+            why = None if self.status[k] else (reasons[k] or PROSE)
+            out.append(NumberRecord(line, column, self.text(k), status, why))
         return tuple(out)

@@ -30,14 +30,14 @@ from symattn.config import Limits
 from symattn.errors import SymattnError
 from symattn.judge.codes import FindingCode
 from symattn.judge.constants import APPROX_E
-from symattn.judge.findings import Finding
+from symattn.judge.findings import Finding, Message
 from symattn.judge.verdict import Const, Verdict, consistent_with, judge
 from symattn.numbers import Written
 from symattn.numbers.rounding import Rounding
 from symattn.numbers.written import WrittenKind
 from symattn.read.evaluate import Value, evaluate, flatten
 from symattn.read.extract import Link
-from symattn.read.messages import fraction_text, say
+from symattn.read.messages import fraction_text, not_checked, say
 from symattn.read.report import text_finding
 from symattn.read.scalar import Scalar, lit
 from symattn.read.syntax import Node, numbers_in
@@ -79,7 +79,7 @@ class Judging:
     seen: set[int] = field(default_factory=set)
     #: numbers that could not be decided (too close to call within the precision limit):
     #: (line, claim, reason)
-    undecided: list[tuple[int, str, str]] = field(default_factory=list)
+    undecided: list[tuple[int, str, Message]] = field(default_factory=list)
     #: the claims of exponentials judged (each with its value), and the findings that name a
     #: rounded e: (index in :attr:`findings`, the constant, the finding without it)
     exp_claims: list[tuple[Written, Scalar]] = field(default_factory=list)
@@ -136,7 +136,7 @@ class Judging:
                 (
                     line,
                     claim.text,
-                    f"not decided within max_precision_bits={self.limits.max_precision_bits}",
+                    not_checked("not-decided", limit=self.limits.max_precision_bits),
                 )
             )
             return

@@ -23,6 +23,7 @@ from symattn.read.formulas import text_lines
 from symattn.read.kinds import ChainKind, Placement
 from symattn.read.layout import side_by_side, stack_rows
 from symattn.read.mapped import Mapped
+from symattn.read.messages import not_checked
 from symattn.read.notations import ANNOTATION_LINK, ARRAY_CALLS, SHAPE_NOTE, TEXT_FENCES
 from symattn.read.page import Placed, Reading, add_chains, operand, outside, too_long
 from symattn.read.python import Assigned, Defined, Shown, Step, expr_text, facts_of
@@ -84,7 +85,7 @@ def _bare_number(tree: ast.Module) -> bool:
 
 
 #: the reason a statement nested deeper than :data:`~symattn.read.code.MAX_TREE_DEPTH` gives
-NESTED_TOO_DEEPLY = "not followed (nested too deeply)"
+NESTED_TOO_DEEPLY: Final = not_checked("not-followed-deep")
 
 
 def _with_next(items: Iterator[Statement]) -> Iterator[tuple[Statement, Statement | None]]:

@@ -28,8 +28,10 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Final
 
+from symattn.judge.findings import Join
 from symattn.read.facts import INPUT_ROLES, Fact
 from symattn.read.kinds import RoleSource
+from symattn.read.messages import not_checked
 from symattn.read.notations import SOFTMAX_VALUE
 from symattn.read.notations.roles import SOFTMAX_NAMED
 from symattn.read.report import Unparsed
@@ -313,8 +315,7 @@ def reproduced_notes(c: Confirmed) -> list[Unparsed]:
             Unparsed(
                 spot.line if spot is not None else 1,
                 f.name or "array",
-                "reproduction stopped at its budget here: the roles of this array and of "
-                "those after it are what their words say, unconfirmed by their numbers",
+                not_checked("budget-stopped"),
             )
         )
     for key, m in c.decided:
@@ -322,26 +323,34 @@ def reproduced_notes(c: Confirmed) -> list[Unparsed]:
         if f.role:
             continue  # (given a stage: judged as that stage)
         spot = next((s for s in f.spots if s is not None), None)
-        names = " and ".join(c.facts[k].name or c.facts[k].role or "the array" for k in m.sources)
-        what = _SAID.get(m.relation, m.relation.value)
-        frame = f", {m.frame}" if m.frame is not None else ""
+        names = Join(
+            tuple(c.facts[k].name or c.facts[k].role or _THE_ARRAY for k in m.sources), _AND
+        )
+        what: object = m.relation.value
+        if m.relation in _SAID:
+            what = not_checked(_SAID[m.relation])
         out.append(
             Unparsed(
                 spot.line if spot is not None else 1,
                 f.name or "array",
-                f"its numbers are {what} {names} "
-                f"before it{frame} ({m.tally.reproduced} of {m.tally.compared} entries "
-                "reproduce), whatever the words around it say",
+                not_checked(
+                    "reproduced" if m.frame is None else "reproduced-framed",
+                    what=what,
+                    names=names,
+                    frame=m.frame,
+                    reproduced=m.tally.reproduced,
+                    compared=m.tally.compared,
+                ),
             )
         )
     return out
 
 
-#: how a note names a relation
+#: how a note names a relation (``[unchecked]`` keys)
 _SAID: Final = {
-    Relation.SAME: "those of",
-    Relation.SHIFTED: "exp(s − max) (the stable softmax) of",
-    Relation.SUM: "the sum of the stable softmax's exp(s − max),",
-    Relation.NORMALIZED: "the plain normalisation s / Σs (not softmax) of",
-    Relation.OUTPUT: "the product (no softmax between: unnormalised attention) of",
+    r: f"said-{r.value}"
+    for r in (Relation.SAME, Relation.SHIFTED, Relation.SUM, Relation.NORMALIZED, Relation.OUTPUT)
 }
+#: how a note names an array with no name nor role, and joins the names
+_THE_ARRAY: Final = not_checked("the-array")
+_AND: Final = not_checked("and")

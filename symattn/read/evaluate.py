@@ -9,10 +9,11 @@ from types import MappingProxyType
 from typing import Final
 
 from symattn.config import DEFAULT_LIMITS, Limits
-from symattn.errors import LimitError
+from symattn.judge.findings import Join, Message
+from symattn.read.messages import limit_exceeded, not_checked
 from symattn.read.scalar import E, Fold, Op, Scalar, lit
 from symattn.read.syntax import Chain, Node, Num, Percent, PowNode, Ref, Transpose, Unary, VecNode
-from symattn.read.tokens import ExprError
+from symattn.read.tokens import ExprError, ReadLimitError
 
 __all__ = ["Value", "evaluate", "flatten", "shape"]
 
@@ -37,7 +38,7 @@ class _Ctx:
 def _spend(ctx: _Ctx, n: int) -> None:
     ctx.budget[0] -= n
     if ctx.budget[0] < 0:
-        raise LimitError("the expression takes too much work to evaluate (max_line_length)")
+        raise ReadLimitError(not_checked("too-much-work"))
 
 
 def shape(v: Value) -> tuple[int, ...]:
@@ -45,10 +46,10 @@ def shape(v: Value) -> tuple[int, ...]:
     if isinstance(v, Scalar):
         return ()
     if not v:
-        raise ExprError("empty list")
+        raise ExprError(not_checked("empty-list"))
     inner = shape(v[0])
     if any(shape(x) != inner for x in v[1:]):
-        raise ExprError("ragged list: rows of different lengths")
+        raise ExprError(not_checked("ragged-list"))
     return (len(v), *inner)
 
 
@@ -62,7 +63,7 @@ def _map2(a: Value, b: Value, f: Callable[[Scalar, Scalar], Scalar], ctx: _Ctx) 
     if isinstance(b, Scalar):
         return tuple(_map2(x, b, f, ctx) for x in a)
     if len(a) != len(b):
-        raise ExprError(f"lengths {len(a)} and {len(b)} do not match")
+        raise ExprError(not_checked("lengths-differ", a=len(a), b=len(b)))
     return tuple(_map2(x, y, f, ctx) for x, y in zip(a, b, strict=True))
 
 
@@ -97,7 +98,7 @@ def _add_all(values: list[Value], ctx: _Ctx) -> Value:
         if n < 0:
             n = len(v)
         elif len(v) != n:
-            raise ExprError(f"lengths {n} and {len(v)} do not match")
+            raise ExprError(not_checked("lengths-differ", a=n, b=len(v)))
     return tuple(
         _add_all([v if isinstance(v, Scalar) else v[i] for v in values], ctx) for i in range(n)
     )
@@ -111,7 +112,11 @@ def _prod_of(a: Scalar, fold: Fold, b: Scalar, ctx: _Ctx) -> Scalar:
     return Scalar(Op.PROD, (a, b), ops=(Fold.MUL, fold), max_bits=ctx.limits.max_precision_bits)
 
 
-def _scalars(v: tuple[Value, ...], what: str) -> tuple[Scalar, ...]:
+#: why a dot product of lists of lists is not computed
+_NON_VECTORS: Final = not_checked("dot-non-vectors")
+
+
+def _scalars(v: tuple[Value, ...], what: Message) -> tuple[Scalar, ...]:
     out = tuple(x for x in v if isinstance(x, Scalar))
     if len(out) != len(v):
         raise ExprError(what)
@@ -120,8 +125,8 @@ def _scalars(v: tuple[Value, ...], what: str) -> tuple[Scalar, ...]:
 
 def _dot(a: tuple[Value, ...], b: tuple[Value, ...], ctx: _Ctx) -> Scalar:
     if len(a) != len(b):
-        raise ExprError(f"cannot multiply: lengths {len(a)} and {len(b)} differ")
-    xs, ys = _scalars(a, "dot product of non-vectors"), _scalars(b, "dot product of non-vectors")
+        raise ExprError(not_checked("multiply-lengths", a=len(a), b=len(b)))
+    xs, ys = _scalars(a, _NON_VECTORS), _scalars(b, _NON_VECTORS)
     _spend(ctx, 2 * len(a))
     return _sum_of([_prod_of(x, Fold.MUL, y, ctx) for x, y in zip(xs, ys, strict=True)], ctx)
 
@@ -150,7 +155,7 @@ def _multiply(a: Value, b: Value, op: str, ctx: _Ctx) -> Value:
         return out[0] if len(sa) == 1 else out
     if len(sa) == 2 and len(sb) == 1:
         return tuple(_dot(r, b, ctx) for r in _rows(a))
-    raise ExprError(f"cannot multiply shapes {sa} and {sb}")
+    raise ExprError(not_checked("multiply-shapes", a=Join(sa, "×"), b=Join(sb, "×")))
 
 
 def _transpose(v: Value) -> Value:
@@ -160,7 +165,7 @@ def _transpose(v: Value) -> Value:
         return tuple((x,) for x in v)
     if len(sv) == 2:
         return tuple(tuple(col) for col in zip(*_rows(v), strict=True))
-    raise ExprError(f"cannot transpose shape {sv}")
+    raise ExprError(not_checked("transpose-shape", shape=Join(sv, "×")))
 
 
 def _softmax_row(row: tuple[Scalar, ...], ctx: _Ctx) -> tuple[Scalar, ...]:
@@ -175,15 +180,17 @@ def _softmax(v: Value, ctx: _Ctx) -> Value:
     sv = shape(v)
     if len(sv) == 1:
         assert not isinstance(v, Scalar)
-        return _softmax_row(_scalars(v, "softmax of a list of lists"), ctx)
+        return _softmax_row(_scalars(v, not_checked("softmax-of-lists")), ctx)
     if len(sv) == 2:
-        return tuple(_softmax_row(_scalars(r, "softmax"), ctx) for r in _rows(v))
-    raise ExprError(f"softmax of shape {sv}")
+        return tuple(
+            _softmax_row(_scalars(r, not_checked("softmax-of-matrix")), ctx) for r in _rows(v)
+        )
+    raise ExprError(not_checked("softmax-shape", shape=Join(sv, "×")))
 
 
 def _scalar_arg(v: Value, fn: str) -> Scalar:
     if not isinstance(v, Scalar):
-        raise ExprError(f"{fn} of a list")
+        raise ExprError(not_checked("function-of-list", fn=fn))
     return v
 
 
@@ -199,9 +206,11 @@ def _eval(node: Node, ctx: _Ctx) -> Value:
             return ctx.env[node.name]
         if node.name == "e":
             return ctx.e
-        raise ExprError(f"unknown name {node.name}")
+        raise ExprError(not_checked("unknown-name", name=node.name))
     if isinstance(node, VecNode):
-        ctx.limits.check_elements(len(node.items), "a list", unit="items")
+        if len(node.items) > ctx.limits.max_elements:
+            what = not_checked("too-many-items", n=len(node.items))
+            raise ReadLimitError(limit_exceeded("max_elements", ctx.limits.max_elements, what))
         items = tuple(_eval(x, ctx) for x in node.items)
         shape(items)
         return items
@@ -229,7 +238,7 @@ def _eval(node: Node, ctx: _Ctx) -> Value:
         raised = _eval(node.exponent, ctx)
         if not isinstance(raised, Scalar):
             # e^{[0.54, 0.38]}: a number raised to each entry, as exp(...) is taken entrywise
-            _spend(ctx, len(_scalars(raised, "an exponent of a matrix")))
+            _spend(ctx, len(_scalars(raised, not_checked("exponent-of-matrix"))))
             return _map2(raised, lit(0), lambda x, _z: Scalar(Op.POW, (base, x), max_bits=mb), ctx)
         _spend(ctx, 1)
         return Scalar(Op.POW, (base, raised), max_bits=mb)
@@ -238,15 +247,15 @@ def _eval(node: Node, ctx: _Ctx) -> Value:
     if node.fn == "sum":
         if isinstance(arg, Scalar):
             return arg
-        flat = _scalars(arg, "sum of a matrix")
+        flat = _scalars(arg, not_checked("sum-of-matrix"))
         return Scalar(Op.SUM, flat, max_bits=mb) if len(flat) > 1 else flat[0]
     if node.fn == "softmax":
         if isinstance(arg, Scalar):
-            raise ExprError("softmax of a single number")
+            raise ExprError(not_checked("softmax-single"))
         return _softmax(arg, ctx)
     fn = _ENTRYWISE.get(node.fn)
     if fn is None:
-        raise ExprError(f"the function {node.fn} is not supported")
+        raise ExprError(not_checked("unsupported-function", fn=node.fn))
     return _map2(arg, lit(0), lambda a, _z: Scalar(fn, (a,), max_bits=mb), ctx)
 
 

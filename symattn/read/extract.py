@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Final
 
+from symattn.judge.findings import Message
 from symattn.read.kinds import OUTSIDE_MATH, ChainKind, LinkRelation
 from symattn.read.mapped import Mapped
 from symattn.read.notations import (
@@ -110,7 +111,7 @@ class Skipped:
 
     line: int
     text: str
-    reason: str
+    reason: Message
 
 
 def _depth0(text: str, chars: str) -> list[tuple[int, int, str]]:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 from symattn.config import Limits
 from symattn.errors import SymattnError
-from symattn.judge.findings import Finding
+from symattn.judge.findings import Finding, Message
 from symattn.numbers.rounding import Rounding
 from symattn.read.chainstate import Run
 from symattn.read.claims import Judging, Known
@@ -35,6 +35,7 @@ from symattn.read.links import (
     read_link,
     unknown_math,
 )
+from symattn.read.messages import limit_exceeded, not_checked, reason_of
 from symattn.read.notations import PROSE_SENTENCE, SUBSCRIPT_INDEX
 from symattn.read.observations import Spot, Stated
 from symattn.read.report import Unparsed
@@ -82,9 +83,11 @@ def judge_chains(
             except (ExprError, SymattnError) as e:
                 if chain.kind is ChainKind.TEXT and PROSE_SENTENCE.regex.search(chain.text):
                     continue  # a sentence with an '=' in it, not math
-                run.unparsed.append(Unparsed(chain.line, chain.text[:200], str(e)))
+                run.unparsed.append(Unparsed(chain.line, chain.text[:200], reason_of(e)))
             except RecursionError:
-                run.unparsed.append(Unparsed(chain.line, chain.text[:200], "nested too deeply"))
+                run.unparsed.append(
+                    Unparsed(chain.line, chain.text[:200], not_checked("nested-too-deeply"))
+                )
     j = run.judging
     j.settle()
     undecided = [Unparsed(line, claim, why) for line, claim, why in j.undecided]
@@ -154,8 +157,9 @@ def _process(run: Run, chain: ChainText) -> None:
     # the longest formula judged: no worked example writes one of 20 000 characters, and a
     # sum of tens of thousands of terms takes seconds
     if (n := sum(len(ln.text) for ln in links)) > run.limits.max_formula_length:
-        what = f"a formula of {n} characters is not judged"
-        raise ExprError(str(run.limits.exceeded("max_formula_length", what)))
+        what = not_checked("formula-too-long", length=n)
+        limit = run.limits.max_formula_length
+        raise ExprError(limit_exceeded("max_formula_length", limit, what))
     if not any(ch.isdigit() for ln in links for ch in SUBSCRIPT_INDEX.regex.sub("", ln.text)):
         return  # symbolic formula (``q_{3} = x_{3} W^{Q}``): nothing numeric to check
     first = read_first(links[0].text, run.limits)
@@ -169,14 +173,14 @@ def _process(run: Run, chain: ChainText) -> None:
     if first.kind is ParsedKind.NONE and chain.before and not links[0].text.strip():
         label = label_of(chain.before, run.limits) or ""
     parsed: list[Parsed] = [first]
-    errors: list[str] = []
+    errors: list[Message] = []
     for i, ln in enumerate(links[1:], start=1):
         try:
             parsed.append(read_link(ln.text, i == len(links) - 1, run.limits))
         except (ExprError, SymattnError) as e:
             if i == len(links) - 1:
                 raise
-            errors.append(str(e))  # a link that is not arithmetic: the others still say
+            errors.append(reason_of(e))  # a link that is not arithmetic: the others still say
             parsed.append(NOTHING)
     used = frozenset().union(*(names(p.node) for p in parsed if p.node is not None))
     conflicted = run.names.conflicted(used)

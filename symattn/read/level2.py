@@ -18,7 +18,7 @@ from symattn.config import Limits
 from symattn.errors import SymattnError
 from symattn.judge.check import CheckReport, check
 from symattn.judge.codes import FLAGGING, FindingCode, Severity
-from symattn.judge.findings import Finding, TextLocation
+from symattn.judge.findings import Finding, Message, TextLocation
 from symattn.judge.quantities import TensorEntry
 from symattn.judge.verdict import judge
 from symattn.numbers.rounding import Rounding
@@ -30,7 +30,7 @@ from symattn.read.dataflow import Derivation
 from symattn.read.emit import JudgedProblem
 from symattn.read.facts import Fact
 from symattn.read.locate import locate
-from symattn.read.messages import say
+from symattn.read.messages import not_checked, reason_of, say
 from symattn.read.observations import Spot
 from symattn.read.ownscores import own_scores_finding
 from symattn.read.placing import Place
@@ -92,9 +92,11 @@ def _unplaced(problems: Sequence[Problem], judged: set[int]) -> list[Unparsed]:
                 Unparsed(
                     spots[0].line,
                     f.name or "row",
-                    f"a row of {_STAGE_STEP[f.role].replace('_', ' ')} that says which of "
-                    f"the {queries} queries it is for neither in words nor by its numbers "
-                    "(they are those of no query's row, or of several)",
+                    not_checked(
+                        "unplaced-row",
+                        step=not_checked(f"step-{_STAGE_STEP[f.role]}"),
+                        queries=queries,
+                    ),
                 )
             )
         for f in p.wide:
@@ -107,8 +109,7 @@ def _unplaced(problems: Sequence[Problem], judged: set[int]) -> list[Unparsed]:
                 Unparsed(
                     spots[0].line,
                     f.name or "number",
-                    f"numbered as the key of a row wider than this problem's {keys} keys: "
-                    "a number of another row",
+                    not_checked("wide-row", keys=keys),
                 )
             )
     return out
@@ -249,7 +250,7 @@ def _one(
     facts: Sequence[Fact] = (),
     settled: Mapping[object, dict[Place, str]] | None = None,
     refuted: frozenset[int] = frozenset(),
-) -> tuple[list[tuple[int, Finding]], set[int], dict[int, str]] | str:
+) -> tuple[list[tuple[int, Finding]], set[int], dict[int, Message]] | Message:
     """The findings of one problem, each with the offset of its number, the facts found to be
     another stage, and the facts not accused (:func:`~symattn.read.accuse.unconfirmed`) with
     the reason; or why it could not be checked. ``checked``: the reports of the specs
@@ -276,7 +277,7 @@ def _one(
         )
         carried_rows = own_scores_rows(spec, problem, report.findings, accepted, limits)
     except SymattnError as e:
-        return str(e)
+        return reason_of(e)
     start = problem.group[0] if problem.group else None
     layer = problem.group[1] if len(problem.group) > 1 else 0
     guess = tentative(
@@ -446,12 +447,16 @@ def judge_problems(
             _one(p, path, accepted, limits, checked, facts, settled, frozenset(refuted))
             for p in group
         ]
-        pairs = [(p, r) for p, r in zip(group, results, strict=True) if not isinstance(r, str)]
+        pairs = [(p, r) for p, r in zip(group, results, strict=True) if not isinstance(r, Message)]
         ok = [r[0] for _, r in pairs]
         if not ok:
             first = group[0].first
             line = first.line if first is not None else 1
-            unparsed.append(Unparsed(line, "attention problem", f"not checked: {results[0]}"))
+            why = results[0]
+            assert isinstance(why, Message)  # (no problem of the group was checked)
+            unparsed.append(
+                Unparsed(line, "attention problem", not_checked("problem-not-checked", why=why))
+            )
             continue
         if group[0].assumed and not _confirmed(group[0], ok[0]):
             first = group[0].first
@@ -459,14 +464,7 @@ def judge_problems(
                 Unparsed(
                     first.line if first is not None else 1,
                     "attention problem",
-                    "not checked: "
-                    + (
-                        "with the Q and K given (and no V)"
-                        if _without_v(group[0])
-                        else "with Q = K = V = X (no projections given)"
-                    )
-                    + " the text's first stated stage does not hold, so the problem is not "
-                    "the one the text works",
+                    not_checked("assumed-qk" if _without_v(group[0]) else "assumed-x"),
                 )
             )
             continue

@@ -14,6 +14,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 from symattn.errors import SymattnError
+from symattn.judge.findings import Message
 from symattn.numbers import Written
 from symattn.numbers.rounding import Rounding, round_decimals
 from symattn.read.chainstate import Run, overrides, remember_rounding
@@ -32,6 +33,7 @@ from symattn.read.intervals import (
 )
 from symattn.read.kinds import LinkRelation
 from symattn.read.links import Parsed, ParsedKind
+from symattn.read.messages import not_checked
 from symattn.read.report import Unparsed
 from symattn.read.scalar import Scalar
 from symattn.read.sums import pairs, terms
@@ -53,7 +55,7 @@ def known_exactly(run: Run, node: Node | None) -> bool:
 
 
 def link_values(
-    run: Run, parsed: list[Parsed], errors: list[str]
+    run: Run, parsed: list[Parsed], errors: list[Message]
 ) -> tuple[list[Value | None], list[Value | None], list[Known | None]]:
     """The value of each link as the text writes it, and exactly (names with their exact
     values, numbers written as roundings with theirs); None for a link that is not an
@@ -87,7 +89,7 @@ def link_values(
             )
         except ExprError as e:
             if not isinstance(p.node, Ref):  # a name alone (``Q = K = [...]``) is no error
-                errors.append(str(e))
+                errors.append(e.reason)
             values.append(None)
             exact_values.append(None)
             constants.append(None)
@@ -147,8 +149,7 @@ def judge_claims(
                         Unparsed(
                             links[i].at(0)[0],
                             chain.text[:200],
-                            f"{', '.join(elsewhere)} given in another section: the numbers "
-                            "written for it here may be another example's",
+                            not_checked("names-elsewhere", names=", ".join(elsewhere)),
                         )
                     )
                 else:
@@ -161,7 +162,11 @@ def judge_claims(
         if len(scalars) != len(lits):
             line, _ = links[i].at(0)
             run.unparsed.append(
-                Unparsed(line, chain.text, f"{len(lits)} numbers claimed for {len(scalars)} values")
+                Unparsed(
+                    line,
+                    chain.text,
+                    not_checked("numbers-for-values", claimed=len(lits), values=len(scalars)),
+                )
             )
             continue
         if conflicted:

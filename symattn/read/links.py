@@ -14,6 +14,8 @@ from typing import Final
 
 from symattn.config import Limits
 from symattn.errors import LimitError, SymattnError
+from symattn.judge.findings import Message
+from symattn.read.messages import reason_of
 from symattn.read.notations import (
     EXPRESSION_START,
     FUNCTION_NAMES,
@@ -128,7 +130,7 @@ def _in_command(text: str, at: int) -> bool:
     return k > 0 and text[k - 1] == "\\"
 
 
-def unknown_math(text: str, limits: Limits) -> str | None:
+def unknown_math(text: str, limits: Limits) -> Message | None:
     """Why a link is math the grammar does not know (``\\ln``, ``\\binom``, ``\\max``,
     ``5!``), or None when it is something else (prose, a name)."""
     if not text.strip():
@@ -136,11 +138,13 @@ def unknown_math(text: str, limits: Limits) -> str | None:
     try:
         parse(text, limits=limits, normalized=True)
     except LimitError as e:
-        return str(e)  # (too big or too deep to read: said, never dropped)
+        return reason_of(e)  # (too big or too deep to read: said, never dropped)
     except SymattnError as e:
-        reason = str(e)
+        reason = reason_of(e)
         letters = any(ch.isalpha() for ch in _COMMAND.sub("", text))
-        if "unsupported command" in reason or "'!'" in reason or not letters:
+        # (``5!``: the token ``!`` the grammar does not know, wherever the reason names it)
+        bang = "!" in reason.params.values() or "'!'" in str(reason.params.get("detail", ""))
+        if reason.key == "unsupported-command" or bang or not letters:
             return reason  # (no names: it is arithmetic, and it was not read)
     return None
 

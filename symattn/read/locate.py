@@ -31,11 +31,12 @@ from typing import Final
 from symattn.config import Limits
 from symattn.engine import AttentionResult
 from symattn.judge.codes import FLAGGING
-from symattn.judge.findings import Finding
+from symattn.judge.findings import Finding, Message
 from symattn.judge.quantities import Const, Quantity, TensorEntry
 from symattn.judge.verdict import consistent_with
 from symattn.numbers.rounding import Rounding
 from symattn.read.facts import Fact
+from symattn.read.messages import not_checked
 from symattn.read.placing import Place
 from symattn.read.problem import Problem
 from symattn.read.reproduce import Tally
@@ -71,24 +72,26 @@ class Located:
     moved: bool = False
 
     @property
-    def reason(self) -> str:
+    def reason(self) -> Message:
         """What the report says of the claim (it is not accused where it was placed)."""
-        where = " at another key of its row" if self.moved else ""
-        return (
-            f"its numbers are the {STAGE_WORDS[self.step]}{where} in the frame "
-            f"{self.frame}, where the numbers around it hold too"
+        stage = not_checked(STAGE_WORDS[self.step])
+        return not_checked(
+            "located-moved" if self.moved else "located", stage=stage, frame=self.frame
         )
 
 
-#: how the report names each place a claim may be put at
+#: how the report names each place a claim may be put at (``[unchecked]`` keys)
 STAGE_WORDS: Final[dict[str, str]] = {
-    _WEIGHT_SUM: "sum of the weights",
-    StepName.SCORES: "raw scores",
-    StepName.SCALED: "scaled scores",
-    StepName.EXP: "exponentials",
-    StepName.SUM: "sum of the exponentials",
-    StepName.WEIGHTS: "weights",
-    StepName.OUTPUT: "output",
+    step: f"place-{step}"
+    for step in (
+        _WEIGHT_SUM,
+        StepName.SCORES,
+        StepName.SCALED,
+        StepName.EXP,
+        StepName.SUM,
+        StepName.WEIGHTS,
+        StepName.OUTPUT,
+    )
 }
 
 

@@ -17,7 +17,7 @@ from symattn.judge.verdict import normalization_gap
 from symattn.read.facts import Fact
 from symattn.read.inputs import gather
 from symattn.read.kinds import OWN_NAMES, RoleSource, WrittenIn
-from symattn.read.messages import fraction_text, say
+from symattn.read.messages import fraction_text, not_checked, say
 from symattn.read.observations import Spot
 from symattn.read.report import Unparsed, text_finding
 from symattn.read.roles import RoleName
@@ -65,21 +65,21 @@ def _one_slip(row: Sequence[Spot]) -> bool:
     return rest <= 1
 
 
-def _not_weights(f: Fact, rows: Sequence[Sequence[Spot]], keys: frozenset[int]) -> str:
-    """Why the numbers of ``f`` say it is no array of attention weights (empty when they do
+def _not_weights(f: Fact, rows: Sequence[Sequence[Spot]], keys: frozenset[int]) -> Message | None:
+    """Why the numbers of ``f`` say it is no array of attention weights (None when they do
     not contradict it): a row of weights has one entry per key, and a slip (one wrong entry
     in a row, a wrong row among right ones) explains a row that does not sum to 1, not an
     array most of whose rows do not."""
     width = len(rows[0])
     if keys and width not in keys:
-        counts = " or ".join(str(k) for k in sorted(keys))
-        return f"its rows have {width} entries, but the text gives {counts} keys"
+        counts = Join(tuple(sorted(keys)), not_checked("or"))
+        return not_checked("keys-mismatch", width=width, counts=counts)
     off = [r for r in rows if normalization_gap([s.written for s in r]) is not None]
     if len(rows) > 1 and 2 * len(off) > len(rows):
-        return f"{len(off)} of its {len(rows)} rows do not sum to 1, which no slip explains"
+        return not_checked("rows-off", off=len(off), rows=len(rows))
     if any(not _one_slip(r) for r in off):
-        return "a row's entries sum to more than 1 without its largest: no one slip explains it"
-    return ""
+        return not_checked("row-over")
+    return None
 
 
 def unnormalized(
@@ -118,7 +118,7 @@ def unnormalized(
                 Unparsed(
                     rows[0][0].line,
                     f.name or "array",
-                    f"no attention weights by its numbers, so its sum is not checked: {why}",
+                    not_checked("not-weights", why=why),
                 )
             )
             continue

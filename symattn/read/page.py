@@ -9,12 +9,14 @@ import re
 from dataclasses import dataclass, field
 
 from symattn.config import DEFAULT_LIMITS, Limits
+from symattn.judge.findings import Message
 from symattn.read.arrays import Grid
 from symattn.read.blocks import WORDS, Block, BlockKind
 from symattn.read.code import Statement
 from symattn.read.extract import ChainText, Skipped
 from symattn.read.kinds import Placement
 from symattn.read.mapped import Mapped
+from symattn.read.messages import limit_exceeded, not_checked
 from symattn.read.notations import LIST_MARKER, QUERY_HEADING
 from symattn.read.python import Assigned, Defined, Shown, Step
 from symattn.read.roles import RoleName
@@ -125,18 +127,18 @@ class Reading:
     @property
     def full(self) -> bool:
         """Whether the budget of formulas and arrays is spent."""
-        return self.spent() != ""
+        return self.spent() is not None
 
-    def spent(self) -> str:
-        """Why reading stops here (the budget spent, said as a limit), or "" if it goes on."""
+    def spent(self) -> Message | None:
+        """Why reading stops here (the budget spent, said as a limit), or None if it goes on."""
         read = len(self.chains) + len(self.grids) + len(self.tables)
         if read >= self.limits.max_formulas:
-            what = "the rest is not read: the text holds formulas and arrays"
-            return str(self.limits.exceeded("max_formulas", what))
+            what = not_checked("rest-formulas")
+            return limit_exceeded("max_formulas", self.limits.max_formulas, what)
         if self.math_read >= self.limits.max_math_length:
-            what = "the rest is not read: the text holds characters of formulas"
-            return str(self.limits.exceeded("max_math_length", what))
-        return ""
+            what = not_checked("rest-math")
+            return limit_exceeded("max_math_length", self.limits.max_math_length, what)
+        return None
 
     def stop(self, at: int) -> None:
         """A reader stops at offset ``at`` of its block: the budget is spent (the rest of the
@@ -213,7 +215,7 @@ def too_long(r: Reading, ln: Mapped, limits: Limits) -> bool:
     if len(ln.text) <= limits.max_line_length:
         return False
     line, _ = r.src.position(ln.at(0))
-    reason = f"line longer than max_line_length={limits.max_line_length}"
+    reason = not_checked("line-too-long", limit=limits.max_line_length)
     r.skipped.append(Skipped(line, ln.text[:80], reason))
     return True
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import Final
 
 from symattn.config import Limits
+from symattn.judge.findings import Message
 from symattn.read.arrays import Grid, plain_rows, prose_numbers, scan_arrays
 from symattn.read.blocks import WORDS, Block, BlockKind, iter_blocks
 from symattn.read.census import Census
@@ -31,6 +32,7 @@ from symattn.read.formulas import math_rows, starts_with_relation, text_lines, u
 from symattn.read.kinds import ChainKind, LinkRelation, Placement
 from symattn.read.layout import listed_rows, stack_rows
 from symattn.read.mapped import Mapped, MappedBuilder
+from symattn.read.messages import limit_exceeded, not_checked
 from symattn.read.notations import INLINE_JOIN, MATRIX_ENVIRONMENTS, PROSE_RELATION_END, PROSE_WORD
 from symattn.read.notes import plain_label
 from symattn.read.page import (
@@ -67,10 +69,14 @@ def read(src: Source, fmt: str, census: Census, limits: Limits) -> Reading:
         READERS.run(BlockState(r, i, b, fmt, line_starts, limits), b.kind)
     else:
         if r.cut >= 0:  # (the budget spent inside the last block)
-            _not_read(r, census, r.cut, r.spent())
+            spent = r.spent()
+            assert spent is not None  # (the budget spent: that is why it cut)
+            _not_read(r, census, r.cut, spent)
         elif end < len(src.text):
-            what = "the rest is not read: the text holds characters"
-            _not_read(r, census, end, str(limits.exceeded("max_read_length", what)))
+            what = not_checked("rest-text")
+            _not_read(
+                r, census, end, limit_exceeded("max_read_length", limits.max_read_length, what)
+            )
     link_code(r)
     for placed in r.grids:
         for e in placed.grid.entries:
@@ -91,7 +97,7 @@ def read_end(text: str, budget: int) -> int:
     return line_end + 1 if line_end >= 0 else budget
 
 
-def _not_read(r: Reading, census: Census, at: int, reason: str) -> None:
+def _not_read(r: Reading, census: Census, at: int, reason: Message) -> None:
     """The text from ``at`` on is not read: said once, and its numbers counted as such."""
     head = r.src.text[at : at + 1000]
     shown = at + len(head) - len(head.lstrip())  # (the line it is said at: the first word)
@@ -108,7 +114,7 @@ def _math(r: Reading, block: int, a: int, b: int, kind: ChainKind, limits: Limit
             Skipped(
                 line,
                 r.src.text[a : a + 80],
-                f"math longer than max_line_length={limits.max_line_length}",
+                not_checked("math-too-long", limit=limits.max_line_length),
             )
         )
         return

@@ -20,7 +20,8 @@ class Unparsed:
 
     line: int
     text: str
-    reason: str
+    #: why, as a message of the ``[unchecked]`` catalog table (present/ says it)
+    reason: Message
 
 
 @dataclass(frozen=True)
@@ -83,15 +84,20 @@ class AuditReport:
         read = sum(1 for n in self.numbers if n.status is not NumberStatus.NOT_READ)
         return {"numbers": len(self.numbers), "read": read, "judged": judged}
 
-    def not_read(self) -> dict[str, int]:
-        """Why the numbers not read were not read: reason -> how many."""
+    def not_read(self) -> tuple[tuple[Message, int], ...]:
+        """Why the numbers not read were not read: (reason, how many) of each reason."""
         if self.counts is not None:
-            return dict(self.counts.not_read)
-        out: dict[str, int] = {}
+            return self.counts.not_read
+        reasons: list[Message] = []  # (a message is no dict key)
+        counts: list[int] = []
         for n in self.numbers:
-            if n.status is NumberStatus.NOT_READ:
-                out[n.reason] = out.get(n.reason, 0) + 1
-        return out
+            if n.status is NumberStatus.NOT_READ and n.reason is not None:
+                if n.reason in reasons:
+                    counts[reasons.index(n.reason)] += 1
+                else:
+                    reasons.append(n.reason)
+                    counts.append(1)
+        return tuple(zip(reasons, counts, strict=True))
 
     @property
     def has_errors(self) -> bool:

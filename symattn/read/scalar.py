@@ -18,9 +18,9 @@ from typing import Final, Protocol
 
 import flint
 
-from symattn.errors import LimitError
 from symattn.exact import arb_of
-from symattn.read.tokens import ExprError
+from symattn.read.messages import not_checked
+from symattn.read.tokens import ExprError, ReadLimitError
 
 __all__ = ["E", "Fold", "Op", "Scalar", "lit"]
 
@@ -135,9 +135,7 @@ def _frac_bits(x: Fraction) -> int:
 
 def _check_bits(x: Fraction, s: Scalar) -> Fraction:
     if _frac_bits(x) > s.max_bits:
-        raise LimitError(
-            f"an exact intermediate value exceeds {s.max_bits} bits (max_precision_bits)"
-        )
+        raise ReadLimitError(not_checked("bits-exceeded", bits=s.max_bits))
     return x
 
 
@@ -156,7 +154,7 @@ def _r_prod(s: Scalar) -> Fraction | None:
     vals = [a.rational() for a in s.args]
     for v, op in zip(vals, s.ops, strict=True):
         if op is Fold.DIV and v == 0:
-            raise ExprError("division by zero")
+            raise ExprError(not_checked("division-by-zero"))
     known = _rationals(s)
     if known is None:
         if any(v == 0 for v, op in zip(vals, s.ops, strict=True) if op is Fold.MUL):
@@ -195,14 +193,14 @@ def _r_pow(s: Scalar) -> Fraction | None:
     if b is None or x is None:
         return None
     if b == 0 and x <= 0:
-        raise ExprError("0 to a power that is not positive")
+        raise ExprError(not_checked("zero-power"))
     if x.denominator == 1:
         n = x.numerator
         if abs(n) * max(1, _frac_bits(b)) > s.max_bits:
-            raise LimitError(f"the power ^{n} is too large to compute exactly (max_precision_bits)")
+            raise ReadLimitError(not_checked("power-too-large", power=n))
         return b**n
     if b < 0:
-        raise ExprError("a negative number to a fractional power")
+        raise ExprError(not_checked("negative-fractional-power"))
     if x.denominator > 64 or abs(x.numerator) * _frac_bits(b) > s.max_bits:
         return None
     root = _integer_root(b, x.denominator)
@@ -289,7 +287,7 @@ def _r_ln(s: Scalar) -> Fraction | None:
     x = arg.rational()
     if x is not None:
         if x <= 0:
-            raise ExprError("the logarithm of a number that is not positive")
+            raise ExprError(not_checked("log-not-positive"))
         return Fraction(0) if x == 1 else None  # Lindemann: ln x is irrational for x != 1
     if arg.op is Op.E:
         return Fraction(1)
@@ -303,7 +301,7 @@ def _r_sqrt(s: Scalar) -> Fraction | None:
     if x is None:
         return None
     if x < 0:
-        raise ExprError("the square root of a negative number")
+        raise ExprError(not_checked("sqrt-negative"))
     p, q = math.isqrt(x.numerator), math.isqrt(x.denominator)
     return Fraction(p, q) if p * p == x.numerator and q * q == x.denominator else None
 
@@ -344,7 +342,7 @@ def _a_prod(s: Scalar) -> flint.arb:
 
 def _a_exp_of(x: flint.arb) -> flint.arb:
     if not x.is_finite() or abs(x.mid()) > _MAX_EXP_ARG:
-        raise LimitError(f"e^x with |x| above {_MAX_EXP_ARG} is not supported")
+        raise ReadLimitError(not_checked("exp-too-large", bound=_MAX_EXP_ARG))
     return x.exp()
 
 
@@ -358,21 +356,21 @@ def _a_pow(s: Scalar) -> flint.arb:
         return base._arb() ** r.numerator
     b = base._arb()
     if not b > 0:
-        raise ExprError("a fractional power of a number that is not clearly positive")
+        raise ExprError(not_checked("fractional-power-unclear"))
     return _a_exp_of(b.log() * x)
 
 
 def _a_sqrt(s: Scalar) -> flint.arb:
     x = s.args[0]._arb()
     if x < 0:
-        raise ExprError("the square root of a negative number")
+        raise ExprError(not_checked("sqrt-negative"))
     return x.sqrt()
 
 
 def _a_ln(s: Scalar) -> flint.arb:
     x = s.args[0]._arb()
     if not x > 0:
-        raise ExprError("the logarithm of a number that is not clearly positive")
+        raise ExprError(not_checked("log-unclear"))
     return x.log()
 
 
@@ -385,7 +383,7 @@ def _a_sum(s: Scalar) -> flint.arb:
 
 def _a_ext(s: Scalar) -> flint.arb:
     if s.ext is None:
-        raise ExprError("an outside quantity without its value")
+        raise ExprError(not_checked("outside-quantity"))
     ball: flint.arb = s.ext.arb(flint.ctx.prec)
     return ball
 

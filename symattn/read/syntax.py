@@ -12,9 +12,10 @@ from enum import StrEnum
 from typing import Final
 
 from symattn.config import DEFAULT_LIMITS, Limits
-from symattn.errors import LimitError, SymattnError
+from symattn.errors import SymattnError
 from symattn.numbers import Written, parse_number
 from symattn.numbers.written import PLAIN_KINDS, WrittenKind
+from symattn.read.messages import not_checked
 from symattn.read.notations import (
     BARE_ARGUMENT_FUNCTIONS,
     BRACED_SUBSCRIPT,
@@ -25,7 +26,7 @@ from symattn.read.notations import (
     VECTOR_FUNCTIONS,
 )
 from symattn.read.numerals import percent
-from symattn.read.tokens import ExprError, Token, normalize, tokenize
+from symattn.read.tokens import ExprError, ReadLimitError, Token, normalize, tokenize
 
 __all__ = [
     "Call",
@@ -171,7 +172,7 @@ class Parser:
         """The next token, consumed."""
         t = self.peek()
         if t is None:
-            raise ExprError("the expression ends too early")
+            raise ExprError(not_checked("ends-early"))
         self.i += 1
         return t
 
@@ -179,13 +180,13 @@ class Parser:
         """Consume ``text`` or fail."""
         t = self.take()
         if t.text != text:
-            raise ExprError(f"expected {text!r}, found {t.text!r}")
+            raise ExprError(not_checked("expected", wanted=text, found=t.text))
 
     def enter(self) -> None:
         """One level deeper (bounded)."""
         self.depth += 1
         if self.depth > self.max_depth:
-            raise LimitError(f"expression nested deeper than {self.max_depth} levels")
+            raise ReadLimitError(not_checked("nested-deeper", depth=self.max_depth))
 
     # grammar
     def parse(self) -> Node:
@@ -193,7 +194,7 @@ class Parser:
         node = self.expr()
         rest = self.peek()
         if rest is not None:
-            raise ExprError(f"unexpected {rest.text!r}")
+            raise ExprError(not_checked("unexpected", token=rest.text))
         return node
 
     def expr(self) -> Node:
@@ -272,7 +273,7 @@ class Parser:
         while True:
             t = self.peek()
             if t is None:
-                raise ExprError("a matrix without its end")
+                raise ExprError(not_checked("matrix-without-end"))
             if t.kind == TokenKind.MATEND:
                 self.take()
                 break
@@ -286,15 +287,15 @@ class Parser:
                 self.take()
                 continue
             if t.kind == TokenKind.DOTS:
-                raise ExprError("a matrix with elided entries")
+                raise ExprError(not_checked("matrix-elided"))
             cells.append(self.expr())
             if len(cells) > self.limits.max_line_length:
-                raise LimitError("matrix row too long")
+                raise ReadLimitError(not_checked("matrix-row-too-long"))
         if cells:
             rows.append(VecNode(tuple(cells)))
         self.depth -= 1
         if not rows:
-            raise ExprError("an empty matrix")
+            raise ExprError(not_checked("matrix-empty"))
         return VecNode(tuple(rows))
 
     def group(self) -> Node:
@@ -310,7 +311,7 @@ class Parser:
             self.take()
             items.append(self.expr())
             if len(items) > self.limits.max_line_length:
-                raise LimitError("vector too long")
+                raise ReadLimitError(not_checked("vector-too-long"))
         self.expect(close)
         self.depth -= 1
         return VecNode(tuple(items))
@@ -327,7 +328,7 @@ class Parser:
         if t.kind == TokenKind.NUM:
             return Num(parse_number(t.text, limits=self.limits), t.pos)
         if t.kind == TokenKind.DOTS:
-            raise ExprError("an ellipsis is not a value")
+            raise ExprError(not_checked("ellipsis"))
         if t.kind == TokenKind.MATBEGIN:
             return self.matrix()
         if t.kind == TokenKind.NAME:
@@ -344,7 +345,7 @@ class Parser:
                 self.depth -= 1
                 return node
             if self.at("("):
-                raise ExprError(f"{name}(...) is a label, not arithmetic")
+                raise ExprError(not_checked("label-call", name=name))
             return Ref(canonical_name(name))
         if t.kind == TokenKind.CMD:
             return self.command(t.text)
@@ -364,7 +365,7 @@ class Parser:
             node = Call("sqrt", self.group())
             self.depth -= 1
             return node
-        raise ExprError(f"unexpected {t.text!r}")
+        raise ExprError(not_checked("unexpected", token=t.text))
 
     def command(self, cmd: str) -> Node:
         """``\\frac{a}{b}``, ``\\sqrt{x}`` and ``\\sum x`` (the sum of the entries of the
@@ -378,13 +379,13 @@ class Parser:
                 return Chain(num, (("/", den),))
             if cmd == "\\sqrt":
                 if self.at("["):
-                    raise ExprError("only square roots are supported")
+                    raise ExprError(not_checked("square-roots-only"))
                 return Call("sqrt", self.group())
             if cmd == "\\sum":
                 if self.at("_") or self.at("^"):
-                    raise ExprError("a sum over an index is not written out")
+                    raise ExprError(not_checked("index-sum"))
                 return Call("sum", self.power())
-            raise ExprError(f"unsupported command {cmd}")
+            raise ExprError(not_checked("unsupported-command", command=cmd))
         finally:
             self.depth -= 1
 
@@ -412,7 +413,7 @@ def parse(text: str, *, limits: Limits = DEFAULT_LIMITS, normalized: bool = Fals
     norm = text if normalized else normalize(text)[0]
     tokens = tokenize(norm, limits=limits)
     if not tokens:
-        raise ExprError("empty expression")
+        raise ExprError(not_checked("empty-expression"))
     return Parser(tokens, limits).parse()
 
 

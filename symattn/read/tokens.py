@@ -14,7 +14,9 @@ from typing import Final
 
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.errors import InputError, LimitError
+from symattn.judge.findings import Message
 from symattn.read.mapped import Mapped
+from symattn.read.messages import not_checked, plain
 from symattn.read.notations import (
     FRAC_DIGITS,
     FUNCTION_NAMES,
@@ -28,14 +30,28 @@ from symattn.read.notations import (
     WORD_TIMES,
 )
 
-__all__ = ["RELATIONS", "ExprError", "Token", "normalize", "respell", "tokenize"]
+__all__ = ["RELATIONS", "ExprError", "ReadLimitError", "Token", "normalize", "respell", "tokenize"]
 
 #: the relations of a chain, in the grammar's spelling
 RELATIONS: Final = "=≈"
 
 
 class ExprError(InputError):
-    """Text that is not an expression of the safe grammar (or breaks one of its bounds)."""
+    """Text that is not an expression of the safe grammar (or breaks one of its bounds):
+    ``reason`` says why, as a message of the ``[unchecked]`` catalog table."""
+
+    def __init__(self, reason: Message) -> None:
+        super().__init__(plain(reason))
+        self.reason = reason
+
+
+class ReadLimitError(LimitError):
+    """Text beyond a bound of the safe grammar (a limit): ``reason`` says which, as a message
+    of the ``[unchecked]`` catalog table."""
+
+    def __init__(self, reason: Message) -> None:
+        super().__init__(plain(reason))
+        self.reason = reason
 
 
 def _spelling_pattern(written: str) -> str:
@@ -135,21 +151,22 @@ _TOKEN_RE: Final = re.compile("|".join(f"(?P<{r.kind}>{r.pattern})" for r in TOK
 def tokenize(text: str, *, limits: Limits = DEFAULT_LIMITS) -> tuple[Token, ...]:
     """The tokens of already normalized text; anything else is an :class:`ExprError`."""
     if len(text) > limits.max_line_length:
-        raise LimitError(
-            f"expression of {len(text)} characters exceeds max_line_length={limits.max_line_length}"
+        raise ReadLimitError(
+            not_checked("expression-too-long", length=len(text), limit=limits.max_line_length)
         )
     tokens: list[Token] = []
     pos = 0
     while pos < len(text):
         m = _TOKEN_RE.match(text, pos)
         if m is None:
-            raise ExprError(f"unexpected character {text[pos]!r} at offset {pos}")
+            raise ExprError(not_checked("unexpected-character", char=text[pos], offset=pos))
         kind = m.lastgroup or ""
         if kind != "space":
             if kind == "num" and len(m.group()) > limits.max_literal_length:
-                raise LimitError(
-                    f"number literal of {len(m.group())} characters exceeds "
-                    f"max_literal_length={limits.max_literal_length}"
+                raise ReadLimitError(
+                    not_checked(
+                        "literal-too-long", length=len(m.group()), limit=limits.max_literal_length
+                    )
                 )
             tokens.append(Token(kind, m.group(), pos))
         pos = m.end()

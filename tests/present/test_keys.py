@@ -1,7 +1,8 @@
 """Tests of symattn.present.keys: every message key used is listed, and in every catalog.
 
 A test here fails when a key is used but missing in a catalog, when one catalog has a key the
-other lacks (for the document's keys and for the ``[check]`` and ``[audit]`` tables), or when
+other lacks (for the document's keys and for the ``[check]``, ``[audit]`` and ``[unchecked]``
+tables), or when
 the lists in ``keys.py`` and what the code and templates use drift apart.
 """
 
@@ -24,7 +25,7 @@ from symattn.present import keys
 from symattn.present.errata import UNANNOTATED
 from symattn.present.resources import templates_dir
 from symattn.read.audit import audit
-from symattn.read.messages import AUDIT_KEYS
+from symattn.read.messages import AUDIT_KEYS, UNCHECKED_KEYS
 from symattn.spec import load_spec, loads_spec
 from symattn.stages import ROW_STAGES, TOKEN_STAGES
 
@@ -32,9 +33,9 @@ from ..conftest import EXAMPLES, ROOT
 
 PRESENT = ROOT / "symattn" / "present"
 FIXTURES = ROOT / "tests" / "fixtures"
-SECTIONS = ("check", "audit", "report")
+SECTIONS = ("check", "audit", "unchecked", "report")
 #: the tables whose keys judge and read use (``report`` is present's own)
-FINDING_SECTIONS = ("check", "audit")
+FINDING_SECTIONS = ("check", "audit", "unchecked")
 
 # --------------------------------------------------------------------------- the catalogs
 
@@ -107,7 +108,8 @@ def test_catalogs_have_the_same_keys(section: str) -> None:
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("section", SECTIONS)
 def test_report_keys_are_in_the_catalog(lang: str, section: str) -> None:
-    assert set(keys.REPORT_KEYS[section]) - _table(lang, section) == set()
+    # (``[unchecked]`` holds read's sentences only: no report prints one of its own)
+    assert set(keys.REPORT_KEYS.get(section, ())) - _table(lang, section) == set()
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -238,17 +240,24 @@ def _produced() -> frozenset[tuple[str, str, str]]:
     specs += [loads_spec("schema = 1\n" + text) for text in EXTRA_SPECS]
     findings = [f for spec in specs for f in check(spec).findings]
     texts = sorted((FIXTURES / "seeds").glob("*.txt")) + sorted((FIXTURES / "audit").glob("*"))
-    findings += [f for p in texts for f in audit(p.read_text("utf-8"), path=str(p)).findings]
+    reports = [audit(p.read_text("utf-8"), path=str(p)) for p in texts]
+    findings += [f for r in reports for f in r.findings]
     for f in findings:
         out |= {(section, key, f.code) for section, key in _message_keys(f.message)}
+    # (the reasons of what the audits did not check or read: no finding, no code)
+    reasons = [u.reason for r in reports for u in r.unparsed]
+    reasons += [m for r in reports for m, _ in r.not_read()]
+    for m in reasons:
+        out |= {(section, key, "") for section, key in _message_keys(m)}
     return frozenset(out)
 
 
 def used_keys(section: str) -> set[str]:
-    """The message keys of ``section`` that judge (``check``) or read (``audit``) use: their
-    lists (``CHECK_KEYS``, ``AUDIT_KEYS``) and every key they produced on the examples."""
+    """The message keys of ``section`` that judge (``check``) or read (``audit``,
+    ``unchecked``) use: their lists (``CHECK_KEYS``, ``AUDIT_KEYS``, ``UNCHECKED_KEYS``) and
+    every key they produced on the examples."""
     produced = {key for sec, key, _ in _produced() if sec == section}
-    listed = CHECK_KEYS if section == "check" else AUDIT_KEYS
+    listed = {"check": CHECK_KEYS, "audit": AUDIT_KEYS, "unchecked": UNCHECKED_KEYS}[section]
     return produced | set(listed)
 
 

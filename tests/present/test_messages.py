@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
 
+from symattn.config import LANGS
 from symattn.errors import InputError
 from symattn.judge.findings import Join, Message
 from symattn.present.messages import catalog, load_messages, say, search_path, show, text
 from symattn.present.resources import templates_dir
+from symattn.read.messages import UNCHECKED_KEYS, limit_exceeded, not_checked
 
 
 def test_search_path_puts_the_user_folder_first(tmp_path: Path) -> None:
@@ -78,3 +82,43 @@ def test_say_renders_nested_messages_and_joins() -> None:
 def test_say_needs_every_placeholder() -> None:
     with pytest.raises(InputError, match="uses {width}, which it is not given"):
         say(Message("check", "dk-mismatch-width", {"stated": 2}), load_messages("en"))
+
+
+# --------------------------------------------------------------------------- not checked
+
+#: the reasons that read the same in every language (an API's or a command line's spelling,
+#: a function's name, an error's own text)
+SAME_IN_EVERY_LANGUAGE = frozenset({"raise-api", "raise-cli", "softmax-of-matrix", "error"})
+
+
+def _sample(key: str, messages: Mapping[str, str]) -> Message:
+    """The reason ``key`` with each placeholder its template names given a value."""
+    names = re.findall(r"\{([a-z_]+)\}", messages[f"unchecked.{key}"])
+    return not_checked(key, **dict.fromkeys(names, 7))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("key", UNCHECKED_KEYS)
+def test_every_not_checked_reason_renders(lang: str, key: str) -> None:
+    messages = load_messages(lang)
+    said = say(_sample(key, messages), messages)
+    assert said.strip() and "{" not in said.replace("e^{", ""), said
+    english = say(_sample(key, load_messages("en")), load_messages("en"))
+    if lang != "en" and key not in SAME_IN_EVERY_LANGUAGE:
+        assert said != english, (lang, key)
+
+
+def test_a_nested_reason_is_said_in_the_language_of_the_report() -> None:
+    m = not_checked("problem-not-checked", why=not_checked("unexpected", token="W_V"))
+    assert say(m, load_messages("en")) == "not checked: unexpected 'W_V'"
+    assert say(m, load_messages("zh")) == "未核对：无法解析的 'W_V'"
+    limit = limit_exceeded("max_formulas", 3, not_checked("rest-formulas"))
+    assert say(limit, load_messages("en")) == (
+        "the rest is not read: the text holds formulas and arrays, more than max_formulas=3 "
+        "(raise it with Limits(max_formulas=...))"
+    )
+    assert "Limits(max_formulas=...)" in say(limit, load_messages("zh"))
+    counts = Join((2, 3), not_checked("or"))
+    assert say(not_checked("keys-mismatch", width=4, counts=counts), load_messages("zh")) == (
+        "它每行有 4 个元素，但文中给出的键是 2 或 3 个"
+    )

@@ -243,3 +243,48 @@ def test_a_finding_without_an_exact_value_still_says_its_problem() -> None:
     f = replace(next(f for f in r.findings if f.problem == 2), exact="")
     line = audit_text([_text(replace(r, findings=(f,)))]).splitlines()[0]
     assert f"{f.code} claimed {f.claimed} (problem 2 of the text) — " in line
+
+
+#: a text with a formula the grammar cannot compute (``W_V`` has no value) and a wrong sum
+_UNPARSED = "$$s = 2 \\times 3 + W_V = 6$$\n\n$$y = 1 + 2 = 4$$\n"
+
+
+def test_a_reason_is_said_in_the_language_of_the_report() -> None:
+    r = audit(_UNPARSED, path="t.md")
+    (u,) = r.unparsed
+    assert (u.reason.key, dict(u.reason.params)) == ("unknown-name", {"name": "W_V"})
+    en, zh = audit_text([r]).splitlines(), audit_text([r], "zh").splitlines()
+    assert "t.md:1: not checked: s = 2 × 3 + W_V = 6 (unknown name W_V)" in en
+    assert "t.md:1: 未核对: s = 2 × 3 + W_V = 6 (未知的名称 W_V)" in zh
+    assert "1 not checked (unparsed: 1)" in en[-1]
+    assert "未核对 1 个（无法解析: 1）" in zh[-1] and "unparsed" not in zh[-1]
+    md = audit_markdown([r], "zh")
+    assert "(未知的名称 W\\_V)" in md and "unknown name" not in md
+
+
+def test_the_audit_json_gives_each_reason_and_its_key() -> None:
+    r = audit(_UNPARSED, path="t.md")
+    (en,) = audit_json([r])["files"]  # type: ignore[misc]
+    (zh,) = audit_json([r], "zh")["files"]  # type: ignore[misc]
+    assert en["unparsed"] == [
+        {
+            "line": 1,
+            "text": "s = 2 × 3 + W_V = 6",
+            "reason": "unknown name W_V",
+            "reason_key": "unknown-name",
+        }
+    ]
+    assert zh["unparsed"][0]["reason"] == "未知的名称 W_V"
+    assert zh["unparsed"][0]["reason_key"] == "unknown-name"
+    json.dumps(zh)
+
+
+def test_the_audit_json_counts_what_was_not_read_by_sentence_and_by_key() -> None:
+    text = "Some prose with 3 numbers: 1, 2.\n\n```python\nx = 5\n```\n"
+    r = audit(text, path="t.md")
+    cov = audit_json([r])["files"][0]["coverage"]  # type: ignore[index]
+    zh = audit_json([r], "zh")["files"][0]["coverage"]  # type: ignore[index]
+    assert cov["not_read_keys"] == zh["not_read_keys"]
+    assert sum(cov["not_read"].values()) == sum(cov["not_read_keys"].values()) > 0
+    assert "prose" in cov["not_read_keys"] and cov["not_read"]["prose"] > 0
+    assert zh["not_read"]["正文"] == cov["not_read"]["prose"]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import time
 
-from symattn.read.census import STATUSES, Census, NumberStatus
+from symattn.read.census import PROSE, STATUSES, Census, NumberStatus
+from symattn.read.messages import not_checked
 from symattn.read.source import Source
 
 
@@ -19,17 +20,18 @@ def test_statuses_and_reasons() -> None:
     c.read(src.text.index("1"))
     c.judged(src.text.index("-"))  # a sign counts as its number
     c.read(src.text.index("2"))  # judged stays judged
-    c.why_not(src.text.index("3"), len(src.text), "code not read")
+    c.why_not(src.text.index("3"), len(src.text), not_checked("code-no-stage"))
     assert [(r.text, r.status, r.reason) for r in c.records()] == [
-        ("1", "read", ""),
-        ("2", "judged", ""),
-        ("3", "not read", "code not read"),
+        ("1", "read", None),
+        ("2", "judged", None),
+        ("3", "not read", not_checked("code-no-stage")),
     ]
 
 
 def test_unread_number_defaults_to_prose() -> None:
     (r,) = Census.of(Source.of("about 7 things")).records()
-    assert (r.line, r.column, r.status, r.reason) == (1, 7, "not read", "prose")
+    assert (r.line, r.column, r.status, r.reason) == (1, 7, "not read", PROSE)
+    assert r.reason is not None and r.reason.key == "prose"
 
 
 def test_coverage_counts_and_reasons() -> None:
@@ -37,9 +39,18 @@ def test_coverage_counts_and_reasons() -> None:
     c = Census.of(src)
     c.read(0)
     c.judged(2)
-    c.why_not(4, 7, "code")
+    code = not_checked("code-no-stage")
+    c.why_not(4, 7, code)
     cov = c.coverage()
-    assert (cov.numbers, cov.read, cov.judged, cov.not_read) == (4, 2, 1, (("code", 2),))
+    assert (cov.numbers, cov.read, cov.judged, cov.not_read) == (4, 2, 1, ((code, 2),))
+
+
+def test_coverage_adds_up_one_reason_given_twice() -> None:
+    src = Source.of("1 2 3 4")
+    c = Census.of(src)
+    c.why_not(0, 3, not_checked("line-too-long", limit=5))
+    c.why_not(4, 7, not_checked("line-too-long", limit=5))
+    assert c.coverage().not_read == ((not_checked("line-too-long", limit=5), 4),)
 
 
 def test_records_are_capped_but_counts_are_not() -> None:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import ast
 
+from symattn.read.messages import not_checked
+
+from ..conftest import english
 from .texts import read_text
 
 
@@ -58,7 +61,8 @@ def test_a_repl_printout_is_tied_to_its_expression() -> None:
 def test_a_deep_statement_is_skipped_with_its_reason() -> None:
     text = "```python\nx = " + "-" * 1000 + "1\nprint(x)\n```\n"
     r = read_text(text)
-    assert [s.reason for s in r.skipped] == ["not followed (nested too deeply)"]
+    assert [s.reason for s in r.skipped] == [not_checked("not-followed-deep")]
+    assert [english(s.reason) for s in r.skipped] == ["not followed (nested too deeply)"]
 
 
 def test_a_printout_after_its_expression_in_the_same_block_is_tied() -> None:

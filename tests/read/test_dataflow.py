@@ -9,6 +9,7 @@ import pytest
 from symattn.read.dataflow import Derivation, Start
 from symattn.read.symbolic.scale import UNSCALED, Scale
 
+from ..conftest import english
 from .texts import understood
 
 HEAD = (
@@ -218,7 +219,8 @@ def test_a_deep_expression_is_not_followed_alone() -> None:
     u = understood(
         BUILT + deep + "print(torch.softmax(Q @ K.T, dim=-1))\n```\n\n```\n" + SQUARE + "\n```\n"
     )
-    assert [s.reason for s in u.reading.skipped] == ["not followed (nested too deeply)"]
+    assert [s.reason.key for s in u.reading.skipped] == ["not-followed-deep"]
+    assert [english(s.reason) for s in u.reading.skipped] == ["not followed (nested too deeply)"]
     (d,) = [f.derivation for f in u.facts if not f.given and f.dims]
     assert d is not None
 

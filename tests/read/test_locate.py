@@ -7,6 +7,8 @@ from symattn.read.audit import audit
 from symattn.read.locate import STAGE_WORDS, Located
 from symattn.stages import StepName
 
+from ..conftest import english
+
 #: one query, three keys 2 wide; the text says "unscaled" only in an exercise, yet its worked
 #: numbers are all in the frame 1/√2 (the width of K)
 _GIVEN = (
@@ -29,7 +31,7 @@ def _findings(text: str) -> list[tuple[str, str]]:
 
 
 def _notes(text: str) -> list[str]:
-    return [u.reason for u in audit(text, path="t.md").unparsed]
+    return [english(u.reason) for u in audit(text, path="t.md").unparsed]
 
 
 def test_scores_named_raw_but_scaled_are_placed_at_the_scaled_scores() -> None:
@@ -47,7 +49,7 @@ def test_a_wrong_number_among_numbers_placed_in_another_frame_is_not_placed() ->
     moved to the frame its neighbours hold in (its own numbers do not hold there)."""
     text = _GIVEN + _WORKED.replace("0.6728", "0.6828") + _EXERCISE
     report = audit(text, path="t.md")
-    moved = [u.text for u in report.unparsed if u.reason.startswith("its numbers are")]
+    moved = [u.text for u in report.unparsed if english(u.reason).startswith("its numbers are")]
     assert "alpha_2" not in moved and "alpha_1" in moved
 
 
@@ -88,9 +90,10 @@ def test_weights_of_another_example_are_not_checked_against_this_one() -> None:
 
 def test_the_report_names_the_place() -> None:
     assert (
-        Located(3, StepName.SCALED, "1/√3").reason
+        english(Located(3, StepName.SCALED, "1/√3").reason)
         == "its numbers are the scaled scores in the frame 1/√3, where the numbers around it "
         "hold too"
     )
-    assert "at another key" in Located(3, StepName.EXP, "1", moved=True).reason
+    assert "at another key" in english(Located(3, StepName.EXP, "1", moved=True).reason)
+    assert Located(3, StepName.EXP, "1", moved=True).reason.key == "located-moved"
     assert set(STAGE_WORDS) >= {StepName.SCORES, StepName.SCALED, StepName.EXP, StepName.WEIGHTS}

@@ -6,6 +6,7 @@ from __future__ import annotations
 from symattn.read.audit import audit
 from symattn.read.missing import key_counts, missing_inputs, unnormalized
 
+from ..conftest import english
 from .texts import understood
 
 
@@ -40,7 +41,7 @@ def test_weights_that_sum_to_one_are_fine() -> None:
 def _sums(text: str) -> tuple[list[str], list[str]]:
     u = understood(text)
     found, notes = unnormalized(u.facts, frozenset())
-    return [f.claimed for f in found], [n.reason for n in notes]
+    return [f.claimed for f in found], [english(n.reason) for n in notes]
 
 
 #: three keys given as numbered vectors (no query: no problem is rebuilt)

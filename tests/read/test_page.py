@@ -10,6 +10,7 @@ from symattn.read.blocks import Block, BlockKind
 from symattn.read.page import Reading, heading_level, operand
 from symattn.read.source import Source
 
+from ..conftest import english
 from .texts import read_text
 
 MAX_FORMULAS = DEFAULT_LIMITS.max_formulas
@@ -57,8 +58,8 @@ def test_the_budget_of_formulas_stops_reading_and_says_so() -> None:
     text = "".join(f"x_{i} = {i} + 1 = {i + 1}\n\n" for i in range(MAX_FORMULAS + 50))
     r = read_text(text, "text")
     assert MAX_FORMULAS <= len(r.chains) < MAX_FORMULAS + 50
-    assert r.skipped and f"max_formulas={MAX_FORMULAS}" in r.skipped[-1].reason
-    assert "Limits(max_formulas=...)" in r.skipped[-1].reason
+    assert r.skipped and f"max_formulas={MAX_FORMULAS}" in english(r.skipped[-1].reason)
+    assert "Limits(max_formulas=...)" in english(r.skipped[-1].reason)
     assert r.end < len(r.src.text)
 
 
@@ -66,7 +67,7 @@ def test_the_budget_of_formulas_is_a_limit() -> None:
     text = "".join(f"x_{i} = {i} + 1 = {i + 1}\n\n" for i in range(10))
     r = read_text(text, "text", Limits(max_formulas=3))
     assert len(r.chains) == 3
-    assert "max_formulas=3" in r.skipped[-1].reason
+    assert "max_formulas=3" in english(r.skipped[-1].reason)
     assert len(read_text(text, "text", Limits(max_formulas=10)).chains) == 10
 
 
@@ -74,14 +75,14 @@ def test_the_budget_of_formula_characters() -> None:
     line = "$$ " + "+".join(["1"] * 9_000) + " = 9000 $$\n\n"
     r = read_text(line * (MAX_MATH // 18_000 + 3))
     assert sum(len(ln.text) for c in r.chains for ln in c.links) < MAX_MATH + 20_000
-    assert r.skipped and "max_math_length=100000" in r.skipped[-1].reason
+    assert r.skipped and "max_math_length=100000" in english(r.skipped[-1].reason)
 
 
 def test_the_budget_of_formula_characters_is_a_limit() -> None:
     text = "".join(f"$$ x_{i} = {i} + 1 = {i + 1} $$\n\n" for i in range(10))
     r = read_text(text, "markdown", Limits(max_math_length=30))
     assert 0 < len(r.chains) < 10
-    assert "max_math_length=30" in r.skipped[-1].reason
+    assert "max_math_length=30" in english(r.skipped[-1].reason)
 
 
 def test_a_list_items_lead_in_is_the_paragraph_above_the_list() -> None:

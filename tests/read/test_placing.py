@@ -152,7 +152,7 @@ def test_numbers_of_a_row_wider_than_the_problem_s_are_not_placed_and_say_why() 
     )
     report = audit(text, path="t.md")
     assert [f for f in report.findings if f.severity == "error"] == []
-    assert [u.text for u in report.unparsed if "wider" in u.reason] == ["p_0", "p_1", "p_2"]
+    assert [u.text for u in report.unparsed if u.reason.key == "wide-row"] == ["p_0", "p_1", "p_2"]
 
 
 @pytest.mark.parametrize(

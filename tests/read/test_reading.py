@@ -10,10 +10,12 @@ from symattn.config import Limits
 from symattn.read import reading
 from symattn.read.blocks import Block
 from symattn.read.census import Census
+from symattn.read.messages import not_checked
 from symattn.read.reading import Reading, read
 from symattn.read.ruler import Rule
 from symattn.read.source import Source
 
+from ..conftest import english
 from .texts import read_text
 
 
@@ -118,10 +120,11 @@ def test_the_reading_budget_parses_no_further_and_says_so(
     assert parsed == [text.index("\n", 1000) + 1] and r.end == parsed[0]
     assert all(b.end <= r.end for b in r.blocks)
     (skipped,) = r.skipped
-    assert "max_read_length=1000" in skipped.reason and skipped.line == 45
+    assert "max_read_length=1000" in english(skipped.reason) and skipped.line == 45
+    assert skipped.reason.params["what"] == not_checked("rest-text")
     assert skipped.text.startswith("Paragraph 22:")
     cov = census.coverage()
-    beyond = dict(cov.not_read)[skipped.reason]
+    (beyond,) = [n for reason, n in cov.not_read if reason == skipped.reason]
     assert beyond == 3 * text[r.end :].count("Paragraph")  # (i, 0.5 and 3 on each line after)
 
 
@@ -133,10 +136,10 @@ def test_a_budget_spent_inside_a_block_says_where() -> None:
     text = "```python\n" + code + "```\n"
     r, census = _census_of(text, Limits(max_formulas=100))
     (skipped,) = r.skipped
-    assert "max_formulas=100" in skipped.reason
+    assert "max_formulas=100" in english(skipped.reason)
     assert r.cut == text.index("x100 =") and skipped.line == 102
     assert len(r.statements) == 100  # (parsed as asked for: no further)
-    assert dict(census.coverage().not_read)[skipped.reason] == 2 * 200
+    assert [n for m, n in census.coverage().not_read if m == skipped.reason] == [2 * 200]
 
 
 def test_the_reading_rules_are_one_ordered_list() -> None:
