@@ -13,6 +13,7 @@ names (``For first row …:``). The names and phrases themselves are matched by
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
 from symattn.read.notations import (
@@ -102,6 +103,10 @@ def _chained_names(label: str) -> Role | None:
     return roles.pop() if len(roles) == 1 else None
 
 
+#: a label of two or more words (letters only): the author's own name for what follows
+_PROSE_LABEL: Final = re.compile(r"[A-Za-z]{2,}(?:[ \t]+[A-Za-z]{2,}){1,6}")
+
+
 def array_role(names: list[str], label: str, context: str) -> tuple[Role | None, str]:
     """The role of an array: from its names, then its label, then the prose before it."""
     for n in names:
@@ -117,6 +122,10 @@ def array_role(names: list[str], label: str, context: str) -> tuple[Role | None,
         )
         if r is not None:
             return r, label
+        if _PROSE_LABEL.fullmatch(label.strip()):
+            # ``Input token indices: tensor([0, 6, 7, 8])`` under ``## Output Example``: the
+            # author's own words for it name no stage, and the heading's are the section's
+            return None, label
     if context:
         echoed = _echoed_name(context)
         if echoed is not None:

@@ -19,6 +19,7 @@ from symattn.read.notations.roles import (
     PHRASES,
     STAGE_PREFIXES,
     STAGE_QUALIFIERS,
+    SYMBOL_FOR,
     SYMBOLS,
     TOKEN_IN_PARENS,
     RoleName,
@@ -85,7 +86,7 @@ def symbol_role(name: str) -> Role | None:
         return found
     m = TOKEN_IN_PARENS.regex.fullmatch(name.strip())
     if m is None:
-        return None
+        return _symbol_for(name)
     found = _symbol(m.group("name"))
     inner = _symbol(m.group("token"))
     if inner is not None and (
@@ -100,6 +101,18 @@ def symbol_role(name: str) -> Role | None:
     if found is None or found.token or found.row or found.col or found.role not in _TOKEN_ROWS:
         return found  # (``w_1 (to itself)`` says which key, in words: no token of a row)
     return replace(found, token=m.group("token").strip())
+
+
+def _symbol_for(name: str) -> Role | None:
+    """``Q for last token``: the stage of the symbol the words follow (no token: the words
+    are no token's name), when that symbol is one of a row's vectors or stages."""
+    m = SYMBOL_FOR.regex.fullmatch(name.strip())
+    if m is None or len(m.group("name")) < 1:
+        return None
+    found = _symbol(m.group("name"))
+    if found is None or found.token or found.index is not None or found.role not in _TOKEN_ROWS:
+        return None
+    return found
 
 
 _CASED: Final = {w.text: RoleName(w.means) for w in CASED_SYMBOLS}

@@ -141,3 +141,11 @@ def test_the_token_a_quoted_label_heading_the_line_names(line: str, token: str) 
     # (every vector of the line: the first one's and the last one's)
     assert token_labeled(line, line.index("Q")) == token
     assert token_labeled(line, line.rindex("[") - 4) == token
+
+
+def test_a_label_of_words_naming_no_stage_takes_no_role_from_the_heading() -> None:
+    # token ids under "## Output Example": the author's own label says what they are
+    role, name = array_role([], "Input token indices", "## Output Example\nInput token indices:")
+    assert role is None and name == "Input token indices"
+    role, _ = array_role([], "", "## Output Example\n")
+    assert role is not None and role.role == "output"  # (no label: the heading's words)

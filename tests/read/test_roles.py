@@ -34,6 +34,8 @@ def test_clean_name(name: str, cleaned: str) -> None:
         ("k_1 (Thinking)", Role("k", 1, "Thinking")),
         ("embedding(w_1)", Role("x", token="w_1")),  # (the embedding of word w_1)
         ("Query (Q)", None),  # (the symbol of the same stage: a restatement, no token)
+        ("Q for last token", Role("q")),  # (whose it is, in words: no token's name)
+        ("q_1 for cat", None),
         ("\\frac{QK^T}{\\sqrt{d_k}}", Role("scaled")),
         ("input_scores", None),
         ("some_function", None),

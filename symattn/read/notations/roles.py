@@ -29,6 +29,7 @@ __all__ = [
     "STAGE_PREFIXES",
     "STAGE_QUALIFIERS",
     "SYMBOLS",
+    "SYMBOL_FOR",
     "TOKEN_IN_PARENS",
     "RoleName",
 ]
@@ -435,10 +436,11 @@ PHRASES: Final[tuple[Pattern, ...]] = (
     ),
     pattern(
         "phrase-x",
-        r"(?i)\bembeddings?|\binputs?\b|input\s+matrix|词向量|输入|嵌入",
-        "a phrase naming the embeddings X",
+        r"(?i)\bembeddings?|\binputs?\b(?!\s+(?:token\s+)?(?:ind(?:ices|ex)|ids?)\b)|input\s+matrix"
+        r"|词向量|输入|嵌入",
+        "a phrase naming the embeddings X (not the token ids of the input)",
         ("Input Matrix X (3 × 4):", "word embeddings", "输入序列"),
-        ("output",),
+        ("output", "Input token indices", "input ids"),
         kind="x",
     ),
 )
@@ -460,6 +462,17 @@ TOKEN_IN_PARENS: Final = pattern(
     "token is not itself a symbol (``Query (Q)`` names Q)",
     (ex("k_1 (Thinking)", name="k_1", token="Thinking"), ex("q(猫)", name="q", token="猫")),
     ("k_1", "softmax(x, y)"),
+    how=Apply.FULLMATCH,
+)
+
+#: a symbol and the words that say whose it is (``Q for last token``, ``K of the keys``): the
+#: symbol's stage, for a row the words do not name as a token
+SYMBOL_FOR: Final = pattern(
+    "symbol-for",
+    r"(?P<name>[^\s()]{1,12})\s+(?:for|of)\s+(?P<whose>[^=()\[\]]{1,40})",
+    "a symbol, then for or of and the words that say whose it is: the symbol's stage",
+    (ex("Q for last token", name="Q", whose="last token"), ex("K of token 2", name="K")),
+    ("Q", "the sum of all", "Q (last token)"),
     how=Apply.FULLMATCH,
 )
 
