@@ -17,6 +17,7 @@ from symattn.numbers import Written
 from symattn.numbers.written import ROUNDED_KINDS
 from symattn.read.claims import Judging, Known, Stood
 from symattn.read.definitions import Definitions
+from symattn.read.links import Parsed
 from symattn.read.observations import Stated
 from symattn.read.report import Unparsed
 from symattn.read.scalar import Op, Scalar
@@ -41,6 +42,10 @@ class Run:
     at: int = 0
     #: the numbers stated so far, by their shorter roundings (``0.7071`` by ``0.71``)
     stood: Stood = field(default_factory=Stood)
+    #: the formula each label was last given (``output = softmax(q · K^T) · V``), with the
+    #: section it was given in: a later chain of that label in that section that writes
+    #: numbers in its place claims their values
+    formulas: dict[str, tuple[int, Parsed]] = field(default_factory=dict)
 
     def known_at(self, key: str) -> Known | None:
         """The exact value of the number ``key`` stated last before the chain being judged

@@ -193,6 +193,10 @@ def _process(run: Run, chain: ChainText) -> None:
     before = run.judging.checked
     judge_claims(run, chain, parsed, values, exact_values, constants, conflicted)
     _define(run, chain, label, parsed, values, exact_values, used)
+    formula = next((p for p in parsed[1:] if p.node is not None), None)
+    if label and formula is not None and formula.node is not None:
+        if literal_numbers(formula.node) is None:  # (a formula, not a value)
+            run.formulas[label] = (run.names.section, formula)
     if (
         run.judging.checked == before
         and errors

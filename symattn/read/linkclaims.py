@@ -17,6 +17,7 @@ from symattn.errors import SymattnError
 from symattn.judge.findings import Message
 from symattn.numbers import Written
 from symattn.numbers.rounding import Rounding, round_decimals
+from symattn.read.aligned import aligned
 from symattn.read.chainstate import Run, overrides, remember_rounding
 from symattn.read.claims import Known
 from symattn.read.definitions import Definition, holds
@@ -132,6 +133,17 @@ def judge_claims(
                 and _termwise(run, parsed[last_expr], p, links[i], parsed[:last_expr])
             ):
                 pass
+            elif last_expr is not None and i > 0 and _aligned(run, parsed[last_expr], p, links[i]):
+                pass
+            elif (
+                last_expr is None
+                and i > 0
+                and parsed[0].kind is ParsedKind.LABEL
+                and (earlier := run.formulas.get(parsed[0].label)) is not None
+                and earlier[0] == run.names.section
+                and _aligned(run, earlier[1], p, links[i])
+            ):
+                pass  # (``output = softmax([0.1, 0.4]) · V`` after ``output = softmax(q·K^T)·V``)
             elif (
                 left is not None
                 and i > 0
@@ -285,6 +297,55 @@ def _truncation(claim: Written, v: Scalar) -> bool:
         return False
     cut = Fraction(round_decimals(r, claim.decimals, Rounding.TRUNCATE))
     return cut == claim.value and cut != r
+
+
+def _aligned(run: Run, left: Parsed, right: Parsed, link: Link) -> bool:
+    """``softmax([1, 2, 3] · K^T) · V = softmax([0.1, 0.4, 0.7]) · V``: the numbers the link
+    writes in place of an expression of the link before claim its value
+    (:func:`symattn.read.aligned.aligned`), judged like any number, as written and exactly."""
+    if left.node is None or right.node is None:
+        return False
+    places = aligned(left.node, right.node)
+    if places is None:
+        return False
+    env, exact_env = run.names.env, run.names.exact_env
+    for expr, written in places:
+        if run.names.given_elsewhere(names(expr)):
+            continue  # (another example's names: see judge_claims)
+        try:
+            over, constant = overrides(run, expr)
+            v = evaluate(expr, env, limits=run.limits)
+            x = evaluate(expr, exact_env, limits=run.limits, overrides=over)
+        except (ExprError, SymattnError):
+            continue
+        nums = literal_numbers(written) or []
+        vs, xs = flatten(v), flatten(x)
+        if len(vs) != len(nums) or len(xs) != len(nums):
+            continue
+        # (what else the numbers it computes with may stand for, as for any claim: a rounded
+        # root for the root, an earlier more exact statement, the roundings' intervals)
+        at = link.offset(0)
+        others = [flatten(o) for o in in_root_frame(expr, env, run.limits)]
+        others += [flatten(o) for o in run.stood.alternatives(expr, env, at, run.limits)]
+        boxes = rounded_intervals(expr) if not divisor_roots(expr) else None
+        for j, ((claim, pos), value, exact) in enumerate(zip(nums, vs, xs, strict=True)):
+            offset = pos + right.offset
+            if not run.judging.consistent(claim, value) and (
+                any(len(o) == len(nums) and run.judging.consistent(claim, o[j]) for o in others)
+                or right_within_printed(expr, claim, j, env, run.limits)
+                or run.judging.consistent(claim, exact)
+                or (
+                    boxes is not None
+                    and len(boxes) == len(nums)
+                    and boxes[j][0] != boxes[j][1]
+                    and overlaps(claim, boxes[j])
+                )
+            ):
+                run.judging.checked += 1
+                run.judging.seen.add(link.offset(offset))
+                continue
+            run.judging.one(claim, value, exact, link, offset, constant)
+    return True
 
 
 def _termwise(

@@ -132,3 +132,16 @@ def test_names_given_in_another_section_are_not_judged_against_written_operands(
     assert any(u.reason.key == "names-elsewhere" for u in report.unparsed)
     same = "So $q = [2, 0]$ and $k_1 = [1, 0]$.\n\nRaw score: q dot k_1 = 1 x 1 + 1 x 0 = **1**.\n"
     assert [f.code for f in audit(same, path="t.md").findings] == ["wrong-value"]
+
+
+def test_a_later_chain_of_a_label_claims_what_its_numbers_stand_for() -> None:
+    # the scores written in place of q · K^T (in the label's formula a chain before) are wrong
+    text = (
+        "$$output = softmax([1, 2, 3] \\cdot [[0.1, 0.2, 0.3], [0.4, 0.5, 0.6]]^T) "
+        "\\cdot [[1, 0], [0, 1]]$$\n\n"
+        "$$output = softmax([0.1, 0.4]) \\cdot [[1, 0], [0, 1]]$$\n"
+    )
+    found = [(f.line, f.claimed, f.code) for f in audit(text, path="t.md").findings]
+    assert found == [(3, "0.1", "wrong-value"), (3, "0.4", "wrong-value")]
+    right = text.replace("[0.1, 0.4])", "[1.4, 3.2])")
+    assert not audit(right, path="t.md").findings
