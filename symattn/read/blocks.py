@@ -33,7 +33,7 @@ from mdit_py_plugins.dollarmath import dollarmath_plugin
 
 from symattn.read.kinds import WORDS, BlockKind
 from symattn.read.latex import latex_blocks
-from symattn.read.notations import LANGUAGE
+from symattn.read.notations import LANGUAGE, MATH_FENCES
 from symattn.read.source import Source
 
 __all__ = ["CHUNK", "WORDS", "Block", "BlockKind", "Span", "blocks", "format_of", "iter_blocks"]
@@ -418,6 +418,9 @@ def _markdown(
                 yield Block(BlockKind.MATH, a, b)
             elif t.type == "amsmath":
                 yield Block(BlockKind.MATH, span[0], span[1], info="amsmath")
+            elif t.type == "fence" and _math_fence(src, t):
+                fence = _fence(src, t, m)
+                yield Block(BlockKind.MATH, fence.start, fence.end, info=fence.info)
             elif t.type == "fence":
                 yield _fence(src, t, m)
             elif t.type == "code_block" and _is_markup(t.content):
@@ -478,6 +481,14 @@ def _html_text(text: str, start: int, end: int) -> Iterator[Block]:
             yield Block(BlockKind.PROSE, a, b)
         if m is not None:
             pos = m.end()
+
+
+def _math_fence(src: Source, t: Token) -> bool:
+    """Whether a fence holds a formula (``` ```math ```, ``` ```latex ``` without a document):
+    its content is display math."""
+    if t.info.strip().lower() not in MATH_FENCES.words:
+        return False
+    return "\\documentclass" not in t.content and "\\begin{document}" not in t.content
 
 
 def _fence(src: Source, t: Token, m: list[int]) -> Block:

@@ -185,3 +185,15 @@ def test_an_indented_block_of_markup_is_html_not_code() -> None:
 )
 def test_an_indented_block_of_code_stays_code(code: str) -> None:
     assert [b.kind for b in blocks(Source.of(code), "markdown")] == ["code"]
+
+
+@pytest.mark.parametrize("info", ["math", "latex", "tex"])
+def test_a_fence_of_math_is_display_math(info: str) -> None:
+    text = f"```{info}\n\\begin{{align*}}\n& = \\frac{{1 + 4}}{{2}} \\\\\n& = 2.5\n\\end{{align*}}\n```\n"
+    (b,) = blocks(Source.of(text), "markdown")
+    assert b.kind == "math" and "\\begin{align*}" in text[b.start : b.end]
+
+
+def test_a_latex_fence_with_a_document_is_code() -> None:
+    text = "```latex\n\\documentclass{article}\n\\begin{document}\nx\n\\end{document}\n```\n"
+    assert [b.kind for b in blocks(Source.of(text), "markdown")] == ["code"]

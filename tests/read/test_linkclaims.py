@@ -145,3 +145,10 @@ def test_a_later_chain_of_a_label_claims_what_its_numbers_stand_for() -> None:
     assert found == [(3, "0.1", "wrong-value"), (3, "0.4", "wrong-value")]
     right = text.replace("[0.1, 0.4])", "[1.4, 3.2])")
     assert not audit(right, path="t.md").findings
+
+
+def test_an_align_in_a_latex_fence_is_judged_as_math() -> None:
+    text = "```latex\n\\begin{align*}\n& x \\\\\n& = \\frac{1 + 4}{2} \\\\\n& = 2.6\n\\end{align*}\n```\n"
+    assert [(f.claimed, f.code) for f in audit(text, path="t.md").findings] == [
+        ("2.6", "wrong-value")
+    ]

@@ -54,6 +54,7 @@ __all__ = [
     "TAIL_NOTE",
     "TAIL_SYMBOL",
     "TEXT_FENCES",
+    "MATH_FENCES",
     "WORD_AFTER",
 ]
 
@@ -97,6 +98,19 @@ CODE_ENVIRONMENTS: Final = words(
     "python",
     "pycode",
     counterexamples=("equation",),
+)
+
+#: code-fence info strings that say the block is math (``` ```math ```, ``` ```latex ``` around an
+#: ``align*``): its content is read as display math
+MATH_FENCES: Final = words(
+    "math-fences",
+    "fence info strings of math: the block is a formula (GitHub renders ```math; notes put "
+    "LaTeX equations in ```latex)",
+    "math",
+    "latex",
+    "tex",
+    "katex",
+    counterexamples=("python", "text", "mermaid"),
 )
 
 #: code-fence info strings that say the block is text, not a program (``` ```text ```)
