@@ -366,6 +366,8 @@ def _table_facts(reading: Reading, block: int, table: Table) -> list[Fact]:
                 block=block,
                 how=WrittenIn.TABLE,
                 row_names=row_names,
+                # (the column's heading is the author's own name for it)
+                source=RoleSource.NAME if role is not None else RoleSource.NONE,
                 **_from_role(role),  # type: ignore[arg-type]
             )
         )

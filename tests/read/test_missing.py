@@ -114,3 +114,12 @@ def test_a_row_sum_is_a_cause_of_its_wrong_entries_in_the_report() -> None:
     assert [
         (f.code, f.claimed, f.alternatives) for f in r.findings if f.code != "missing-input"
     ] == [("wrong-value", "0.2700", ("not-normalized",))]
+
+
+def test_a_weight_column_of_a_table_that_cannot_sum_to_1_is_not_normalized() -> None:
+    # the column's heading is the author's own name for it (no inputs to compute them from)
+    text = "| token | Weight |\n|---|---|\n| a | 0.4159 |\n| b | 0.2791 |\n| c | 0.3150 |\n"
+    found = [f for f in audit(text, path="t.md").findings if f.severity == "error"]
+    assert [f.code for f in found] == ["not-normalized"] * 3
+    right = text.replace("0.3150", "0.3050")
+    assert not [f for f in audit(right, path="t.md").findings if f.code == "not-normalized"]
