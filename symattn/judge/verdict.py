@@ -40,9 +40,11 @@ from decimal import Decimal
 from fractions import Fraction
 from types import MappingProxyType
 
+import flint
+
 from symattn.config import DEFAULT_LIMITS, Limits
 from symattn.errors import InputError
-from symattn.exact import Ball
+from symattn.exact import Ball, arb_of
 from symattn.judge.codes import CODES, SEVERITY, Code
 from symattn.judge.floats import FloatKind, float32_repr, float_match
 from symattn.judge.formatting import decimal_text
@@ -279,10 +281,38 @@ def _judge_exactly(claim: Written, value: Quantity, limits: Limits) -> Verdict:
 
     shown = certify_value(value, decide, start_bits=64, limits=limits)
     text = "?" if shown is None else decimal_text(shown)
-    # an irrational value never equals a fraction
+    if _may_equal(claim.value, value, limits):
+        # (a value not written as a fraction may still be one: e^{1/3} / (3 e^{1/3}) is 1/3;
+        # no precision tells it from the claim, so nothing is proved either way)
+        return Verdict(
+            "undecided",
+            claim.text,
+            text,
+            None,
+            False,
+            "undecided",
+            MappingProxyType({"max_precision_bits": limits.max_precision_bits}),
+        )
     return Verdict(
         "wrong-value", claim.text, text, text, False, "wrong-value", MappingProxyType({})
     )
+
+
+def _may_equal(q: Fraction, value: Quantity, limits: Limits) -> bool:
+    """Whether ``value`` (no rational in its form) lies within its enclosure of ``q`` at every
+    precision up to the ceiling: then it may be ``q`` exactly."""
+    bits = 64
+    while True:
+        try:
+            with flint.ctx.workprec(bits):
+                target = arb_of(q)
+            if not value.arb(bits).overlaps(target):
+                return False
+        except (ValueError, ZeroDivisionError, OverflowError):
+            return False
+        if bits >= limits.max_precision_bits:
+            return True
+        bits = min(4 * bits, limits.max_precision_bits)
 
 
 def consistent_with(

@@ -191,3 +191,12 @@ def test_a_value_on_a_truncation_boundary_is_still_judged_when_no_side_is_the_cl
     assert (v.code, v.expected) == ("wrong-value", "0.500")
     # (a claim that is one side of the boundary stays undecided: it may be the truncation)
     assert judge(W("0.499"), half).code == "undecided"
+
+
+def test_a_fraction_claim_of_a_value_not_written_as_a_fraction_is_not_proved_wrong() -> None:
+    # e^{1/3} / (3 e^{1/3}) is 1/3, though no rational is in its form: nothing is proved
+    third = Computed(lambda: flint.arb(1).exp() / (3 * flint.arb(1).exp()))
+    assert judge(parse_number("1/3"), third).code == "undecided"
+    # a value the balls tell from the fraction is wrong, as before
+    root = Computed(lambda: flint.arb(2).sqrt())
+    assert judge(parse_number("7/5"), root).code == "wrong-value"
