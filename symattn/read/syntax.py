@@ -450,6 +450,8 @@ def literal_numbers(node: Node) -> list[tuple[Written, int]] | None:
         return [(replace(w, value=sign * w.value, text=text), node.x.pos - (1 if sign < 0 else 0))]
     if (sci := _scientific(node)) is not None:
         return [sci]
+    if (ratio := _ratio(node)) is not None:
+        return [ratio]
     if isinstance(node, VecNode):
         out: list[tuple[Written, int]] = []
         for x in node.items:
@@ -459,6 +461,28 @@ def literal_numbers(node: Node) -> list[tuple[Written, int]] | None:
             out.extend(got)
         return out
     return None
+
+
+#: the largest denominator of a fraction written as a value (``\\frac{1}{3}``, ``2/3``): past it a
+#: fraction of integers is a division of rounded counts to compute (``142/1375``)
+_RATIO_DENOMINATOR: Final = 12
+
+
+def _ratio(node: Node) -> tuple[Written, int] | None:
+    """``\\frac{1}{3}`` or ``2/3``, two integers with a small denominator, at most 1 (a share, a
+    weight): an exact number as written (placed at its numerator); None for any other node."""
+    if not (isinstance(node, Chain) and len(node.rest) == 1 and node.rest[0][0] == "/"):
+        return None
+    num, den = node.first, node.rest[0][1]
+    if not (isinstance(num, Num) and isinstance(den, Num)):
+        return None
+    a, b = num.written, den.written
+    if a.kind is not WrittenKind.INTEGER or b.kind is not WrittenKind.INTEGER:
+        return None
+    if not 0 < b.value <= _RATIO_DENOMINATOR or a.value > b.value:
+        return None  # (``512/8``: a division to compute, a value past 1)
+    text = f"{a.text}/{b.text}"
+    return Written(a.value / b.value, text, WrittenKind.FRACTION, None, None), num.pos
 
 
 def _scientific(node: Node) -> tuple[Written, int] | None:

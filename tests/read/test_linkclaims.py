@@ -46,8 +46,11 @@ def test_a_claim_right_for_the_authors_rounded_numbers_is_propagated_rounding() 
 
 
 def test_an_exact_step_must_hold_exactly() -> None:
-    (f,) = _level1("$1/3 + 1/3 = 2/5$").findings
+    (f,) = _level1("$1/3 + 1/3 = 1/5 + 1/5$").findings
     assert (f.code, f.cause, f.exact) == ("wrong-value", "wrong-step", "2/3")
+    # a small fraction written as the value is that number, judged as a claim
+    (g,) = _level1("$1/3 + 1/3 = 2/5$").findings
+    assert (g.code, g.claimed, g.exact) == ("wrong-value", "2/5", "2/3")
 
 
 @pytest.mark.parametrize(
@@ -152,3 +155,15 @@ def test_an_align_in_a_latex_fence_is_judged_as_math() -> None:
     assert [(f.claimed, f.code) for f in audit(text, path="t.md").findings] == [
         ("2.6", "wrong-value")
     ]
+
+
+def test_weights_written_as_fractions_are_claims() -> None:
+    text = (
+        "$$Q = \\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\end{bmatrix}, K = \\begin{bmatrix} 1 & 1 "
+        "\\\\ 1 & 1 \\end{bmatrix}, V = \\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\end{bmatrix}$$\n\n"
+        "$$\\text{weights} = \\begin{bmatrix} \\frac{1}{2} & \\frac{1}{2} \\\\ \\frac{1}{3} & "
+        "\\frac{2}{3} \\end{bmatrix}$$\n"
+    )
+    found = [(f.claimed, f.code) for f in audit(text, path="t.md").findings]
+    # row 2 is 1/2, 1/2 (equal scores): 1/3 and 2/3 are wrong; row 1 is right
+    assert sorted(c for c, code in found if code == "wrong-value") == ["1/3", "2/3"]

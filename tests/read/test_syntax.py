@@ -14,7 +14,7 @@ from symattn.read.audit import audit
 from symattn.read.evaluate import evaluate, flatten
 from symattn.read.notations import TOKEN_RULES
 from symattn.read.syntax import TokenKind, literal_numbers, parse
-from symattn.read.tokens import tokenize
+from symattn.read.tokens import normalize, tokenize
 
 
 def test_literal_numbers_keep_their_written_form() -> None:
@@ -92,3 +92,20 @@ def test_token_kinds_are_the_token_rules() -> None:
         t.kind
         for t in tokenize("\\frac{1}{2} = [0.5, x_1] ... \\begin{bmatrix} 1 \\\\ 2 \\end{bmatrix}")
     } == rules
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("\\frac{1}{3}", "1/3"), ("2/3", "2/3"), ("\\frac{3}{3}", "1")],
+)
+def test_a_small_fraction_of_integers_is_a_value_as_written(text: str, value: str) -> None:
+    node = parse(normalize(text)[0], normalized=True)
+    assert node is not None
+    ((w, _),) = literal_numbers(node) or [(None, 0)]
+    assert w is not None and w.kind == "fraction" and str(w.value) == value
+
+
+@pytest.mark.parametrize("text", ["512/8", "142/1375", "4.68/30.09", "1/0"])
+def test_a_division_to_compute_is_no_value(text: str) -> None:
+    node = parse(normalize(text)[0], normalized=True)
+    assert node is not None and literal_numbers(node) is None
