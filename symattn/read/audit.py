@@ -40,6 +40,7 @@ from symattn.read.messages import not_checked
 from symattn.read.missing import missing_inputs, unnormalized
 from symattn.read.notations import HEAD_LABEL
 from symattn.read.problem import Problem, build_problems
+from symattn.read.queryrow import restated_query_rows
 from symattn.read.reading import Reading, read
 from symattn.read.repeats import carried, repeated
 from symattn.read.report import AuditReport, Recognised, Unparsed
@@ -143,7 +144,7 @@ def understand(
         reading.code_facts, [st.tree for _, st in reading.statements], reading.literal_roles
     )
     said = src.text[: reading.end]  # (what the text says, as far as it was read)
-    first = facts_of_reading(reading, level1.stated, computed)
+    first = restated_query_rows(facts_of_reading(reading, level1.stated, computed))
     confirmed = confirm_roles(first, stated_d_k(said, first))
     facts = list(confirmed.facts)
     problems = build_problems(facts, said, reading.titles())

@@ -87,6 +87,9 @@ INPUT_STARTS: Final = frozenset({Start.X, Start.QKV})
 _PROJECTED: Final = frozenset({RoleName.X, RoleName.Q, RoleName.K, RoleName.KV})
 #: the stages a text may start from (given scores, scaled or not)
 _SCORE_STAGES: Final = frozenset({RoleName.SCORES, RoleName.SCALED})
+#: the projections that make Q, K and V of a printed X
+_WEIGHT_ROLES: Final = frozenset({RoleName.W_Q, RoleName.W_K, RoleName.W_V})
+
 #: the inputs whose vectors name their row (``q_1``, ``k_{I}``) and are joined into a matrix
 _ROW_VECTORS: Final = frozenset({RoleName.Q, RoleName.K, RoleName.V, RoleName.X})
 #: the inputs besides X a text may give (any of them: X is not Q, K and V at once)
@@ -204,14 +207,23 @@ def one_slice(f: Fact) -> Fact:
 
 
 def _restates_a_row(f: Fact, earlier: dict[int, Input], facts: Sequence[Fact]) -> bool:
-    """A vector of an input's role that names no row, is given alone (no other input beside
-    it, in its block) and is, number for number, a row of an input given before it (``the
+    """A vector of an input's role that names no row, is given alone (no other input after
+    it in its block) and is, number for number, a row of an input given before it (``the
     Value of "math" ([5, 6])``): it says that row again, it is no input of its own (which
     would stand, one row alone, for the whole array after it). A vector given with other
     inputs (``attention([[1,0]], K, V)``) is a new problem's."""
-    if len(f.dims) != 1 or not f.given:
+    if len(f.dims) != 1 or not f.given or not _a_row_of(f, earlier):
         return False
-    if any(g.given and g.block == f.block and g is not f for g in facts):
+    # (inputs given after it, beside it, that are not rows said again too: a new problem's)
+    return not any(
+        g.given and g.block == f.block and g is not f and g.at > f.at and not _a_row_of(g, earlier)
+        for g in facts
+    )
+
+
+def _a_row_of(f: Fact, earlier: dict[int, Input]) -> bool:
+    """Whether a one-row fact is, number for number, a row of an input of its role before it."""
+    if len(f.dims) != 1 or f.role is None:
         return False
     (row,) = rows_of(f)
     return any(
@@ -256,6 +268,22 @@ def restated(
             continue
         return default(facts, inputs, g)
     return None
+
+
+def printed_beside_inputs(facts: Sequence[Fact], f: Fact) -> bool:
+    """Whether a printout of a claim follows, in its output, printouts of the inputs it is
+    computed from (``Q:``, ``K:``, ``V:`` then ``Attention weights:`` of one run): the run's
+    inputs are written, so the claim is tied to them by its numbers, as any claim is."""
+    printed = {
+        g.role
+        for g in facts
+        if g.given and g.computed and g.block == f.block and g.at < f.at and g.role is not None
+    }
+    return (
+        {RoleName.Q, RoleName.K, RoleName.V} <= printed
+        or {RoleName.X} <= printed
+        and any(g.role in _WEIGHT_ROLES for g in facts if g.given and g.block == f.block)
+    )
 
 
 def row_restated(

@@ -107,8 +107,14 @@ def _chained_names(label: str) -> Role | None:
 _PROSE_LABEL: Final = re.compile(r"[A-Za-z]{2,}(?:[ \t]+[A-Za-z]{2,}){1,6}")
 
 
+#: a log's tag before a printout's label (``[Decode] Attention scores:``, ``[INFO] Q:``): no
+#: part of the name (its opening bracket may be cut off with the text before the label)
+_LOG_TAG: Final = re.compile(r"^\s*\[?[A-Za-z][\w -]{0,19}\]\s+")
+
+
 def array_role(names: list[str], label: str, context: str) -> tuple[Role | None, str]:
     """The role of an array: from its names, then its label, then the prose before it."""
+    label = _LOG_TAG.sub("", label)
     for n in names:
         r = symbol_role(n)
         if r is not None:

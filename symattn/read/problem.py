@@ -33,6 +33,7 @@ from symattn.read.inputs import (
     gather,
     input_mask,
     latest,
+    printed_beside_inputs,
     repeats,
     restated,
     row_restated,
@@ -170,7 +171,7 @@ def build_problems(facts: Sequence[Fact], said: str, parts: Sequence[int] = ()) 
             got: tuple[Derivation, bool] | None = (f.derivation, False)
         elif (again := row_restated(facts, written, i)) is not None:
             got = (again, False)  # (a row of an array stated above, said again)
-        elif f.computed:
+        elif f.computed and not printed_beside_inputs(facts, f):
             # the code computed it from what the text does not give, unless the text states
             # the same numbers as the same stage outside code
             got = restated(facts, inputs, f)

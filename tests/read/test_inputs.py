@@ -233,3 +233,17 @@ def test_the_vectors_of_a_second_example_are_its_own_matrix() -> None:
     )
     keys = [i.rows for i in gather(understood(text).facts).values() if "k" in i.roles]
     assert keys == [(("1", "0"), ("0", "1")), (("1", "1"), ("0", "1"))]
+
+
+def test_rows_said_again_after_the_inputs_are_no_inputs_of_their_own() -> None:
+    # a run's printout: X, Q, K, V, then the last token's x and q again (rows 2 of them)
+    block = "\n".join(
+        f"{name}:\n tensor([[ 1.0000,  0.0000],\n        [ 0.0000,  1.0000]])"
+        for name in ("Embeddings", "Q", "K", "V")
+    )
+    text = (
+        f"```\n{block}\nEmbedding for last token: tensor([[ 0.0000,  1.0000]])\n"
+        "Q for last token: tensor([[ 0.0000,  1.0000]])\n```\n"
+    )
+    inputs = gather(understood(text).facts)
+    assert sorted(len(i.rows) for i in inputs.values()) == [2, 2, 2, 2]

@@ -149,3 +149,8 @@ def test_a_label_of_words_naming_no_stage_takes_no_role_from_the_heading() -> No
     assert role is None and name == "Input token indices"
     role, _ = array_role([], "", "## Output Example\n")
     assert role is not None and role.role == "output"  # (no label: the heading's words)
+
+
+def test_a_log_tag_before_a_label_is_no_part_of_its_name() -> None:
+    role, name = array_role([], "[Decode] Q for last token", "")
+    assert role is not None and role.role == "q" and name == "Q for last token"
