@@ -299,6 +299,18 @@ def _truncation(claim: Written, v: Scalar) -> bool:
     return cut == claim.value and cut != r
 
 
+def _both_values(run: Run, node: Node) -> tuple[Value, Value, Known | None] | None:
+    """``node`` valued as written and exactly (the numbers the text wrote as roundings taken
+    at their exact values), and the rounded constant among them; None when it has no value."""
+    try:
+        over, constant = overrides(run, node)
+        v = evaluate(node, run.names.env, limits=run.limits)
+        x = evaluate(node, run.names.exact_env, limits=run.limits, overrides=over)
+    except (ExprError, SymattnError):
+        return None
+    return v, x, constant
+
+
 def _aligned(run: Run, left: Parsed, right: Parsed, link: Link) -> bool:
     """``softmax([1, 2, 3] · K^T) · V = softmax([0.1, 0.4, 0.7]) · V``: the numbers the link
     writes in place of an expression of the link before claim its value
@@ -308,16 +320,14 @@ def _aligned(run: Run, left: Parsed, right: Parsed, link: Link) -> bool:
     places = aligned(left.node, right.node)
     if places is None:
         return False
-    env, exact_env = run.names.env, run.names.exact_env
+    env = run.names.env
     for expr, written in places:
         if run.names.given_elsewhere(names(expr)):
             continue  # (another example's names: see judge_claims)
-        try:
-            over, constant = overrides(run, expr)
-            v = evaluate(expr, env, limits=run.limits)
-            x = evaluate(expr, exact_env, limits=run.limits, overrides=over)
-        except (ExprError, SymattnError):
+        valued = _both_values(run, expr)
+        if valued is None:
             continue
+        v, x, constant = valued
         nums = literal_numbers(written) or []
         vs, xs = flatten(v), flatten(x)
         if len(vs) != len(nums) or len(xs) != len(nums):
@@ -360,16 +370,14 @@ def _termwise(
     claimed = pairs(left.node, right.node)
     if claimed is None:
         return False
-    env, exact_env = run.names.env, run.names.exact_env
+    exact_env = run.names.exact_env
     named = [t for e in earlier if e.node is not None and (t := terms(e.node)) is not None]
     named = [t for t in named if len(t) == len(terms(left.node) or ())]
     for k, (num, sign, term, comp) in enumerate(claimed):
-        try:
-            over, constant = overrides(run, term)
-            v = evaluate(term, env, limits=run.limits)
-            x = evaluate(term, exact_env, limits=run.limits, overrides=over)
-        except (ExprError, SymattnError):
+        valued = _both_values(run, term)
+        if valued is None:
             continue
+        v, x, constant = valued
         if named and comp is None:
             try:
                 x = evaluate(named[-1][k][1], exact_env, limits=run.limits)
