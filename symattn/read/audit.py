@@ -37,7 +37,7 @@ from symattn.read.level1 import Level1, judge_chains
 from symattn.read.level2 import judge_problems
 from symattn.read.merge import merge_findings, with_row_cause
 from symattn.read.messages import not_checked
-from symattn.read.missing import missing_inputs, unnormalized
+from symattn.read.missing import causal_weights, missing_inputs, unnormalized
 from symattn.read.notations import HEAD_LABEL
 from symattn.read.problem import Problem, build_problems
 from symattn.read.queryrow import restated_query_rows
@@ -197,6 +197,10 @@ def audit(
     )
     right = frozenset(u.src.positions(sorted(level1.seen | level2.judged))) - accused
     sums, not_weights = unnormalized(facts, level2.judged, accused=accused, right=right)
+    for at, f in causal_weights(facts, level2.judged):
+        census.judged(at)
+        if (f.line, f.column) not in placed:
+            merged.append(f)
     merged = with_row_cause(merged, [f for f in sums if (f.line, f.column) in placed])
     merged += [f for f in sums if (f.line, f.column) not in placed]
     if not problems:

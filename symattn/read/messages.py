@@ -54,6 +54,9 @@ AUDIT_KEYS: Final[tuple[str, ...]] = (
     "not-normalized",
     # a number found wrong, used again
     "repeat",
+    # what a causal mask alone decides of a weight: 0 for a later key, 1 for the first query
+    "causal-masked",
+    "causal-first",
     # what the author's own written scores of the row give (unscaled, or scaled by a factor)
     "own-scores",
     "own-scores-scaled",

@@ -13,16 +13,18 @@ from fractions import Fraction
 from typing import Final
 
 from symattn.judge.findings import Finding, Join, Message
-from symattn.judge.verdict import normalization_gap
+from symattn.judge.quantities import Const
+from symattn.judge.verdict import judge, normalization_gap
 from symattn.read.facts import Fact
 from symattn.read.inputs import gather
 from symattn.read.kinds import OWN_NAMES, RoleSource, WrittenIn
 from symattn.read.messages import fraction_text, not_checked, say
+from symattn.read.notations import CAUSAL_TEXT
 from symattn.read.observations import Spot
 from symattn.read.report import Unparsed, text_finding
 from symattn.read.roles import RoleName
 
-__all__ = ["key_counts", "missing_inputs", "unnormalized"]
+__all__ = ["causal_weights", "key_counts", "missing_inputs", "unnormalized"]
 
 
 def _rows(f: Fact) -> list[list[Spot]]:
@@ -218,3 +220,45 @@ def missing_inputs(facts: Sequence[Fact]) -> list[Finding]:
             "missing-input",
         )
     ]
+
+
+def causal_weights(facts: Sequence[Fact], judged: frozenset[int]) -> list[tuple[int, Finding]]:
+    """Stated weights whose own name says they are causal (``Causal attention weights:``), not
+    judged in a problem, checked against what the mask alone decides, whatever the inputs:
+    a query gives every later key the weight 0, and the first query its only key the weight
+    1. The other entries need the inputs (``missing-input`` says so). Each finding comes with
+    the offset of its number (judged, for the census)."""
+    out: list[tuple[int, Finding]] = []
+    for f in facts:
+        if (
+            f.role is not RoleName.WEIGHTS
+            or f.given
+            or len(f.dims) != 2
+            or f.dims[0] != f.dims[1]
+            or f.dims[0] < 2
+            or f.source not in _NAMED
+            or CAUSAL_TEXT.first(f.name) is None
+        ):
+            continue
+        n = f.dims[0]
+        for i in range(n):
+            for j in range(n):
+                s = f.spots[i * n + j]
+                if s is None or s.at in judged or (j < i or (j == i and i > 0)):
+                    continue
+                value = Const(Fraction(1 if i == j else 0))
+                if judge(s.written, value).code is None:
+                    continue  # (right whatever the inputs; the rest of the row is not known)
+                key = "causal-first" if i == j else "causal-masked"
+                msg = say(key, row=i + 1, later=j + 1)
+                exact = "1" if i == j else "0"
+                finding = text_finding(
+                    "wrong-value", s.line, s.column, s.written.text, exact, exact, msg, key
+                )
+                out.append((s.at, finding))
+    return out
+
+
+#: where the role of weights checked by their causal name may come from: the author's words
+#: for the array itself (its name, its label) or the code that computes it
+_NAMED: Final = frozenset({RoleSource.NAME, RoleSource.LABEL, RoleSource.CODE})

@@ -123,3 +123,16 @@ def test_a_weight_column_of_a_table_that_cannot_sum_to_1_is_not_normalized() -> 
     assert [f.code for f in found] == ["not-normalized"] * 3
     right = text.replace("0.3150", "0.3050")
     assert not [f for f in audit(right, path="t.md").findings if f.code == "not-normalized"]
+
+
+def test_causal_weights_by_their_name_are_checked_against_the_mask() -> None:
+    # no inputs: only what the causal mask decides is judged (0 for later keys, 1 first)
+    text = (
+        "Causal attention weights:\n\n```\n[[0.9 0.1 0.0]\n [0.5 0.5 0.0]\n [0.2 0.3 0.5]]\n```\n"
+    )
+    found = [(f.claimed, f.code, f.message.key) for f in audit(text, path="t.md").findings]
+    assert ("0.9", "wrong-value", "causal-first") in found
+    assert ("0.1", "wrong-value", "causal-masked") in found
+    assert not [c for c, code, _ in found if c in ("0.5", "0.2", "0.3") and code == "wrong-value"]
+    plain = text.replace("Causal attention weights", "Attention weights")
+    assert not [f for f in audit(plain, path="t.md").findings if f.code == "wrong-value"]
