@@ -84,15 +84,7 @@ def unconfirmed(
             if 2 * own.reproduced <= own.compared and not rest.confirmed:
                 # (the author's own word for it, but neither its numbers nor its neighbours
                 # confirm the place it was given: ``a = […]`` after another example's start)
-                out[i] = not_checked(
-                    "place-not-reproduced",
-                    name=f.name or f.role or _AN_ARRAY,
-                    role=f.role,
-                    reproduced=own.reproduced,
-                    compared=own.compared,
-                    rest_reproduced=rest.reproduced,
-                    rest_compared=rest.compared,
-                )
+                out[i] = not_checked("place-not-reproduced", **_tallied(f, own, rest))
             continue
         outside = [
             s.written.text for s in f.spots if s is not None and not 0 <= s.written.value <= 1
@@ -106,27 +98,26 @@ def unconfirmed(
             continue
         rest = Tally(total.reproduced - own.reproduced, total.compared - own.compared)
         if own.contradicted:
-            out[i] = not_checked(
-                "words-only",
-                name=f.name or f.role or _AN_ARRAY,
-                role=f.role,
-                reproduced=own.reproduced,
-                compared=own.compared,
-                closest=_closest(i, facts),
-            )
+            out[i] = not_checked("words-only", **_tallied(f, own), closest=_closest(i, facts))
         elif 2 * own.reproduced <= own.compared and not rest.confirmed:
             # too small to confirm itself, and nothing around it in the problem does
-            out[i] = not_checked(
-                "too-few",
-                name=f.name or f.role or _AN_ARRAY,
-                role=f.role,
-                reproduced=own.reproduced,
-                compared=own.compared,
-                rest_reproduced=rest.reproduced,
-                rest_compared=rest.compared,
-            )
+            out[i] = not_checked("too-few", **_tallied(f, own, rest))
     if out:
         out.update(_carried_from(out, owner, findings, tallies, facts))
+    return out
+
+
+def _tallied(f: Fact, own: Tally, rest: Tally | None = None) -> dict[str, object]:
+    """The parameters of a reason that names an array and how many of its entries (and of
+    the rest of its problem's) reproduce."""
+    out: dict[str, object] = {
+        "name": f.name or f.role or _AN_ARRAY,
+        "role": f.role,
+        "reproduced": own.reproduced,
+        "compared": own.compared,
+    }
+    if rest is not None:
+        out |= {"rest_reproduced": rest.reproduced, "rest_compared": rest.compared}
     return out
 
 

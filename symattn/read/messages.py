@@ -75,9 +75,17 @@ _KEYS: Final = frozenset(AUDIT_KEYS)
 
 def say(key: str, **fields: object) -> Message:
     """A message of the ``[audit]`` catalog table (``None`` fields are shown empty)."""
-    if key not in _KEYS:
-        raise KeyError(f"audit message key {key!r} is not in AUDIT_KEYS")
-    return Message("audit", key, {k: ("" if v is None else v) for k, v in fields.items()})
+    return _message("audit", _KEYS, "AUDIT_KEYS", key, fields)
+
+
+def _message(
+    section: str, keys: frozenset[str], listed: str, key: str, params: dict[str, object]
+) -> Message:
+    """A message of the catalog table ``section``, its key one of ``keys`` (the list named
+    ``listed``); ``None`` parameters are shown empty."""
+    if key not in keys:
+        raise KeyError(f"{section} message key {key!r} is not in {listed}")
+    return Message(section, key, {k: ("" if v is None else v) for k, v in params.items()})
 
 
 def fraction_text(r: Fraction) -> str:
@@ -226,9 +234,7 @@ _UNCHECKED: Final = frozenset(UNCHECKED_KEYS)
 def not_checked(key: str, **params: object) -> Message:
     """A message of the ``[unchecked]`` catalog table: why something was not checked or not
     read (``None`` parameters are shown empty); a key not in :data:`UNCHECKED_KEYS` is refused."""
-    if key not in _UNCHECKED:
-        raise KeyError(f"not-checked message key {key!r} is not in UNCHECKED_KEYS")
-    return Message("unchecked", key, {k: ("" if v is None else v) for k, v in params.items()})
+    return _message("unchecked", _UNCHECKED, "UNCHECKED_KEYS", key, params)
 
 
 def limit_exceeded(name: str, value: int, what: Message) -> Message:
