@@ -317,11 +317,24 @@ def latest(inputs: dict[int, Input], roles: tuple[RoleName, ...], at: int) -> in
     return max(before) if before else None
 
 
+def _of_head(facts: Sequence[Fact], inputs: dict[int, Input], f: Fact) -> dict[int, Input]:
+    """The inputs a claim of head ``f.head`` (``head_1``, ``α_1`` beside ``Q_1``, ``Q_2``) may
+    come from: those of no head or of its own, when some are of its own; else all."""
+    if f.head is None:
+        return inputs
+    head_of = {g.at: g.head for g in facts if g.at in inputs}
+    if f.head not in head_of.values():
+        return inputs
+    return {k: i for k, i in inputs.items() if head_of.get(k) in (None, f.head)}
+
+
 def default(
     facts: Sequence[Fact], inputs: dict[int, Input], f: Fact
 ) -> tuple[Derivation, bool] | None:
-    """The inputs of a claim the code did not compute: those given last before it. The bool
+    """The inputs of a claim the code did not compute: those given last before it (of the
+    claim's own head, when its name says one and inputs are named by that head). The bool
     says the inputs are assumed (``Q = K = V = X``), not written."""
+    inputs = _of_head(facts, inputs, f)
     x = latest(inputs, (RoleName.X,), f.at)
     ws = [latest(inputs, (r,), f.at) for r in (RoleName.W_Q, RoleName.W_K, RoleName.W_V)]
     q = latest(inputs, (RoleName.Q,), f.at)

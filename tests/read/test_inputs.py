@@ -247,3 +247,24 @@ def test_rows_said_again_after_the_inputs_are_no_inputs_of_their_own() -> None:
     )
     inputs = gather(understood(text).facts)
     assert sorted(len(i.rows) for i in inputs.values()) == [2, 2, 2, 2]
+
+
+_TWO_HEADS = (
+    "$$\nQ_1 = \\begin{bmatrix}2 & 2\\\\1 & 2\\\\3 & 1\\end{bmatrix},\\;\n"
+    "K_1 = \\begin{bmatrix}3 & 1\\\\2 & 2\\\\1 & 2\\end{bmatrix},\\;\n"
+    "V_1 = \\begin{bmatrix}1 & 1\\\\1 & 3\\\\3 & 3\\end{bmatrix}.\n$$\n\n"
+    "$$\nQ_2 = \\begin{bmatrix}3 & 2\\\\2 & 1\\\\2 & 3\\end{bmatrix},\\;\n"
+    "K_2 = \\begin{bmatrix}3 & 3\\\\2 & 2\\\\3 & 1\\end{bmatrix},\\;\n"
+    "V_2 = \\begin{bmatrix}1 & 2\\\\3 & 3\\\\3 & 4\\end{bmatrix}.\n$$\n\n"
+    "With $d_k = 2$:\n\n"
+    "$$\n\\text{head}_1 \\approx \\begin{bmatrix} 1.22 & 2.11\\\\ 1.50 & 2.50\\\\ "
+    "1.05 & LAST \\end{bmatrix}\n$$\n"
+)
+
+
+@pytest.mark.parametrize(("last", "errors"), [("1.43", 0), ("1.53", 1)])
+def test_a_claim_named_by_its_head_comes_from_that_heads_inputs(last: str, errors: int) -> None:
+    """``head_1`` after head 2's Q, K, V is head 1's output: judged against Q_1, K_1, V_1."""
+    r = audit(_TWO_HEADS.replace("LAST", last))
+    assert r.checked == 6
+    assert [(f.claimed, f.exact) for f in r.findings] == [("1.53", "1.42799")][:errors]

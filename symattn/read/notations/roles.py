@@ -300,10 +300,12 @@ SYMBOLS: Final[tuple[Pattern, ...]] = (
         rf"|all[_ ]?context[_ ]?vecs|attention[_ ]?outputs?|"
         rf"attn[_ ]?outputs?|av|attention\(q,\s*k,\s*v\)|z[_ ]?single|weighted[_ ]?(?:sum|output)|"
         rf"注意力(?:输出|向量)|输出|上下文向量|新向量|expected(?:[_ ]?output)?"
-        rf"|期望输出|预期输出){_IX}",
-        "the output rows (the weighted sum of the values)",
+        rf"|期望输出|预期输出){_IX}|head_?(?P<h>\d{{1,2}})",
+        "the output rows (the weighted sum of the values); ``head_1``: head 1's output",
         (
             "output",
+            ex("head_1", h="1"),
+            ex("head2", h="2"),
             "z",
             ex("z_2", i="2"),
             ex("z^(2)", i="2"),
@@ -313,7 +315,7 @@ SYMBOLS: Final[tuple[Pattern, ...]] = (
             "上下文向量",
             "输出",
         ),
-        ("weights",),
+        ("weights", "head 1", "heads", "head_i"),
         kind="output",
     ),
     pattern(
