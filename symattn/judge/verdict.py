@@ -229,7 +229,7 @@ def judge(
     shown = decimal_text(dec.shown)
     ok = [m for m in modes if m in accepted and dec.rounded[m] == claim.value]
     preferred = next(m for m in modes if m in accepted)
-    expected = decimal_text(dec.rounded[preferred])
+    expected = _as_written(claim, dec.rounded[preferred])
     if ok:
         return Verdict(
             None,
@@ -252,11 +252,18 @@ def judge(
         )
     distance = abs(claim.value - Fraction(dec.shown))
     details = {
-        "distance": decimal_text(round_significant(distance, 2)) if distance else "0",
+        "distance": _as_written(claim, round_significant(distance, 2)) if distance else "0",
         "mode": preferred.value,
     }
     code = "truncated" if dec.rounded.get(Rounding.TRUNCATE) == claim.value else "wrong-value"
     return Verdict(code, claim.text, shown, expected, dec.tie, code, MappingProxyType(details))
+
+
+def _as_written(claim: Written, d: Decimal) -> str:
+    """``d`` in the claim's own units: a percentage for a claim written ``97.3%``."""
+    if claim.text.rstrip().endswith(("%", "％")):
+        return decimal_text(d.scaleb(2)) + "%"
+    return decimal_text(d)
 
 
 def _judge_exactly(claim: Written, value: Quantity, limits: Limits) -> Verdict:

@@ -36,6 +36,7 @@ from symattn.numbers.written import (
     WrittenKind,
     is_neg_inf_text,
     parse_number,
+    percent,
 )
 
 __all__ = [
@@ -54,6 +55,7 @@ __all__ = [
     "int_text",
     "is_torch",
     "parse_number",
+    "percent",
     "plain",
     "ratio_text",
     "rounded_text",

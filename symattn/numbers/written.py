@@ -1,4 +1,5 @@
-"""Numbers as people write them: ``12``, ``-0.340``, ``1.2e-3``, ``3/4`` (fullwidth too).
+"""Numbers as people write them: ``12``, ``-0.340``, ``1.2e-3``, ``3/4``, ``87.5%``
+(fullwidth too).
 
 :func:`parse_number` reads untrusted text with a small regular grammar (never
 ``eval``/``sympify``) and remembers how the number was written (:class:`Written`), because
@@ -36,6 +37,7 @@ __all__ = [
     "is_neg_inf_text",
     "literal_limit",
     "parse_number",
+    "percent",
     "significant_digits",
 ]
 
@@ -193,9 +195,28 @@ def parse_number(text: str, *, limits: Limits = DEFAULT_LIMITS, what: str = "num
     if len(norm) > limits.max_literal_length:
         raise literal_limit(len(norm), limits)
 
-    written = _read(norm, stripped, limits, what)
+    if norm.endswith("%"):
+        written = _read(norm[:-1].rstrip(), stripped, limits, what)
+        if written.kind not in PLAIN_KINDS:
+            raise NumberError(f"cannot read {excerpt(stripped)} as a percentage (in {what})")
+        written = percent(written, stripped)
+    else:
+        written = _read(norm, stripped, limits, what)
     limits.check_bits(bits_of(written.value), what)
     return written
+
+
+def percent(w: Written, text: str | None = None) -> Written:
+    """``w`` followed by ``%`` (``text``, by default ``w``'s with the sign): the number it
+    writes (``87%`` is 0.87, with the decimals of 0.87: a percentage with n decimals is a
+    fraction with n + 2)."""
+    return Written(
+        w.value / 100,
+        text if text is not None else w.text + "%",
+        w.kind,
+        (w.decimals or 0) + 2,
+        w.significant,
+    )
 
 
 def _read(norm: str, stripped: str, limits: Limits, what: str) -> Written:

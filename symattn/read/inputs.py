@@ -427,17 +427,8 @@ def signatures(inputs: dict[int, Input]) -> set[tuple[str, ...]]:
 
 
 def spec_text(w: Written) -> str:
-    """A number as a spec reads it: as written, but ``87%`` as ``0.87`` (the same decimals,
-    in units: a percentage with n decimals is a fraction with n + 2)."""
-    if not w.text.endswith("%") or w.decimals is None:
-        return w.text
-    q = w.value * 10**w.decimals
-    if q.denominator != 1:
-        return w.text
-    n = abs(q.numerator)
-    digits = str(n).rjust(w.decimals + 1, "0")
-    sign = "-" if w.value < 0 else ""
-    return f"{sign}{digits[: -w.decimals]}.{digits[-w.decimals :]}" if w.decimals else sign + digits
+    """A number as a spec reads it: as written (``87%`` too: a spec reads percentages)."""
+    return w.text
 
 
 def canon(text: str) -> str:

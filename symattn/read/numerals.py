@@ -10,7 +10,8 @@ The digits are :data:`~symattn.read.notations.NUMERAL` (``12``, ``0.47``, ``2.``
   ``3`` of ``3个`` or of ``1.2.3``): no word character or ``.`` on either side, a sign kept.
 - :func:`number_at`: the number (with its sign) that starts right at an offset, for the
   scanners that walk a text character by character (arrays, rows of numbers).
-- :func:`percent`: a number written with ``%`` after it (``87%``), for every reader.
+- :func:`percent` (of :mod:`symattn.numbers`): a number written with ``%`` after it
+  (``87%``), for every reader.
 
 Each is one regular-expression pass: linear in the text.
 """
@@ -19,10 +20,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import replace
 from typing import Final
 
-from symattn.numbers import Written
+from symattn.numbers import percent
 from symattn.read.notations import NUMERAL_TEXT
 
 __all__ = ["PERCENT", "SIGNS", "number_at", "numbers_in", "percent", "words_in"]
@@ -53,9 +53,3 @@ def number_at(text: str, at: int, end: int) -> re.Match[str] | None:
     """The number (``-0.5``, ``+1e-3``, ``2.``) that starts at offset ``at``, read no
     further than ``end``; None if none starts there."""
     return _SIGNED.match(text, at, end)
-
-
-def percent(w: Written) -> Written:
-    """``w`` followed by ``%``: the number it writes (``87%`` is 0.87, with the decimals of
-    0.87: a percentage with n decimals is a fraction with n + 2), its text with the sign."""
-    return replace(w, value=w.value / 100, text=w.text + "%", decimals=(w.decimals or 0) + 2)

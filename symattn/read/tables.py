@@ -18,7 +18,7 @@ from symattn.numbers import parse_number
 from symattn.read.arrays import Entry, Grid, scan_arrays
 from symattn.read.blocks import Block
 from symattn.read.notations import PLACEHOLDER_CELL, TABLE_RULE_NAMES
-from symattn.read.numerals import words_in
+from symattn.read.numerals import PERCENT, percent, words_in
 from symattn.read.source import Source
 
 __all__ = ["Cell", "Table", "read_table", "text_tables"]
@@ -92,11 +92,15 @@ def _cell(src: Source, a: int, b: int, limits: Limits) -> Cell:
 
 
 def scan_single(text: str, a: int, b: int, limits: Limits) -> Grid | None:
-    """One number written at ``text[a:b]`` as an array of shape ()."""
+    """One number written at ``text[a:b]`` as an array of shape () (``97.3%``, with the sign
+    after it: the percentage, 0.973)."""
     try:
         w = parse_number(text[a:b], limits=limits)
     except SymattnError:
         return None
+    if b < len(text) and text[b] in PERCENT:
+        w = percent(w)
+        return Grid(a, b + 1, (Entry(w.text, a, w),), (), notation="table")
     return Grid(a, b, (Entry(text[a:b], a, w),), (), notation="table")
 
 

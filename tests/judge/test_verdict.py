@@ -75,6 +75,19 @@ def test_verdict_shows_exact_and_expected() -> None:
     assert v.severity == "error"
 
 
+def test_a_percentage_claim_is_told_its_expected_value_as_a_percentage() -> None:
+    """``27.3%`` for e/10: the correct rounding and the distance in the claim's own units."""
+    e_tenth = Computed(lambda: flint.arb(1).exp() / 10)
+    v = judge(parse_number("27.3%"), e_tenth)
+    assert (v.code, v.claimed, v.expected, v.details["distance"]) == (
+        "wrong-value",
+        "27.3%",
+        "27.2%",
+        "0.12%",
+    )
+    assert judge(parse_number("27.2%"), e_tenth).code is None
+
+
 @pytest.mark.parametrize(
     ("accepted", "claim", "ok"),
     [

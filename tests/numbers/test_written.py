@@ -264,3 +264,26 @@ def test_written_record_fields() -> None:
     w = Written(F(1, 2), "0.50", "decimal", 2, 2)
     assert w.half_unit == F(1, 200)
     assert w == parse_number("0.50")
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "half_unit"),
+    [
+        ("97.3%", Fraction(973, 1000), Fraction(1, 2000)),
+        ("50%", Fraction(1, 2), Fraction(1, 200)),
+        ("0.25 %", Fraction(1, 400), Fraction(1, 20000)),
+        ("５０％", Fraction(1, 2), Fraction(1, 200)),
+    ],
+)
+def test_a_percentage_is_its_fraction_of_one(
+    text: str, value: Fraction, half_unit: Fraction
+) -> None:
+    """``97.3%`` is 0.973 exactly, promising the decimals of 0.973; its text as written."""
+    w = parse_number(text)
+    assert (w.value, w.half_unit, w.text) == (value, half_unit, text.strip())
+
+
+@pytest.mark.parametrize("text", ["1/3%", "1e-3%", "%", "5%%"])
+def test_a_percentage_of_a_ratio_or_exponent_is_refused(text: str) -> None:
+    with pytest.raises(NumberError):
+        parse_number(text)

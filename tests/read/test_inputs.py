@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
+from symattn.numbers import parse_number
 from symattn.read.audit import audit
 from symattn.read.dataflow import Derivation, Start
 from symattn.read.inputs import (
@@ -99,12 +102,15 @@ def test_a_printout_that_restates_nothing_is_not_judged() -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "spec"),
-    [("87%", "0.87"), ("3%", "0.03"), ("12.5%", "0.125"), ("100%", "1.00"), ("0.5", "0.5")],
+    ("text", "value"),
+    [("87%", "0.87"), ("3%", "0.03"), ("12.5%", "0.125"), ("100%", "1"), ("0.5", "0.5")],
 )
-def test_spec_text_writes_a_percentage_in_units(text: str, spec: str) -> None:
+def test_spec_text_keeps_a_percentage_as_written(text: str, value: str) -> None:
+    """A spec reads ``87%`` as 0.87 itself: the claim keeps the author's text."""
     ((w, _),) = literal_numbers(parse(text, normalized=True)) or []
-    assert spec_text(w) == spec
+    assert spec_text(w) == text
+    assert parse_number(spec_text(w)).value == Fraction(value)
+    assert parse_number(spec_text(w)).half_unit == w.half_unit
 
 
 def test_given_scores_carry_their_minus_inf_as_a_mask() -> None:

@@ -55,10 +55,11 @@ def test_no_inputs_no_problem() -> None:
     assert understood("$$softmax = [0.5, 0.5]$$\n").problems == ()
 
 
-def test_weights_written_as_percentages_are_claims_in_units() -> None:
+def test_weights_written_as_percentages_are_claims_as_written() -> None:
+    """A spec reads ``89%`` as 0.89: the claim keeps the author's text, for the report."""
     text = INPUTS + "\nd_k = 2\n\n$$softmax = [89\\%, 11\\%]$$\n"
     (p,) = understood(text).problems
-    assert p.data["claims"]["rows"] == {"Thinking": {"weights": ["0.89", "0.11"]}}  # type: ignore[index]
+    assert p.data["claims"]["rows"] == {"Thinking": {"weights": ["89%", "11%"]}}  # type: ignore[index]
     build_spec(p.data, "<test>", DEFAULT_LIMITS)  # (a spec reads them)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from symattn.config import DEFAULT_LIMITS
+from symattn.read.audit import audit
 from symattn.read.source import Source
 from symattn.read.tables import text_tables
 
@@ -56,3 +57,12 @@ def test_a_word_cell_is_no_placeholder() -> None:
     r = read_text("| a | b |\n|---|---|\n| x | 0.5 |\n")
     ((_, table),) = r.tables
     assert [c.grid for c in table.column(0) if c is not None] == [None]
+
+
+def test_a_cell_written_as_a_percentage_is_its_fraction() -> None:
+    """``97.3%`` in a cell is 0.973 (zh60's table of 录取概率): judged as weights, not 97.3."""
+    from_cells = audit(
+        "| 考生 | 原始分数 | softmax后的概率 |\n|---|---|---|\n"
+        "| A | 8 | 97.3% |\n| B | 4 | 1.8% |\n| C | 3 | 0.7% |\n| D | 2 | 0.2% |\n"
+    )
+    assert from_cells.checked == 4 and not from_cells.findings
