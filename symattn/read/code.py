@@ -276,6 +276,26 @@ def _math_names(tree: ast.Module) -> bool:
     )
 
 
+def _type_like(node: ast.expr) -> bool:
+    """Whether an annotation is written as a type: a name, ``np.ndarray``, ``list[float]``,
+    ``"Tensor"``, ``int | None``."""
+    if isinstance(node, ast.BinOp):
+        return isinstance(node.op, ast.BitOr) and _type_like(node.left) and _type_like(node.right)
+    if isinstance(node, ast.Constant):
+        return node.value is None or isinstance(node.value, str)
+    return isinstance(node, ast.Name | ast.Attribute | ast.Subscript)
+
+
+def _labelled_formula(tree: ast.Module) -> bool:
+    """Whether a statement is a labelled formula that Python reads as an annotated
+    assignment: ``sum: 2.028 + 4.113 = 8.170``, ``exp: [e^0.7, e^1.4] = [2.01, 4.06]`` (its
+    "annotation" no type; ``Sum: tensor(1.0)``, with no value, is a printed label)."""
+    return any(
+        isinstance(n, ast.AnnAssign) and n.value is not None and not _type_like(n.annotation)
+        for n in tree.body
+    )
+
+
 def _parse(
     body: str,
     a: int,
@@ -303,7 +323,7 @@ def _parse(
             tree = None
         if tree is not None and depth_of(tree) > MAX_TREE_DEPTH:
             tree, deep = None, True
-        if tree is not None and _math_names(tree):
+        if tree is not None and (_math_names(tree) or _labelled_formula(tree)):
             tree = None  # (``q_2·k_1 = 0.72``: a formula, whose product sign Python allows)
     return Statement(
         origin + a,

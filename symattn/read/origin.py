@@ -159,6 +159,8 @@ class Origins:
             return None
         target = _target(f)
         matrix = len(target.rows) > 1
+        if matrix and len(target.rows) != len(source.rows):
+            return None  # (a matrix of other rows than the scores: no stage of them)
         zero = f.role is RoleName.WEIGHTS
 
         def entry(r: int, j: int, x: str) -> Written | None:

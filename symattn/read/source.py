@@ -6,6 +6,10 @@ change nothing a reader sees, but they split a number or a formula in two: they 
 before anything is read, and every position reported is a position in the text as given
 (one sorted list of removals, so the way back is a binary search: linear memory, no
 per-character tables). ``\\r\\n`` and ``\\r`` end lines like ``\\n``.
+
+Markdown held in a program's template string (a JS or TS lesson module) writes each backtick
+``\\```: a text that escapes its code fences so (a line starting ``\\`\\`\\```) has the backslash
+before every backtick removed the same way, and reads as the Markdown it holds.
 """
 
 from __future__ import annotations
@@ -22,6 +26,11 @@ __all__ = ["Source"]
 
 _INVISIBLE_RUN: Final = re.compile("[" + "".join(sorted(INVISIBLE.chars)) + "]+")
 _LINE_BREAK: Final = re.compile(r"\r\n|\r|\n")
+#: a code fence written with escaped backticks, at the start of a line
+_ESCAPED_FENCE: Final = re.compile(r"^[ \t]*\\`\\`\\`", re.MULTILINE)
+#: what is removed from a text that escapes its fences: invisible runs, and each backslash
+#: before a backtick
+_INVISIBLE_OR_ESCAPE: Final = re.compile(_INVISIBLE_RUN.pattern + r"|\\(?=`)")
 
 
 @dataclass(frozen=True)
@@ -49,7 +58,8 @@ class Source:
         total = 0
         first: int | None = None
         prev = 0
-        for m in _INVISIBLE_RUN.finditer(original):
+        removals = _INVISIBLE_OR_ESCAPE if _ESCAPED_FENCE.search(original) else _INVISIBLE_RUN
+        for m in removals.finditer(original):
             parts.append(original[prev : m.start()])
             if first is None:
                 first = m.start()

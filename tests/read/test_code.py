@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 import time
 
+import pytest
+
 from symattn.read.code import docstrings, iter_statements, offset_of, statements
 
 
@@ -108,3 +110,24 @@ def test_docstrings_are_the_first_strings_of_modules_classes_and_functions() -> 
     )
     spans = [sp for st in statements(text, 0, len(text)) for sp in docstrings(st)]
     assert [text[a:b] for a, b in spans] == ['"""mod"""', '"""cls"""', '"""fn"""']
+
+
+@pytest.mark.parametrize(
+    ("line", "code"),
+    [
+        ("sum:  2.028 + 4.113 + 2.028 = 8.170", False),
+        ("exp:  [e^0.707, e^1.414] = [2.028, 4.113]", False),
+        ("w: 0.5 = 0.50", False),
+        ("x: int = 3", True),
+        ("x: np.ndarray = np.zeros(3)", True),
+        ("y: list[float] = [0.1, 0.2]", True),
+        ("z: int | None = None", True),
+        ('t: "Tensor" = q @ k.T', True),
+        ("Sum: tensor(1.0000)", True),
+    ],
+)
+def test_a_labelled_formula_is_no_annotated_assignment(line: str, code: bool) -> None:
+    """Python reads ``sum: 1 + 2 = 3`` as an annotated assignment; its "annotation" is no
+    type, so it is a formula (read as text); ``Sum: tensor(1.0)`` with no value stays code."""
+    (st,) = statements(line, 0, len(line))
+    assert (st.tree is not None) is code

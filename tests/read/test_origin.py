@@ -154,3 +154,16 @@ def test_scores_are_judged_with_the_projections_their_numbers_come_from() -> Non
 def test_a_slip_is_judged_against_the_projections_the_other_numbers_come_from() -> None:
     text = TWO_HEADS_XW + "scores = [[1, 2, 3], [0, 1, 1], [1, 3, 5]]\n"
     assert _errors(text) == [("wrong-value", "5")]
+
+
+def test_a_matrix_of_fewer_rows_than_the_scores_is_no_stage_of_them() -> None:
+    """Two rows of weights after three rows of scores (zh128's masked example cut short):
+    read, judged where it can be, never an IndexError."""
+    text = (
+        "    scores = [[0.85, 0.12, 0.56], [0.38, 0.73, -0.15], [0.21, 0.44, 0.67]]\n\n"
+        "    scaled = [[0.425, 0.060, 0.280], [0.190, 0.365, -0.075], [0.105, 0.220, 0.335]]\n\n"
+        "    weights = [[0.39, 0.27, 0.34], [0.34, 0.40, 0.26], [0.30, 0.33, 0.37]]\n\n"
+        "    weights = [[0.5, 0.3, 0.2], [0.4, 0.5, 0.1]]\n"
+    )
+    r = audit(text)
+    assert r.checked >= 9 and not [f for f in r.findings if f.line == 5]

@@ -66,3 +66,19 @@ def test_outside_resumes_where_the_last_range_left_off() -> None:
     assert first == [(0, 1), (2, 4)] and k == 0
     second, k = outside(4, 8, cuts, k)
     assert second == [(4, 5), (6, 8)] and k == 1
+
+
+def test_markdown_in_a_template_string_has_its_backticks_unescaped() -> None:
+    """A JS/TS lesson holds Markdown in a template string, every backtick escaped: a text
+    whose fences are written so reads as that Markdown, positions still the author's."""
+    text = "markdown: `Use \\`d_k = 2\\`:\n\\`\\`\\`\nsum: 1 + 2 = 3\n\\`\\`\\`\n`,\n"
+    src = Source.of(text)
+    assert src.text == "markdown: `Use `d_k = 2`:\n```\nsum: 1 + 2 = 3\n```\n`,\n"
+    at = src.text.index("sum")
+    assert src.position(at) == (3, 1) and text[src.original(at)] == "s"
+
+
+@pytest.mark.parametrize("text", ["a \\` b", "Use \\`code\\` here\n", "    \\`\\` two\n"])
+def test_an_escaped_backtick_without_an_escaped_fence_is_kept(text: str) -> None:
+    """In Markdown ``\\``` is a backtick that opens no code: kept, unless fences are escaped."""
+    assert Source.of(text).text == text
