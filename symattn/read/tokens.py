@@ -71,7 +71,7 @@ _SPELLING_RE: Final = re.compile(
 
 
 #: the sign each word of :data:`~symattn.read.notations.WORD_TIMES` stands for
-_WORD_SIGN: Final = {"x": "×", "dot": "·"}
+_WORD_SIGN: Final = {"x": "×", "nx": "×", "dot": "·", "period": "·"}
 
 
 def respell(text: Mapped) -> Mapped:
@@ -98,7 +98,7 @@ def respell(text: Mapped) -> Mapped:
         for g in _WORD_SIGN
         if m.group(g)
     ]
-    if signs:  # ``0.5760 x 4`` is ``0.5760 × 4``; ``q dot k_1`` is ``q · k_1``
+    if signs:  # ``0.5760 x 4`` is ``0.5760 × 4``; ``q dot k_1``, ``x1 . W_Q`` are products
         text = text.replace(signs)
     out: list[tuple[int, int, str]] = []
     for m in _SPELLING_RE.finditer(text.text):

@@ -232,4 +232,4 @@ def test_a_period_before_a_capital_ends_a_formula(norm: str, formulas: list[str]
 
 def test_a_dot_between_blanks_is_a_product_not_part_of_a_number() -> None:
     text = "`q1 . k1 = [1, 0] . [1, 1] = 1`\n"
-    assert chain_texts(text) == ["q1 . k1 = [1, 0] . [1, 1] = 1"]
+    assert chain_texts(text) == ["q1 · k1 = [1, 0] · [1, 1] = 1"]

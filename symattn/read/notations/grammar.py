@@ -160,19 +160,38 @@ SPELLINGS: Final[tuple[Spelling, ...]] = (
 #: beside a name, ``x = 2``, is a name.)
 WORD_TIMES: Final = pattern(
     "word-times",
-    r"(?<=[\d)\]}])[ \t]+(?P<x>x)[ \t]+(?=[-\d(\[]|\.\d)"
+    r"(?<=[\d)\]}])[ \t]+(?P<x>x)[ \t]+(?=[-\d(\[]|\.\d|[A-Z][A-Za-z]?\d{0,3}(?![\w(]))"
+    r"|(?<![\w.])\d{1,6}(?:\.\d{1,6})?(?P<nx>x)(?=\d{1,6}(?:\.\d{1,6})?(?![\w.]))"
     r"|(?<![\w\\])[A-Za-z]{1,2}\d{0,3}(?:_\{?\w{1,16}\}?)?(?:\^T)?[ \t]+(?P<dot>dot)[ \t]+"
-    r"(?=[A-Za-z]{1,2}\d{0,3}(?:_\{?\w{1,16}\}?)?(?:\^T)?(?![\w{]))",
-    "a times sign written as the letter x between spaced numbers, or a dot product written "
-    "as the word dot between two symbols",
+    r"(?=[A-Za-z]{1,2}\d{0,3}(?:_\{?\w{1,16}\}?)?(?:\^T)?(?![\w{]))"
+    r"|(?<=[\w)\]])[ \t](?P<period>\.)[ \t]"
+    r"(?=\[|\d|[A-Za-z]{1,2}\d{0,3}(?:_\{?\w{1,16}\}?)?(?:\^T)?(?![\w{]))",
+    "a times sign written as the letter x between spaced numbers, a dot product written "
+    "as the word dot between two symbols, or as a period with a space on each side",
     (
         ex("0.5760 x 4", x="x"),
         ex("2 x 0.5 + 0 x 0.5", x="x"),
         ex("0.590831 x (1 - 0.590831)", x="x"),
+        ex("0.6697 x V1 + 0.3303 x V2", x="x"),
+        ex("1x1 + 0x0", nx="x"),
         ex("q_it dot k_cat", dot="dot"),
         ex("q dot k_1", dot="dot"),
+        ex("Q1 = x1 . W_Q", period="."),
+        ex("[1,0] . [0,1]", period="."),
     ),
-    ("2x + 1", "x = 2", "let x be 3", "a dotted line", "3 x", "the dot product", "key dot value"),
+    (
+        "2x + 1",
+        "x = 2",
+        "let x be 3",
+        "a dotted line",
+        "3 x",
+        "the dot product",
+        "key dot value",
+        "It ends. Then",
+        "1.5",
+        "a . . . b",
+        "x1.W_Q",
+    ),
     how=Apply.SEARCH,
 )
 
